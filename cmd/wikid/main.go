@@ -1,0 +1,102 @@
+// Command wikid is a git-native wiki daemon: it serves a git repository of
+// markdown notes to AI assistants over the Model Context Protocol, and to
+// people through this command line.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// command is one subcommand: it parses its own flags from args.
+type command interface {
+	Run(ctx context.Context, args []string) error
+	Usage() string
+}
+
+// env is what every subcommand reads and writes besides its arguments.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	e := env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
+	err := run(ctx, e, os.Args[1:])
+	stop()
+	switch {
+	case err == nil:
+	case errors.Is(err, flag.ErrHelp):
+	case errors.As(err, new(exitError)):
+		os.Exit(int(err.(exitError)))
+	default:
+		fmt.Fprintln(os.Stderr, "wikid:", err)
+		os.Exit(1)
+	}
+}
+
+// exitError asks main for an exit status without printing anything more.
+type exitError int
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// commands returns the subcommands by name.
+func commands(e env) map[string]command {
+	return map[string]command{
+		"version": &versionCommand{env: e},
+	}
+}
+
+func run(ctx context.Context, e env, args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		if len(args) > 1 {
+			if c, ok := commands(e)[args[1]]; ok {
+				fmt.Fprint(e.stdout, c.Usage())
+				return nil
+			}
+		}
+		fmt.Fprint(e.stdout, usage)
+		if len(args) == 0 {
+			return exitError(2)
+		}
+		return nil
+	}
+	c, ok := commands(e)[args[0]]
+	if !ok {
+		fmt.Fprintf(e.stderr, "wikid: unknown command %q\n\n%s", args[0], usage)
+		return exitError(2)
+	}
+	return c.Run(ctx, args[1:])
+}
+
+const usage = `wikid serves a git repository of markdown notes to AI assistants over MCP.
+Every change is one git commit; git is the only source of truth.
+
+Usage:
+  wikid <command> [flags] [arguments]
+
+Commands:
+  version    print the version
+
+Run 'wikid help <command>' or 'wikid <command> --help' for a command's flags.
+`
+
+// newFlagSet returns a flag set that prints the command's usage on -h and
+// reports bad flags as errors rather than exiting.
+func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}

@@ -1,0 +1,142 @@
+package note
+
+import (
+	"path"
+	"strings"
+	"time"
+)
+
+// Note is a parsed markdown note. Byte offsets index Raw; line numbers are
+// 1-based and count from the first line of the file, frontmatter included.
+type Note struct {
+	// Path is the note path without extension, as given to Parse.
+	Path string `json:"path"`
+	Raw  []byte `json:"-"`
+
+	// Frontmatter is the YAML block at the top of the note, or nil.
+	Frontmatter *Frontmatter `json:"-"`
+	// FrontmatterErr is set when the block exists but is not valid YAML
+	// (or uses anchors and aliases); the body is still parsed.
+	FrontmatterErr error `json:"frontmatter_error,omitempty"`
+	// BodyStart is the offset of the first byte after the frontmatter.
+	BodyStart int `json:"body_start"`
+	// BodyLine is the line number of the first body line.
+	BodyLine int `json:"body_line"`
+
+	Title       string         `json:"title"`
+	TitleSource TitleSource    `json:"title_source"`
+	Tags        []Tag          `json:"tags"`
+	Aliases     []string       `json:"aliases"`
+	Properties  map[string]any `json:"properties,omitempty"`
+	Created     time.Time      `json:"created,omitzero"`
+	Modified    time.Time      `json:"modified,omitzero"`
+
+	Headings []Heading `json:"headings"`
+	Links    []Link    `json:"links"`
+}
+
+// TitleSource says where a note's title came from.
+type TitleSource string
+
+// Title sources, in order of precedence.
+const (
+	TitleFromFrontmatter TitleSource = "frontmatter"
+	TitleFromHeading     TitleSource = "heading"
+	TitleFromFileName    TitleSource = "filename"
+)
+
+// Tag is a tag as written (Name, without '#') and normalized for matching
+// (Norm: lowercase). Nested tags keep their slashes: "Project/Alpha".
+type Tag struct {
+	Name string `json:"name"`
+	Norm string `json:"norm"`
+}
+
+// NewTag returns the tag for a name as written, with a leading '#' removed.
+func NewTag(name string) Tag {
+	name = strings.TrimPrefix(strings.TrimSpace(name), "#")
+	return Tag{Name: name, Norm: strings.ToLower(name)}
+}
+
+// Parse parses a note. It never fails: a malformed frontmatter block is
+// reported in FrontmatterErr and the rest of the note is still parsed.
+func Parse(notePath string, src []byte) *Note {
+	n := &Note{Path: notePath, Raw: src, BodyLine: 1}
+	fm, err := parseFrontmatter(src)
+	if fm != nil {
+		n.BodyStart = fm.End
+		n.BodyLine = 1 + countLines(src[:fm.End])
+	}
+	if err != nil {
+		n.FrontmatterErr = err
+	} else if fm != nil {
+		n.Frontmatter = fm
+		n.Aliases = fm.Aliases
+		n.Properties = fm.Properties
+		n.Created, n.Modified = fm.Created, fm.Modified
+	}
+
+	b := scanBody(src, n.BodyStart, n.BodyLine)
+	n.Headings, n.Links = b.Headings, b.Links
+
+	var names []string
+	if n.Frontmatter != nil {
+		names = append(names, n.Frontmatter.Tags...)
+	}
+	n.Tags = uniqueTags(append(names, b.Tags...))
+
+	switch {
+	case n.Frontmatter != nil && n.Frontmatter.Title != "":
+		n.Title, n.TitleSource = n.Frontmatter.Title, TitleFromFrontmatter
+	case firstH1(n.Headings) != "":
+		n.Title, n.TitleSource = firstH1(n.Headings), TitleFromHeading
+	default:
+		n.Title, n.TitleSource = path.Base(notePath), TitleFromFileName
+	}
+	return n
+}
+
+// HasTag reports whether the note has the tag or a tag nested under it,
+// ignoring case: HasTag("project") holds for "Project/Alpha".
+func (n *Note) HasTag(tag string) bool {
+	want := NewTag(tag).Norm
+	for _, t := range n.Tags {
+		if t.Norm == want || strings.HasPrefix(t.Norm, want+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func uniqueTags(names []string) []Tag {
+	seen := make(map[string]bool, len(names))
+	tags := make([]Tag, 0, len(names))
+	for _, name := range names {
+		t := NewTag(name)
+		if t.Norm == "" || seen[t.Norm] {
+			continue
+		}
+		seen[t.Norm] = true
+		tags = append(tags, t)
+	}
+	return tags
+}
+
+func firstH1(hs []Heading) string {
+	for _, h := range hs {
+		if h.Level == 1 {
+			return h.Text
+		}
+	}
+	return ""
+}
+
+func countLines(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c == '\n' {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,108 @@
+package wiki
+
+import (
+	"context"
+	"time"
+)
+
+// Store is the git repository a wiki lives in. Commit ids and blob ids are
+// full lowercase hex strings; "" means none (an unborn branch, a missing
+// file). Implementations serialize their own access and are safe for
+// concurrent use.
+type Store interface {
+	// Head returns the branch HEAD points at and its commit.
+	Head(ctx context.Context) (Head, error)
+	// Snapshot returns the tree of a commit; "" is the empty tree.
+	// It returns an error wrapping note.ErrNotFound for an unknown commit.
+	Snapshot(ctx context.Context, commit string) (Snapshot, error)
+	// ResolveRevision turns a full or short sha, "HEAD", "HEAD~N" or a branch
+	// name into a commit id. A short sha matching several commits is
+	// note.ErrAmbiguous; no match is note.ErrNotFound.
+	ResolveRevision(ctx context.Context, rev string) (string, error)
+	// CheckWorktree reports, for a checkout, whether any of the files
+	// (repository-relative, with extension) differs from its content at
+	// commit parent: modified, deleted, or untracked where parent has none.
+	// Such files fail with an *note.Error of code LOCAL_CHANGES naming them.
+	// A bare repository always passes.
+	CheckWorktree(ctx context.Context, parent string, files []string) error
+	// Commit writes one commit with the changes on top of req.Parent and
+	// moves the branch to it with git's lock protocol, then (for a checkout)
+	// writes the touched files and refreshes their index entries. It checks
+	// the worktree like CheckWorktree before writing anything. If the branch
+	// no longer points at req.Parent it returns ErrHeadMoved and changes
+	// nothing; on a detached HEAD it returns ErrDetached.
+	Commit(ctx context.Context, req CommitRequest) (string, error)
+	// Changes lists the files that differ between two commits ("" is the
+	// empty tree), sorted by path. Renames are reported as a delete and an
+	// add.
+	Changes(ctx context.Context, from, to string) ([]FileChange, error)
+	// IsAncestor reports whether commit a is an ancestor of (or equal to) b.
+	IsAncestor(ctx context.Context, a, b string) (bool, error)
+	// Dir returns the directory for wikid's derived state: ".git/wikid" in a
+	// checkout, "wikid" inside a bare repository. It is not created.
+	Dir() string
+	// Close releases the repository.
+	Close(ctx context.Context) error
+}
+
+// Snapshot is the tree of one commit. It is cheap to take and safe to use
+// from several goroutines.
+type Snapshot interface {
+	// Commit returns the commit id, or "" for the empty tree.
+	Commit() string
+	// Stat returns the file at path, or an error wrapping note.ErrNotFound.
+	Stat(ctx context.Context, file string) (File, error)
+	// Read returns the file at path and its content, or an error wrapping
+	// note.ErrNotFound.
+	Read(ctx context.Context, file string) (File, []byte, error)
+	// Files lists the regular files under dir ("" for the root), recursively,
+	// sorted by path.
+	Files(ctx context.Context, dir string) ([]File, error)
+}
+
+// File is a regular file in a tree.
+type File struct {
+	Path string // repository-relative, with extension
+	Blob string // blob id: the note's version
+	Size int64
+}
+
+// Head is where HEAD points.
+type Head struct {
+	// Branch is the full ref name ("refs/heads/main"), "" when detached.
+	Branch string
+	// Commit is the commit id, "" on an unborn branch.
+	Commit   string
+	Detached bool
+	// Bare is true for a repository without a worktree.
+	Bare bool
+}
+
+// Signature names who made a change and when.
+type Signature struct {
+	Name  string
+	Email string
+	When  time.Time
+}
+
+// FileChange is one file of a change set or of a diff between two trees.
+type FileChange struct {
+	Path string // repository-relative, with extension
+	// Delete removes Path; otherwise Content is its new content.
+	Delete  bool
+	Content []byte
+	// OldBlob and NewBlob are filled in by Store.Changes; "" when absent.
+	OldBlob, NewBlob string
+}
+
+// CommitRequest is one commit to write.
+type CommitRequest struct {
+	// Parent is the commit the changes apply to and the value the branch
+	// must still have; "" on an unborn branch.
+	Parent    string
+	Changes   []FileChange
+	Author    Signature
+	Committer Signature
+	// Message is the complete commit message, trailers included.
+	Message string
+}
