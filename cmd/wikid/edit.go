@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"flag"
+
+	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+type editCommand struct{ env }
+
+func (c *editCommand) Usage() string {
+	return `Usage: wikid edit [flags] --op OP PATH
+
+Changes part of a note as one commit. OP is one of append, prepend, replace,
+append_section, prepend_section, replace_section, insert_before,
+insert_after, delete_section. The content comes from --content, or from
+standard input when --content is absent or "-" (not read for delete_section).
+
+Examples:
+  echo "- call Ana" | wikid edit --op append_section --section Tasks journal/2024-06-01
+  wikid edit --op replace --find "draft" --content "final" projects/plan
+
+Flags:
+`
+}
+
+func (c *editCommand) Run(ctx context.Context, args []string) error {
+	fs := newFlagSet("edit", c.Usage(), c.stderr)
+	repo := repoFlag(fs, c.env)
+	var e note.Edit
+	fs.StringVar(&e.Op, "op", "", "the edit operation (required)")
+	fs.StringVar(&e.Find, "find", "", "text to find, for replace")
+	fs.StringVar(&e.Section, "section", "", "heading text or Parent/Child, for section operations")
+	fs.IntVar(&e.ExpectedMatches, "expected-matches", 1, "how many times --find must match")
+	content := fs.String("content", "", `the new content ("-" reads standard input)`)
+	mf := addMutationFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 || e.Op == "" {
+		fs.Usage()
+		return exitError(2)
+	}
+	if e.Op != note.OpDeleteSection {
+		var err error
+		if e.Content, err = readInput(c.env, *content, flagGiven(fs, "content")); err != nil {
+			return err
+		}
+	}
+	w, err := openWiki(ctx, c.env, *repo, nil)
+	if err != nil {
+		return err
+	}
+	defer w.Close(ctx)
+	res, err := w.Edit(ctx, wiki.EditRequest{Path: fs.Arg(0), Edits: []note.Edit{e}, Mutation: mf.mutation()})
+	if err != nil {
+		return err
+	}
+	if mf.json {
+		return printJSON(c.stdout, res)
+	}
+	printResult(c.stdout, res)
+	return nil
+}
+
+// flagGiven reports whether the flag was set on the command line.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/wikid/wikid/internal/config"
+	"github.com/wikid/wikid/internal/gitstore"
+	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// repoFlag registers --repo on fs: the wiki repository, default WIKID_REPO or
+// the current directory.
+func repoFlag(fs *flag.FlagSet, e env) *string {
+	def := e.getenv("WIKID_REPO")
+	if def == "" {
+		def = "."
+	}
+	return fs.String("repo", def, "the wiki's git repository (or any folder inside it); default $WIKID_REPO or .")
+}
+
+// openWiki opens the repository at dir and the wiki over it, configured by
+// defaults, the repository's .wikid.yaml at HEAD, and the environment.
+func openWiki(ctx context.Context, e env, dir string, edit func(*config.Config)) (*wiki.Wiki, error) {
+	logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	store, err := gitstore.Open(ctx, dir, gitstore.Options{Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := loadConfig(ctx, e, store)
+	if err == nil && edit != nil {
+		edit(&cfg)
+	}
+	if err == nil {
+		err = cfg.Validate()
+	}
+	if err != nil {
+		store.Close(ctx)
+		return nil, err
+	}
+	opts := cfg.WikiOptions()
+	opts.Logger = logger
+	w, err := wiki.Open(ctx, store, opts)
+	if err != nil {
+		store.Close(ctx)
+		return nil, err
+	}
+	return w, nil
+}
+
+// loadConfig reads .wikid.yaml from HEAD (so a bare repository has one too)
+// and overlays the environment.
+func loadConfig(ctx context.Context, e env, store wiki.Store) (config.Config, error) {
+	cfg := config.Default()
+	head, err := store.Head(ctx)
+	if err != nil {
+		return cfg, err
+	}
+	snap, err := store.Snapshot(ctx, head.Commit)
+	if err != nil {
+		return cfg, err
+	}
+	if _, data, err := snap.Read(ctx, config.FileName); err == nil {
+		if err := cfg.ApplyFile(data); err != nil {
+			return cfg, err
+		}
+	} else if !errors.Is(err, note.ErrNotFound) {
+		return cfg, err
+	}
+	return cfg, cfg.ApplyEnv(e.getenv)
+}
+
+// caller is who the command line acts as.
+func caller() wiki.Caller { return wiki.Caller{Client: "wikid-cli/" + version} }
+
+// printJSON writes v as indented JSON.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// printResult renders a mutation's result for people.
+func printResult(w io.Writer, res *wiki.Result) {
+	for _, c := range res.Changes {
+		fmt.Fprintf(w, "%s %s (+%d -%d)\n", c.Action, c.Path, c.Additions, c.Deletions)
+	}
+	switch {
+	case res.DryRun:
+		fmt.Fprintf(w, "dry run, risk %s: %s\n%s", res.Risk, res.Summary, res.Diff)
+	case res.Commit != "":
+		fmt.Fprintf(w, "commit %s\n", res.Commit)
+	}
+	for _, warn := range res.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", warn)
+	}
+}
+
+// readInput returns the content argument, or standard input when it is "-"
+// or absent.
+func readInput(e env, arg string, given bool) (string, error) {
+	if given && arg != "-" {
+		return arg, nil
+	}
+	if f, ok := e.stdin.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			fmt.Fprintln(e.stderr, "reading content from standard input (end with Ctrl-D)…")
+		}
+	}
+	b, err := io.ReadAll(e.stdin)
+	return string(b), err
+}

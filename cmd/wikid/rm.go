@@ -1,0 +1,46 @@
+package main
+
+import (
+	"context"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+type rmCommand struct{ env }
+
+func (c *rmCommand) Usage() string {
+	return `Usage: wikid rm [flags] PATH
+
+Deletes a note as one commit. The note stays in history: 'git log' shows
+the commit and a restore brings it back.
+
+Flags:
+`
+}
+
+func (c *rmCommand) Run(ctx context.Context, args []string) error {
+	fs := newFlagSet("rm", c.Usage(), c.stderr)
+	repo := repoFlag(fs, c.env)
+	mf := addMutationFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitError(2)
+	}
+	w, err := openWiki(ctx, c.env, *repo, nil)
+	if err != nil {
+		return err
+	}
+	defer w.Close(ctx)
+	res, err := w.Delete(ctx, wiki.DeleteRequest{Path: fs.Arg(0), Confirm: true, Mutation: mf.mutation()})
+	if err != nil {
+		return err
+	}
+	if mf.json {
+		return printJSON(c.stdout, res)
+	}
+	printResult(c.stdout, res)
+	return nil
+}

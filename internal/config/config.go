@@ -1,0 +1,105 @@
+// Package config assembles wikid's configuration from, in increasing order of
+// precedence: defaults, the repository's .wikid.yaml, WIKID_* environment
+// variables, and command-line flags (applied by the caller on the struct).
+package config
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// FileName is the configuration file at the root of a wiki repository.
+const FileName = ".wikid.yaml"
+
+// Config is everything wikid can be configured with.
+type Config struct {
+	// Author attributes commits when the client names nobody.
+	Author wiki.Identity `yaml:"author"`
+	// Committer is the daemon's identity.
+	Committer wiki.Identity `yaml:"committer"`
+	// TimeZone is an IANA zone name for daily notes and dates; default UTC.
+	TimeZone string `yaml:"timezone"`
+	// MaxNoteSize is the largest note a mutation may write, in bytes.
+	MaxNoteSize int64 `yaml:"max_note_size"`
+	// ReadOnly refuses every mutation.
+	ReadOnly bool `yaml:"read_only"`
+	// Daily configures daily notes.
+	Daily wiki.DailyOptions `yaml:"daily"`
+}
+
+// Default returns the built-in configuration.
+func Default() Config {
+	return Config{
+		Committer:   wiki.Identity{Name: "wikid", Email: "wikid@localhost"},
+		TimeZone:    "UTC",
+		MaxNoteSize: wiki.DefaultMaxNoteSize,
+		Daily:       wiki.DailyOptions{Folder: "daily"},
+	}
+}
+
+// ApplyFile overlays the YAML of a .wikid.yaml file. Unknown keys are an
+// error, so that a typo does not pass silently.
+func (c *Config) ApplyFile(data []byte) error {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(c); err != nil && err.Error() != "EOF" {
+		return fmt.Errorf("%s: %w", FileName, err)
+	}
+	return nil
+}
+
+// ApplyEnv overlays WIKID_AUTHOR_NAME, WIKID_AUTHOR_EMAIL, WIKID_TIMEZONE,
+// WIKID_MAX_NOTE_SIZE and WIKID_READ_ONLY from getenv.
+func (c *Config) ApplyEnv(getenv func(string) string) error {
+	if v := getenv("WIKID_AUTHOR_NAME"); v != "" {
+		c.Author.Name = v
+	}
+	if v := getenv("WIKID_AUTHOR_EMAIL"); v != "" {
+		c.Author.Email = v
+	}
+	if v := getenv("WIKID_TIMEZONE"); v != "" {
+		c.TimeZone = v
+	}
+	if v := getenv("WIKID_MAX_NOTE_SIZE"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return fmt.Errorf("WIKID_MAX_NOTE_SIZE: %q is not a number of bytes", v)
+		}
+		c.MaxNoteSize = n
+	}
+	if v := getenv("WIKID_READ_ONLY"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("WIKID_READ_ONLY: %q is not true or false", v)
+		}
+		c.ReadOnly = b
+	}
+	return nil
+}
+
+// Validate reports settings that cannot work.
+func (c *Config) Validate() error {
+	if _, err := time.LoadLocation(c.TimeZone); err != nil {
+		return fmt.Errorf("timezone %q: %w", c.TimeZone, err)
+	}
+	o := c.WikiOptions()
+	return o.Validate()
+}
+
+// WikiOptions returns the options for wiki.Open. Call Validate first.
+func (c *Config) WikiOptions() wiki.Options {
+	loc, err := time.LoadLocation(c.TimeZone)
+	if err != nil {
+		loc = time.UTC
+	}
+	return wiki.Options{
+		Author: c.Author, Committer: c.Committer, ReadOnly: c.ReadOnly,
+		Location: loc, MaxNoteSize: c.MaxNoteSize, Daily: c.Daily,
+	}
+}

@@ -1,0 +1,109 @@
+package wiki
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/wikid/wikid/internal/note"
+)
+
+// DailyRequest reads or writes the daily note of a date.
+type DailyRequest struct {
+	// Date is YYYY-MM-DD; empty means today in the wiki's time zone.
+	Date string
+	// Op is one of read, append, prepend, append_section, prepend_section.
+	Op      string
+	Content string
+	Section string
+	Mutation
+}
+
+// DailyResult is the outcome of a daily-note request: Note for a read,
+// Result for a write.
+type DailyResult struct {
+	Path    string      `json:"path"`
+	Date    string      `json:"date"`
+	Created bool        `json:"created"`
+	Note    *ReadResult `json:"note,omitempty"`
+	Result  *Result     `json:"result,omitempty"`
+}
+
+// Daily reads or changes the daily note of a date. The first write of a
+// date creates the note from the configured template (or a minimal
+// frontmatter) in the same commit. It returns INVALID_PARAMS for a bad date
+// or op, NOT_FOUND when reading a daily note that does not exist yet or
+// when a section op names a missing section, and the errors of Edit.
+func (w *Wiki) Daily(ctx context.Context, req DailyRequest) (*DailyResult, error) {
+	date, err := w.dailyDate(req.Date)
+	if err != nil {
+		return nil, err
+	}
+	path := w.opts.Daily.Folder + "/" + date
+	out := &DailyResult{Path: path, Date: date}
+	switch req.Op {
+	case "read", "":
+		n, err := w.Read(ctx, ReadRequest{Path: path})
+		if errors.Is(err, note.ErrNotFound) {
+			return nil, note.Errorf(note.CodeNotFound, "no daily note for %s yet", date).
+				WithHint("append to it with daily_note op append to create it")
+		}
+		out.Note = n
+		return out, err
+	case note.OpAppend, note.OpPrepend, note.OpAppendSection, note.OpPrependSection:
+	default:
+		return nil, note.Errorf(note.CodeInvalidParams, "unknown op %q for daily_note", req.Op).
+			WithHint("use read, append, prepend, append_section or prepend_section")
+	}
+	edit := note.Edit{Op: req.Op, Content: req.Content, Section: req.Section}
+	out.Result, err = w.mutate(ctx, "daily_note", req.Mutation, func(t *txn) error {
+		s, err := t.stage(path)
+		if err != nil {
+			return err
+		}
+		out.Created = s.content == nil
+		if out.Created {
+			if err := t.put(s, t.dailyTemplate(date)); err != nil {
+				return err
+			}
+		} else if err := checkVersion(s.notePath, req.ExpectedVersion, s.version()); err != nil {
+			return err
+		}
+		content, err := note.ApplyEdits(s.content, []note.Edit{edit})
+		if err != nil {
+			return err
+		}
+		t.verb("daily")
+		return t.put(s, content)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (w *Wiki) dailyDate(date string) (string, error) {
+	if date == "" {
+		return w.opts.Now().In(w.opts.Location).Format(time.DateOnly), nil
+	}
+	d, err := time.ParseInLocation(time.DateOnly, date, w.opts.Location)
+	if err != nil {
+		return "", note.Errorf(note.CodeInvalidParams, "bad date %q", date).WithHint("give the date as YYYY-MM-DD")
+	}
+	return d.Format(time.DateOnly), nil
+}
+
+// dailyTemplate returns the content of a new daily note: the template note
+// with {{date}} and {{title}} filled in, or a minimal frontmatter.
+func (t *txn) dailyTemplate(date string) []byte {
+	if tpl := t.w.opts.Daily.Template; tpl != "" {
+		if _, n, err := t.w.readNote(t.ctx, t.snap, strings.TrimSuffix(tpl, ".md"), ""); err == nil {
+			r := strings.NewReplacer("{{date}}", date, "{{title}}", date)
+			return []byte(r.Replace(string(n.Raw)))
+		} else {
+			t.w.log.Warn("daily template unreadable; using a minimal note", "template", tpl, "err", err)
+		}
+	}
+	return []byte("---\ntitle: " + date + "\ntype: daily\ntags: [daily]\n---\n")
+}

@@ -1,0 +1,42 @@
+package wiki
+
+import (
+	"context"
+
+	"github.com/wikid/wikid/internal/note"
+)
+
+// DeleteRequest deletes a note. Confirm must be true.
+type DeleteRequest struct {
+	Path    string
+	Confirm bool
+	Mutation
+}
+
+// Delete removes the note as one commit; git keeps every earlier version,
+// so restore_note brings it back. It returns INVALID_PARAMS when Confirm is
+// false, INVALID_PATH, NOT_FOUND, CONFLICT, LOCAL_CHANGES and READ_ONLY.
+func (w *Wiki) Delete(ctx context.Context, req DeleteRequest) (*Result, error) {
+	res, err := w.mutate(ctx, "delete_note", req.Mutation, func(t *txn) error { return t.delete(req) })
+	if err == nil && res.Commit != "" {
+		res.Warnings = append(res.Warnings, "restore it with restore_note (path "+res.Changes[0].Path+") if this was a mistake")
+	}
+	return res, err
+}
+
+func (t *txn) delete(req DeleteRequest) error {
+	if !req.Confirm {
+		return note.Errorf(note.CodeInvalidParams, "confirm must be true to delete a note").
+			WithHint("call again with confirm: true; the note stays recoverable from history")
+	}
+	s, err := t.existing(req.Path)
+	if err != nil {
+		return err
+	}
+	if err := checkVersion(s.notePath, req.ExpectedVersion, s.version()); err != nil {
+		return err
+	}
+	t.verb("delete")
+	s.content = nil
+	return nil
+}

@@ -1,0 +1,261 @@
+package wiki
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/textdiff"
+)
+
+// maxRetries bounds how often a mutation is rebuilt on a HEAD that moved
+// underneath it (someone else committed in the meantime).
+const maxRetries = 8
+
+// Mutation holds the parameters every mutating request shares.
+type Mutation struct {
+	// ExpectedVersion, if set, is the version (blob id, or a prefix of at
+	// least 7 hex digits) the note must still have; otherwise CONFLICT.
+	ExpectedVersion string
+	// DryRun computes the change and its diff but commits nothing.
+	DryRun bool
+	// Message says why; it becomes the commit body.
+	Message string
+	// Caller says who acts. Inside apply_changes only the batch's counts.
+	Caller Caller
+}
+
+// Caller identifies the client on whose behalf a mutation runs.
+type Caller struct {
+	// Client is the client's name and version, recorded in the Wiki-Client
+	// trailer ("claude-code/1.0.3", "cli").
+	Client string
+	// Author is the commit author; zero means Options.Author.
+	Author Identity
+}
+
+// Action says what a mutation did to one note.
+type Action string
+
+// Actions.
+const (
+	ActionCreated  Action = "created"
+	ActionModified Action = "modified"
+	ActionDeleted  Action = "deleted"
+)
+
+// NoteChange is what a mutation did to one note.
+type NoteChange struct {
+	Path       string `json:"path"`
+	File       string `json:"file"`
+	Action     Action `json:"action"`
+	OldVersion string `json:"old_version,omitempty"`
+	Version    string `json:"version,omitempty"`
+	Additions  int    `json:"additions"`
+	Deletions  int    `json:"deletions"`
+}
+
+// Result is the outcome of a mutation.
+type Result struct {
+	// Commit is the new commit; empty on a dry run or when nothing changed.
+	Commit  string       `json:"commit,omitempty"`
+	DryRun  bool         `json:"dry_run,omitempty"`
+	Changes []NoteChange `json:"changes"`
+	// Diff is the unified diff of the change; set on a dry run.
+	Diff    string `json:"diff,omitempty"`
+	Risk    string `json:"risk"`
+	Summary string `json:"summary"`
+	// Metadata holds the frontmatter before and after, for update_metadata.
+	Metadata *MetadataChange `json:"metadata,omitempty"`
+	Warnings []string        `json:"warnings,omitempty"`
+}
+
+// MetadataChange is a note's frontmatter before and after a change.
+type MetadataChange struct {
+	Before map[string]any `json:"before"`
+	After  map[string]any `json:"after"`
+}
+
+// mutate runs build on a transaction over HEAD and commits what it staged as
+// one commit. build must be repeatable: if HEAD moves before the commit lands,
+// build runs again on the new HEAD, and the mutation fails with CONFLICT if a
+// note it touches changed in between.
+func (w *Wiki) mutate(ctx context.Context, tool string, m Mutation, build func(*txn) error) (*Result, error) {
+	if w.opts.ReadOnly {
+		return nil, note.Errorf(note.CodeReadOnly, "the wiki is read-only").
+			WithHint("restart wikid without --read-only to allow changes")
+	}
+	w.writeMu.Lock()
+	defer w.writeMu.Unlock()
+
+	var firstBase map[string]string
+	for attempt := 0; ; attempt++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		head, snap, err := w.head(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if head.Detached && !m.DryRun {
+			return nil, ErrDetached
+		}
+		t := newTxn(ctx, w, head, snap)
+		if err := build(t); err != nil {
+			return nil, err
+		}
+		if firstBase == nil {
+			firstBase = t.baseVersions()
+		} else if err := t.unchangedSince(firstBase); err != nil {
+			return nil, err
+		}
+		res, err := t.finish(tool, m)
+		if errors.Is(err, ErrHeadMoved) && attempt < maxRetries {
+			w.log.Debug("HEAD moved under a mutation; retrying", "tool", tool, "attempt", attempt+1)
+			continue
+		}
+		return res, err
+	}
+}
+
+// finish turns the staged changes into a result, and for a real run into a
+// commit.
+func (t *txn) finish(tool string, m Mutation) (*Result, error) {
+	changed := t.changed()
+	res := &Result{DryRun: m.DryRun, Changes: make([]NoteChange, 0, len(changed)), Metadata: t.metadata}
+	diffs := make([]textdiff.FileDiff, 0, len(changed))
+	files := make([]string, 0, len(changed))
+	for _, s := range changed {
+		diffs = append(diffs, s.fileDiff())
+		files = append(files, s.file)
+		st := textdiff.Count(s.old, s.content)
+		res.Changes = append(res.Changes, NoteChange{
+			Path: s.notePath, File: s.file, Action: s.action(),
+			OldVersion: s.base.Blob, Version: s.version(),
+			Additions: st.Additions, Deletions: st.Deletions,
+		})
+	}
+	risk, summary := textdiff.Assess(diffs)
+	res.Risk, res.Summary = string(risk), summary
+	if len(changed) == 0 {
+		res.Summary = "nothing changed"
+		res.Warnings = append(res.Warnings, "the change leaves every note as it was; no commit was made")
+		return res, nil
+	}
+	if err := t.w.store.CheckWorktree(t.ctx, t.head.Commit, files); err != nil {
+		return nil, err
+	}
+	if m.DryRun {
+		res.Diff = textdiff.Unified(diffs, 3)
+		return res, nil
+	}
+	req := CommitRequest{
+		Parent:    t.head.Commit,
+		Changes:   make([]FileChange, 0, len(changed)),
+		Author:    t.w.signature(m.Caller.Author),
+		Committer: t.w.signature(t.w.opts.Committer),
+		Message:   commitMessage(t.subject(tool), m, tool, t.head.Commit),
+	}
+	for _, s := range changed {
+		req.Changes = append(req.Changes, FileChange{Path: s.file, Delete: s.content == nil, Content: s.content})
+	}
+	commit, err := t.w.store.Commit(t.ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	res.Commit = commit
+	return res, nil
+}
+
+// signature stamps an identity with the current time in the wiki's zone;
+// the zero identity is the configured author.
+func (w *Wiki) signature(id Identity) Signature {
+	if id == (Identity{}) {
+		id = w.opts.Author
+	}
+	return Signature{Name: id.Name, Email: id.Email, When: w.opts.Now().In(w.opts.Location)}
+}
+
+// checkVersion fails with CONFLICT unless want is empty or names current.
+func checkVersion(notePath, want, current string) error {
+	if want == "" || sameVersion(want, current) {
+		return nil
+	}
+	e := note.Errorf(note.CodeConflict, "note %q is at version %s, not the expected %s", notePath, short(current), short(want))
+	if current == "" {
+		e = note.Errorf(note.CodeConflict, "note %q does not exist, but version %s was expected", notePath, short(want))
+	}
+	e.Details = map[string]any{"current_version": current}
+	return e.WithHint("read the note again and retry with expected_version set to its current version")
+}
+
+func sameVersion(want, current string) bool {
+	want = strings.ToLower(strings.TrimSpace(want))
+	return current != "" && (want == current || (len(want) >= 7 && strings.HasPrefix(current, want)))
+}
+
+// unchangedSince fails with CONFLICT if a note this transaction touches has
+// another version at the new HEAD than it had when the change was first built.
+func (t *txn) unchangedSince(base map[string]string) error {
+	for file, v := range t.baseVersions() {
+		if old, ok := base[file]; ok && old != v {
+			return note.Errorf(note.CodeConflict, "note %q changed in another commit while this change was being made", notePathOf(file)).
+				WithHint("read the note again and redo the change")
+		}
+	}
+	return nil
+}
+
+// changed returns the staged files whose content differs from HEAD, by path.
+func (t *txn) changed() []*staged {
+	var out []*staged
+	for _, s := range t.files {
+		if s.content == nil && s.base.Blob == "" {
+			continue // created and deleted again in one batch
+		}
+		if s.content != nil && s.base.Blob != "" && bytes.Equal(s.content, s.old) {
+			continue
+		}
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].file < out[j].file })
+	return out
+}
+
+// subject is the commit subject: "<verb>: <path>", or "batch: N notes".
+func (t *txn) subject(tool string) string {
+	changed := t.changed()
+	if len(t.verbs) == 1 && len(changed) == 1 {
+		return t.verbs[0] + ": " + changed[0].notePath
+	}
+	return fmt.Sprintf("batch: %d notes", len(changed))
+}
+
+// commitMessage formats subject, body and trailers.
+func commitMessage(subject string, m Mutation, tool, base string) string {
+	var b strings.Builder
+	b.WriteString(oneLine(subject))
+	b.WriteString("\n\n")
+	if msg := strings.TrimSpace(m.Message); msg != "" {
+		b.WriteString(msg)
+		b.WriteString("\n\n")
+	}
+	fmt.Fprintf(&b, "Wiki-Tool: %s\n", tool)
+	client := oneLine(m.Caller.Client)
+	if client == "" {
+		client = "unknown"
+	}
+	fmt.Fprintf(&b, "Wiki-Client: %s\n", client)
+	if base != "" {
+		fmt.Fprintf(&b, "Wiki-Base: %s\n", base)
+	}
+	return b.String()
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

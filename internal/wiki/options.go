@@ -1,0 +1,87 @@
+package wiki
+
+import (
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+)
+
+// DefaultMaxNoteSize is the largest note a mutation may write unless Options
+// say otherwise.
+const DefaultMaxNoteSize = 1 << 20
+
+// Options configure a Wiki. The zero value is usable: Validate fills in the
+// defaults.
+type Options struct {
+	// Author is who commits are attributed to when the caller names nobody.
+	Author Identity
+	// Committer is the daemon's own identity, recorded as committer.
+	Committer Identity
+	// ReadOnly refuses every mutation with note.ErrReadOnly.
+	ReadOnly bool
+	// Location is the time zone for daily notes and dates; default UTC.
+	Location *time.Location
+	// MaxNoteSize is the largest note content a mutation may write, in bytes.
+	MaxNoteSize int64
+	// Daily configures daily notes.
+	Daily DailyOptions
+	// Logger receives the core's logs; default slog.Default().
+	Logger *slog.Logger
+	// Now returns the current time; default time.Now.
+	Now func() time.Time
+}
+
+// Identity is a name and an email address.
+type Identity struct {
+	Name  string `yaml:"name"`
+	Email string `yaml:"email"`
+}
+
+// String formats the identity as "Name <email>".
+func (id Identity) String() string { return id.Name + " <" + id.Email + ">" }
+
+// DailyOptions configure daily notes: where they live and what a new one
+// starts from.
+type DailyOptions struct {
+	// Folder holds the daily notes, one per date named YYYY-MM-DD; default "daily".
+	Folder string `yaml:"folder"`
+	// Template is the note path of the template for a new daily note; empty
+	// means a minimal frontmatter (title, type: daily, tags: [daily]).
+	Template string `yaml:"template"`
+}
+
+// Validate fills in defaults and reports options that cannot work.
+func (o *Options) Validate() error {
+	if o.Committer == (Identity{}) {
+		o.Committer = Identity{Name: "wikid", Email: "wikid@localhost"}
+	}
+	if o.Author == (Identity{}) {
+		o.Author = o.Committer
+	}
+	for _, id := range []Identity{o.Author, o.Committer} {
+		if strings.TrimSpace(id.Name) == "" || strings.ContainsAny(id.Name+id.Email, "<>\n") {
+			return fmt.Errorf("invalid identity %q: want a name and an email without <, > or newlines", id.String())
+		}
+	}
+	if o.Location == nil {
+		o.Location = time.UTC
+	}
+	if o.MaxNoteSize == 0 {
+		o.MaxNoteSize = DefaultMaxNoteSize
+	}
+	if o.MaxNoteSize < 0 {
+		return fmt.Errorf("invalid max note size %d", o.MaxNoteSize)
+	}
+	if o.Daily.Folder == "" {
+		o.Daily.Folder = "daily"
+	}
+	o.Daily.Folder = strings.Trim(o.Daily.Folder, "/")
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return nil
+}

@@ -1,0 +1,153 @@
+package wiki
+
+import (
+	"context"
+	"time"
+	"unicode/utf8"
+
+	"github.com/wikid/wikid/internal/note"
+)
+
+// DefaultMaxChars is how many characters a read returns unless asked for
+// fewer or more.
+const DefaultMaxChars = 10000
+
+// ReadRequest reads a note, a section of it, or only its metadata.
+type ReadRequest struct {
+	Path string
+	// Section is a heading text (first match at any level) or a
+	// "Parent/Child" path; the content is that section, heading included.
+	Section string
+	// MetadataOnly returns frontmatter, title, tags and headings, no content.
+	MetadataOnly bool
+	// Version is a revision (full or short sha, HEAD~N) to read at.
+	Version string
+	// Offset is the first character returned; MaxChars how many at most
+	// (default DefaultMaxChars).
+	Offset   int
+	MaxChars int
+}
+
+// ReadResult is a note as read.
+type ReadResult struct {
+	Path        string         `json:"path"`
+	File        string         `json:"file"`
+	Title       string         `json:"title"`
+	Tags        []string       `json:"tags"`
+	Aliases     []string       `json:"aliases,omitempty"`
+	Properties  map[string]any `json:"properties,omitempty"`
+	Created     *time.Time     `json:"created,omitempty"`
+	Modified    *time.Time     `json:"modified,omitempty"`
+	Version     string         `json:"version"`
+	// Commit is the commit the note was read at: HEAD or the requested version.
+	Commit   string        `json:"commit"`
+	Headings []HeadingInfo `json:"headings,omitempty"`
+	Section  string        `json:"section,omitempty"`
+	Content  string        `json:"content,omitempty"`
+	// Offset and TotalChars count characters of the content (the section's
+	// when one was asked for); NextOffset continues a truncated read.
+	Offset     int      `json:"offset"`
+	TotalChars int      `json:"total_chars"`
+	Truncated  bool     `json:"truncated,omitempty"`
+	NextOffset int      `json:"next_offset,omitempty"`
+	Warnings   []string `json:"warnings,omitempty"`
+}
+
+// HeadingInfo is one heading of a note's outline.
+type HeadingInfo struct {
+	Level int    `json:"level"`
+	Text  string `json:"text"`
+	Line  int    `json:"line"`
+}
+
+// Read returns a note. It returns INVALID_PATH, INVALID_PARAMS (negative
+// offset or max_chars), NOT_FOUND (no such note, section or version) and
+// AMBIGUOUS (a short version matching several commits, a section path
+// matching several headings).
+func (w *Wiki) Read(ctx context.Context, req ReadRequest) (*ReadResult, error) {
+	if req.Offset < 0 || req.MaxChars < 0 {
+		return nil, note.Errorf(note.CodeInvalidParams, "offset and max_chars must not be negative")
+	}
+	notePath, ext, err := note.CleanPath(req.Path)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := w.snapshotAt(ctx, req.Version)
+	if err != nil {
+		return nil, err
+	}
+	f, n, err := w.readNote(ctx, snap, notePath, ext)
+	if err != nil {
+		return nil, err
+	}
+	res := describe(n, f)
+	res.Commit = snap.Commit()
+	if req.MetadataOnly {
+		return res, nil
+	}
+	content := n.Raw
+	if req.Section != "" {
+		h, err := n.Section(req.Section)
+		if err != nil {
+			return nil, err
+		}
+		res.Section = h.Text
+		content = n.Raw[h.Start:h.End]
+	}
+	max := req.MaxChars
+	if max == 0 {
+		max = DefaultMaxChars
+	}
+	res.Content, res.Offset, res.TotalChars, res.Truncated = window(content, req.Offset, max)
+	if res.Truncated {
+		res.NextOffset = res.Offset + utf8.RuneCountInString(res.Content)
+	}
+	return res, nil
+}
+
+// describe returns the metadata part of a read.
+func describe(n *note.Note, f File) *ReadResult {
+	res := &ReadResult{
+		Path: n.Path, File: f.Path, Title: n.Title, Version: f.Blob,
+		Tags: make([]string, len(n.Tags)), Aliases: n.Aliases, Properties: n.Properties,
+	}
+	for i, t := range n.Tags {
+		res.Tags[i] = t.Name
+	}
+	if !n.Created.IsZero() {
+		res.Created = &n.Created
+	}
+	if !n.Modified.IsZero() {
+		res.Modified = &n.Modified
+	}
+	for _, h := range n.Headings {
+		res.Headings = append(res.Headings, HeadingInfo{Level: h.Level, Text: h.Text, Line: h.Line})
+	}
+	if n.FrontmatterErr != nil {
+		res.Warnings = append(res.Warnings, "malformed frontmatter: "+n.FrontmatterErr.Error())
+	}
+	return res
+}
+
+// window cuts content to at most max characters from offset. It returns the
+// window, the offset actually used, the total number of characters and
+// whether characters follow the window.
+func window(content []byte, offset, max int) (string, int, int, bool) {
+	total := utf8.RuneCount(content)
+	if offset > total {
+		offset = total
+	}
+	start := byteOffset(content, 0, offset)
+	end := byteOffset(content, start, max)
+	return string(content[start:end]), offset, total, end < len(content)
+}
+
+// byteOffset returns the byte offset n characters after from.
+func byteOffset(b []byte, from, n int) int {
+	i := from
+	for ; n > 0 && i < len(b); n-- {
+		_, size := utf8.DecodeRune(b[i:])
+		i += size
+	}
+	return i
+}

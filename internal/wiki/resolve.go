@@ -1,0 +1,89 @@
+package wiki
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/wikid/wikid/internal/note"
+)
+
+// noteExts are the markdown extensions a note file may have, in the order a
+// path without extension tries them.
+var noteExts = []string{".md", ".markdown", ".mdx"}
+
+// locate finds the file of an existing note in snap. notePath and ext come
+// from note.CleanPath. Without an extension the markdown extensions are
+// tried in order; a miss falls back to a unique case-insensitive match. It
+// returns an error wrapping note.ErrNotFound when there is no such note and
+// note.ErrAmbiguous when several notes differ from the path only in case.
+func locate(ctx context.Context, snap Snapshot, notePath, ext string) (File, error) {
+	exts := noteExts
+	if ext != "" {
+		exts = []string{ext}
+	}
+	for _, e := range exts {
+		f, err := snap.Stat(ctx, note.FileName(notePath, e))
+		if err == nil {
+			return f, nil
+		}
+		if !errors.Is(err, note.ErrNotFound) {
+			return File{}, err
+		}
+	}
+	return locateFold(ctx, snap, notePath, ext)
+}
+
+// locateFold is locate's case-insensitive fallback. It lists the whole
+// tree, so it runs only after the exact lookups missed.
+func locateFold(ctx context.Context, snap Snapshot, notePath, ext string) (File, error) {
+	files, err := snap.Files(ctx, "")
+	if err != nil {
+		return File{}, err
+	}
+	var matches []File
+	for _, f := range files {
+		p, e, ok := note.SplitFileName(f.Path)
+		if !ok || !strings.EqualFold(p, notePath) || (ext != "" && !strings.EqualFold(e, ext)) {
+			continue
+		}
+		matches = append(matches, f)
+	}
+	switch len(matches) {
+	case 0:
+		return File{}, note.Errorf(note.CodeNotFound, "no note %q", notePath).
+			WithHint("check the path with list_notes or find it with search_notes or resolve_notes")
+	case 1:
+		return matches[0], nil
+	default:
+		names := make([]string, len(matches))
+		for i, m := range matches {
+			names[i] = m.Path
+		}
+		return File{}, note.Errorf(note.CodeAmbiguous, "%q matches %d notes that differ only in case: %s",
+			notePath, len(matches), strings.Join(names, ", ")).WithHint("give the path with its exact case")
+	}
+}
+
+// notePathOf returns the note path of a repository file.
+func notePathOf(file string) string {
+	p, _, ok := note.SplitFileName(file)
+	if !ok {
+		return file
+	}
+	return p
+}
+
+// readNote reads and parses the note at notePath in snap.
+func (w *Wiki) readNote(ctx context.Context, snap Snapshot, notePath, ext string) (File, *note.Note, error) {
+	f, err := locate(ctx, snap, notePath, ext)
+	if err != nil {
+		return File{}, nil, err
+	}
+	f, content, err := snap.Read(ctx, f.Path)
+	if err != nil {
+		return File{}, nil, fmt.Errorf("read %s: %w", f.Path, err)
+	}
+	return f, w.parse(notePathOf(f.Path), f, content), nil
+}

@@ -1,0 +1,143 @@
+package wiki
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/textdiff"
+)
+
+// txn stages the changes of one mutation on top of a HEAD snapshot. Later
+// steps of a batch see the earlier steps' results.
+type txn struct {
+	ctx  context.Context
+	w    *Wiki
+	head Head
+	snap Snapshot
+
+	files    map[string]*staged // by file path
+	byNote   map[string]*staged // by note path
+	verbs    []string
+	metadata *MetadataChange
+}
+
+// staged is one file as the transaction sees it.
+type staged struct {
+	file     string
+	notePath string
+	base     File   // the file at HEAD; Blob "" when it did not exist
+	old      []byte // content at HEAD
+	content  []byte // content now; nil when absent
+}
+
+func newTxn(ctx context.Context, w *Wiki, head Head, snap Snapshot) *txn {
+	return &txn{ctx: ctx, w: w, head: head, snap: snap,
+		files: make(map[string]*staged), byNote: make(map[string]*staged)}
+}
+
+// stage returns the staged file for a caller's note path: the existing note
+// (with the case-insensitive fallback) or, when there is none, a new file.
+func (t *txn) stage(path string) (*staged, error) {
+	notePath, ext, err := note.CleanPath(path)
+	if err != nil {
+		return nil, err
+	}
+	if s, ok := t.byNote[notePath]; ok && (ext == "" || s.file == note.FileName(notePath, ext)) {
+		return s, nil
+	}
+	f, err := locate(t.ctx, t.snap, notePath, ext)
+	switch {
+	case err == nil:
+		if s, ok := t.files[f.Path]; ok {
+			return s, nil
+		}
+		f, content, err := t.snap.Read(t.ctx, f.Path)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", f.Path, err)
+		}
+		return t.add(&staged{file: f.Path, notePath: notePathOf(f.Path), base: f, old: content, content: content}), nil
+	case errors.Is(err, note.ErrNotFound):
+		return t.add(&staged{file: note.FileName(notePath, ext), notePath: notePath}), nil
+	default:
+		return nil, err
+	}
+}
+
+// existing is stage for a note that must exist now.
+func (t *txn) existing(path string) (*staged, error) {
+	s, err := t.stage(path)
+	if err != nil {
+		return nil, err
+	}
+	if s.content == nil {
+		return nil, note.Errorf(note.CodeNotFound, "no note %q", s.notePath).
+			WithHint("check the path with list_notes, or create the note with write_note")
+	}
+	return s, nil
+}
+
+func (t *txn) add(s *staged) *staged {
+	t.files[s.file] = s
+	t.byNote[s.notePath] = s
+	return s
+}
+
+// put sets a staged file's new content, enforcing the size limit.
+func (t *txn) put(s *staged, content []byte) error {
+	if int64(len(content)) > t.w.opts.MaxNoteSize {
+		return note.Errorf(note.CodeTooLarge, "note %q would be %d bytes; the limit is %d", s.notePath, len(content), t.w.opts.MaxNoteSize).
+			WithHint("split the note into smaller notes")
+	}
+	if content == nil {
+		content = []byte{}
+	}
+	s.content = content
+	return nil
+}
+
+// verb records what a step did, for the commit subject.
+func (t *txn) verb(v string) { t.verbs = append(t.verbs, v) }
+
+// baseVersions maps every touched file to its version at HEAD.
+func (t *txn) baseVersions() map[string]string {
+	m := make(map[string]string, len(t.files))
+	for f, s := range t.files {
+		m[f] = s.base.Blob
+	}
+	return m
+}
+
+// version is the staged file's current version ("" when absent).
+func (s *staged) version() string {
+	if s.content == nil {
+		return ""
+	}
+	if s.base.Blob != "" && string(s.content) == string(s.old) {
+		return s.base.Blob
+	}
+	return BlobID(s.content)
+}
+
+func (s *staged) action() Action {
+	switch {
+	case s.base.Blob == "":
+		return ActionCreated
+	case s.content == nil:
+		return ActionDeleted
+	default:
+		return ActionModified
+	}
+}
+
+func (s *staged) fileDiff() textdiff.FileDiff {
+	d := textdiff.FileDiff{Old: s.old, New: s.content}
+	if s.base.Blob != "" {
+		d.OldPath = s.file
+	}
+	if s.content != nil {
+		d.NewPath = s.file
+	}
+	return d
+}

@@ -1,0 +1,102 @@
+package wiki
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/wikid/wikid/internal/note"
+)
+
+// Wiki is a wiki over a git repository. Reads are served from immutable
+// snapshots of a commit; mutations are serialized by one writer lock and each
+// becomes exactly one commit. A Wiki is safe for concurrent use.
+type Wiki struct {
+	store Store
+	opts  Options
+	log   *slog.Logger
+
+	// writeMu admits one mutation at a time.
+	writeMu sync.Mutex
+	notes   *noteCache
+}
+
+// Open returns a wiki over store. The store stays owned by the caller's
+// wiring but is closed by Close. It returns an error if the options are
+// invalid or the repository's HEAD cannot be read.
+func Open(ctx context.Context, store Store, opts Options) (*Wiki, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, fmt.Errorf("open wiki: %w", err)
+	}
+	if _, err := store.Head(ctx); err != nil {
+		return nil, fmt.Errorf("open wiki: read HEAD: %w", err)
+	}
+	return &Wiki{
+		store: store,
+		opts:  opts,
+		log:   opts.Logger.WithGroup("wiki"),
+		notes: newNoteCache(4096),
+	}, nil
+}
+
+// Close waits for the mutation in flight, if any, and closes the store.
+func (w *Wiki) Close(ctx context.Context) error {
+	w.writeMu.Lock()
+	defer w.writeMu.Unlock()
+	return w.store.Close(ctx)
+}
+
+// Options returns the options the wiki runs with, defaults filled in.
+func (w *Wiki) Options() Options { return w.opts }
+
+// head returns HEAD and the snapshot of its commit.
+func (w *Wiki) head(ctx context.Context) (Head, Snapshot, error) {
+	h, err := w.store.Head(ctx)
+	if err != nil {
+		return Head{}, nil, fmt.Errorf("read HEAD: %w", err)
+	}
+	snap, err := w.store.Snapshot(ctx, h.Commit)
+	if err != nil {
+		return Head{}, nil, fmt.Errorf("snapshot %s: %w", short(h.Commit), err)
+	}
+	return h, snap, nil
+}
+
+// snapshotAt returns the snapshot of a revision ("" means HEAD).
+func (w *Wiki) snapshotAt(ctx context.Context, rev string) (Snapshot, error) {
+	if rev == "" {
+		_, snap, err := w.head(ctx)
+		return snap, err
+	}
+	commit, err := w.store.ResolveRevision(ctx, rev)
+	if err != nil {
+		if errors.Is(err, note.ErrNotFound) || errors.Is(err, note.ErrAmbiguous) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("resolve version %q: %w", rev, err)
+	}
+	return w.store.Snapshot(ctx, commit)
+}
+
+// parse returns the parsed note for a file's content, cached by blob id:
+// blobs are immutable, so a cached parse never goes stale.
+func (w *Wiki) parse(notePath string, f File, content []byte) *note.Note {
+	if n := w.notes.get(f.Blob, notePath); n != nil {
+		return n
+	}
+	n := note.Parse(notePath, content)
+	w.notes.put(f.Blob, n)
+	return n
+}
+
+func short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	if sha == "" {
+		return "(none)"
+	}
+	return sha
+}
