@@ -1,0 +1,309 @@
+package note
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestCleanPath(t *testing.T) {
+	long := strings.Repeat("a", 252) // 252 + len(".md") = 255
+	tests := []struct {
+		name     string
+		in       string
+		wantPath string
+		wantExt  string
+		wantErr  string // the message after "INVALID_PATH: "; "" for no error
+	}{
+		// Accepted and normalized.
+		{"plain", "projects/alpha/plan", "projects/alpha/plan", "", ""},
+		{"md extension", "projects/alpha/plan.md", "projects/alpha/plan", ".md", ""},
+		{"markdown extension", "notes/old.markdown", "notes/old", ".markdown", ""},
+		{"mdx extension", "docs/page.mdx", "docs/page", ".mdx", ""},
+		{"extension case kept", "Notes/Plan.MD", "Notes/Plan", ".MD", ""},
+		{"mixed case extension", "a.MarkDown", "a", ".MarkDown", ""},
+		{"surrounding whitespace trimmed", " \t projects/plan.md \n", "projects/plan", ".md", ""},
+		{"leading ./ dropped", "./projects/plan", "projects/plan", "", ""},
+		{"dot inside name", "notes/v1.2", "notes/v1.2", "", ""},
+		{"other extension is part of the name", "assets/diagram.png", "assets/diagram.png", "", ""},
+		{"md inside name", "a.md.backup", "a.md.backup", "", ""},
+		{"dots inside segment", "a..b", "a..b", "", ""},
+		{"non-ASCII", "areas/café", "areas/café", "", ""},
+		{"Japanese", "日記/二月の会議.md", "日記/二月の会議", ".md", ""},
+		{"spaces inside", "Meeting notes/2024 Q1 review", "Meeting notes/2024 Q1 review", "", ""},
+		{"colon inside", "notes/a:b", "notes/a:b", "", ""},
+		{"git word without dot", "git/hooks", "git/hooks", "", ""},
+		{"gitignore-like name without dot", "notes/gitignore", "notes/gitignore", "", ""},
+		{"segment at limit", long, long, "", ""},
+		{"segment at limit with md", long + ".md", long, ".md", ""},
+		{"path at limit", strings.Repeat("abcd/", 204) + "a", strings.Repeat("abcd/", 204) + "a", "", ""},
+
+		// Empty.
+		{"empty", "", "", "", `path is empty`},
+		{"only whitespace", " \t\n", "", "", `path is empty`},
+		{"only ./", "./", "", "", `path "./" names no note`},
+
+		// Encoding and characters.
+		{"invalid UTF-8", "a\xffb", "", "", `path "a\xffb" is not valid UTF-8`},
+		{"NUL", "a\x00b", "", "", `path "a\x00b" contains control character U+0000`},
+		{"newline inside", "a\nb", "", "", `path "a\nb" contains control character U+000A`},
+		{"DEL", "a\x7fb", "", "", `path "a\x7fb" contains control character U+007F`},
+		{"C1 control", "a\u0085b", "", "", `path "a\u0085b" contains control character U+0085`},
+		{"backslash", `projects\plan`, "", "", `path "projects\\plan" contains a backslash`},
+
+		// Absolute.
+		{"absolute", "/etc/passwd", "", "", `path "/etc/passwd" is absolute`},
+		{"root", "/", "", "", `path "/" is absolute`},
+		{"drive letter", "C:notes/a", "", "", `path "C:notes/a" is absolute`},
+		{"drive letter lowercase", "c:/notes", "", "", `path "c:/notes" is absolute`},
+		{"drive letter after ./", "./D:x", "", "", `path "./D:x" is absolute`},
+		{"windows absolute", `C:\notes`, "", "", `path "C:\\notes" contains a backslash`},
+
+		// Folders are not notes.
+		{"trailing slash", "projects/", "", "", `path "projects/" ends with a slash: it names a folder, not a note`},
+		{"two trailing slashes", "projects//", "", "", `path "projects//" ends with a slash: it names a folder, not a note`},
+		{"double extension", "a.md.md", "", "", `path "a.md.md" ends with two markdown extensions`},
+		{"double mixed extension", "a.markdown.MDX", "", "", `path "a.markdown.MDX" ends with two markdown extensions`},
+
+		// Segments.
+		{"empty segment", "a//b", "", "", `path "a//b" has an empty segment`},
+		{"dotdot", "../secret", "", "", `path "../secret" contains a .. segment`},
+		{"dotdot inside", "a/../b", "", "", `path "a/../b" contains a .. segment`},
+		{"dotdot last", "a/..", "", "", `path "a/.." contains a .. segment`},
+		{"dot segment", "a/./b", "", "", `path "a/./b" has a segment starting with a dot: "."`},
+		{"only dot", ".", "", "", `path "." has a segment starting with a dot: "."`},
+		{"repeated ./", "././a", "", "", `path "././a" has a segment starting with a dot: "."`},
+		{"dot folder", ".obsidian/app", "", "", `path ".obsidian/app" has a segment starting with a dot: ".obsidian"`},
+		{"dot file", "notes/.hidden.md", "", "", `path "notes/.hidden.md" has a segment starting with a dot: ".hidden"`},
+		{"config file", ".wikid.yaml", "", "", `path ".wikid.yaml" has a segment starting with a dot: ".wikid.yaml"`},
+		{"only extension", ".md", "", "", `path ".md" has a segment starting with a dot: ".md"`},
+		{"only extension in folder", "a/.md", "", "", `path "a/.md" has a segment starting with a dot: ".md"`},
+		{"git", ".git/config", "", "", `path ".git/config" is inside .git`},
+		{"git note", ".git", "", "", `path ".git" is inside .git`},
+		{"git md", ".git.md", "", "", `path ".git.md" is inside .git`},
+		{"git upper", ".GIT/HEAD", "", "", `path ".GIT/HEAD" is inside .git`},
+		{"git mixed", "a/.Git/b", "", "", `path "a/.Git/b" is inside .git`},
+		{"git HFS ignorable", "\u200c.git/config", "", "", `path "\u200c.git/config" is inside .git`},
+		{"git BOM", ".g\ufeffit/config", "", "", `path ".g\ufeffit/config" is inside .git`},
+		{"git NTFS short name", "GIT~1/config", "", "", `path "GIT~1/config" is inside .git`},
+		{"git NTFS stream", "git~1::$INDEX_ALLOCATION/config", "", "", `path "git~1::$INDEX_ALLOCATION/config" is inside .git`},
+		{"leading space in segment", "a/ b", "", "", `path "a/ b" has a segment beginning or ending with whitespace: " b"`},
+		{"trailing space in folder", "a /b", "", "", `path "a /b" has a segment beginning or ending with whitespace: "a "`},
+		{"trailing space before extension", "a .md", "", "", `path "a .md" has a segment beginning or ending with whitespace: "a "`},
+		{"no-break space before extension", "a\u00a0.md", "", "", `path "a\u00a0.md" has a segment beginning or ending with whitespace: "a\u00a0"`},
+		{"trailing dot", "notes/v1.", "", "", `path "notes/v1." has a segment ending with a dot: "v1."`},
+		{"trailing dot in folder", "a./b", "", "", `path "a./b" has a segment ending with a dot: "a."`},
+		{"trailing dot before extension", "a..md", "", "", `path "a..md" has a segment ending with a dot: "a."`},
+
+		// Lengths, counted on the file name.
+		{"segment too long", long + "a", "", "", `path "` + long + `a" has a segment of 256 bytes; the limit is 255`},
+		{"segment too long with markdown", long + ".markdown", "", "", `path "` + long + `.markdown" has a segment of 261 bytes; the limit is 255`},
+		{"folder segment too long", strings.Repeat("b", 256) + "/a", "", "", `path "` + strings.Repeat("b", 256) + `/a" has a segment of 256 bytes; the limit is 255`},
+		{"path too long", strings.Repeat("abcd/", 204) + "ab", "", "", `path is 1025 bytes long; the limit is 1024`},
+		{"path too long with mdx", strings.Repeat("abcd/", 204) + "a.mdx", "", "", `path is 1025 bytes long; the limit is 1024`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			gotPath, gotExt, err := CleanPath(tt.in)
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatalf("CleanPath(%q) error = %v, want nil", tt.in, err)
+				}
+				if gotPath != tt.wantPath || gotExt != tt.wantExt {
+					t.Fatalf("CleanPath(%q) = %q, %q; want %q, %q", tt.in, gotPath, gotExt, tt.wantPath, tt.wantExt)
+				}
+				return
+			}
+			checkPathErr(t, err, tt.wantErr)
+			if gotPath != "" || gotExt != "" {
+				t.Errorf("CleanPath(%q) = %q, %q with an error; want empty results", tt.in, gotPath, gotExt)
+			}
+		})
+	}
+}
+
+func TestCleanFolder(t *testing.T) {
+	tests := []struct {
+		name    string
+		in      string
+		want    string
+		wantErr string
+	}{
+		{"empty is root", "", "", ""},
+		{"slash is root", "/", "", ""},
+		{"dot is root", ".", "", ""},
+		{"dot slash is root", "./", "", ""},
+		{"whitespace is root", "  ", "", ""},
+		{"plain", "projects/alpha", "projects/alpha", ""},
+		{"trailing slash dropped", "projects/alpha/", "projects/alpha", ""},
+		{"leading ./ dropped", "./projects", "projects", ""},
+		{"extension kept", "old.md", "old.md", ""},
+		{"non-ASCII", "日記/2024", "日記/2024", ""},
+
+		{"two trailing slashes", "projects//", "", `path "projects//" has an empty segment`},
+		{"absolute", "/projects", "", `path "/projects" is absolute`},
+		{"dotdot", "projects/..", "", `path "projects/.." contains a .. segment`},
+		{"git", ".git", "", `path ".git" is inside .git`},
+		{"git folder", ".git/", "", `path ".git/" is inside .git`},
+		{"dot folder", ".obsidian", "", `path ".obsidian" has a segment starting with a dot: ".obsidian"`},
+		{"backslash", `a\b`, "", `path "a\\b" contains a backslash`},
+		{"control", "a\tb", "", `path "a\tb" contains control character U+0009`},
+		{"trailing dot", "a.", "", `path "a." has a segment ending with a dot: "a."`},
+		{"segment too long", strings.Repeat("a", 256), "", `path "` + strings.Repeat("a", 256) + `" has a segment of 256 bytes; the limit is 255`},
+		{"path at limit", strings.Repeat("abcd/", 204) + "abcd/", strings.Repeat("abcd/", 204) + "abcd", ""},
+		{"path too long", strings.Repeat("abcd/", 205) + "a", "", `path is 1026 bytes long; the limit is 1024`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := CleanFolder(tt.in)
+			if tt.wantErr == "" {
+				if err != nil || got != tt.want {
+					t.Fatalf("CleanFolder(%q) = %q, %v; want %q, nil", tt.in, got, err, tt.want)
+				}
+				return
+			}
+			checkPathErr(t, err, tt.wantErr)
+		})
+	}
+}
+
+func TestFileName(t *testing.T) {
+	tests := []struct {
+		notePath, ext, want string
+	}{
+		{"projects/plan", "", "projects/plan.md"},
+		{"projects/plan", ".md", "projects/plan.md"},
+		{"old", ".markdown", "old.markdown"},
+		{"page", ".MDX", "page.MDX"},
+		{"notes/v1.2", "", "notes/v1.2.md"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			if got := FileName(tt.notePath, tt.ext); got != tt.want {
+				t.Fatalf("FileName(%q, %q) = %q, want %q", tt.notePath, tt.ext, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSplitFileName(t *testing.T) {
+	tests := []struct {
+		file     string
+		wantPath string
+		wantExt  string
+		wantOK   bool
+	}{
+		{"projects/plan.md", "projects/plan", ".md", true},
+		{"old.markdown", "old", ".markdown", true},
+		{"docs/page.mdx", "docs/page", ".mdx", true},
+		{"Upper.MD", "Upper", ".MD", true},
+		{"areas/café.md", "areas/café", ".md", true},
+		{"notes/v1.2.md", "notes/v1.2", ".md", true},
+		{"assets/image.png", "", "", false},
+		{"README", "", "", false},
+		{".obsidian/app.md", "", "", false},
+		{".wikid.yaml", "", "", false},
+		{".md", "", "", false},
+		{"a/.md", "", "", false},
+		{"a.md.md", "", "", false},
+		{"folder.md/", "", "", false},
+		{"./a.md", "", "", false},
+		{" a.md", "", "", false},
+		{"a .md", "", "", false},
+		{"a//b.md", "", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			gotPath, gotExt, ok := SplitFileName(tt.file)
+			if gotPath != tt.wantPath || gotExt != tt.wantExt || ok != tt.wantOK {
+				t.Fatalf("SplitFileName(%q) = %q, %q, %v; want %q, %q, %v",
+					tt.file, gotPath, gotExt, ok, tt.wantPath, tt.wantExt, tt.wantOK)
+			}
+		})
+	}
+}
+
+func TestIsMarkdown(t *testing.T) {
+	tests := []struct {
+		name string
+		want bool
+	}{
+		{"a.md", true},
+		{"a.MD", true},
+		{"dir/a.markdown", true},
+		{"a.Mdx", true},
+		{"a.md.png", false},
+		{"a.png", false},
+		{"a.mdown", false},
+		{"amd", false},
+		{"md", false},
+		{".md", false},
+		{"dir/.md", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := IsMarkdown(tt.name); got != tt.want {
+				t.Fatalf("IsMarkdown(%q) = %v, want %v", tt.name, got, tt.want)
+			}
+		})
+	}
+}
+
+func FuzzCleanPath(f *testing.F) {
+	for _, s := range []string{
+		"projects/alpha/plan", "a.md", "./a.markdown", "a.md.md", "a//b", "../x",
+		".git/config", ".GIT", "GIT~1", "\u200c.git", "C:x", `a\b`, "a/", "a.", "a .md",
+		" a ", "日記/会議.mdx", "a\x00b", "\xff", "notes/v1.2",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		notePath, ext, err := CleanPath(p)
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.Code != CodeInvalidPath || e.Message == "" {
+				t.Fatalf("CleanPath(%q) error = %#v, want an INVALID_PATH *Error with a message", p, err)
+			}
+			return
+		}
+		// Re-cleaning a clean note path changes nothing.
+		again, againExt, err := CleanPath(notePath)
+		if err != nil || again != notePath || againExt != "" {
+			t.Fatalf("CleanPath(%q) = %q; CleanPath of that = %q, %q, %v", p, notePath, again, againExt, err)
+		}
+		// The file name splits back into the note path.
+		file := FileName(notePath, ext)
+		sp, se, ok := SplitFileName(file)
+		if !ok || sp != notePath || FileName(sp, se) != file {
+			t.Fatalf("CleanPath(%q) = %q, %q; SplitFileName(%q) = %q, %q, %v", p, notePath, ext, file, sp, se, ok)
+		}
+		for _, seg := range strings.Split(file, "/") {
+			if seg == ".." || seg == "." || seg == "" || isDotGit(seg) || strings.EqualFold(seg, ".git") {
+				t.Fatalf("CleanPath(%q) accepted file %q with segment %q", p, file, seg)
+			}
+		}
+		if len(file) > MaxPathBytes {
+			t.Fatalf("CleanPath(%q) accepted a %d-byte file name", p, len(file))
+		}
+		// The folder of an accepted note is an accepted folder.
+		if i := strings.LastIndexByte(notePath, '/'); i >= 0 {
+			if dir, err := CleanFolder(notePath[:i]); err != nil || dir != notePath[:i] {
+				t.Fatalf("CleanFolder(%q) = %q, %v for the folder of note %q", notePath[:i], dir, err, notePath)
+			}
+		}
+	})
+}
+
+func checkPathErr(tb testing.TB, err error, want string) {
+	tb.Helper()
+	if err == nil {
+		tb.Fatalf("error = nil, want %q", want)
+	}
+	if !errors.Is(err, ErrInvalidPath) {
+		tb.Errorf("errors.Is(%v, ErrInvalidPath) = false", err)
+	}
+	if got := err.Error(); got != "INVALID_PATH: "+want {
+		tb.Errorf("error = %s\nwant    INVALID_PATH: %s", got, want)
+	}
+}
