@@ -1,0 +1,239 @@
+package textdiff
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"strconv"
+	"strings"
+)
+
+// FileDiff is the change of one file. A created file has no OldPath (Old is
+// ignored), a deleted file no NewPath (New is ignored); a file with two
+// different paths is a rename, possibly with changed content.
+type FileDiff struct {
+	OldPath, NewPath string // repository paths, slash-separated
+	Old, New         []byte
+}
+
+// Unified returns a git-compatible unified diff of files, in their order,
+// with ctx lines of context around each change (git's default is 3; a
+// negative ctx counts as 0). Hunks less than 2*ctx lines apart are merged
+// into one, as git does.
+//
+// Each file starts with "diff --git a/<old> b/<new>", then "new file mode
+// 100644" or "deleted file mode 100644" where apt, "similarity index",
+// "rename from" and "rename to" for a rename, and an "index" line with
+// abbreviated git blob ids; then "--- a/<old>" and "+++ b/<new>" ("/dev/null"
+// for a created or deleted file), and hunks "@@ -l,s +l,s @@" whose lines end
+// with "\ No newline at end of file" where the text does. Paths are quoted as
+// git quotes them. Files whose path and content are unchanged, and entries
+// with neither path, produce nothing; so do identical inputs. The result is
+// accepted by `git apply` and reproduces every new file byte for byte.
+func Unified(files []FileDiff, ctx int) string {
+	var b strings.Builder
+	for _, f := range files {
+		writeFile(&b, f, max(ctx, 0))
+	}
+	return b.String()
+}
+
+// writeFile writes the diff of one file.
+func writeFile(b *strings.Builder, f FileDiff, ctx int) {
+	oldText, newText := string(f.Old), string(f.New)
+	oldName, newName := f.OldPath, f.NewPath
+	switch {
+	case oldName == "" && newName == "":
+		return
+	case oldName == "":
+		oldText, oldName = "", newName
+	case newName == "":
+		newText, newName = "", oldName
+	case oldName == newName && oldText == newText:
+		return
+	}
+	a, z := splitLines(oldText), splitLines(newText)
+	cs := diffLines(a, z)
+
+	b.WriteString("diff --git " + quotePath("a/", oldName) + " " + quotePath("b/", newName) + "\n")
+	switch {
+	case f.OldPath == "":
+		b.WriteString("new file mode 100644\nindex " + nullID + ".." + blobID(newText) + "\n")
+	case f.NewPath == "":
+		b.WriteString("deleted file mode 100644\nindex " + blobID(oldText) + ".." + nullID + "\n")
+	default:
+		if oldName != newName {
+			b.WriteString("similarity index " + strconv.Itoa(similarity(a, z, cs)) + "%\n")
+			b.WriteString("rename from " + quotePath("", oldName) + "\n")
+			b.WriteString("rename to " + quotePath("", newName) + "\n")
+		}
+		if len(cs) > 0 {
+			b.WriteString("index " + blobID(oldText) + ".." + blobID(newText) + " 100644\n")
+		}
+	}
+	if len(cs) == 0 {
+		return
+	}
+	if f.OldPath == "" {
+		b.WriteString("--- /dev/null\n")
+	} else {
+		b.WriteString("--- " + quotePath("a/", oldName) + spaceTab(oldName) + "\n")
+	}
+	if f.NewPath == "" {
+		b.WriteString("+++ /dev/null\n")
+	} else {
+		b.WriteString("+++ " + quotePath("b/", newName) + spaceTab(newName) + "\n")
+	}
+	writeHunks(b, a, z, cs, ctx)
+}
+
+// writeHunks writes the changes cs from a to z as hunks with ctx lines of
+// context, merging changes at most 2*ctx lines apart.
+func writeHunks(b *strings.Builder, a, z []string, cs []change, ctx int) {
+	for i := 0; i < len(cs); {
+		j := i
+		for j+1 < len(cs) && cs[j+1].A-(cs[j].A+cs[j].Del) <= 2*ctx {
+			j++
+		}
+		first, last := cs[i], cs[j]
+		pre := min(ctx, first.A)
+		post := min(ctx, len(a)-(last.A+last.Del))
+		aStart, zStart := first.A-pre, first.B-pre
+		aEnd, zEnd := last.A+last.Del+post, last.B+last.Ins+post
+		b.WriteString("@@ -" + hunkRange(aStart, aEnd-aStart) + " +" + hunkRange(zStart, zEnd-zStart) + " @@\n")
+		pos := aStart
+		for _, c := range cs[i : j+1] {
+			for ; pos < c.A; pos++ {
+				writeLine(b, ' ', a[pos])
+			}
+			for _, l := range a[c.A : c.A+c.Del] {
+				writeLine(b, '-', l)
+			}
+			for _, l := range z[c.B : c.B+c.Ins] {
+				writeLine(b, '+', l)
+			}
+			pos = c.A + c.Del
+		}
+		for ; pos < aEnd; pos++ {
+			writeLine(b, ' ', a[pos])
+		}
+		i = j + 1
+	}
+}
+
+// hunkRange formats the lines [start, start+n) of a hunk header the way git
+// does: 1-based, the count left out when it is 1, and an empty range given
+// as the line before it.
+func hunkRange(start, n int) string {
+	switch n {
+	case 0:
+		return strconv.Itoa(start) + ",0"
+	case 1:
+		return strconv.Itoa(start + 1)
+	}
+	return strconv.Itoa(start+1) + "," + strconv.Itoa(n)
+}
+
+func writeLine(b *strings.Builder, prefix byte, line string) {
+	b.WriteByte(prefix)
+	b.WriteString(line)
+	if !strings.HasSuffix(line, "\n") {
+		b.WriteString("\n\\ No newline at end of file\n")
+	}
+}
+
+// similarity estimates, as a percentage, how much of a renamed file's content
+// survived: the bytes of unchanged lines over the size of the larger version.
+func similarity(a, z []string, cs []change) int {
+	var total, kept int
+	for _, l := range a {
+		total += len(l)
+	}
+	kept = total
+	for _, c := range cs {
+		for _, l := range a[c.A : c.A+c.Del] {
+			kept -= len(l)
+		}
+	}
+	var newTotal int
+	for _, l := range z {
+		newTotal += len(l)
+	}
+	total = max(total, newTotal)
+	if total == 0 {
+		return 100
+	}
+	return kept * 100 / total
+}
+
+// nullID is the abbreviated id git shows for a missing blob.
+const nullID = "0000000"
+
+// blobID returns the abbreviated git object id (SHA-1) of a blob holding s.
+func blobID(s string) string {
+	h := sha1.New()
+	h.Write([]byte("blob " + strconv.Itoa(len(s)) + "\x00"))
+	h.Write([]byte(s))
+	return hex.EncodeToString(h.Sum(nil))[:7]
+}
+
+// spaceTab returns the tab git puts after a "---" or "+++" name that
+// contains a space, so that the name's end is unambiguous.
+func spaceTab(name string) string {
+	if strings.Contains(name, " ") {
+		return "\t"
+	}
+	return ""
+}
+
+// quotePath returns prefix+name, C-quoted as git quotes paths (with
+// core.quotePath on) if name has control characters, '"', '\\', DEL or
+// non-ASCII bytes.
+func quotePath(prefix, name string) string {
+	if !needsQuote(name) {
+		return prefix + name
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, c := range []byte(prefix + name) {
+		switch c {
+		case '\a':
+			b.WriteString(`\a`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\v':
+			b.WriteString(`\v`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		default:
+			if c < 0x20 || c >= 0x7f {
+				b.WriteByte('\\')
+				b.WriteByte('0' + c>>6)
+				b.WriteByte('0' + c>>3&7)
+				b.WriteByte('0' + c&7)
+			} else {
+				b.WriteByte(c)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func needsQuote(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return true
+		}
+	}
+	return false
+}
