@@ -12,6 +12,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/wikid/wikid/internal/note"
 )
 
 // command is one subcommand: it parses its own flags from args.
@@ -39,6 +41,10 @@ func main() {
 		os.Exit(int(err.(exitError)))
 	default:
 		fmt.Fprintln(os.Stderr, "wikid:", err)
+		var ne *note.Error
+		if errors.As(err, &ne) && ne.Hint != "" {
+			fmt.Fprintln(os.Stderr, "hint:", ne.Hint)
+		}
 		os.Exit(1)
 	}
 }
@@ -52,6 +58,11 @@ func (e exitError) Error() string { return fmt.Sprintf("exit status %d", int(e))
 func commands(e env) map[string]command {
 	return map[string]command{
 		"version": &versionCommand{env: e},
+		"init":    &initCommand{env: e},
+		"read":    &readCommand{env: e},
+		"write":   &writeCommand{env: e},
+		"edit":    &editCommand{env: e},
+		"rm":      &rmCommand{env: e},
 	}
 }
 
@@ -84,6 +95,11 @@ Usage:
   wikid <command> [flags] [arguments]
 
 Commands:
+  init       create a new wiki repository
+  read       print a note or a section of it
+  write      create or replace a note from standard input
+  edit       change part of a note (append, replace, sections, ...)
+  rm         delete a note (recoverable from history)
   version    print the version
 
 Run 'wikid help <command>' or 'wikid <command> --help' for a command's flags.

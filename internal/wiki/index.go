@@ -1,0 +1,109 @@
+package wiki
+
+import (
+	"context"
+	"time"
+
+	"github.com/wikid/wikid/grammar"
+)
+
+// Index is the search index: derived state under Store.Dir(), rebuilt from
+// the commits whenever it is missing, corrupt or out of step. The wiki feeds
+// it documents; the index never reads the repository itself.
+// Implementations are safe for concurrent use.
+type Index interface {
+	// Commit returns the commit the index reflects, "" when it is empty.
+	Commit() string
+	// Apply brings the index from Commit() to commit `to`: it adds or
+	// replaces docs and removes the deleted note paths, and records `to`,
+	// atomically (a search sees the state before or after, never between).
+	Apply(ctx context.Context, to string, docs []Document, deleted []string) error
+	// Reset empties the index, for a rebuild.
+	Reset(ctx context.Context) error
+	// Search runs a query. It returns an error wrapping note.ErrInvalidQuery
+	// when the query cannot be compiled and note.ErrInvalidParams for a bad
+	// cursor or sort.
+	Search(ctx context.Context, req SearchRequest) (*SearchResult, error)
+	// Tags counts the notes per tag, nested tags counted for every ancestor.
+	Tags(ctx context.Context, req TagsRequest) ([]TagCount, error)
+	// Len returns the number of indexed notes.
+	Len(ctx context.Context) (int, error)
+	// Close releases the index.
+	Close(ctx context.Context) error
+}
+
+// Document is one note as the index stores it.
+type Document struct {
+	Path    string // note path, no extension
+	File    string // repository file
+	Version string // blob id
+	Title   string
+	Aliases []string
+	Body    string // the note's text after the frontmatter
+	// BodyLine is the line number of Body's first line in the file, so
+	// snippets report file line numbers.
+	BodyLine int
+	// Tags as written; the index also stores every ancestor of a nested tag
+	// and matches case-insensitively.
+	Tags []string
+	// Properties are the frontmatter keys with scalar values (and lists of
+	// scalars), lowercased keys, values as strings.
+	Properties map[string][]string
+	Created    time.Time
+	Modified   time.Time
+	// Links are the note paths this note links to (resolved where possible,
+	// else the target as written, lowercased).
+	Links []string
+}
+
+// SearchRequest is a search: a parsed query plus structured filters, all
+// combined with AND.
+type SearchRequest struct {
+	Query         *grammar.Query // nil or empty: every note
+	Tags          []string       // all of
+	Folder        string         // note path of a folder, "" for all
+	BacklinksTo   string         // notes linking to this note path
+	ModifiedSince time.Time
+	// Sort is relevance (default), modified, created or title.
+	Sort   string
+	Limit  int
+	Cursor string
+	// Snippets asks for up to three snippets per hit.
+	Snippets bool
+}
+
+// SearchResult is one page of hits.
+type SearchResult struct {
+	Hits       []SearchHit `json:"results"`
+	Total      int         `json:"total"`
+	NextCursor string      `json:"next_cursor,omitempty"`
+}
+
+// SearchHit is one matching note.
+type SearchHit struct {
+	Path     string    `json:"path"`
+	Title    string    `json:"title"`
+	Tags     []string  `json:"tags"`
+	Modified time.Time `json:"modified"`
+	Score    float64   `json:"score"`
+	Snippets []Snippet `json:"snippets,omitempty"`
+}
+
+// Snippet is a piece of a note around a match; matched terms are marked
+// with «» in Text.
+type Snippet struct {
+	Line int    `json:"line"`
+	Text string `json:"text"`
+}
+
+// TagsRequest filters a tag count.
+type TagsRequest struct {
+	Prefix string // tags starting with this (case-insensitive)
+	Folder string
+}
+
+// TagCount is a tag and how many notes carry it.
+type TagCount struct {
+	Tag   string `json:"tag"`
+	Count int    `json:"count"`
+}
