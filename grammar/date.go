@@ -1,0 +1,176 @@
+package grammar
+
+import (
+	"strings"
+	"time"
+)
+
+// Years outside this span are rejected, which also keeps every bound of a
+// DateRange away from the zero time that means "open".
+const (
+	minYear = 1000
+	maxYear = 9999
+)
+
+// comparisons in the order they must be tried: ">=" before ">".
+var comparisons = []string{">=", "<=", ">", "<", "="}
+
+// parseDateRange reads the value of a created or modified term, which starts
+// at column col, into a half-open interval in loc:
+//
+//	2024-06         [2024-06-01, 2024-07-01)
+//	>2024-06        [2024-07-01, open)
+//	>=2024-06       [2024-06-01, open)
+//	<2024-06        [open, 2024-06-01)
+//	<=2024          [open, 2025-01-01)
+//	2024-01..2024-03 [2024-01-01, 2024-04-01)
+//	2024..          [2024-01-01, open)
+//	..2024-06       [open, 2024-07-01)
+func parseDateRange(field, expr string, col int, loc *time.Location) (*DateRange, error) {
+	for _, op := range comparisons {
+		if !strings.HasPrefix(expr, op) {
+			continue
+		}
+		from, to, err := period(field, expr[len(op):], col+len(op), loc)
+		if err != nil {
+			return nil, err
+		}
+		switch op {
+		case ">":
+			return &DateRange{From: to, Op: op}, nil
+		case ">=":
+			return &DateRange{From: from, Op: op}, nil
+		case "<":
+			return &DateRange{To: from, Op: op}, nil
+		case "<=":
+			return &DateRange{To: to, Op: op}, nil
+		default:
+			return &DateRange{From: from, To: to, Op: op}, nil
+		}
+	}
+	start, end, isRange := strings.Cut(expr, "..")
+	if !isRange {
+		from, to, err := period(field, expr, col, loc)
+		if err != nil {
+			return nil, err
+		}
+		return &DateRange{From: from, To: to, Op: "="}, nil
+	}
+	if start == "" && end == "" {
+		return nil, errorAt(col, "date range \"..\" for %s at column %d needs a start, an end or both, as in 2024-01..2024-03", field, col)
+	}
+	r := &DateRange{Op: ".."}
+	if start != "" {
+		from, _, err := period(field, start, col, loc)
+		if err != nil {
+			return nil, err
+		}
+		r.From = from
+	}
+	if end != "" {
+		_, to, err := period(field, end, col+len(start)+2, loc)
+		if err != nil {
+			return nil, err
+		}
+		r.To = to
+	}
+	if start != "" && end != "" && !r.From.Before(r.To) {
+		return nil, errorAt(col, "empty date range %q for %s at column %d: the start is after the end", expr, field, col)
+	}
+	return r, nil
+}
+
+// period returns the interval [from, to) that a date covers: a whole year,
+// month or day in loc, or one RFC 3339 instant to the precision written.
+// The date starts at column col; a bad date is an *Error.
+func period(field, date string, col int, loc *time.Location) (from, to time.Time, err error) {
+	bad := func() (time.Time, time.Time, error) {
+		if date == "" {
+			return time.Time{}, time.Time{}, errorAt(col, "missing date for %s at column %d: expected YYYY, YYYY-MM, YYYY-MM-DD or RFC 3339", field, col)
+		}
+		return time.Time{}, time.Time{}, errorAt(col, "bad date %q for %s at column %d: expected YYYY, YYYY-MM, YYYY-MM-DD or RFC 3339", date, field, col)
+	}
+	outOfRange := func() (time.Time, time.Time, error) {
+		return time.Time{}, time.Time{}, errorAt(col, "date %q for %s at column %d is out of range: years run from %d to %d", date, field, col, minYear, maxYear)
+	}
+	switch {
+	case isDate(date, "dddd"):
+		y := atoi(date[0:4])
+		if y < minYear {
+			return outOfRange()
+		}
+		return time.Date(y, 1, 1, 0, 0, 0, 0, loc), time.Date(y+1, 1, 1, 0, 0, 0, 0, loc), nil
+	case isDate(date, "dddd-dd"):
+		y, m := atoi(date[0:4]), atoi(date[5:7])
+		if m < 1 || m > 12 {
+			return bad()
+		}
+		if y < minYear {
+			return outOfRange()
+		}
+		return time.Date(y, time.Month(m), 1, 0, 0, 0, 0, loc), time.Date(y, time.Month(m)+1, 1, 0, 0, 0, 0, loc), nil
+	case isDate(date, "dddd-dd-dd"):
+		y, m, d := atoi(date[0:4]), atoi(date[5:7]), atoi(date[8:10])
+		from := time.Date(y, time.Month(m), d, 0, 0, 0, 0, loc)
+		if m < 1 || m > 12 || d < 1 || from.Day() != d {
+			return bad()
+		}
+		if y < minYear {
+			return outOfRange()
+		}
+		return from, time.Date(y, time.Month(m), d+1, 0, 0, 0, 0, loc), nil
+	}
+	t, perr := time.Parse(time.RFC3339Nano, date)
+	if perr != nil {
+		return bad()
+	}
+	if t.Year() < minYear {
+		return outOfRange()
+	}
+	return t.In(loc), t.Add(precision(date)).In(loc), nil
+}
+
+// isDate reports whether s has the shape of layout, where 'd' is an ASCII
+// digit and any other byte stands for itself.
+func isDate(s, layout string) bool {
+	if len(s) != len(layout) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if layout[i] == 'd' {
+			if s[i] < '0' || s[i] > '9' {
+				return false
+			}
+		} else if s[i] != layout[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// atoi converts a string of ASCII digits.
+func atoi(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
+}
+
+// precision returns the smallest step an RFC 3339 timestamp can express:
+// a second, or a unit of its last fractional digit.
+func precision(stamp string) time.Duration {
+	dot := strings.IndexByte(stamp, '.')
+	if dot < 0 {
+		return time.Second
+	}
+	digits := 0
+	for i := dot + 1; i < len(stamp) && stamp[i] >= '0' && stamp[i] <= '9'; i++ {
+		digits++
+	}
+	p := time.Second
+	for ; digits > 0 && p > time.Nanosecond; digits-- {
+		p /= 10
+	}
+	return p
+}
