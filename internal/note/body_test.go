@@ -101,7 +101,7 @@ func TestScanBody_Headings(t *testing.T) {
 func TestScanBody_Sections(t *testing.T) {
 	type span struct {
 		start, content, end string // text at Start, at ContentStart, at End ("" for EOF)
-		parent             int
+		parent              int
 	}
 	tests := []struct {
 		name string
