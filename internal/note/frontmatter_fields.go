@@ -1,0 +1,134 @@
+package note
+
+import (
+	"strings"
+	"time"
+	"unicode"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The keys that fill the named Frontmatter fields. Keys match exactly
+// (case-sensitive); when several are present the first in the list wins.
+var (
+	fmTitleKeys    = []string{"title"}
+	fmTagKeys      = []string{"tags", "tag"}
+	fmAliasKeys    = []string{"aliases", "alias"}
+	fmCreatedKeys  = []string{"created", "date created", "created_at"}
+	fmModifiedKeys = []string{"modified", "updated", "date modified", "updated_at"}
+)
+
+// fmDateLayouts are the date forms accepted for created and modified. Forms
+// without a zone are read as UTC.
+var fmDateLayouts = []string{
+	time.RFC3339Nano,
+	"2006-01-02T15:04:05",
+	"2006-01-02T15:04",
+	"2006-01-02 15:04:05",
+	"2006-01-02 15:04",
+	"2006-01-02",
+}
+
+// fillFields sets Title, Tags, Aliases, Created and Modified from b.root.
+func (b *fmBlock) fillFields() {
+	fm := b.fm
+	if _, v := b.firstKey(fmTitleKeys); v != nil && isYAMLText(v) {
+		fm.Title = strings.TrimSpace(v.Value)
+	}
+	if _, v := b.firstKey(fmTagKeys); v != nil {
+		fm.Tags = fmListNames(v, true)
+	}
+	if _, v := b.firstKey(fmAliasKeys); v != nil {
+		fm.Aliases = fmListNames(v, false)
+	}
+	fm.Created = b.firstDate(fmCreatedKeys)
+	fm.Modified = b.firstDate(fmModifiedKeys)
+}
+
+// value returns the index in root.Content of key and its value node, or
+// (-1, nil).
+func (b *fmBlock) value(key string) (int, *yaml.Node) {
+	if b == nil || b.root == nil {
+		return -1, nil
+	}
+	for i := 0; i+1 < len(b.root.Content); i += 2 {
+		if b.root.Content[i].Value == key {
+			return i, b.root.Content[i+1]
+		}
+	}
+	return -1, nil
+}
+
+// firstKey returns the first of keys present in the block and its value.
+func (b *fmBlock) firstKey(keys []string) (string, *yaml.Node) {
+	for _, k := range keys {
+		if _, v := b.value(k); v != nil {
+			return k, v
+		}
+	}
+	return "", nil
+}
+
+// firstDate returns the first of keys whose value parses as a date.
+func (b *fmBlock) firstDate(keys []string) time.Time {
+	for _, k := range keys {
+		if _, v := b.value(k); v != nil && isYAMLText(v) {
+			if t, ok := parseFmDate(v.Value); ok {
+				return t
+			}
+		}
+	}
+	return time.Time{}
+}
+
+func parseFmDate(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	for _, layout := range fmDateLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// isYAMLText reports whether n is a scalar other than null.
+func isYAMLText(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.ShortTag() != "!!null"
+}
+
+// fmListNames reads a tags or aliases value: a list of scalars, or a single
+// string. Tag strings split on commas and whitespace, alias strings on
+// commas only. Tags lose one leading '#'. Empty names are dropped; spelling
+// is kept.
+func fmListNames(n *yaml.Node, tags bool) []string {
+	var raw []string
+	switch {
+	case n.Kind == yaml.SequenceNode:
+		for _, c := range n.Content {
+			if isYAMLText(c) {
+				raw = append(raw, c.Value)
+			}
+		}
+	case isYAMLText(n):
+		raw = fmSplitNames(n.Value, tags)
+	}
+	var names []string
+	for _, s := range raw {
+		s = strings.TrimSpace(s)
+		if tags {
+			s = strings.TrimPrefix(s, "#")
+		}
+		if s != "" {
+			names = append(names, s)
+		}
+	}
+	return names
+}
+
+// fmSplitNames splits a string of tags (on commas and whitespace) or of
+// aliases (on commas).
+func fmSplitNames(s string, tags bool) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return r == ',' || (tags && unicode.IsSpace(r))
+	})
+}
