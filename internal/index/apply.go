@@ -1,0 +1,56 @@
+package index
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// Apply brings the index to commit `to`: it adds or replaces docs (by
+// path), removes the deleted paths and records `to`, all in one bleve
+// batch, so a search sees the index before or after the call and the
+// recorded commit always matches the content, even after a crash. Apply
+// is idempotent: applying the same change again is harmless. It returns
+// ErrClosed after Close, the context's error if it is done before the
+// write, and an error when a document cannot be mapped or written.
+func (x *Index) Apply(ctx context.Context, to string, docs []wiki.Document, deleted []string) error {
+	x.writeMu.Lock()
+	defer x.writeMu.Unlock()
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if x.bi == nil {
+		return ErrClosed
+	}
+	b := x.bi.NewBatch()
+	for _, p := range deleted {
+		b.Delete(p)
+	}
+	for i := range docs {
+		if i%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if err := b.Index(docs[i].Path, fields(&docs[i])); err != nil {
+			return fmt.Errorf("index note %q: %w", docs[i].Path, err)
+		}
+	}
+	b.SetInternal(internalCommit, []byte(to))
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := x.bi.Batch(b); err != nil {
+		return fmt.Errorf("write index batch: %w", err)
+	}
+	x.setCommit(to)
+	return nil
+}
+
+// setCommit records the commit the index now reflects. Apply holds mu for
+// reading, so the field has its own lock.
+func (x *Index) setCommit(c string) {
+	x.commitMu.Lock()
+	x.commit = c
+	x.commitMu.Unlock()
+}

@@ -1,0 +1,123 @@
+package index
+
+import (
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// unknownTime stands in for a zero Created or Modified: bleve cannot
+// represent year 1, and every note must have a value to sort on. Hits map it
+// back to the zero time.
+var unknownTime = time.Unix(0, 0).UTC()
+
+// fields returns the bleve document of a note, keyed by the field names of
+// the mapping.
+func fields(d *wiki.Document) map[string]any {
+	title := d.Title
+	if title == "" {
+		title = path.Base(d.Path)
+	}
+	props := make([]string, 0, len(d.Properties))
+	for key, values := range d.Properties {
+		for _, v := range values {
+			props = append(props, propTerm(key, v))
+		}
+	}
+	sort.Strings(props)
+	links := make([]string, 0, len(d.Links))
+	for _, l := range d.Links {
+		links = append(links, normPath(l))
+	}
+	return map[string]any{
+		fieldPath:      d.Path,
+		fieldFolders:   folders(d.Path),
+		fieldTitle:     d.Title,
+		fieldTitleSort: title,
+		fieldAliases:   d.Aliases,
+		fieldBody:      d.Body,
+		fieldBodyLine:  strconv.Itoa(d.BodyLine),
+		fieldTags:      tagAncestors(d.Tags),
+		fieldTagsExact: tagAncestors(d.Tags),
+		fieldTagNames:  d.Tags,
+		fieldProps:     props,
+		fieldCreated:   indexTime(d.Created),
+		fieldModified:  indexTime(d.Modified),
+		fieldModStamp:  d.Modified.Format(time.RFC3339Nano),
+		fieldLinks:     links,
+		fieldFile:      d.File,
+		fieldVersion:   d.Version,
+	}
+}
+
+// folders returns every ancestor folder of a note path: "a/b/c" gives "a"
+// and "a/b".
+func folders(p string) []string {
+	var out []string
+	for i := 0; i < len(p); i++ {
+		if p[i] == '/' {
+			out = append(out, p[:i])
+		}
+	}
+	return out
+}
+
+// tagAncestors returns the tags with every ancestor of a nested tag, each
+// once, as written: "Project/Alpha" gives "Project" and "Project/Alpha". A
+// leading '#' is dropped.
+func tagAncestors(tags []string) []string {
+	seen := make(map[string]bool, len(tags))
+	var out []string
+	for _, t := range tags {
+		t = normTag(t)
+		for i := 0; i <= len(t); i++ {
+			if i < len(t) && t[i] != '/' {
+				continue
+			}
+			a := t[:i]
+			if a != "" && !seen[a] {
+				seen[a] = true
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// normTag trims a tag as written, or as asked for in a query: no
+// surrounding space, '#' or '/'.
+func normTag(t string) string {
+	return strings.Trim(strings.TrimSpace(t), "#/")
+}
+
+// normPath trims a note path or link target and drops a markdown
+// extension, so that links and queries compare the same way; the keyword
+// analyzer lowercases it when it is indexed or searched.
+func normPath(p string) string {
+	p = strings.Trim(strings.TrimSpace(p), "/")
+	lower := strings.ToLower(p)
+	for _, ext := range []string{".md", ".markdown", ".mdx"} {
+		if strings.HasSuffix(lower, ext) {
+			return p[:len(p)-len(ext)]
+		}
+	}
+	return p
+}
+
+// propTerm is the term of one property value: "key=value", lowercased.
+func propTerm(key, value string) string {
+	return strings.ToLower(strings.TrimSpace(key)) + "=" + strings.ToLower(strings.TrimSpace(value))
+}
+
+// indexTime returns t, or unknownTime for a zero t; bleve stores
+// nanoseconds since 1970 in an int64.
+func indexTime(t time.Time) time.Time {
+	if t.IsZero() {
+		return unknownTime
+	}
+	return t
+}

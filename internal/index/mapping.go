@@ -1,0 +1,151 @@
+package index
+
+import (
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/single"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	"github.com/blevesearch/bleve/v2/mapping"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// schemaVersion names the mapping below and the way documents are shaped.
+// Bump it whenever either changes: an index recorded with another version
+// is removed and rebuilt on Open.
+const schemaVersion = "1"
+
+// Field names in the bleve documents.
+const (
+	fieldPath      = "path"      // keyword, lowercased; stored as written
+	fieldFolders   = "folders"   // keyword, lowercased: every ancestor folder
+	fieldTitle     = "title"     // text, stored
+	fieldTitleSort = "title_key" // keyword, lowercased title, for sorting
+	fieldAliases   = "aliases"   // text
+	fieldBody      = "body"      // text, stored, term vectors for snippets
+	fieldBodyLine  = "body_line" // stored only: the file line of the body's first line
+	fieldTags      = "tags"      // keyword, lowercased, with ancestors
+	fieldTagsExact = "tags_as"   // keyword as written, with ancestors, for list_tags
+	fieldTagNames  = "tag_names" // stored only: the tags as written
+	fieldProps     = "props"     // keyword, lowercased "key=value"
+	fieldCreated   = "created"   // datetime
+	fieldModified  = "modified"  // datetime
+	fieldModStamp  = "mtime"     // stored only: modified, RFC 3339 with nanoseconds
+	fieldLinks     = "links"     // keyword, lowercased; stored for linkedfrom
+	fieldFile      = "file"      // stored only
+	fieldVersion   = "version"   // stored only
+)
+
+// Analyzer names registered in the mapping.
+const (
+	// analyzerText splits text into Unicode words and lowercases them. It neither stems nor drops stop words, so a word
+	// matches that word exactly (case-insensitively), and "word*" is there
+	// for the variants.
+	analyzerText = "wikid_text"
+	// analyzerKey keeps the whole value as one lowercased term.
+	analyzerKey = "wikid_key"
+	// analyzerExact keeps the whole value as one term, as written.
+	analyzerExact = "wikid_exact"
+)
+
+// Keys of the values kept in bleve's internal storage.
+var (
+	internalCommit = []byte("wikid.commit")
+	internalSchema = []byte("wikid.schema")
+)
+
+// newMapping returns the index mapping: a static document mapping (no
+// dynamic fields), BM25 scoring and the analyzers above.
+func newMapping() (*mapping.IndexMappingImpl, error) {
+	im := mapping.NewIndexMapping()
+	im.ScoringModel = index.BM25Scoring
+	im.IndexDynamic = false
+	im.StoreDynamic = false
+	im.DocValuesDynamic = false
+	analyzers := map[string]map[string]any{
+		analyzerText: {
+			"type":          custom.Name,
+			"tokenizer":     unicode.Name,
+			"token_filters": []any{lowercase.Name},
+		},
+		analyzerKey: {
+			"type":          custom.Name,
+			"tokenizer":     single.Name,
+			"token_filters": []any{lowercase.Name},
+		},
+		analyzerExact: {
+			"type":      custom.Name,
+			"tokenizer": single.Name,
+		},
+	}
+	for name, config := range analyzers {
+		if err := im.AddCustomAnalyzer(name, config); err != nil {
+			return nil, err
+		}
+	}
+	im.DefaultAnalyzer = analyzerText
+
+	doc := mapping.NewDocumentStaticMapping()
+	doc.AddFieldMappingsAt(fieldPath, keywordField(analyzerKey, true, false))
+	doc.AddFieldMappingsAt(fieldFolders, keywordField(analyzerKey, false, false))
+	doc.AddFieldMappingsAt(fieldTitle, textField(true))
+	doc.AddFieldMappingsAt(fieldTitleSort, keywordField(analyzerKey, false, true))
+	doc.AddFieldMappingsAt(fieldAliases, textField(false))
+	doc.AddFieldMappingsAt(fieldBodyLine, storedField())
+	doc.AddFieldMappingsAt(fieldBody, textField(true))
+	doc.AddFieldMappingsAt(fieldTags, keywordField(analyzerKey, false, true))
+	doc.AddFieldMappingsAt(fieldTagsExact, keywordField(analyzerExact, false, true))
+	doc.AddFieldMappingsAt(fieldTagNames, storedField())
+	doc.AddFieldMappingsAt(fieldProps, keywordField(analyzerKey, false, false))
+	doc.AddFieldMappingsAt(fieldCreated, dateField())
+	doc.AddFieldMappingsAt(fieldModified, dateField())
+	doc.AddFieldMappingsAt(fieldModStamp, storedField())
+	doc.AddFieldMappingsAt(fieldLinks, keywordField(analyzerKey, true, false))
+	doc.AddFieldMappingsAt(fieldFile, storedField())
+	doc.AddFieldMappingsAt(fieldVersion, storedField())
+	im.DefaultMapping = doc
+	if err := im.Validate(); err != nil {
+		return nil, err
+	}
+	return im, nil
+}
+
+// textField is an analyzed field with term vectors (phrases need the
+// positions, snippets the offsets).
+func textField(store bool) *mapping.FieldMapping {
+	return &mapping.FieldMapping{
+		Type:               "text",
+		Analyzer:           analyzerText,
+		Index:              true,
+		Store:              store,
+		IncludeTermVectors: true,
+	}
+}
+
+// keywordField is a field whose every value is one term.
+func keywordField(analyzer string, store, docValues bool) *mapping.FieldMapping {
+	return &mapping.FieldMapping{
+		Type:      "text",
+		Analyzer:  analyzer,
+		Index:     true,
+		Store:     store,
+		DocValues: docValues,
+	}
+}
+
+// storedField is kept for results and never searched.
+func storedField() *mapping.FieldMapping {
+	return &mapping.FieldMapping{
+		Type:     "text",
+		Analyzer: analyzerExact,
+		Store:    true,
+	}
+}
+
+// dateField is a searchable and sortable datetime.
+func dateField() *mapping.FieldMapping {
+	return &mapping.FieldMapping{
+		Type:      "datetime",
+		Index:     true,
+		DocValues: true,
+	}
+}

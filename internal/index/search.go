@@ -1,0 +1,198 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// Page sizes of a search.
+const (
+	defaultLimit = 10
+	maxLimit     = 100
+)
+
+// Search runs a query with its structured filters (all combined with AND)
+// and returns one page of hits in the requested order, with up to three
+// snippets per hit when asked. A limit of 0 means 10; more than 100 means
+// 100. It returns an error wrapping note.ErrInvalidQuery when the query
+// cannot be compiled, note.ErrInvalidParams for a negative limit, an
+// unknown sort or a bad cursor (or one made for another sort), ErrClosed
+// after Close, and the context's error when it is done.
+func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (*wiki.SearchResult, error) {
+	mode, err := parseSort(req.Sort)
+	if err != nil {
+		return nil, err
+	}
+	limit := req.Limit
+	switch {
+	case limit < 0:
+		return nil, note.Errorf(note.CodeInvalidParams, "limit %d is negative", limit).
+			WithHint("use a limit from 1 to %d, or omit it for %d", maxLimit, defaultLimit)
+	case limit == 0:
+		limit = defaultLimit
+	case limit > maxLimit:
+		limit = maxLimit
+	}
+	var cur *cursor
+	if req.Cursor != "" {
+		if cur, err = decodeCursor(req.Cursor, mode); err != nil {
+			return nil, err
+		}
+	}
+
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if x.bi == nil {
+		return nil, ErrClosed
+	}
+	c := &compiler{ctx: ctx, bi: x.bi, im: x.im}
+	q, err := c.compile(req.Query)
+	if err != nil {
+		return nil, err
+	}
+	filter := c.filters(req)
+
+	sreq := bleve.NewSearchRequestOptions(withFilter(q, filter), limit+1, 0, false)
+	sreq.SortByCustom(sortOrder(mode))
+	sreq.Fields = []string{fieldTitle, fieldTagNames, fieldModStamp}
+	if req.Snippets {
+		sreq.Fields = append(sreq.Fields, fieldBody, fieldBodyLine)
+		sreq.IncludeLocations = true
+	}
+	if cur != nil {
+		after := cur.After
+		if mode == sortRelevance {
+			if after, err = x.rescore(ctx, q, filter, after); err != nil {
+				return nil, err
+			}
+		}
+		sreq.SearchAfter = after
+	}
+	res, err := x.bi.SearchInContext(ctx, sreq)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("search: %w", err)
+	}
+
+	out := &wiki.SearchResult{Total: int(res.Total), Hits: make([]wiki.SearchHit, 0, min(limit, len(res.Hits)))}
+	for i, h := range res.Hits {
+		if i == limit {
+			out.NextCursor = cursorAfter(mode, res.Hits[i-1])
+			break
+		}
+		out.Hits = append(out.Hits, hit(h, req.Snippets))
+	}
+	return out, nil
+}
+
+// hit turns a bleve hit into a search hit.
+func hit(h *search.DocumentMatch, withSnippets bool) wiki.SearchHit {
+	out := wiki.SearchHit{
+		Path:  h.ID,
+		Title: firstString(h.Fields[fieldTitle]),
+		Tags:  storedStrings(h.Fields[fieldTagNames]),
+		Score: h.Score,
+	}
+	if out.Tags == nil {
+		out.Tags = []string{}
+	}
+	if t, err := time.Parse(time.RFC3339Nano, firstString(h.Fields[fieldModStamp])); err == nil {
+		out.Modified = t
+	}
+	if withSnippets {
+		line, _ := strconv.Atoi(firstString(h.Fields[fieldBodyLine]))
+		out.Snippets = snippets(firstString(h.Fields[fieldBody]), line, h.Locations[fieldBody])
+	}
+	return out
+}
+
+// filters returns the structured filters of a request as one query, or nil
+// when there are none. Filters select notes without changing their scores.
+func (c *compiler) filters(req wiki.SearchRequest) query.Query {
+	var qs []query.Query
+	for _, t := range req.Tags {
+		if t = normTag(t); t != "" {
+			qs = append(qs, c.keyword(fieldTags, t, false))
+		}
+	}
+	if f := strings.Trim(strings.TrimSpace(req.Folder), "/"); f != "" {
+		qs = append(qs, c.keyword(fieldFolders, f, false))
+	}
+	if p := normPath(req.BacklinksTo); p != "" {
+		qs = append(qs, c.keyword(fieldLinks, p, false))
+	}
+	if !req.ModifiedSince.IsZero() {
+		inclusive := true
+		dq := query.NewDateRangeInclusiveQuery(req.ModifiedSince, time.Time{}, &inclusive, nil)
+		dq.SetField(fieldModified)
+		qs = append(qs, dq)
+	}
+	switch len(qs) {
+	case 0:
+		return nil
+	case 1:
+		return qs[0]
+	default:
+		return query.NewConjunctionQuery(qs)
+	}
+}
+
+// withFilter returns q restricted to the notes that match filter, which
+// does not take part in scoring. The query always has the same shape, a
+// boolean query with a filter (every note when filter is nil), so that
+// rescore computes the same scores as the search itself.
+func withFilter(q, filter query.Query) query.Query {
+	if filter == nil {
+		filter = query.NewMatchAllQuery()
+	}
+	return &query.BooleanQuery{Must: must(q), Filter: filter}
+}
+
+// must wraps q for the must clause of a boolean query. Bleve drops a must
+// clause that matches nothing and would then match every note; a
+// conjunction around it is never dropped.
+func must(q query.Query) query.Query {
+	return query.NewConjunctionQuery([]query.Query{q})
+}
+
+// rescore returns the SearchAfter key of a relevance cursor for the index
+// as it is now. A score depends on the whole index (BM25 weighs a term by
+// how many notes hold it), so the score recorded in the cursor is stale as
+// soon as a note is added or removed; the note the cursor points at is
+// scored again instead. If it no longer matches, the recorded score
+// stands.
+func (x *Index) rescore(ctx context.Context, q, filter query.Query, after []string) ([]string, error) {
+	anchor := query.Query(query.NewDocIDQuery([]string{after[1]}))
+	if filter != nil {
+		anchor = query.NewConjunctionQuery([]query.Query{filter, anchor})
+	}
+	req := bleve.NewSearchRequestOptions(withFilter(q, anchor), 1, 0, false)
+	res, err := x.bi.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("search: rescore cursor: %w", err)
+	}
+	if len(res.Hits) == 0 {
+		return after, nil
+	}
+	return []string{strconv.FormatFloat(res.Hits[0].Score, 'g', -1, 64), after[1]}, nil
+}
+
+// firstString returns the first value of a stored field, or "".
+func firstString(v any) string {
+	if s := storedStrings(v); len(s) > 0 {
+		return s[0]
+	}
+	return ""
+}
