@@ -85,8 +85,17 @@ func snippets(body string, bodyLine int, locs search.TermLocationMap) []wiki.Sni
 				lines = append(lines, cur)
 				lineNo[cur] = n
 			}
-			if k := len(cur.spans); k > 0 && s.start < cur.spans[k-1].end {
-				continue // overlaps the previous match
+			if k := len(cur.spans); k > 0 {
+				prev := &cur.spans[k-1]
+				if s.start < prev.end {
+					continue // overlaps the previous match
+				}
+				if strings.TrimLeft(body[prev.end:s.start], " \t") == "" {
+					// Adjacent matches, as in a phrase, share one mark.
+					prev.end = s.end
+					cur.terms[termOf[orig]] = true
+					continue
+				}
 			}
 			cur.spans = append(cur.spans, s)
 			cur.terms[termOf[orig]] = true
