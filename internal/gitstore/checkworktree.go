@@ -1,0 +1,47 @@
+package gitstore
+
+import (
+	"context"
+	"fmt"
+)
+
+// CheckWorktree reports, for a checkout, whether any of the files
+// (repository-relative) differs from its content at commit parent: modified,
+// deleted, untracked where parent has none, under a folder that is a file or
+// a symlink on disk, or with staged changes in the index. Such files fail
+// with an error of code LOCAL_CHANGES naming them. A bare repository always
+// passes. It returns an error wrapping note.ErrNotFound for an unknown
+// parent and one of code INVALID_PATH for a malformed path.
+func (s *Store) CheckWorktree(ctx context.Context, parent string, files []string) error {
+	if err := s.check(ctx); err != nil {
+		return err
+	}
+	if s.workTree == "" {
+		return nil
+	}
+	root, err := s.rootTree(parent)
+	if err != nil {
+		return fmt.Errorf("check worktree: %w", err)
+	}
+	changes := make([]*change, 0, len(files))
+	for _, f := range files {
+		parts, err := splitPath(f)
+		if err != nil {
+			return err
+		}
+		c := &change{path: f, parts: parts}
+		old, ok, err := s.lookup(root, parts)
+		if err != nil {
+			return fmt.Errorf("check worktree: %w", err)
+		}
+		if ok && isRegularMode(old.mode) {
+			c.old, c.hadOld = old, true
+		}
+		changes = append(changes, c)
+	}
+	ix, err := readIndex(s.indexPath())
+	if err != nil {
+		return fmt.Errorf("check worktree: %w", err)
+	}
+	return s.checkFiles(changes, ix)
+}

@@ -1,0 +1,132 @@
+package gitstore
+
+import (
+	"crypto/sha1"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/wikid/wikid/internal/note"
+)
+
+// hashObject returns the git object id of content stored as type t.
+// crypto/sha1 gives the same ids as go-git's collision-detecting hash, faster.
+func hashObject(t plumbing.ObjectType, content []byte) plumbing.Hash {
+	h := sha1.New()
+	h.Write(t.Bytes())
+	h.Write([]byte{' '})
+	h.Write(strconv.AppendInt(nil, int64(len(content)), 10))
+	h.Write([]byte{0})
+	h.Write(content)
+	var id plumbing.Hash
+	h.Sum(id[:0])
+	return id
+}
+
+// readObject returns the type and content of an object. A missing object is
+// an error wrapping note.ErrNotFound.
+func (s *Store) readObject(id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+	s.git.Lock()
+	defer s.git.Unlock()
+	if s.closed {
+		return 0, nil, ErrClosed
+	}
+	obj, err := s.encodedObject(id)
+	if err != nil {
+		return 0, nil, err
+	}
+	r, err := obj.Reader()
+	if err != nil {
+		return 0, nil, fmt.Errorf("read object %s: %w", id, err)
+	}
+	defer r.Close()
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return 0, nil, fmt.Errorf("read object %s: %w", id, err)
+	}
+	return obj.Type(), b, nil
+}
+
+// encodedObject looks an object up, listing the packs again when git added
+// one since the last look. The caller holds s.git.
+func (s *Store) encodedObject(id plumbing.Hash) (plumbing.EncodedObject, error) {
+	obj, err := s.storage.EncodedObject(plumbing.AnyObject, id)
+	if errors.Is(err, plumbing.ErrObjectNotFound) && s.reindex() {
+		obj, err = s.storage.EncodedObject(plumbing.AnyObject, id)
+	}
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		return nil, note.Errorf(note.CodeNotFound, "object %s does not exist", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read object %s: %w", id, err)
+	}
+	return obj, nil
+}
+
+// reindex makes go-git list the packs again if objects/pack changed, and
+// reports whether it did. The caller holds s.git.
+func (s *Store) reindex() bool {
+	t := s.packDirTime()
+	if t.Equal(s.packTime) {
+		return false
+	}
+	s.packTime = t
+	s.storage.Reindex()
+	return true
+}
+
+// writeObject stores content as a loose object of type t and returns its id.
+func (s *Store) writeObject(t plumbing.ObjectType, content []byte) (plumbing.Hash, error) {
+	obj := &plumbing.MemoryObject{}
+	obj.SetType(t)
+	obj.Write(content)
+	s.git.Lock()
+	defer s.git.Unlock()
+	if s.closed {
+		return plumbing.ZeroHash, ErrClosed
+	}
+	id, err := s.storage.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("write %s object: %w", t, err)
+	}
+	return id, nil
+}
+
+// blobSizes returns the sizes of blobs, from the cache or the object headers.
+func (s *Store) blobSizes(ids []plumbing.Hash) ([]int64, error) {
+	sizes := make([]int64, len(ids))
+	var missing []int
+	for i, id := range ids {
+		n, ok := s.sizes.get(id)
+		if !ok {
+			missing = append(missing, i)
+		}
+		sizes[i] = n
+	}
+	if len(missing) == 0 {
+		return sizes, nil
+	}
+	s.git.Lock()
+	defer s.git.Unlock()
+	if s.closed {
+		return nil, ErrClosed
+	}
+	for _, i := range missing {
+		n, err := s.storage.EncodedObjectSize(ids[i])
+		if errors.Is(err, plumbing.ErrObjectNotFound) && s.reindex() {
+			n, err = s.storage.EncodedObjectSize(ids[i])
+		}
+		if errors.Is(err, plumbing.ErrObjectNotFound) {
+			return nil, note.Errorf(note.CodeNotFound, "object %s does not exist", ids[i])
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read size of %s: %w", ids[i], err)
+		}
+		sizes[i] = n
+		s.sizes.put(ids[i], n)
+	}
+	return sizes, nil
+}

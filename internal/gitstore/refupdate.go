@@ -1,0 +1,66 @@
+package gitstore
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// moveRef moves branch ref from old to new with git's protocol: create
+// <ref>.lock exclusively, check that the ref (loose, else packed) still
+// points at old (zero: does not exist), write and sync the new value, append
+// the reflog lines, rename the lock over the ref. It returns an error
+// wrapping wiki.ErrHeadMoved, after removing its lock, if the ref moved, and
+// one wrapping ErrLocked if another process holds the lock too long.
+func (s *Store) moveRef(ctx context.Context, ref string, old, new plumbing.Hash, entry reflogEntry) error {
+	if err := checkRefName(ref); err != nil {
+		return err
+	}
+	target := filepath.Join(s.commonDir, filepath.FromSlash(ref))
+	if err := os.MkdirAll(filepath.Dir(target), 0o777); err != nil {
+		return fmt.Errorf("update %s: %w", ref, err)
+	}
+	lock, err := acquireLock(ctx, target, s.lockTimeout)
+	if err != nil {
+		return fmt.Errorf("update %s: %w", ref, err)
+	}
+	_, cur, _, err := s.readRef(ref)
+	if err != nil {
+		lock.release()
+		return fmt.Errorf("update %s: %w", ref, err)
+	}
+	if cur != old {
+		lock.release()
+		return fmt.Errorf("%w: %s is at %s, not %s", wiki.ErrHeadMoved, ref, describeID(cur), describeID(old))
+	}
+	if _, err := lock.f.WriteString(new.String() + "\n"); err != nil {
+		lock.release()
+		return fmt.Errorf("update %s: %w", ref, err)
+	}
+	if err := lock.f.Sync(); err != nil {
+		lock.release()
+		return fmt.Errorf("update %s: %w", ref, err)
+	}
+	entry.old, entry.new = old, new
+	if err := s.appendReflogs(ref, entry); err != nil {
+		lock.release()
+		return fmt.Errorf("update %s: %w", ref, err)
+	}
+	if err := lock.commit(); err != nil {
+		return fmt.Errorf("update %s: %w", ref, err)
+	}
+	return nil
+}
+
+// describeID names an id in an error message.
+func describeID(id plumbing.Hash) string {
+	if id.IsZero() {
+		return "no commit"
+	}
+	return id.String()
+}

@@ -1,0 +1,116 @@
+package gitstore
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// checkRequest validates the parts of a commit request that do not depend
+// on the repository. It returns errors of code INVALID_PARAMS or
+// INVALID_PATH.
+func checkRequest(req *wiki.CommitRequest) error {
+	if strings.TrimSpace(req.Message) == "" {
+		return note.Errorf(note.CodeInvalidParams, "commit message is empty")
+	}
+	for _, sig := range []struct {
+		role string
+		sig  wiki.Signature
+	}{{"author", req.Author}, {"committer", req.Committer}} {
+		if strings.TrimSpace(sig.sig.Name) == "" {
+			return note.Errorf(note.CodeInvalidParams, "%s name is empty", sig.role)
+		}
+		if strings.ContainsAny(sig.sig.Name+sig.sig.Email, "<>\n\x00") {
+			return note.Errorf(note.CodeInvalidParams, "%s %q <%s> contains '<', '>', a newline or NUL",
+				sig.role, sig.sig.Name, sig.sig.Email)
+		}
+	}
+	if _, err := commitID(req.Parent); err != nil {
+		return note.Errorf(note.CodeInvalidParams, "parent %q is not a full commit id", req.Parent)
+	}
+	seen := make(map[string]bool, len(req.Changes))
+	for _, c := range req.Changes {
+		if _, err := splitPath(c.Path); err != nil {
+			return err
+		}
+		if seen[c.Path] {
+			return note.Errorf(note.CodeInvalidParams, "%q is changed twice in one commit", c.Path)
+		}
+		seen[c.Path] = true
+	}
+	return nil
+}
+
+// planChanges resolves the request's files against the parent tree: the
+// file each replaces, the mode and blob id of the new content. A delete of a
+// missing file is NOT_FOUND; writing over a folder, a symlink or a submodule
+// is INVALID_PATH. The result is sorted by path.
+func (s *Store) planChanges(root plumbing.Hash, files []wiki.FileChange) ([]*change, error) {
+	changes := make([]*change, 0, len(files))
+	for _, f := range files {
+		parts, err := splitPath(f.Path)
+		if err != nil {
+			return nil, err
+		}
+		c := &change{path: f.Path, parts: parts, delete: f.Delete, content: f.Content, mode: modeFile}
+		old, ok, err := s.lookup(root, parts)
+		if err != nil {
+			return nil, fmt.Errorf("read %q in the parent: %w", f.Path, err)
+		}
+		switch {
+		case ok && isTreeMode(old.mode):
+			return nil, note.Errorf(note.CodeInvalidPath, "%q is a folder", f.Path)
+		case ok && !isRegularMode(old.mode):
+			return nil, note.Errorf(note.CodeInvalidPath, "%q is a symlink or a submodule, not a file", f.Path)
+		case ok:
+			c.old, c.hadOld = old, true
+			if old.mode == modeExec {
+				c.mode = modeExec
+			}
+		case f.Delete:
+			return nil, note.Errorf(note.CodeNotFound, "delete %q: no such file in the parent commit", f.Path)
+		}
+		if !f.Delete {
+			c.blob = hashObject(plumbing.BlobObject, f.Content)
+		}
+		changes = append(changes, c)
+	}
+	slices.SortFunc(changes, func(a, b *change) int { return strings.Compare(a.path, b.path) })
+	return changes, nil
+}
+
+// encodeCommit returns a commit object; the message ends with a newline.
+func encodeCommit(tree plumbing.Hash, parent plumbing.Hash, req *wiki.CommitRequest) []byte {
+	b := make([]byte, 0, 256+len(req.Message))
+	b = append(b, "tree "...)
+	b = append(b, tree.String()...)
+	b = append(b, '\n')
+	if !parent.IsZero() {
+		b = append(b, "parent "...)
+		b = append(b, parent.String()...)
+		b = append(b, '\n')
+	}
+	b = append(b, "author "...)
+	b = appendSignature(b, req.Author)
+	b = append(b, "\ncommitter "...)
+	b = appendSignature(b, req.Committer)
+	b = append(b, "\n\n"...)
+	b = append(b, req.Message...)
+	if !strings.HasSuffix(req.Message, "\n") {
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// stamp fills in a zero signature time with now.
+func stamp(sig *wiki.Signature, now time.Time) {
+	if sig.When.IsZero() {
+		sig.When = now
+	}
+}

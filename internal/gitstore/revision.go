@@ -1,0 +1,217 @@
+package gitstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/wikid/wikid/internal/note"
+)
+
+// ResolveRevision turns a revision into a commit id. It accepts a full or
+// unique short sha (at least 4 hex digits), "HEAD" (or "@"), a branch, tag
+// or remote-tracking name (short or full, as git resolves them: refs first,
+// then short shas), followed by any number of "~N", "~", "^N" and "^"
+// suffixes. A short sha matching several commits is an error of code
+// AMBIGUOUS listing them; a revision that names nothing, or that names a
+// blob or a tree, is an error wrapping note.ErrNotFound.
+func (s *Store) ResolveRevision(ctx context.Context, rev string) (string, error) {
+	if err := s.check(ctx); err != nil {
+		return "", err
+	}
+	base, ops := splitRevision(rev)
+	id, err := s.resolveBase(base)
+	if err != nil {
+		return "", err
+	}
+	id, typ, err := s.peel(id)
+	if err != nil {
+		return "", fmt.Errorf("resolve %q: %w", rev, err)
+	}
+	if typ != plumbing.CommitObject {
+		return "", note.Errorf(note.CodeNotFound, "%q names a %s, not a commit", rev, typ)
+	}
+	for ops != "" {
+		op := ops[0]
+		n, rest, err := parseCount(ops[1:], op)
+		if err != nil {
+			return "", note.Errorf(note.CodeNotFound, "resolve %q: %v", rev, err)
+		}
+		ops = rest
+		if id, err = s.ancestor(id, op, n); err != nil {
+			return "", fmt.Errorf("resolve %q: %w", rev, err)
+		}
+	}
+	return id.String(), nil
+}
+
+// splitRevision splits "main~2^" into "main" and "~2^".
+func splitRevision(rev string) (base, ops string) {
+	if i := strings.IndexAny(rev, "~^"); i >= 0 {
+		return rev[:i], rev[i:]
+	}
+	return rev, ""
+}
+
+// parseCount reads the number after '~' or '^' (1 when absent) and returns
+// the remaining suffixes.
+func parseCount(s string, op byte) (int, string, error) {
+	i := 0
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		if s != "" && s[0] != '~' && s[0] != '^' {
+			return 0, "", fmt.Errorf("unsupported revision syntax %q", string(op)+s)
+		}
+		return 1, s, nil
+	}
+	n, err := strconv.Atoi(s[:i])
+	if err != nil || n > 1<<20 {
+		return 0, "", fmt.Errorf("bad count %q", s[:i])
+	}
+	return n, s[i:], nil
+}
+
+// ancestor applies "~n" (n first parents) or "^n" (the n-th parent; ^0 is
+// the commit itself) to id.
+func (s *Store) ancestor(id plumbing.Hash, op byte, n int) (plumbing.Hash, error) {
+	steps, parent := n, 0
+	if op == '^' {
+		if n == 0 {
+			return id, nil
+		}
+		steps, parent = 1, n-1
+	}
+	for range steps {
+		c, err := s.commit(id)
+		if err != nil {
+			return id, err
+		}
+		if parent >= len(c.parents) {
+			return id, note.Errorf(note.CodeNotFound, "commit %s has no parent %d", id, parent+1)
+		}
+		id = c.parents[parent]
+	}
+	return id, nil
+}
+
+// resolveBase resolves a revision without suffixes to an object id.
+func (s *Store) resolveBase(name string) (plumbing.Hash, error) {
+	switch {
+	case name == "":
+		return plumbing.ZeroHash, note.Errorf(note.CodeNotFound, "empty revision")
+	case name == "HEAD" || name == "@":
+		h, err := s.readHead()
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		if h.Commit == "" {
+			return plumbing.ZeroHash, note.Errorf(note.CodeNotFound, "HEAD: branch %s has no commits yet", h.Branch)
+		}
+		return plumbing.NewHash(h.Commit), nil
+	}
+	if id, ok := parseHex(name); ok {
+		if _, _, err := s.readObject(id); err != nil {
+			return id, err
+		}
+		return id, nil
+	}
+	if id, ok, err := s.dwimRef(name); err != nil || ok {
+		return id, err
+	}
+	if isShortHex(name) {
+		return s.resolvePrefix(name)
+	}
+	return plumbing.ZeroHash, note.Errorf(note.CodeNotFound, "unknown revision %q", name)
+}
+
+// dwimRef resolves a ref name in git's order: as given (pseudo-refs such as
+// ORIG_HEAD only), refs/<name>, refs/tags/, refs/heads/, refs/remotes/ and
+// refs/remotes/<name>/HEAD.
+func (s *Store) dwimRef(name string) (plumbing.Hash, bool, error) {
+	if checkRefName(name) != nil {
+		return plumbing.ZeroHash, false, nil
+	}
+	candidates := []string{"refs/" + name, "refs/tags/" + name, "refs/heads/" + name,
+		"refs/remotes/" + name, "refs/remotes/" + name + "/HEAD"}
+	if strings.HasPrefix(name, "refs/") || isPseudoRef(name) {
+		candidates = append([]string{name}, candidates...)
+	}
+	for _, ref := range candidates {
+		_, id, ok, err := s.readRef(ref)
+		if err != nil {
+			return id, false, err
+		}
+		if ok {
+			return id, true, nil
+		}
+	}
+	return plumbing.ZeroHash, false, nil
+}
+
+// isPseudoRef reports whether name looks like HEAD, ORIG_HEAD, FETCH_HEAD.
+func isPseudoRef(name string) bool {
+	return strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") == "" && strings.HasSuffix(name, "HEAD")
+}
+
+func isShortHex(s string) bool {
+	if len(s) < 4 || len(s) > 40 {
+		return false
+	}
+	for i := range len(s) {
+		if _, ok := unhex(s[i]); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// resolvePrefix finds the commit whose id starts with a short hex prefix.
+// Objects that are not commits (or tags of commits) are ignored, as git does
+// where it expects a commit.
+func (s *Store) resolvePrefix(prefix string) (plumbing.Hash, error) {
+	prefix = strings.ToLower(prefix)
+	ids, err := s.objectsWithPrefix(prefix)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("resolve %q: %w", prefix, err)
+	}
+	var commits []plumbing.Hash
+	var other plumbing.ObjectType
+	for _, id := range ids {
+		_, typ, err := s.peel(id)
+		if errors.Is(err, note.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("resolve %q: %w", prefix, err)
+		}
+		if typ == plumbing.CommitObject {
+			commits = append(commits, id)
+		} else {
+			other = typ
+		}
+	}
+	switch {
+	case len(commits) == 1:
+		return commits[0], nil
+	case len(commits) > 1:
+		names := make([]string, len(commits))
+		for i, id := range commits {
+			names[i] = id.String()
+		}
+		slices.Sort(names)
+		e := note.Errorf(note.CodeAmbiguous, "short id %q matches %d commits: %s",
+			prefix, len(commits), strings.Join(names, ", "))
+		e.Details = map[string]any{"candidates": names}
+		return plumbing.ZeroHash, e.WithHint("give more hex digits")
+	case other != 0:
+		return plumbing.ZeroHash, note.Errorf(note.CodeNotFound, "%q names a %s, not a commit", prefix, other)
+	}
+	return plumbing.ZeroHash, note.Errorf(note.CodeNotFound, "unknown revision %q", prefix)
+}

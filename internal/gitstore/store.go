@@ -1,0 +1,150 @@
+package gitstore
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+var _ wiki.Store = (*Store)(nil)
+
+// Options configure a Store.
+type Options struct {
+	// Logger receives debug and warning records, in a "gitstore" group.
+	// Nil discards them.
+	Logger *slog.Logger
+	// LockTimeout is how long to wait for a git lock file held by another
+	// process before giving up. Zero means 2s.
+	LockTimeout time.Duration
+}
+
+// Store is a git repository: a checkout or a bare repository. It is safe
+// for concurrent use.
+type Store struct {
+	layout
+	cfg         repoConfig
+	log         *slog.Logger
+	lockTimeout time.Duration
+
+	git      sync.Mutex // held around every go-git call
+	storage  *filesystem.Storage
+	packTime time.Time // mtime of objects/pack when go-git last listed packs
+	closed   bool
+
+	write sync.Mutex // serializes Commit
+
+	trees   treeCache
+	commits commitCache
+	sizes   sizeCache
+	packed  packedRefs
+}
+
+// Open opens the repository containing path: a checkout (path may be any
+// folder inside it, or a file) or a bare repository. It returns an error if
+// there is no repository at or above path, or if the repository uses a
+// format the store cannot write (sha256 objects, the reftable backend).
+func Open(ctx context.Context, path string, opts Options) (*Store, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	l, err := discover(path)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := readConfig(l)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.workTree != "" {
+		l.workTree = cfg.workTree
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	timeout := opts.LockTimeout
+	if timeout <= 0 {
+		timeout = 2 * time.Second
+	}
+	s := &Store{
+		layout:      l,
+		cfg:         cfg,
+		log:         logger.WithGroup("gitstore"),
+		lockTimeout: timeout,
+	}
+	s.storage = filesystem.NewStorageWithOptions(s.gitFS(), cache.NewObjectLRUDefault(),
+		filesystem.Options{MaxOpenDescriptors: 16})
+	s.packTime = s.packDirTime()
+	s.log.Debug("open", "git_dir", l.gitDir, "common_dir", l.commonDir, "work_tree", l.workTree)
+	return s, nil
+}
+
+// gitFS is the filesystem go-git reads objects from: the common directory
+// for shared files when the git directory is a linked worktree's.
+func (s *Store) gitFS() *dotgit.RepositoryFilesystem {
+	return dotgit.NewRepositoryFilesystem(osfs.New(s.gitDir), osfs.New(s.commonDir))
+}
+
+// Dir returns <gitdir>/wikid: ".git/wikid" in a checkout, "wikid" inside a
+// bare repository. It is not created.
+func (s *Store) Dir() string { return filepath.Join(s.gitDir, "wikid") }
+
+// Head returns the branch HEAD points at and its commit. It returns an error
+// if HEAD cannot be read.
+func (s *Store) Head(ctx context.Context) (wiki.Head, error) {
+	if err := s.check(ctx); err != nil {
+		return wiki.Head{}, err
+	}
+	return s.readHead()
+}
+
+// Close releases the repository's open files. Later calls return ErrClosed.
+func (s *Store) Close(ctx context.Context) error {
+	s.write.Lock()
+	defer s.write.Unlock()
+	s.git.Lock()
+	defer s.git.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	if err := s.storage.Close(); err != nil {
+		return fmt.Errorf("close repository: %w", err)
+	}
+	return nil
+}
+
+// check returns the context's error or ErrClosed.
+func (s *Store) check(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.git.Lock()
+	closed := s.closed
+	s.git.Unlock()
+	if closed {
+		return ErrClosed
+	}
+	return nil
+}
+
+// packDirTime returns the modification time of objects/pack, which changes
+// when git adds or removes a pack.
+func (s *Store) packDirTime() time.Time {
+	fi, err := os.Stat(filepath.Join(s.commonDir, "objects", "pack"))
+	if err != nil {
+		return time.Time{}
+	}
+	return fi.ModTime()
+}
