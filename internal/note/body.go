@@ -112,7 +112,7 @@ type scanner struct {
 	paraStart srcLine // first line of the open plain paragraph
 
 	// text is the run of text lines waiting to be scanned for links and
-	// tags: [textStart, textEnd), beginning on line textLine.
+	// tags: [textStart, textEnd), beginning on line textNum.
 	hasText            bool
 	textStart, textEnd int
 	textNum            int
@@ -174,7 +174,7 @@ func (s *scanner) line(l srcLine) {
 		}
 	}
 	if w >= 4 {
-		s.textLine(l, false)
+		s.textLine(l, s.inList)
 		return
 	}
 	if level, ts, te, ok := parseATX(src, rest, l.end); ok {

@@ -55,6 +55,8 @@ func TestScanBody_Headings(t *testing.T) {
 		{"dashes under list item are a break", "- item\n---\n", nil},
 		{"dashes under lazy list line are a break", "- item\nlazy\n---\n", nil},
 		{"equals under list item are text", "- item\n===\n", nil},
+		{"dashes under list paragraph are a break", "- item\n\n    para\n---\n", nil},
+		{"dashes under indented list paragraph are a break", "- item\n\n  para\n---\n", nil},
 		{"dashes under quote are a break", "> quote\n---\n", nil},
 		{"spaced dashes are a break", "Foo\n- - -\n", nil},
 		{"equals alone are text", "===\n", nil},
@@ -192,6 +194,27 @@ func TestScanBody_Start(t *testing.T) {
 	for _, start := range []int{len(src), len(src) + 10} {
 		if b := scanBody([]byte(src), start, 1); len(b.Headings)+len(b.Links)+len(b.Tags) != 0 {
 			t.Errorf("scanBody(start=%d) = %+v, want nothing", start, b)
+		}
+	}
+}
+
+func TestScanBody_AfterFrontmatter(t *testing.T) {
+	for _, le := range []string{"\n", "\r\n"} {
+		src := strings.ReplaceAll("---\ntitle: T\ntags: [a]\n---\n# Body #inline\n\nSee [[Link]].\n\nSub\n---\n", "\n", le)
+		n := Parse("n", []byte(src))
+		if n.Frontmatter == nil {
+			t.Skipf("frontmatter not parsed (error %v)", n.FrontmatterErr)
+		}
+		// Without the frontmatter, "tags: [a]" above "---" would be a
+		// setext heading.
+		if got, want := outline(n.Headings), []string{"5 # Body #inline", "9 ## Sub"}; !slices.Equal(got, want) {
+			t.Errorf("%q: headings = %q, want %q", le, got, want)
+		}
+		if len(n.Links) != 1 || n.Links[0].Line != 7 || n.Links[0].Target != "Link" {
+			t.Errorf("%q: links = %+v, want Link on line 7", le, n.Links)
+		}
+		if !n.HasTag("a") || !n.HasTag("inline") {
+			t.Errorf("%q: tags = %v, want a and inline", le, n.Tags)
 		}
 	}
 }
