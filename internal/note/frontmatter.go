@@ -124,7 +124,7 @@ func findBlock(src []byte) (*fmBlock, bool) {
 func fmLineAt(src []byte, p int) (line []byte, next int, eol string) {
 	i := bytes.IndexByte(src[p:], '\n')
 	if i < 0 {
-		return src[p:], len(src), ""
+		return bytes.TrimSuffix(src[p:], []byte("\r")), len(src), ""
 	}
 	line, next, eol = src[p:p+i], p+i+1, "\n"
 	if n := len(line); n > 0 && line[n-1] == '\r' {

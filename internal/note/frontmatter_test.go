@@ -47,6 +47,11 @@ func TestParseFrontmatter_Shapes(t *testing.T) {
 			want: &Frontmatter{Properties: map[string]any{"title": "T"}, Keys: []string{"title"}, Title: "T"},
 		},
 		{
+			name: "CRLF closing line at EOF",
+			src:  "---\r\ntitle: T\r\n---\r\x00",
+			want: &Frontmatter{Properties: map[string]any{"title": "T"}, Keys: []string{"title"}, Title: "T"},
+		},
+		{
 			name: "dots close, trailing spaces",
 			src:  "--- \t\ntitle: T\n...  \n\x00body",
 			want: &Frontmatter{Properties: map[string]any{"title": "T"}, Keys: []string{"title"}, Title: "T"},

@@ -109,19 +109,26 @@ func (b *fmBlock) entryAt(i int) *fmEntry {
 // minimalEnd returns the first YAML line after the range that starts at
 // line first and may run up to (not including) line limit: trailing blank
 // and comment-only lines are left out unless same says the shorter range
-// no longer holds the same value.
+// no longer holds the same value. The full range holds it by definition,
+// and a range that holds it keeps holding it as trivia lines are added
+// (they can only be part of the value up to some line), so the shortest
+// one is found by binary search.
 func (b *fmBlock) minimalEnd(first, limit int, same func(text []byte) bool) int {
 	last := limit - 1
 	for last > first && isYAMLTrivia(b.lineText(last)) {
 		last--
 	}
 	start := b.lineStart(first)
-	for end := last + 1; end < limit; end++ {
-		if same(b.src[start:b.lineStart(end)]) {
-			return end
+	lo, hi := last+1, limit
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if same(b.src[start:b.lineStart(mid)]) {
+			hi = mid
+		} else {
+			lo = mid + 1
 		}
 	}
-	return limit
+	return lo
 }
 
 // isYAMLTrivia reports whether a line is blank or holds only a comment.
