@@ -150,11 +150,19 @@ func markLine(body string, start, end int, spans []span) string {
 	}
 	from, to := start, end
 	if utf8.RuneCountInString(body[start:end]) > snippetWidth {
-		first := spans[0].start
-		from = back(body, start, first, snippetLead)
+		first := spans[0]
+		from = back(body, start, first.start, snippetLead)
 		to = forward(body, from, end, snippetWidth)
-		if to < spans[0].end {
-			to = spans[0].end
+		if to == end {
+			// The match is near the end: use the width before it.
+			from = min(from, back(body, start, end, snippetWidth))
+		}
+		to = max(to, first.end)
+		for from < first.start && body[from] == ' ' {
+			from++
+		}
+		for to > first.end && body[to-1] == ' ' {
+			to--
 		}
 	}
 	var b strings.Builder
@@ -190,12 +198,11 @@ func back(s string, min, pos, n int) int {
 	if i == min {
 		return min
 	}
-	// Do not start in the middle of a word.
 	for j := i; j < pos && j-i < 20; {
-		r, size := utf8.DecodeRuneInString(s[j:])
-		if unicode.IsSpace(r) {
-			return j + size
+		if r, _ := utf8.DecodeLastRuneInString(s[:j]); unicode.IsSpace(r) {
+			return j
 		}
+		_, size := utf8.DecodeRuneInString(s[j:])
 		j += size
 	}
 	return i
@@ -213,10 +220,10 @@ func forward(s string, pos, max, n int) int {
 		return max
 	}
 	for j := i; j > pos && i-j < 20; {
-		r, size := utf8.DecodeLastRuneInString(s[pos:j])
-		if unicode.IsSpace(r) {
-			return j - size
+		if r, _ := utf8.DecodeRuneInString(s[j:]); unicode.IsSpace(r) {
+			return j
 		}
+		_, size := utf8.DecodeLastRuneInString(s[pos:j])
 		j -= size
 	}
 	return i
