@@ -15,7 +15,7 @@ type Edit struct {
 	Content         string `json:"content,omitempty"`
 	Find            string `json:"find,omitempty"`
 	Section         string `json:"section,omitempty"`
-	ExpectedMatches int    `json:"expected_matches,omitempty"` // 0 means 1
+	ExpectedMatches int    `json:"expected_matches,omitempty"` // 0 means 1; only for replace
 }
 
 // The edit operations. Where each puts its content is described at
@@ -81,7 +81,8 @@ const maxListedLines = 10
 //
 // Errors, all *Error: CodeInvalidParams for an empty edits list, an unknown
 // op, a missing field (section for the section ops, find for replace,
-// content for the inserting ops) or a field the op does not use;
+// content for the inserting ops) or a field the op does not use (but
+// expected_matches 1, the default, goes with any op);
 // CodeNotFound and CodeAmbiguous from Note.Section (section ops never
 // create a heading) and for a find text not found or found another number
 // of times than expected. On error it returns src itself.
@@ -183,7 +184,8 @@ func (e Edit) validate() error {
 			WithHint("give the exact text to replace, copied from the note")
 	case e.Op != OpReplace && e.Find != "":
 		return Errorf(CodeInvalidParams, "find is not used by %s", e.Op).WithHint("find is only for replace")
-	case e.Op != OpReplace && e.ExpectedMatches != 0:
+	case e.Op != OpReplace && e.ExpectedMatches != 0 && e.ExpectedMatches != 1:
+		// 1 is the default, which a caller may well send with every op.
 		return Errorf(CodeInvalidParams, "expected_matches is not used by %s", e.Op).
 			WithHint("expected_matches is only for replace")
 	case e.ExpectedMatches < 0:

@@ -19,6 +19,7 @@ func TestApplyEdits(t *testing.T) {
 	}{
 		// append and prepend
 		{"append", base, []Edit{{Op: OpAppend, Content: "x"}}, base + "x\n"},
+		{"append with default expected_matches", base, []Edit{{Op: OpAppend, Content: "x", ExpectedMatches: 1}}, base + "x\n"},
 		{"append content with final newline", base, []Edit{{Op: OpAppend, Content: "x\n"}}, base + "x\n"},
 		{"append content with blank line first", base, []Edit{{Op: OpAppend, Content: "\nx"}}, base + "\nx\n"},
 		{"append keeps trailing blank lines last", "text\n\n\n", []Edit{{Op: OpAppend, Content: "x"}}, "text\nx\n\n\n"},
