@@ -25,9 +25,9 @@ type pAnd struct {
 
 type pUnary struct {
 	Pos   lexer.Position
-	Not   *pUnary `parser:"  ( 'NOT' | '-' ) @@"`
+	Term  bool    `parser:"  @(String | Field | Word)"`
+	Not   *pUnary `parser:"| ( 'NOT' | '-' ) @@"`
 	Group *pOr    `parser:"| '(' @@ ')'"`
-	Term  bool    `parser:"| @(String | Field | Word)"`
 }
 
 var parser = participle.MustBuild[pQuery](participle.Lexer(queryLexer))

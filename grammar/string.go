@@ -5,8 +5,9 @@ import "strings"
 // String returns the query in canonical form: implicit AND, explicit OR,
 // '-' for NOT, field names in lowercase, quotes only where the input had
 // them, and parentheses only where precedence needs them. Parsing the
-// result gives back the same AST, apart from the Pos of each term. An
-// empty query gives "".
+// result gives back the same AST, apart from the Pos of each term (the
+// result is seldom longer than the input: only terms that touched, as in
+// a"b", gain a space between them). An empty query gives "".
 func (q *Query) String() string {
 	if q == nil || q.Root == nil {
 		return ""

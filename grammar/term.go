@@ -103,14 +103,19 @@ func unquote(token string, col int) (string, error) {
 	return "", errorAt(col, "unterminated quote: '\"' at column %d is never closed", col)
 }
 
-// quote returns s between double quotes, escaping '"' and '\' so that
-// unquote gives s back.
+// quote returns s between double quotes, escaping what unquote would
+// otherwise misread: every '"', and every '\' that comes before a '"', a
+// '\' or the closing quote. Other backslashes stay as they are, so the
+// result is never longer than the quoted text it came from.
 func quote(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 2)
 	b.WriteByte('"')
 	for i := 0; i < len(s); i++ {
-		if s[i] == '"' || s[i] == '\\' {
+		switch {
+		case s[i] == '"':
+			b.WriteByte('\\')
+		case s[i] == '\\' && (i+1 == len(s) || s[i+1] == '"' || s[i+1] == '\\'):
 			b.WriteByte('\\')
 		}
 		b.WriteByte(s[i])
