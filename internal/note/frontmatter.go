@@ -19,10 +19,19 @@ type Frontmatter struct {
 	// Properties holds every key, decoded to Go values.
 	Properties map[string]any
 	// Keys lists the top-level keys in document order.
-	Keys              []string
-	Title             string
-	Tags              []string
-	Aliases           []string
+	Keys []string
+	// Title is the "title" key.
+	Title string
+	// Tags come from "tags" (or "tag"): a list, or a string split on commas
+	// and whitespace; spelled as written, without leading '#'s.
+	Tags []string
+	// Aliases come from "aliases" (or "alias"): a list, or a string split
+	// on commas.
+	Aliases []string
+	// Created is the first of "created", "date created", "created_at" that
+	// reads as a date, and Modified the first of "modified", "updated",
+	// "date modified", "updated_at"; zero when there is none. Dates are
+	// 2024-06-01, 2024-06-01 10:30 or RFC 3339; without a zone, UTC.
 	Created, Modified time.Time
 }
 

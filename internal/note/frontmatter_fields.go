@@ -98,7 +98,7 @@ func isYAMLText(n *yaml.Node) bool {
 
 // fmListNames reads a tags or aliases value: a list of scalars, or a single
 // string. Tag strings split on commas and whitespace, alias strings on
-// commas only. Tags lose one leading '#'. Empty names are dropped; spelling
+// commas only. Tags lose their leading '#'s. Empty names are dropped; spelling
 // is kept.
 func fmListNames(n *yaml.Node, tags bool) []string {
 	var raw []string
@@ -116,7 +116,7 @@ func fmListNames(n *yaml.Node, tags bool) []string {
 	for _, s := range raw {
 		s = strings.TrimSpace(s)
 		if tags {
-			s = strings.TrimPrefix(s, "#")
+			s = strings.TrimLeft(s, "#")
 		}
 		if s != "" {
 			names = append(names, s)

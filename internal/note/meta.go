@@ -13,15 +13,22 @@ import (
 // MetaChange is a change to a note's frontmatter. Nil slices and a nil
 // Title leave a field unchanged; a non-nil empty slice clears it.
 type MetaChange struct {
+	// Title sets the "title" key.
 	Title *string
 	// Tags replaces all tags; it cannot be combined with AddTags or
-	// RemoveTags.
+	// RemoveTags. Tags live under the "tags" key, or "tag" when the note
+	// already uses that one. Leading '#'s are dropped.
 	Tags       []string
 	AddTags    []string
 	RemoveTags []string
-	Aliases    []string
-	// Set maps keys to new values (any JSON value).
-	Set   map[string]any
+	// Aliases replaces the aliases, under "aliases" (or an existing "alias").
+	Aliases []string
+	// Set maps keys to new values (any JSON value: nil, string, bool,
+	// number, slice, map with string keys; also json.Number and time.Time).
+	// Whole numbers are written as integers, and strings that read as dates
+	// are written unquoted.
+	Set map[string]any
+	// Unset removes keys; a missing key is ignored.
 	Unset []string
 }
 
@@ -146,13 +153,13 @@ func newMetaPlan(ch MetaChange) (*metaPlan, error) {
 	return p, nil
 }
 
-// normalizeTags trims tags, drops one leading '#', rejects empty tags and
+// normalizeTags trims tags, drops leading '#'s, rejects empty tags and
 // tags holding whitespace or commas, and drops repeats (ignoring case).
 func normalizeTags(tags []string) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
 	for _, raw := range tags {
-		t := strings.TrimPrefix(strings.TrimSpace(raw), "#")
+		t := strings.TrimLeft(strings.TrimSpace(raw), "#")
 		switch {
 		case t == "":
 			return nil, Errorf(CodeInvalidParams, "tag %q is empty", raw)

@@ -35,7 +35,7 @@ func styleOf(v *yaml.Node) metaListStyle {
 // metaToken is one tag or alias as written.
 type metaToken struct {
 	raw  string // a list item's value, or a word of a string
-	name string // raw trimmed, and for tags without its leading '#'; "" for items that are not names
+	name string // raw trimmed, and for tags without leading '#'s; "" for items that are not names
 }
 
 // metaTokens splits a tags or aliases value the way fmListNames reads it.
@@ -57,7 +57,7 @@ func metaTokens(v *yaml.Node, tags bool) []metaToken {
 	for i, r := range raws {
 		name := strings.TrimSpace(r)
 		if tags {
-			name = strings.TrimPrefix(name, "#")
+			name = strings.TrimLeft(name, "#")
 		}
 		toks[i] = metaToken{raw: r, name: name}
 	}

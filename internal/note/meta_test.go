@@ -50,7 +50,7 @@ func TestUpdateMetadata_Whole(t *testing.T) {
 		{
 			name: "no frontmatter: new block on top",
 			src:  "# Title\n\nText.\n",
-			ch:   MetaChange{Title: ptr("New"), AddTags: []string{"#idea", "b"}, Set: map[string]any{"z": 1, "a": "x"}},
+			ch:   MetaChange{Title: ptr("New"), AddTags: []string{"#idea", "##b"}, Set: map[string]any{"z": 1, "a": "x"}},
 			want: "---\ntitle: New\ntags:\n  - idea\n  - b\na: x\nz: 1\n---\n# Title\n\nText.\n",
 		},
 		{
@@ -309,6 +309,7 @@ func TestUpdateMetadata_Errors(t *testing.T) {
 		{"tags with add_tags", metaRich, MetaChange{Tags: []string{"a"}, AddTags: []string{"b"}}, CodeInvalidParams, 0, "cannot be combined"},
 		{"tags with remove_tags", metaRich, MetaChange{Tags: []string{}, RemoveTags: []string{"b"}}, CodeInvalidParams, 0, "cannot be combined"},
 		{"empty tag", metaRich, MetaChange{AddTags: []string{" # "}}, CodeInvalidParams, 0, "is empty"},
+		{"tag of hashes only", metaRich, MetaChange{AddTags: []string{"##"}}, CodeInvalidParams, 0, "is empty"},
 		{"tag with a space", metaRich, MetaChange{Tags: []string{"two words"}}, CodeInvalidParams, 0, "whitespace"},
 		{"tag with a comma", metaRich, MetaChange{RemoveTags: []string{"a,b"}}, CodeInvalidParams, 0, "comma"},
 		{"empty alias", metaRich, MetaChange{Aliases: []string{" "}}, CodeInvalidParams, 0, "is empty"},
