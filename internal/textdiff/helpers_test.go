@@ -232,16 +232,17 @@ type textGen struct {
 	r      *rand.Rand
 	next   int
 	common []string
+	nul    bool // whether unique lines may hold NUL bytes
 }
 
 func newTextGen(seed int64) *textGen {
 	return &textGen{r: rand.New(rand.NewSource(seed)), common: []string{
 		"\n", "---\n", "- [ ] todo\n", "## Notes\n", "See [[index]].\n", "\r\n", "* item\n",
-	}}
+	}, nul: true}
 }
 
 // unique returns a line no other call returns, sometimes with a CRLF ending,
-// trailing whitespace, invalid UTF-8 or a NUL byte.
+// trailing whitespace, invalid UTF-8 or (if g.nul) a NUL byte.
 func (g *textGen) unique() string {
 	g.next++
 	s := fmt.Sprintf("line %d of the note", g.next)
@@ -253,7 +254,9 @@ func (g *textGen) unique() string {
 	case 2:
 		s += " \xff\xfe caf\xe9"
 	case 3:
-		s += " \x00 nul"
+		if g.nul {
+			s += " \x00 nul"
+		}
 	case 4:
 		s = "# " + s
 	}
