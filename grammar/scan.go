@@ -26,7 +26,8 @@ func scan(input string, loc *time.Location) (*scanned, error) {
 		return nil, errorAt(MaxLength+1, "query too long: %d bytes, at most %d", len(input), MaxLength)
 	}
 	if !utf8.ValidString(input) {
-		return nil, errorAt(firstInvalidUTF8(input)+1, "invalid UTF-8 at column %d", firstInvalidUTF8(input)+1)
+		col := firstInvalidUTF8(input) + 1
+		return nil, errorAt(col, "invalid UTF-8 at column %d", col)
 	}
 	raw, err := lexAll(input)
 	if err != nil {
@@ -35,35 +36,21 @@ func scan(input string, loc *time.Location) (*scanned, error) {
 	s := &scanned{tokens: make([]lexer.Token, 0, len(raw))}
 	d := depth{}
 	for i, t := range raw {
-		switch t.Type {
-		case tokSpace:
+		switch {
+		case t.Type == tokSpace:
 			continue
-		case tokWord:
-			if t.Value == "AND" || t.Value == "OR" || t.Value == "NOT" {
-				t.Type = tokKeyword
-				break
-			}
-			term, err := wordTerm(t.Value, column(t))
-			if err != nil {
-				return nil, err
-			}
-			s.terms = append(s.terms, term)
-		case tokString:
-			term, err := phraseTerm(t.Value, column(t))
-			if err != nil {
-				return nil, err
-			}
-			s.terms = append(s.terms, term)
-		case tokField:
-			term, err := fieldTerm(t.Value, column(t), loc)
-			if err != nil {
-				return nil, err
-			}
-			s.terms = append(s.terms, term)
-		case tokMinus:
+		case t.Type == tokWord && (t.Value == "AND" || t.Value == "OR" || t.Value == "NOT"):
+			t.Type = tokKeyword
+		case t.Type == tokMinus:
 			if next := raw[i+1]; next.EOF() || next.Type == tokSpace {
 				return nil, errorAt(column(t), "dangling operator '-' at column %d: expected a term right after it, with no space", column(t))
 			}
+		case isTerm(t):
+			term, err := newTerm(t, loc)
+			if err != nil {
+				return nil, err
+			}
+			s.terms = append(s.terms, term)
 		}
 		if err := d.track(t); err != nil {
 			return nil, err
@@ -101,12 +88,12 @@ func lexAll(input string) ([]lexer.Token, error) {
 // firstInvalidUTF8 returns the byte offset of the first invalid UTF-8
 // sequence in s, or len(s) if there is none.
 func firstInvalidUTF8(s string) int {
-	for i, r := range s {
-		if r == utf8.RuneError {
-			if _, size := utf8.DecodeRuneInString(s[i:]); size <= 1 {
-				return i
-			}
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
 		}
+		i += size
 	}
 	return len(s)
 }

@@ -4,7 +4,22 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/alecthomas/participle/v2/lexer"
 )
+
+// newTerm returns the term of a word, phrase or field token, reading dates
+// in loc.
+func newTerm(t lexer.Token, loc *time.Location) (*Term, error) {
+	switch t.Type {
+	case tokString:
+		return phraseTerm(t.Value, column(t))
+	case tokField:
+		return fieldTerm(t.Value, column(t), loc)
+	default:
+		return wordTerm(t.Value, column(t))
+	}
+}
 
 // wordTerm returns the free-text term of a word token at column col. A
 // trailing '*' marks a prefix search.

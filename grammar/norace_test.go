@@ -1,0 +1,7 @@
+//go:build !race
+
+package grammar
+
+// raceEnabled is true when the tests run under the race detector, which
+// makes the exhaustive tests slow enough to trim.
+const raceEnabled = false
