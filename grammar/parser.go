@@ -9,7 +9,7 @@ import (
 )
 
 // The participle grammar. It only shapes the expression: scan has already
-// turned every term token into a *Term, and build picks them up in order.
+// turned every term token into a *Term, and builder picks them up in order.
 
 type pQuery struct {
 	Or *pOr `parser:"@@?"`
