@@ -27,8 +27,9 @@
 // stands for a quote and \\ for a backslash.
 //
 // Dates are YYYY, YYYY-MM, YYYY-MM-DD (in the time zone given to Parse) or an
-// RFC 3339 timestamp (2024-06-01T10:00:00Z). A date covers its whole span,
-// and each term becomes a half-open interval [From, To):
+// RFC 3339 timestamp (2024-06-01T10:00:00Z), with years from 1000 to 9999.
+// A date covers its whole span (a timestamp, the second or fraction it
+// names), and each term becomes a half-open interval [From, To):
 //
 //	modified:2024-06     [2024-06-01, 2024-07-01)
 //	modified:>2024-06    [2024-07-01, open)
