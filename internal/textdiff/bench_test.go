@@ -2,6 +2,7 @@ package textdiff
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -52,6 +53,18 @@ func BenchmarkUnified(b *testing.B) {
 			}
 		})
 	}
+	// The worst case of the exact diff: every line has a counterpart, in
+	// the opposite order, and old plus new lines just fit exactLimit.
+	note := benchNote(exactLimit / 2)
+	reversed := slices.Clone(note)
+	slices.Reverse(reversed)
+	fds := []FileDiff{{"notes/n.md", "notes/n.md", []byte(strings.Join(note, "")), []byte(strings.Join(reversed, ""))}}
+	b.Run(fmt.Sprintf("%d lines reversed", len(note)), func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			Unified(fds, 3)
+		}
+	})
 }
 
 func BenchmarkMerge3(b *testing.B) {

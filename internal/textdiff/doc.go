@@ -7,9 +7,11 @@
 // from the same line with one). Texts are treated as bytes: invalid UTF-8,
 // NUL bytes and very long lines pass through unchanged.
 //
-// The line diff is github.com/sergi/go-diff's Myers diff run on line
-// identifiers. It is minimal and deterministic while the part of the two
-// texts between their common prefix and suffix has at most 16384 lines;
-// beyond that the search is bounded by a one-second deadline, after which
+// The line diff is github.com/sergi/go-diff's Myers diff, run on the lines
+// that occur in both texts, each encoded as one rune; runs of inserted or
+// deleted lines are then slid into place the way git does. The diff is
+// minimal and deterministic while the lines between the texts' common prefix
+// and suffix that occur on both sides number at most 4096 (old plus new);
+// beyond that the search is bounded by a half-second deadline, after which
 // the diff is still correct but may be larger than necessary.
 package textdiff

@@ -8,9 +8,15 @@ import (
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
-// exactLimit is the number of differing lines (old plus new, after the common
-// prefix and suffix) up to which the diff is computed without a deadline.
-const exactLimit = 1 << 14
+// exactLimit is the number of lines that can match (old plus new, after the
+// common prefix and suffix) up to which the diff is computed without a
+// deadline. Myers' algorithm takes time proportional to this number times
+// the number of differing lines, so its worst case here is some 100 ms.
+const exactLimit = 1 << 12
+
+// deadline bounds the diff of more lines than exactLimit; past it go-diff
+// returns a correct diff that may not be minimal.
+const deadline = 500 * time.Millisecond
 
 // maxLineIDs is the number of distinct lines that can be encoded as runes for
 // go-diff: every code point except the surrogates.
@@ -47,7 +53,13 @@ type change struct {
 	B, Ins int
 }
 
-// diffLines returns the changes that turn a into b.
+// diffLines returns the changes that turn a into b, slid into place the way
+// git does (see compact).
+//
+// It trims the common prefix and suffix, and leaves out of the search the
+// lines that occur on one side only: no diff can match them, so the longest
+// common subsequence, and with it a minimal diff, stays the same. This makes
+// rewriting a note cheap, where most lines have no counterpart.
 func diffLines(a, b []string) []change {
 	pre := 0
 	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
@@ -58,79 +70,131 @@ func diffLines(a, b []string) []change {
 		suf++
 	}
 	ma, mb := a[pre:len(a)-suf], b[pre:len(b)-suf]
-	whole := []change{{A: pre, Del: len(ma), B: pre, Ins: len(mb)}}
-	switch {
-	case len(ma) == 0 && len(mb) == 0:
+	if len(ma) == 0 && len(mb) == 0 {
 		return nil
-	case len(ma) == 0 || len(mb) == 0:
-		return whole
 	}
-	ra, rb, ok := lineRunes(ma, mb)
-	if !ok {
-		return whole
+	// Mark the lines of a and b outside the matches as changed.
+	delA, insB := make([]bool, len(a)), make([]bool, len(b))
+	prevA, prevB := 0, 0 // the lines of ma and mb after the last match
+	for _, m := range append(matchLines(ma, mb), match{len(ma), len(mb)}) {
+		for i := prevA; i < m.a; i++ {
+			delA[pre+i] = true
+		}
+		for j := prevB; j < m.b; j++ {
+			insB[pre+j] = true
+		}
+		prevA, prevB = m.a+1, m.b+1
 	}
-	dmp := diffmatchpatch.New()
-	dmp.DiffTimeout = 0
-	if len(ma)+len(mb) > exactLimit {
-		dmp.DiffTimeout = time.Second
-	}
-	var (
-		out     []change
-		pending *change
-		i, j    = pre, pre
-	)
-	for _, d := range dmp.DiffMainRunes(ra, rb, false) {
-		n := utf8.RuneCountInString(d.Text)
-		if d.Type == diffmatchpatch.DiffEqual {
-			if pending != nil {
-				out = append(out, *pending)
-				pending = nil
+	sa, sb := &side{a, delA}, &side{b, insB}
+	compact(sa, sb)
+	compact(sb, sa)
+	return changes(delA, insB)
+}
+
+// changes turns marks of deleted and inserted lines into a list of changes.
+// The unmarked lines of both texts pair up in order.
+func changes(delA, insB []bool) []change {
+	var out []change
+	i, j := 0, 0
+	for i < len(delA) || j < len(insB) {
+		if (i < len(delA) && delA[i]) || (j < len(insB) && insB[j]) {
+			c := change{A: i, B: j}
+			for i < len(delA) && delA[i] {
+				i++
 			}
-			i, j = i+n, j+n
+			for j < len(insB) && insB[j] {
+				j++
+			}
+			c.Del, c.Ins = i-c.A, j-c.B
+			out = append(out, c)
 			continue
 		}
-		if pending == nil {
-			pending = &change{A: i, B: j}
-		}
-		if d.Type == diffmatchpatch.DiffDelete {
-			pending.Del += n
-			i += n
-		} else {
-			pending.Ins += n
-			j += n
-		}
-	}
-	if pending != nil {
-		out = append(out, *pending)
+		i, j = i+1, j+1
 	}
 	return out
 }
 
-// lineRunes gives every distinct line of a and b a rune, so that go-diff can
-// compare lines as characters. It reports false if there are more distinct
-// lines than runes.
-func lineRunes(a, b []string) (ra, rb []rune, ok bool) {
-	ids := make(map[string]rune, len(a)+len(b))
-	encode := func(lines []string) []rune {
-		rs := make([]rune, len(lines))
-		for k, l := range lines {
-			r, seen := ids[l]
-			if !seen {
-				n := len(ids)
-				if n >= maxLineIDs {
-					return nil
-				}
-				r = rune(n)
-				if r >= 0xD800 {
-					r += 0xE000 - 0xD800
-				}
-				ids[l] = r
-			}
-			rs[k] = r
-		}
-		return rs
+// match pairs line a of one text with the equal line b of the other.
+type match struct{ a, b int }
+
+// matchLines returns a longest common subsequence of a and b as increasing
+// pairs of line indexes, found by go-diff's Myers diff on the lines that
+// occur on both sides, each encoded as one rune.
+func matchLines(a, b []string) []match {
+	// Number the distinct lines and count them on each side.
+	type lineInfo struct {
+		inA, inB int
+		id       rune // the rune of a line on both sides; -1 until given
 	}
-	ra = encode(a)
-	rb = encode(b)
-	return ra, rb, ra != nil && rb != nil
+	var infos []lineInfo
+	index := make(map[string]int, len(a))
+	codeA := make([]int, len(a))
+	for i, l := range a {
+		k, ok := index[l]
+		if !ok {
+			k = len(infos)
+			index[l] = k
+			infos = append(infos, lineInfo{id: -1})
+		}
+		infos[k].inA++
+		codeA[i] = k
+	}
+	codeB := make([]int, len(b))
+	for j, l := range b {
+		k, ok := index[l]
+		if !ok {
+			codeB[j] = -1 // not in a
+			continue
+		}
+		infos[k].inB++
+		codeB[j] = k
+	}
+	// Keep the lines that occur on both sides, each as a rune.
+	nextID := rune(0)
+	keep := func(codes []int) (kept []int, rs []rune, ok bool) {
+		for i, k := range codes {
+			if k < 0 || infos[k].inA == 0 || infos[k].inB == 0 {
+				continue
+			}
+			if infos[k].id < 0 {
+				if int(nextID) >= maxLineIDs {
+					return nil, nil, false
+				}
+				infos[k].id = nextID
+				if nextID >= 0xD800 {
+					infos[k].id += 0xE000 - 0xD800 // skip the surrogates
+				}
+				nextID++
+			}
+			kept, rs = append(kept, i), append(rs, infos[k].id)
+		}
+		return kept, rs, true
+	}
+	ka, ra, okA := keep(codeA)
+	kb, rb, okB := keep(codeB)
+	if !okA || !okB || len(ka) == 0 {
+		return nil
+	}
+	dmp := diffmatchpatch.New()
+	dmp.DiffTimeout = 0
+	if len(ka)+len(kb) > exactLimit {
+		dmp.DiffTimeout = deadline
+	}
+	var out []match
+	i, j := 0, 0
+	for _, d := range dmp.DiffMainRunes(ra, rb, false) {
+		n := utf8.RuneCountInString(d.Text)
+		switch d.Type {
+		case diffmatchpatch.DiffEqual:
+			for range n {
+				out = append(out, match{ka[i], kb[j]})
+				i, j = i+1, j+1
+			}
+		case diffmatchpatch.DiffDelete:
+			i += n
+		case diffmatchpatch.DiffInsert:
+			j += n
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package textdiff
 
 import (
+	"bytes"
 	"crypto/sha1"
 	"encoding/hex"
 	"strconv"
@@ -39,27 +40,27 @@ func Unified(files []FileDiff, ctx int) string {
 
 // writeFile writes the diff of one file.
 func writeFile(b *strings.Builder, f FileDiff, ctx int) {
-	oldText, newText := string(f.Old), string(f.New)
+	oldData, newData := f.Old, f.New
 	oldName, newName := f.OldPath, f.NewPath
 	switch {
 	case oldName == "" && newName == "":
 		return
 	case oldName == "":
-		oldText, oldName = "", newName
+		oldData, oldName = nil, newName
 	case newName == "":
-		newText, newName = "", oldName
-	case oldName == newName && oldText == newText:
+		newData, newName = nil, oldName
+	case oldName == newName && bytes.Equal(oldData, newData):
 		return
 	}
-	a, z := splitLines(oldText), splitLines(newText)
+	a, z := splitLines(string(oldData)), splitLines(string(newData))
 	cs := diffLines(a, z)
 
 	b.WriteString("diff --git " + quotePath("a/", oldName) + " " + quotePath("b/", newName) + "\n")
 	switch {
 	case f.OldPath == "":
-		b.WriteString("new file mode 100644\nindex " + nullID + ".." + blobID(newText) + "\n")
+		b.WriteString("new file mode 100644\nindex " + nullID + ".." + blobID(newData) + "\n")
 	case f.NewPath == "":
-		b.WriteString("deleted file mode 100644\nindex " + blobID(oldText) + ".." + nullID + "\n")
+		b.WriteString("deleted file mode 100644\nindex " + blobID(oldData) + ".." + nullID + "\n")
 	default:
 		if oldName != newName {
 			b.WriteString("similarity index " + strconv.Itoa(similarity(a, z, cs)) + "%\n")
@@ -67,7 +68,7 @@ func writeFile(b *strings.Builder, f FileDiff, ctx int) {
 			b.WriteString("rename to " + quotePath("", newName) + "\n")
 		}
 		if len(cs) > 0 {
-			b.WriteString("index " + blobID(oldText) + ".." + blobID(newText) + " 100644\n")
+			b.WriteString("index " + blobID(oldData) + ".." + blobID(newData) + " 100644\n")
 		}
 	}
 	if len(cs) == 0 {
@@ -168,11 +169,12 @@ func similarity(a, z []string, cs []change) int {
 // nullID is the abbreviated id git shows for a missing blob.
 const nullID = "0000000"
 
-// blobID returns the abbreviated git object id (SHA-1) of a blob holding s.
-func blobID(s string) string {
+// blobID returns the abbreviated git object id (SHA-1) of a blob holding
+// data.
+func blobID(data []byte) string {
 	h := sha1.New()
-	h.Write([]byte("blob " + strconv.Itoa(len(s)) + "\x00"))
-	h.Write([]byte(s))
+	h.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
+	h.Write(data)
 	return hex.EncodeToString(h.Sum(nil))[:7]
 }
 
