@@ -48,9 +48,18 @@ type Index struct {
 	writeMu sync.Mutex
 }
 
-// boltTimeout bounds the wait for the lock on the index's root file: a
-// second process with the same index open is an error, not a hang.
-const boltTimeout = "2s"
+// storeConfig is the configuration of bleve's scorch store, at creation
+// and on every open. bolt_timeout bounds the wait for the lock on the root
+// file: a second process with the same index open is an error, not a hang.
+// Keeping a single snapshot means a damaged segment cannot make scorch fall
+// back silently to an older state: the index then opens without its
+// schema version and is recreated, with a warning.
+func storeConfig() map[string]any {
+	return map[string]any{
+		"bolt_timeout":       "2s",
+		"numSnapshotsToKeep": 1,
+	}
+}
 
 // Open opens the index at dir, creating it (and its parent directories)
 // when it does not exist. An index that cannot be read, is corrupt or was
@@ -118,7 +127,10 @@ func openExisting(dir string) (bi bleve.Index, commit string, err error) {
 			bi, commit, err = nil, "", fmt.Errorf("open index: panic: %v", r)
 		}
 	}()
-	bi, err = bleve.OpenUsing(dir, map[string]any{"bolt_timeout": boltTimeout})
+	if err := checkLatest(dir); err != nil {
+		return nil, "", err
+	}
+	bi, err = bleve.OpenUsing(dir, storeConfig())
 	if err != nil {
 		if errors.Is(err, bolterrors.ErrTimeout) {
 			return nil, "", fmt.Errorf("%w: %s", ErrLocked, dir)
@@ -143,6 +155,45 @@ func openExisting(dir string) (bi bleve.Index, commit string, err error) {
 	return bi, string(c), nil
 }
 
+// checkLatest returns an error when the latest snapshot recorded in the
+// index's root file cannot be loaded. Scorch would then fall back silently
+// (but for a line on the standard logger) to an older snapshot, or to
+// none: the index is damaged, and is rebuilt rather than trusted. The check
+// runs on a read-only instance, because scorch's LoadSnapshot must not run
+// alongside its persister.
+func checkLatest(dir string) error {
+	config := storeConfig()
+	config["read_only"] = true
+	bi, err := bleve.OpenUsing(dir, config)
+	if err != nil {
+		if errors.Is(err, bolterrors.ErrTimeout) {
+			return fmt.Errorf("%w: %s", ErrLocked, dir)
+		}
+		return fmt.Errorf("open index: %w", err)
+	}
+	defer bi.Close()
+	adv, err := bi.Advanced()
+	if err != nil {
+		return fmt.Errorf("open index: %w", err)
+	}
+	sc, ok := adv.(*scorch.Scorch)
+	if !ok {
+		return fmt.Errorf("open index: unexpected index type %T", adv)
+	}
+	epochs, err := sc.RootBoltSnapshotEpochs()
+	if err != nil {
+		return fmt.Errorf("open index: %w", err)
+	}
+	if len(epochs) == 0 {
+		return nil
+	}
+	snap, err := sc.LoadSnapshot(epochs[0])
+	if err != nil {
+		return fmt.Errorf("open index: latest snapshot: %w", err)
+	}
+	return snap.Close()
+}
+
 // recreate removes whatever is at dir and creates an empty index there.
 func recreate(dir string) (bleve.Index, error) {
 	if err := os.RemoveAll(dir); err != nil {
@@ -158,7 +209,7 @@ func create(dir string) (bleve.Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build index mapping: %w", err)
 	}
-	bi, err := bleve.NewUsing(dir, im, scorch.Name, scorch.Name, map[string]any{"bolt_timeout": boltTimeout})
+	bi, err := bleve.NewUsing(dir, im, scorch.Name, scorch.Name, storeConfig())
 	if err != nil {
 		return nil, fmt.Errorf("create index: %w", err)
 	}
