@@ -39,7 +39,7 @@ func (s *Store) CheckWorktree(ctx context.Context, parent string, files []string
 		}
 		changes = append(changes, c)
 	}
-	ix, err := readIndex(s.indexPath())
+	ix, err := readIndex(s.indexPath(), nil)
 	if err != nil {
 		return fmt.Errorf("check worktree: %w", err)
 	}

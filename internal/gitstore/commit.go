@@ -82,7 +82,7 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, err
 
 	var ix *index
 	if s.workTree != "" {
-		if ix, err = readIndex(s.indexPath()); err != nil {
+		if ix, err = readIndex(s.indexPath(), s.indexIn); err != nil {
 			return "", fmt.Errorf("commit: %w", err)
 		}
 		if err := ix.unsupported(); err != nil {
@@ -185,8 +185,11 @@ func (s *Store) refreshIndex(lock *lockFile, ix *index, parent plumbing.Hash, do
 		skip[w.c.path] = true
 	}
 	ix.smudgeRacy(s.workTree, skip)
-	ix.update(done)
-	if _, err := lock.f.Write(ix.encode()); err != nil {
+	s.indexOut = ix.rewrite(done, s.indexOut)
+	if ix.buf != nil {
+		s.indexIn = ix.buf
+	}
+	if _, err := lock.f.Write(s.indexOut); err != nil {
 		lock.release()
 		return fmt.Errorf("write index: %w", err)
 	}

@@ -135,7 +135,7 @@ func commitID(s string) (plumbing.Hash, error) {
 		return plumbing.ZeroHash, nil
 	}
 	id, ok := parseHex(s)
-	if !ok {
+	if !ok || id.IsZero() {
 		return id, note.Errorf(note.CodeNotFound, "%q is not a full commit id", s)
 	}
 	return id, nil

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-git/go-git/v5/plumbing"
+
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
@@ -127,4 +129,12 @@ func wantCode(tb testing.TB, err error, code note.Code) {
 	if got := note.CodeOf(err); got != code {
 		tb.Fatalf("error %v: code %s, want %s", err, got, code)
 	}
+}
+
+// hash parses a hex id; "" is the zero id.
+func hash(s string) plumbing.Hash {
+	if s == "" {
+		return plumbing.ZeroHash
+	}
+	return plumbing.NewHash(s)
 }

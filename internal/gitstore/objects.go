@@ -78,23 +78,6 @@ func (s *Store) reindex() bool {
 	return true
 }
 
-// writeObject stores content as a loose object of type t and returns its id.
-func (s *Store) writeObject(t plumbing.ObjectType, content []byte) (plumbing.Hash, error) {
-	obj := &plumbing.MemoryObject{}
-	obj.SetType(t)
-	obj.Write(content)
-	s.git.Lock()
-	defer s.git.Unlock()
-	if s.closed {
-		return plumbing.ZeroHash, ErrClosed
-	}
-	id, err := s.storage.SetEncodedObject(obj)
-	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("write %s object: %w", t, err)
-	}
-	return id, nil
-}
-
 // blobSizes returns the sizes of blobs, from the cache or the object headers.
 func (s *Store) blobSizes(ids []plumbing.Hash) ([]int64, error) {
 	sizes := make([]int64, len(ids))

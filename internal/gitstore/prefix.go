@@ -81,8 +81,9 @@ func looseWithPrefix(objects, prefix string, add func(plumbing.Hash)) error {
 	return nil
 }
 
-// packedWithPrefix scans one pack index (version 1 or 2) for the prefix:
-// the fan-out table gives the range of ids starting with the first byte.
+// packedWithPrefix scans one pack index for the prefix: the fan-out table
+// gives the range of ids starting with the first byte. Only version 2
+// indexes (git's default since 2007) are read, as by go-git.
 func packedWithPrefix(name, prefix string, add func(plumbing.Hash)) error {
 	f, err := os.Open(name)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -96,13 +97,10 @@ func packedWithPrefix(name, prefix string, add func(plumbing.Hash)) error {
 	if _, err := f.ReadAt(head[:], 0); err != nil {
 		return fmt.Errorf("scan pack index %s: %w", name, err)
 	}
-	fanout, names, stride := int64(0), int64(1024), int64(24) // version 1
-	if string(head[:4]) == "\377tOc" {
-		if v := binary.BigEndian.Uint32(head[4:]); v != 2 {
-			return fmt.Errorf("scan pack index %s: unsupported version %d", name, v)
-		}
-		fanout, names, stride = 8, 8+1024, 20
+	if string(head[:4]) != "\377tOc" || binary.BigEndian.Uint32(head[4:]) != 2 {
+		return fmt.Errorf("scan pack index %s: not a version 2 pack index", name)
 	}
+	const fanout, names = 8, 8 + 1024
 	first, err := hex.DecodeString(prefix[:2])
 	if err != nil {
 		return err
@@ -118,14 +116,13 @@ func packedWithPrefix(name, prefix string, add func(plumbing.Hash)) error {
 	if hi <= lo {
 		return nil
 	}
-	buf := make([]byte, int64(hi-lo)*stride)
-	if _, err := f.ReadAt(buf, names+int64(lo)*stride); err != nil {
+	buf := make([]byte, int64(hi-lo)*20)
+	if _, err := f.ReadAt(buf, names+int64(lo)*20); err != nil {
 		return fmt.Errorf("scan pack index %s: %w", name, err)
 	}
-	off := stride - 20 // version 1 puts a 4-byte offset before each id
 	for i := int64(0); i < int64(hi-lo); i++ {
 		var id plumbing.Hash
-		copy(id[:], buf[i*stride+off:])
+		copy(id[:], buf[i*20:])
 		if strings.HasPrefix(id.String(), prefix) {
 			add(id)
 		}

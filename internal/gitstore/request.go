@@ -52,11 +52,20 @@ func checkRequest(req *wiki.CommitRequest) error {
 // missing file is NOT_FOUND; writing over a folder, a symlink or a submodule
 // is INVALID_PATH. The result is sorted by path.
 func (s *Store) planChanges(root plumbing.Hash, files []wiki.FileChange) ([]*change, error) {
+	deleted := make(map[string]bool)
+	for _, f := range files {
+		deleted[f.Path] = f.Delete
+	}
 	changes := make([]*change, 0, len(files))
 	for _, f := range files {
 		parts, err := splitPath(f.Path)
 		if err != nil {
 			return nil, err
+		}
+		if !f.Delete {
+			if err := s.checkFolders(root, parts, deleted); err != nil {
+				return nil, err
+			}
 		}
 		c := &change{path: f.Path, parts: parts, delete: f.Delete, content: f.Content, mode: modeFile}
 		old, ok, err := s.lookup(root, parts)
@@ -83,6 +92,25 @@ func (s *Store) planChanges(root plumbing.Hash, files []wiki.FileChange) ([]*cha
 	}
 	slices.SortFunc(changes, func(a, b *change) int { return strings.Compare(a.path, b.path) })
 	return changes, nil
+}
+
+// checkFolders returns an error of code INVALID_PATH if a folder on the path
+// is a file in the parent tree that the request does not delete.
+func (s *Store) checkFolders(root plumbing.Hash, parts []string, deleted map[string]bool) error {
+	for i := 1; i < len(parts); i++ {
+		e, ok, err := s.lookup(root, parts[:i])
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		folder := strings.Join(parts[:i], "/")
+		if !isTreeMode(e.mode) && !deleted[folder] {
+			return note.Errorf(note.CodeInvalidPath, "cannot write %q: %q is a file", strings.Join(parts, "/"), folder)
+		}
+	}
+	return nil
 }
 
 // encodeCommit returns a commit object; the message ends with a newline.

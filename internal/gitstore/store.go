@@ -42,7 +42,9 @@ type Store struct {
 	packTime time.Time // mtime of objects/pack when go-git last listed packs
 	closed   bool
 
-	write sync.Mutex // serializes Commit
+	write    sync.Mutex // serializes Commit, guards the buffers below
+	indexIn  []byte     // the index read, reused from commit to commit
+	indexOut []byte     // the index written
 
 	trees   treeCache
 	commits commitCache
@@ -83,6 +85,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		log:         logger.WithGroup("gitstore"),
 		lockTimeout: timeout,
 	}
+	s.sizes.max = 1 << 18 // one int64 per blob: room for 100,000 notes and their recent versions
 	s.storage = filesystem.NewStorageWithOptions(s.gitFS(), cache.NewObjectLRUDefault(),
 		filesystem.Options{MaxOpenDescriptors: 16})
 	s.packTime = s.packDirTime()
