@@ -53,9 +53,12 @@ func BenchmarkUnified(b *testing.B) {
 			}
 		})
 	}
-	// The worst case of the exact diff: every line has a counterpart, in
-	// the opposite order, and old plus new lines just fit exactLimit.
-	note := benchNote(exactLimit / 2)
+	// The worst case of the exact diff: distinct lines, all of them on both
+	// sides but in the opposite order, as many as exactLimit allows.
+	note := make([]string, exactLimit/2)
+	for i := range note {
+		note[i] = fmt.Sprintf("- item %d\n", i)
+	}
 	reversed := slices.Clone(note)
 	slices.Reverse(reversed)
 	fds := []FileDiff{{"notes/n.md", "notes/n.md", []byte(strings.Join(note, "")), []byte(strings.Join(reversed, ""))}}

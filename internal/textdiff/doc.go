@@ -11,7 +11,7 @@
 // that occur in both texts, each encoded as one rune; runs of inserted or
 // deleted lines are then slid into place the way git does. The diff is
 // minimal and deterministic while the lines between the texts' common prefix
-// and suffix that occur on both sides number at most 4096 (old plus new);
+// and suffix that occur on both sides number at most 8192 (old plus new);
 // beyond that the search is bounded by a half-second deadline, after which
 // the diff is still correct but may be larger than necessary.
 package textdiff

@@ -18,8 +18,8 @@ type FileDiff struct {
 
 // Unified returns a git-compatible unified diff of files, in their order,
 // with ctx lines of context around each change (git's default is 3; a
-// negative ctx counts as 0). Hunks less than 2*ctx lines apart are merged
-// into one, as git does.
+// negative ctx counts as 0). Changes at most 2*ctx unchanged lines apart
+// share a hunk, as in git.
 //
 // Each file starts with "diff --git a/<old> b/<new>", then "new file mode
 // 100644" or "deleted file mode 100644" where apt, "similarity index",
