@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -182,6 +183,40 @@ func TestIndex_Search_cursorErrors(t *testing.T) {
 			_, err := x.Search(context.Background(), wiki.SearchRequest{Sort: tt.sort, Cursor: tt.cursor})
 			if note.CodeOf(err) != note.CodeInvalidParams {
 				t.Errorf("err = %v, want INVALID_PARAMS", err)
+			}
+		})
+	}
+}
+
+// TestIndex_rescore checks that scoring the note a cursor points at gives
+// exactly the score the note has in the search itself, with and without
+// filters: a relevance cursor relies on it.
+func TestIndex_rescore(t *testing.T) {
+	x := openFixture(t)
+	for _, req := range []wiki.SearchRequest{
+		{Query: parse(t, "search*")},
+		{Query: parse(t, `alpha OR "model context protocol" OR tag:person`)},
+		{Query: parse(t, "protocol* -tag:meeting"), Folder: "projects"},
+		{Query: parse(t, "-tag:project"), ModifiedSince: day(t, "2023-01-01")},
+	} {
+		t.Run(req.Query.String(), func(t *testing.T) {
+			res := find(t, x, req)
+			if len(res.Hits) < 2 {
+				t.Fatalf("only %d hits", len(res.Hits))
+			}
+			c := &compiler{ctx: context.Background(), bi: x.bi, im: x.im}
+			q, err := c.compile(req.Query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range res.Hits {
+				after, err := x.rescore(context.Background(), q, c.filters(req), []string{"0", h.Path})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := strconv.FormatFloat(h.Score, 'g', -1, 64); after[0] != want {
+					t.Errorf("%s: rescore %s, search %s", h.Path, after[0], want)
+				}
 			}
 		})
 	}

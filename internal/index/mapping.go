@@ -17,6 +17,7 @@ const schemaVersion = "1"
 // Field names in the bleve documents.
 const (
 	fieldPath      = "path"      // keyword, lowercased; stored as written
+	fieldPathSort  = "path_key"  // keyword as written, for sorting
 	fieldFolders   = "folders"   // keyword, lowercased: every ancestor folder
 	fieldTitle     = "title"     // text, stored
 	fieldTitleSort = "title_key" // keyword, lowercased title, for sorting
@@ -86,6 +87,7 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 
 	doc := mapping.NewDocumentStaticMapping()
 	doc.AddFieldMappingsAt(fieldPath, keywordField(analyzerKey, true, false))
+	doc.AddFieldMappingsAt(fieldPathSort, keywordField(analyzerExact, false, true))
 	doc.AddFieldMappingsAt(fieldFolders, keywordField(analyzerKey, false, false))
 	doc.AddFieldMappingsAt(fieldTitle, textField(true))
 	doc.AddFieldMappingsAt(fieldTitleSort, keywordField(analyzerKey, false, true))
@@ -93,7 +95,7 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 	doc.AddFieldMappingsAt(fieldBodyLine, storedField())
 	doc.AddFieldMappingsAt(fieldBody, textField(true))
 	doc.AddFieldMappingsAt(fieldTags, keywordField(analyzerKey, false, true))
-	doc.AddFieldMappingsAt(fieldTagsExact, keywordField(analyzerExact, false, true))
+	doc.AddFieldMappingsAt(fieldTagsExact, keywordField(analyzerExact, false, false))
 	doc.AddFieldMappingsAt(fieldTagNames, storedField())
 	doc.AddFieldMappingsAt(fieldProps, keywordField(analyzerKey, false, false))
 	doc.AddFieldMappingsAt(fieldCreated, dateField())

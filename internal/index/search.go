@@ -150,13 +150,9 @@ func (c *compiler) filters(req wiki.SearchRequest) query.Query {
 }
 
 // withFilter returns q restricted to the notes that match filter, which
-// does not take part in scoring. The query always has the same shape, a
-// boolean query with a filter (every note when filter is nil), so that
-// rescore computes the same scores as the search itself.
+// does not take part in scoring: a note scores the same with or without a
+// filter, which is what rescore relies on.
 func withFilter(q, filter query.Query) query.Query {
-	if filter == nil {
-		filter = query.NewMatchAllQuery()
-	}
 	return &query.BooleanQuery{Must: must(q), Filter: filter}
 }
 

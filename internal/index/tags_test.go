@@ -60,6 +60,29 @@ func TestIndex_Tags(t *testing.T) {
 	}
 }
 
+// TestIndex_Tags_afterChanges checks that replaced and deleted notes no
+// longer count, and that the spelling follows the notes.
+func TestIndex_Tags_afterChanges(t *testing.T) {
+	x := openFixture(t)
+	ann := fixture(t)[3]
+	ann.Tags = []string{"Person", "lead"}
+	retro := fixture(t)[1]
+	retro.Tags = []string{"PERSON"}
+	apply(t, x, "c2", []wiki.Document{ann, retro}, []string{"people/bob", "archive/old-search"})
+	got, err := x.Tags(context.Background(), wiki.TagsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []wiki.TagCount{
+		tc("PERSON", 2), tc("project", 2),
+		tc("Daily", 1), tc("lead", 1), tc("mcp", 1), tc("meeting", 1), tc("Planning", 1),
+		tc("project/alpha", 1), tc("project/beta", 1), tc("research", 1),
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("tags =\n%v\nwant\n%v", got, want)
+	}
+}
+
 func TestTagAncestors(t *testing.T) {
 	tests := []struct {
 		tags []string

@@ -1,0 +1,321 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wikid/wikid/grammar"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// commonWords head the generated vocabulary, so that the most frequent
+// words look like English; the rest are made-up words.
+var commonWords = strings.Fields(`the of and to in is that for it as with was on be by this
+are from at or have an not but which they we all can has more one their
+will about if there so what when up out into time some could them than only
+other new also its these two may then first any like our over such how most
+project meeting search index note notes wiki link links plan review design
+team client server data model context protocol tool query result version
+release test build deploy issue idea draft summary decision action question`)
+
+// corpus generates n realistic notes from a fixed seed: Zipf-distributed
+// words, a few hundred tags (many nested), folders up to three deep,
+// properties, links and dates over three years.
+type corpus struct {
+	vocab   []string
+	tags    []string
+	folders []string
+	docs    []wiki.Document
+}
+
+func newCorpus(n int) *corpus {
+	r := rand.New(rand.NewPCG(1, 2))
+	c := &corpus{}
+	seen := map[string]bool{}
+	for _, w := range commonWords {
+		seen[w] = true
+		c.vocab = append(c.vocab, w)
+	}
+	syllables := strings.Fields("ka lo mi ne ru sa te vi po da fe gu ha ji ko lu ma ni or pe qui ra si tu ve wa xo yu ze an el in on un ar er ir")
+	for len(c.vocab) < 20000 {
+		var b strings.Builder
+		for range 2 + r.IntN(3) {
+			b.WriteString(syllables[r.IntN(len(syllables))])
+		}
+		if w := b.String(); !seen[w] {
+			seen[w] = true
+			c.vocab = append(c.vocab, w)
+		}
+	}
+	zipf := rand.NewZipf(r, 1.07, 2, uint64(len(c.vocab)-1))
+	word := func() string { return c.vocab[zipf.Uint64()] }
+
+	for i := range 60 {
+		c.tags = append(c.tags, fmt.Sprintf("topic%02d", i))
+	}
+	for i := range 20 {
+		for j := range 8 {
+			c.tags = append(c.tags, fmt.Sprintf("project/p%02d/t%d", i, j))
+		}
+	}
+	top := []string{"projects", "areas", "resources", "archive", "journal", "people", "meetings", "inbox"}
+	for _, t := range top {
+		c.folders = append(c.folders, t)
+		for i := range 6 {
+			sub := fmt.Sprintf("%s/s%d", t, i)
+			c.folders = append(c.folders, sub)
+			for j := range 3 {
+				c.folders = append(c.folders, fmt.Sprintf("%s/d%d", sub, j))
+			}
+		}
+	}
+	start := time.Date(2022, 1, 1, 0, 0, 0, 0, time.UTC)
+	statuses := []string{"draft", "active", "done", "archived"}
+	types := []string{"note", "meeting", "person", "project", "reference"}
+	for i := range n {
+		var title []string
+		for range 2 + r.IntN(4) {
+			title = append(title, word())
+		}
+		var body strings.Builder
+		body.WriteString("# " + strings.Join(title, " ") + "\n\n")
+		for p := range 2 + r.IntN(8) {
+			if p > 0 && r.IntN(3) == 0 {
+				body.WriteString("## " + word() + " " + word() + "\n\n")
+			}
+			for range 1 + r.IntN(5) {
+				n := 6 + r.IntN(18)
+				for k := range n {
+					if k > 0 {
+						body.WriteByte(' ')
+					}
+					body.WriteString(word())
+				}
+				body.WriteString(".\n")
+			}
+			body.WriteByte('\n')
+		}
+		var tags []string
+		for range r.IntN(5) {
+			tags = append(tags, c.tags[r.IntN(len(c.tags))])
+		}
+		created := start.Add(time.Duration(r.Int64N(int64(3 * 365 * 24 * time.Hour))))
+		d := wiki.Document{
+			Path:     fmt.Sprintf("%s/%s-%05d", c.folders[r.IntN(len(c.folders))], title[0], i),
+			Title:    strings.Join(title, " "),
+			Body:     body.String(),
+			BodyLine: 5,
+			Tags:     tags,
+			Properties: map[string][]string{
+				"status": {statuses[r.IntN(len(statuses))]},
+				"type":   {types[r.IntN(len(types))]},
+			},
+			Created:  created,
+			Modified: created.Add(time.Duration(r.Int64N(int64(90 * 24 * time.Hour)))),
+			Version:  fmt.Sprintf("%040x", i),
+		}
+		d.File = d.Path + ".md"
+		if r.IntN(4) == 0 {
+			d.Aliases = []string{word() + " " + word()}
+		}
+		c.docs = append(c.docs, d)
+	}
+	for i := range c.docs {
+		for range r.IntN(8) {
+			c.docs[i].Links = append(c.docs[i].Links, c.docs[r.IntN(n)].Path)
+		}
+	}
+	return c
+}
+
+// build applies the corpus in batches of 500, as a rebuild does.
+func (c *corpus) build(tb testing.TB, x *Index) {
+	tb.Helper()
+	for i := 0; i < len(c.docs); i += 500 {
+		apply(tb, x, fmt.Sprintf("c%d", i), c.docs[i:min(i+500, len(c.docs))], nil)
+	}
+}
+
+// dirSize returns the bytes of the files under dir.
+func dirSize(tb testing.TB, dir string) int64 {
+	tb.Helper()
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			n += info.Size()
+		}
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return n
+}
+
+// latencies records the duration of each operation and reports the
+// median and the 99th percentile.
+type latencies []time.Duration
+
+func (l latencies) report(b *testing.B) {
+	if len(l) == 0 {
+		return
+	}
+	slices.Sort(l)
+	b.ReportMetric(float64(l[len(l)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(l[len(l)*99/100].Microseconds()), "p99-µs")
+}
+
+func BenchmarkIndex_Build10k(b *testing.B) { benchBuild(b, 10_000) }
+
+func BenchmarkIndex_Build100k(b *testing.B) {
+	if os.Getenv("WIKID_BENCH_100K") == "" {
+		b.Skip("set WIKID_BENCH_100K=1 to build 100,000 notes")
+	}
+	benchBuild(b, 100_000)
+}
+
+func benchBuild(b *testing.B, n int) {
+	c := newCorpus(n)
+	var size int64
+	for b.Loop() {
+		x, _ := openTest(b)
+		c.build(b, x)
+		b.StopTimer()
+		size = dirSize(b, x.dir)
+		if err := x.Close(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(size)/(1<<20), "MiB-on-disk")
+}
+
+func BenchmarkIndex_Search10k(b *testing.B) { benchSearch(b, 10_000) }
+
+func BenchmarkIndex_Search100k(b *testing.B) {
+	if os.Getenv("WIKID_BENCH_100K") == "" {
+		b.Skip("set WIKID_BENCH_100K=1 to search 100,000 notes")
+	}
+	benchSearch(b, 100_000)
+}
+
+func benchSearch(b *testing.B, n int) {
+	c := newCorpus(n)
+	x, _ := openTest(b)
+	c.build(b, x)
+	ctx := context.Background()
+
+	// A rare word: one that a handful of notes hold.
+	rare := c.vocab[len(c.vocab)/2]
+	// A phrase that occurs: two adjacent words of some note's body.
+	line := strings.Fields(strings.Split(c.docs[n/3].Body, "\n")[2])
+	phrase := fmt.Sprintf("%q", strings.Trim(line[2]+" "+line[3], "."))
+	queries := []struct {
+		name, query string
+		snippets    bool
+	}{
+		{"common word", "project", true},
+		{"common word without snippets", "project", false},
+		{"rare word", rare, true},
+		{"phrase", phrase, true},
+		{"prefix", "pro*", true},
+		{"filtered", "data tag:project/p03 folder:projects -tag:topic07", true},
+		{"all-negative", "-tag:topic01", true},
+	}
+	for _, q := range queries {
+		pq, err := grammar.Parse(q.query, time.UTC)
+		if err != nil {
+			b.Fatalf("parse %q: %v", q.query, err)
+		}
+		b.Run(q.name, func(b *testing.B) {
+			req := wiki.SearchRequest{Query: pq, Snippets: q.snippets}
+			res := find(b, x, req)
+			b.ReportMetric(float64(res.Total), "hits")
+			var lat latencies
+			for b.Loop() {
+				t0 := time.Now()
+				if _, err := x.Search(ctx, req); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(t0))
+			}
+			lat.report(b)
+		})
+	}
+	b.Run("next page", func(b *testing.B) {
+		req := wiki.SearchRequest{Query: parse(b, "project"), Snippets: true}
+		req.Cursor = find(b, x, req).NextCursor
+		var lat latencies
+		for b.Loop() {
+			t0 := time.Now()
+			if _, err := x.Search(ctx, req); err != nil {
+				b.Fatal(err)
+			}
+			lat = append(lat, time.Since(t0))
+		}
+		lat.report(b)
+	})
+	for _, tr := range []wiki.TagsRequest{{}, {Folder: "projects"}, {Prefix: "project/p1"}} {
+		b.Run(fmt.Sprintf("tags %+v", tr), func(b *testing.B) {
+			var lat latencies
+			for b.Loop() {
+				t0 := time.Now()
+				if _, err := x.Tags(ctx, tr); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(t0))
+			}
+			lat.report(b)
+		})
+	}
+	b.Run("apply one note", func(b *testing.B) {
+		d := c.docs[0]
+		var lat latencies
+		i := 0
+		for b.Loop() {
+			d.Body += " edited"
+			i++
+			t0 := time.Now()
+			apply(b, x, fmt.Sprintf("e%d", i), []wiki.Document{d}, nil)
+			lat = append(lat, time.Since(t0))
+		}
+		lat.report(b)
+	})
+	b.Run("open", func(b *testing.B) {
+		dir := x.dir
+		if err := x.Close(ctx); err != nil {
+			b.Fatal(err)
+		}
+		var lat latencies
+		for b.Loop() {
+			t0 := time.Now()
+			y, err := Open(ctx, dir, Options{})
+			lat = append(lat, time.Since(t0))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if y.Commit() == "" {
+				b.Fatal("reopened index lost its commit")
+			}
+			if err := y.Close(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+		lat.report(b)
+	})
+}
