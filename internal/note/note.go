@@ -52,9 +52,9 @@ type Tag struct {
 	Norm string `json:"norm"`
 }
 
-// NewTag returns the tag for a name as written, with a leading '#' removed.
+// NewTag returns the tag for a name as written, with leading '#'s removed.
 func NewTag(name string) Tag {
-	name = strings.TrimPrefix(strings.TrimSpace(name), "#")
+	name = strings.TrimLeft(strings.TrimSpace(name), "#")
 	return Tag{Name: name, Norm: strings.ToLower(name)}
 }
 

@@ -30,15 +30,15 @@ type ReadRequest struct {
 
 // ReadResult is a note as read.
 type ReadResult struct {
-	Path        string         `json:"path"`
-	File        string         `json:"file"`
-	Title       string         `json:"title"`
-	Tags        []string       `json:"tags"`
-	Aliases     []string       `json:"aliases,omitempty"`
-	Properties  map[string]any `json:"properties,omitempty"`
-	Created     *time.Time     `json:"created,omitempty"`
-	Modified    *time.Time     `json:"modified,omitempty"`
-	Version     string         `json:"version"`
+	Path       string         `json:"path"`
+	File       string         `json:"file"`
+	Title      string         `json:"title"`
+	Tags       []string       `json:"tags"`
+	Aliases    []string       `json:"aliases,omitempty"`
+	Properties map[string]any `json:"properties,omitempty"`
+	Created    *time.Time     `json:"created,omitempty"`
+	Modified   *time.Time     `json:"modified,omitempty"`
+	Version    string         `json:"version"`
 	// Commit is the commit the note was read at: HEAD or the requested version.
 	Commit   string        `json:"commit"`
 	Headings []HeadingInfo `json:"headings,omitempty"`

@@ -13,10 +13,10 @@ import (
 func TestWiki_Read(t *testing.T) {
 	ctx := context.Background()
 	dir := seeded(t, map[string]string{
-		"projects/plan.md":   planNote,
-		"Areas/Café.md":      "# Café\n\nüñí\n",
+		"projects/plan.md":    planNote,
+		"Areas/Café.md":       "# Café\n\nüñí\n",
 		"old/format.markdown": "# Old\n",
-		"mdx/comp.mdx":       "# Comp\n",
+		"mdx/comp.mdx":        "# Comp\n",
 	})
 	first := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD"))
 	gittest.Commit(t, dir, "second", map[string]string{"projects/plan.md": planNote + "\nlater\n"})
@@ -65,7 +65,7 @@ func TestWiki_Read(t *testing.T) {
 		}, ""},
 		{"unknown version", wiki.ReadRequest{Path: "projects/plan", Version: "deadbeefdead"}, nil, note.CodeNotFound},
 		{"window", wiki.ReadRequest{Path: "Areas/Café", Offset: 2, MaxChars: 5}, func(t *testing.T, r *wiki.ReadResult) {
-			if r.Content != "Café\n" || !r.Truncated || r.NextOffset != 7 || r.TotalChars != 11 {
+			if r.Content != "Café\n" || !r.Truncated || r.NextOffset != 7 || r.TotalChars != 12 {
 				t.Errorf("got %+v", r)
 			}
 		}, ""},
