@@ -11,7 +11,9 @@ import (
 // path), removes the deleted paths and records `to`, all in one bleve
 // batch, so a search sees the index before or after the call and the
 // recorded commit always matches the content, even after a crash. Apply
-// is idempotent: applying the same change again is harmless. It returns
+// returns once searches see the change; the disk catches up in the
+// background (a crash before then reopens the index at an earlier commit).
+// Apply is idempotent: applying the same change again is harmless. It returns
 // ErrClosed after Close, the context's error if it is done before the
 // write, and an error when a document cannot be mapped or written.
 func (x *Index) Apply(ctx context.Context, to string, docs []wiki.Document, deleted []string) error {
@@ -40,7 +42,10 @@ func (x *Index) Apply(ctx context.Context, to string, docs []wiki.Document, dele
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	saved := x.unsaved.add()
+	b.SetPersistedCallback(func(error) { saved() })
 	if err := x.bi.Batch(b); err != nil {
+		saved()
 		return fmt.Errorf("write index batch: %w", err)
 	}
 	x.setCommit(to)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -36,9 +37,10 @@ type Index struct {
 	// mu guards bi and im. Searches and Apply hold it for reading (bleve
 	// orders them itself); Reset and Close hold it for writing, because
 	// they replace or close bi.
-	mu sync.RWMutex
-	bi bleve.Index
-	im *mapping.IndexMappingImpl
+	mu      sync.RWMutex
+	bi      bleve.Index
+	im      *mapping.IndexMappingImpl
+	unsaved *unsaved // batches of bi not yet on disk
 
 	commitMu sync.Mutex
 	commit   string // the commit recorded in bi
@@ -51,6 +53,7 @@ type Index struct {
 // storeConfig is the configuration of bleve's scorch store, at creation
 // and on every open. bolt_timeout bounds the wait for the lock on the root
 // file: a second process with the same index open is an error, not a hang.
+// unsafe_batch makes a batch return before it is on disk (see unsaved).
 // Keeping a single snapshot means a damaged segment cannot make scorch fall
 // back silently to an older state: the index then opens without its
 // schema version and is recreated, with a warning.
@@ -58,6 +61,7 @@ func storeConfig() map[string]any {
 	return map[string]any{
 		"bolt_timeout":       "2s",
 		"numSnapshotsToKeep": 1,
+		"unsafe_batch":       true, // see unsaved
 	}
 }
 
@@ -72,7 +76,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Index, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	x := &Index{dir: dir, log: log.WithGroup("index")}
+	x := &Index{dir: dir, log: log.WithGroup("index"), unsaved: &unsaved{}}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -268,11 +272,18 @@ func (x *Index) Reset(ctx context.Context) error {
 	}
 	x.bi = bi
 	x.im = bi.Mapping().(*mapping.IndexMappingImpl)
+	x.unsaved = &unsaved{}
 	return nil
 }
 
-// Close releases the index; later calls return ErrClosed. Closing twice
-// is not an error.
+// closeWait bounds how long Close waits for the last batches to reach
+// the disk.
+const closeWait = 10 * time.Second
+
+// Close writes what the disk still lacks (waiting up to ten seconds, or
+// until ctx is done; what is left then is re-applied on the next start)
+// and releases the index; later calls return ErrClosed. Closing twice is
+// not an error.
 func (x *Index) Close(ctx context.Context) error {
 	x.writeMu.Lock()
 	defer x.writeMu.Unlock()
@@ -280,6 +291,15 @@ func (x *Index) Close(ctx context.Context) error {
 	defer x.mu.Unlock()
 	if x.bi == nil {
 		return nil
+	}
+	timer := time.NewTimer(closeWait)
+	defer timer.Stop()
+	select {
+	case <-x.unsaved.saved():
+	case <-ctx.Done():
+		x.log.Warn("closing the index before its last changes reached the disk", "err", ctx.Err())
+	case <-timer.C:
+		x.log.Warn("closing the index before its last changes reached the disk", "waited", closeWait)
 	}
 	err := x.bi.Close()
 	x.bi = nil
