@@ -77,10 +77,14 @@ func (s *Store) diffTrees(ctx context.Context, prefix string, a, b plumbing.Hash
 			}
 			j++
 		default:
-			if err := s.diffEntry(ctx, prefix, &ta.entries[i], &tb.entries[j], out); err != nil {
+			ea, eb := &ta.entries[i], &tb.entries[j]
+			i, j = i+1, j+1
+			if ea.id == eb.id && isTreeMode(ea.mode) == isTreeMode(eb.mode) && isRegularMode(ea.mode) == isRegularMode(eb.mode) {
+				continue // the same file or subtree
+			}
+			if err := s.diffEntry(ctx, prefix, ea, eb, out); err != nil {
 				return err
 			}
-			i, j = i+1, j+1
 		}
 	}
 	return nil

@@ -13,11 +13,15 @@
 // # Writing
 //
 // Commit writes the objects itself (blobs, only the trees on the touched
-// paths, the commit) as loose objects, and moves the branch with git's lock
-// protocol: <ref>.lock created exclusively, the old value verified (loose
-// ref, else packed-refs), the new value written, synced and renamed over the
-// ref, with a reflog line like git's. A concurrent git command and wikid
-// therefore never overwrite each other's ref update.
+// paths, the commit) as loose objects, compressed at zlib's best speed as
+// git does, and moves the branch with git's lock protocol: <ref>.lock
+// created exclusively, the old value verified (loose ref, else
+// packed-refs), the new value written, synced and renamed over the ref, with
+// a reflog line like git's. A concurrent git command and wikid therefore
+// never overwrite each other's ref update. go-git's worktree and index code
+// is not used: staging a file through it costs about 300 ms in a
+// 10,000-file checkout, and it rewrites .git/index in place without git's
+// lock.
 //
 // In a checkout, Commit holds .git/index.lock for the whole commit, as
 // `git commit` does, and takes it before the ref lock, in git's lock order.
@@ -27,7 +31,9 @@
 // committed. The new files are written to temporary files next to their
 // targets before the ref moves; after it moved they are renamed into place
 // and their index entries refreshed with fresh stat data, so `git status`
-// stays clean.
+// stays clean. The index is rewritten by copying the runs of untouched
+// entries from the file read, so a commit costs one pass over the file plus
+// its checksum, not a decode and encode of every entry.
 //
 // # Crash window
 //

@@ -31,7 +31,7 @@ func hashObject(t plumbing.ObjectType, content []byte) plumbing.Hash {
 func (s *Store) readObject(id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 	s.git.Lock()
 	defer s.git.Unlock()
-	if s.closed {
+	if s.closed.Load() {
 		return 0, nil, ErrClosed
 	}
 	obj, err := s.encodedObject(id)
@@ -92,24 +92,39 @@ func (s *Store) blobSizes(ids []plumbing.Hash) ([]int64, error) {
 	if len(missing) == 0 {
 		return sizes, nil
 	}
+	// Look the sizes up in batches, so that other readers get the lock in
+	// between when thousands are missing.
+	for len(missing) > 0 {
+		batch := missing[:min(len(missing), 512)]
+		missing = missing[len(batch):]
+		if err := s.lookupSizes(ids, batch, sizes); err != nil {
+			return nil, err
+		}
+	}
+	return sizes, nil
+}
+
+// lookupSizes reads the sizes of ids[i] for i in batch from the object
+// headers into sizes, and caches them.
+func (s *Store) lookupSizes(ids []plumbing.Hash, batch []int, sizes []int64) error {
 	s.git.Lock()
 	defer s.git.Unlock()
-	if s.closed {
-		return nil, ErrClosed
+	if s.closed.Load() {
+		return ErrClosed
 	}
-	for _, i := range missing {
+	for _, i := range batch {
 		n, err := s.storage.EncodedObjectSize(ids[i])
 		if errors.Is(err, plumbing.ErrObjectNotFound) && s.reindex() {
 			n, err = s.storage.EncodedObjectSize(ids[i])
 		}
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
-			return nil, note.Errorf(note.CodeNotFound, "object %s does not exist", ids[i])
+			return note.Errorf(note.CodeNotFound, "object %s does not exist", ids[i])
 		}
 		if err != nil {
-			return nil, fmt.Errorf("read size of %s: %w", ids[i], err)
+			return fmt.Errorf("read size of %s: %w", ids[i], err)
 		}
 		sizes[i] = n
 		s.sizes.put(ids[i], n)
 	}
-	return sizes, nil
+	return nil
 }

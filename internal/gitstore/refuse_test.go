@@ -196,7 +196,9 @@ func TestStore_Commit_Refused(t *testing.T) {
 		}},
 		{"ref lock held", func(t *testing.T, dir string, s *Store) (wiki.CommitRequest, context.Context) {
 			gittest.WriteFiles(t, dir, map[string]string{".git/refs/heads/main.lock": "someone else's\n"})
-			return request(rev(t, dir, "HEAD"), "edit", map[string]string{"a.md": "x\n"}), ctx
+			// The new files are staged before the ref lock is taken: the
+			// folders made for them and the temporary files must go.
+			return request(rev(t, dir, "HEAD"), "edit", map[string]string{"a.md": "x\n", "new/deep/n.md": "n\n"}), ctx
 		}, func(t *testing.T, err error) {
 			if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), filepath.Join(".git", "refs", "heads", "main.lock")) {
 				t.Errorf("err = %v, want ErrLocked naming the lock", err)

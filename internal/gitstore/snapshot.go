@@ -3,7 +3,6 @@ package gitstore
 import (
 	"context"
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 
@@ -144,8 +143,11 @@ func (s *Store) walk(id plumbing.Hash, prefix string, fn func(string, treeEntry)
 	if err != nil {
 		return err
 	}
+	if prefix != "" {
+		prefix += "/"
+	}
 	for _, e := range t.entries {
-		p := path.Join(prefix, e.name)
+		p := prefix + e.name
 		switch {
 		case isTreeMode(e.mode):
 			if err := s.walk(e.id, p, fn); err != nil {

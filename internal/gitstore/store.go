@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-git/go-billy/v5/osfs"
@@ -40,7 +41,7 @@ type Store struct {
 	git      sync.Mutex // held around every go-git call
 	storage  *filesystem.Storage
 	packTime time.Time // mtime of objects/pack when go-git last listed packs
-	closed   bool
+	closed   atomic.Bool
 
 	write    sync.Mutex // serializes Commit, guards the buffers below
 	indexIn  []byte     // the index read, reused from commit to commit
@@ -118,10 +119,9 @@ func (s *Store) Close(ctx context.Context) error {
 	defer s.write.Unlock()
 	s.git.Lock()
 	defer s.git.Unlock()
-	if s.closed {
+	if s.closed.Swap(true) {
 		return nil
 	}
-	s.closed = true
 	if err := s.storage.Close(); err != nil {
 		return fmt.Errorf("close repository: %w", err)
 	}
@@ -133,10 +133,7 @@ func (s *Store) check(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	s.git.Lock()
-	closed := s.closed
-	s.git.Unlock()
-	if closed {
+	if s.closed.Load() {
 		return ErrClosed
 	}
 	return nil
