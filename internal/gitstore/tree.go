@@ -14,8 +14,6 @@ const (
 	modeTree     uint32 = 0o040000
 	modeFile     uint32 = 0o100644
 	modeExec     uint32 = 0o100755
-	modeSymlink  uint32 = 0o120000
-	modeGitlink  uint32 = 0o160000
 	modeTypeMask        = 0o170000
 )
 

@@ -142,7 +142,7 @@ func (s *Store) stageWorktree(changes []*change) (*worktreeWrite, error) {
 // mkdirs creates dir and its missing parents, remembering them for abort.
 func (w *worktreeWrite) mkdirs(dir string) error {
 	var missing []string
-	for d := dir; d != w.s.workTree; d = filepath.Dir(d) {
+	for d := dir; d != w.s.workTree && d != filepath.Dir(d); d = filepath.Dir(d) {
 		if _, err := os.Lstat(d); err == nil {
 			break
 		}
@@ -211,7 +211,7 @@ func (w *worktreeWrite) apply() ([]written, error) {
 			errs = append(errs, fmt.Errorf("remove %q: %w", c.path, err))
 			continue
 		}
-		for d := filepath.Dir(full); d != w.s.workTree; d = filepath.Dir(d) {
+		for d := filepath.Dir(full); d != w.s.workTree && d != filepath.Dir(d); d = filepath.Dir(d) {
 			if os.Remove(d) != nil {
 				break
 			}
