@@ -9,9 +9,11 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 
 	"github.com/wikid/wikid/internal/config"
 	"github.com/wikid/wikid/internal/gitstore"
+	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -47,8 +49,14 @@ func openWiki(ctx context.Context, e env, dir string, edit func(*config.Config))
 	}
 	opts := cfg.WikiOptions()
 	opts.Logger = logger
-	w, err := wiki.Open(ctx, store, opts)
+	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{Logger: logger})
 	if err != nil {
+		store.Close(ctx)
+		return nil, err
+	}
+	w, err := wiki.Open(ctx, store, idx, opts)
+	if err != nil {
+		idx.Close(ctx)
 		store.Close(ctx)
 		return nil, err
 	}

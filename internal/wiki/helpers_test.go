@@ -10,6 +10,7 @@ import (
 
 	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -30,7 +31,11 @@ func openWiki(tb testing.TB, dir string, edit func(*wiki.Options)) *wiki.Wiki {
 	if edit != nil {
 		edit(&opts)
 	}
-	w, err := wiki.Open(ctx, store, opts)
+	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{})
+	if err != nil {
+		tb.Fatalf("index.Open: %v", err)
+	}
+	w, err := wiki.Open(ctx, store, idx, opts)
 	if err != nil {
 		tb.Fatalf("wiki.Open: %v", err)
 	}

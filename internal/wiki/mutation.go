@@ -164,10 +164,16 @@ func (t *txn) finish(tool string, m Mutation) (*Result, error) {
 		req.Changes = append(req.Changes, FileChange{Path: s.file, Delete: s.content == nil, Content: s.content})
 	}
 	commit, err := t.w.store.Commit(t.ctx, req)
-	if err != nil {
+	if commit == "" {
 		return nil, err
 	}
+	// The commit landed; err, if any, says the checkout was not refreshed.
 	res.Commit = commit
+	if err != nil {
+		t.w.log.Warn("commit landed but the checkout was not refreshed", "commit", commit, "err", err)
+		res.Warnings = append(res.Warnings, "committed, but the checked-out files were not all refreshed: "+err.Error())
+	}
+	t.w.indexCommit(t.ctx, t.head.Commit, commit, req.Committer.When, changed)
 	return res, nil
 }
 

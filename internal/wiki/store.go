@@ -30,12 +30,17 @@ type Store interface {
 	// writes the touched files and refreshes their index entries. It checks
 	// the worktree like CheckWorktree before writing anything. If the branch
 	// no longer points at req.Parent it returns ErrHeadMoved and changes
-	// nothing; on a detached HEAD it returns ErrDetached.
+	// nothing; on a detached HEAD it returns ErrDetached. If the commit
+	// landed but the checkout could not be refreshed, it returns the new
+	// commit id together with an error.
 	Commit(ctx context.Context, req CommitRequest) (string, error)
 	// Changes lists the files that differ between two commits ("" is the
 	// empty tree), sorted by path. Renames are reported as a delete and an
 	// add.
 	Changes(ctx context.Context, from, to string) ([]FileChange, error)
+	// CommitInfo returns a commit's parents, signatures and message, or an
+	// error wrapping note.ErrNotFound for an unknown commit.
+	CommitInfo(ctx context.Context, commit string) (CommitInfo, error)
 	// IsAncestor reports whether commit a is an ancestor of (or equal to) b.
 	IsAncestor(ctx context.Context, a, b string) (bool, error)
 	// Dir returns the directory for wikid's derived state: ".git/wikid" in a
@@ -105,4 +110,13 @@ type CommitRequest struct {
 	Committer Signature
 	// Message is the complete commit message, trailers included.
 	Message string
+}
+
+// CommitInfo is what a commit says about itself.
+type CommitInfo struct {
+	ID        string
+	Parents   []string
+	Author    Signature
+	Committer Signature
+	Message   string
 }

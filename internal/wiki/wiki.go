@@ -21,31 +21,57 @@ type Wiki struct {
 	// writeMu admits one mutation at a time.
 	writeMu sync.Mutex
 	notes   *noteCache
+	ix      *indexer // nil without a search index
+
+	cancel context.CancelFunc // stops background work
+	bg     sync.WaitGroup
 }
 
-// Open returns a wiki over store. The store stays owned by the caller's
-// wiring but is closed by Close. It returns an error if the options are
-// invalid or the repository's HEAD cannot be read.
-func Open(ctx context.Context, store Store, opts Options) (*Wiki, error) {
+// Open returns a wiki over store, with search over idx (nil for none). Close
+// closes both. The index catches up with HEAD in the background; until it
+// has, searches answer from what it holds and IndexState says so. Open
+// returns an error if the options are invalid or HEAD cannot be read.
+func Open(ctx context.Context, store Store, idx Index, opts Options) (*Wiki, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, fmt.Errorf("open wiki: %w", err)
 	}
 	if _, err := store.Head(ctx); err != nil {
 		return nil, fmt.Errorf("open wiki: read HEAD: %w", err)
 	}
-	return &Wiki{
+	w := &Wiki{
 		store: store,
 		opts:  opts,
 		log:   opts.Logger.WithGroup("wiki"),
 		notes: newNoteCache(4096),
-	}, nil
+	}
+	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	w.cancel = cancel
+	if idx != nil {
+		w.ix = &indexer{idx: idx}
+		w.bg.Add(1)
+		go func() {
+			defer w.bg.Done()
+			w.catchUp(bg)
+		}()
+	}
+	return w, nil
 }
 
-// Close waits for the mutation in flight, if any, and closes the store.
+// Close stops background work, waits for the mutation in flight, if any,
+// and closes the index and the store.
 func (w *Wiki) Close(ctx context.Context) error {
+	w.cancel()
+	w.bg.Wait()
 	w.writeMu.Lock()
 	defer w.writeMu.Unlock()
-	return w.store.Close(ctx)
+	var errs []error
+	if w.ix != nil {
+		w.ix.mu.Lock()
+		errs = append(errs, w.ix.idx.Close(ctx))
+		w.ix.mu.Unlock()
+	}
+	errs = append(errs, w.store.Close(ctx))
+	return errors.Join(errs...)
 }
 
 // Options returns the options the wiki runs with, defaults filled in.

@@ -1,0 +1,288 @@
+package wiki
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/wikid/wikid/internal/note"
+)
+
+// indexBatch is how many documents go into one index batch.
+const indexBatch = 500
+
+// indexer keeps the search index in step with the branch: it catches up in
+// the background after Open, applies each wiki commit before the mutation
+// returns, and notices commits made by others on the next search.
+type indexer struct {
+	idx Index
+	// mu serializes updates of the index and guards times.
+	mu sync.Mutex
+	// times holds first and last change times per file; nil until the
+	// history walk ran.
+	times map[string]pathTime
+
+	stateMu  sync.Mutex
+	building bool
+	progress [2]int // done, total of the running build
+	lastErr  error
+}
+
+// lockUnlessBuilding takes mu unless a long build holds it; it reports
+// whether it took it.
+func (ix *indexer) lockUnlessBuilding() bool {
+	for {
+		if ix.mu.TryLock() {
+			return true
+		}
+		if ix.state().Building {
+			return false
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// IndexState describes the search index.
+type IndexState struct {
+	Commit   string `json:"commit"`
+	Building bool   `json:"building"`
+	Done     int    `json:"done,omitempty"`
+	Total    int    `json:"total,omitempty"`
+	Err      string `json:"error,omitempty"`
+}
+
+func (ix *indexer) state() IndexState {
+	ix.stateMu.Lock()
+	defer ix.stateMu.Unlock()
+	st := IndexState{Commit: ix.idx.Commit(), Building: ix.building, Done: ix.progress[0], Total: ix.progress[1]}
+	if ix.lastErr != nil {
+		st.Err = ix.lastErr.Error()
+	}
+	return st
+}
+
+func (ix *indexer) setBuilding(b bool, err error) {
+	ix.stateMu.Lock()
+	defer ix.stateMu.Unlock()
+	ix.building, ix.lastErr = b, err
+	if !b {
+		ix.progress = [2]int{}
+	}
+}
+
+func (ix *indexer) setProgress(done, total int) {
+	ix.stateMu.Lock()
+	ix.progress = [2]int{done, total}
+	ix.stateMu.Unlock()
+}
+
+// IndexState reports the search index's commit and whether it is being
+// built; the zero state when the wiki has no index.
+func (w *Wiki) IndexState() IndexState {
+	if w.ix == nil {
+		return IndexState{}
+	}
+	return w.ix.state()
+}
+
+// Reindex brings the index to HEAD; with rebuild it starts from empty.
+// progress, if not nil, is called with the documents done and in all.
+func (w *Wiki) Reindex(ctx context.Context, rebuild bool, progress func(done, total int)) error {
+	if w.ix == nil {
+		return errors.New("reindex: the wiki has no search index")
+	}
+	w.ix.mu.Lock()
+	defer w.ix.mu.Unlock()
+	if rebuild {
+		if err := w.ix.idx.Reset(ctx); err != nil {
+			return fmt.Errorf("reindex: %w", err)
+		}
+	}
+	head, err := w.store.Head(ctx)
+	if err != nil {
+		return err
+	}
+	return w.catchUpLocked(ctx, head.Commit, progress)
+}
+
+// catchUp brings the index to HEAD in the background after Open.
+func (w *Wiki) catchUp(ctx context.Context) {
+	w.ix.mu.Lock()
+	defer w.ix.mu.Unlock()
+	head, err := w.store.Head(ctx)
+	if err == nil {
+		err = w.catchUpLocked(ctx, head.Commit, nil)
+	}
+	if err != nil && ctx.Err() == nil {
+		w.log.Error("search index catch-up failed", "err", err)
+	}
+}
+
+// refreshIndex applies commits others made since the index was last
+// updated. It does not wait for a build in progress; it reports whether the
+// index is at HEAD afterwards.
+func (w *Wiki) refreshIndex(ctx context.Context) (current bool, err error) {
+	head, err := w.store.Head(ctx)
+	if err != nil {
+		return false, err
+	}
+	if w.ix.idx.Commit() == head.Commit {
+		return true, nil
+	}
+	if !w.ix.lockUnlessBuilding() {
+		return false, nil // a build is running; answer from what is indexed
+	}
+	defer w.ix.mu.Unlock()
+	if err := w.catchUpLocked(ctx, head.Commit, nil); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// catchUpLocked moves the index from its commit to `to`: incrementally when
+// its commit is an ancestor of `to`, else by a rebuild. The caller holds
+// ix.mu.
+func (w *Wiki) catchUpLocked(ctx context.Context, to string, progress func(done, total int)) (err error) {
+	ix := w.ix
+	from := ix.idx.Commit()
+	if from == to {
+		return nil
+	}
+	defer func() { ix.setBuilding(false, err) }()
+	if from != "" {
+		ok, err := w.store.IsAncestor(ctx, from, to)
+		if err != nil && !errors.Is(err, note.ErrNotFound) {
+			return fmt.Errorf("index catch-up: %w", err)
+		}
+		if !ok {
+			w.log.Info("search index is not on the branch's history; rebuilding", "indexed", short(from), "head", short(to))
+			if err := ix.idx.Reset(ctx); err != nil {
+				return fmt.Errorf("index catch-up: %w", err)
+			}
+			from = ""
+		}
+	}
+	if ix.times == nil || from == "" {
+		ix.setBuilding(true, nil) // long: searches answer from what is indexed
+		if ix.times, err = w.fileTimes(ctx, to); err != nil {
+			return err
+		}
+	} else if err := w.advanceTimes(ctx, from, to); err != nil {
+		return err
+	}
+	changes, err := w.store.Changes(ctx, from, to)
+	if err != nil {
+		return fmt.Errorf("index catch-up: %w", err)
+	}
+	snap, err := w.store.Snapshot(ctx, to)
+	if err != nil {
+		return fmt.Errorf("index catch-up: %w", err)
+	}
+	if len(changes) > indexBatch {
+		ix.setBuilding(true, nil)
+	}
+	start := time.Now()
+	var docs []Document
+	var deleted []string
+	for i, ch := range changes {
+		p, _, ok := note.SplitFileName(ch.Path)
+		if !ok {
+			continue
+		}
+		if ch.Delete {
+			deleted = append(deleted, p)
+		} else {
+			f, content, err := snap.Read(ctx, ch.Path)
+			if err != nil {
+				return fmt.Errorf("index catch-up: %w", err)
+			}
+			docs = append(docs, document(w.parse(p, f, content), f, ix.times[ch.Path]))
+		}
+		last := i == len(changes)-1
+		if len(docs)+len(deleted) >= indexBatch || last {
+			commit := from // an interrupted catch-up resumes from `from`
+			if last {
+				commit = to
+			}
+			if err := ix.idx.Apply(ctx, commit, docs, deleted); err != nil {
+				return fmt.Errorf("index catch-up: %w", err)
+			}
+			docs, deleted = docs[:0], deleted[:0]
+			ix.setProgress(i+1, len(changes))
+			if progress != nil {
+				progress(i+1, len(changes))
+			}
+		}
+	}
+	if ix.idx.Commit() != to { // no markdown file changed
+		if err := ix.idx.Apply(ctx, to, nil, nil); err != nil {
+			return fmt.Errorf("index catch-up: %w", err)
+		}
+	}
+	w.log.Debug("search index caught up", "from", short(from), "to", short(to), "files", len(changes), "took", time.Since(start))
+	return nil
+}
+
+// advanceTimes records the changes between two commits at the time of the
+// newer one.
+func (w *Wiki) advanceTimes(ctx context.Context, from, to string) error {
+	info, err := w.store.CommitInfo(ctx, to)
+	if err != nil {
+		return err
+	}
+	changes, err := w.store.Changes(ctx, from, to)
+	if err != nil {
+		return err
+	}
+	for _, ch := range changes {
+		w.ix.touch(ch.Path, ch.Delete, info.Committer.When)
+	}
+	return nil
+}
+
+// touch records a change of file at when.
+func (ix *indexer) touch(file string, deleted bool, when time.Time) {
+	if deleted {
+		delete(ix.times, file)
+		return
+	}
+	t, ok := ix.times[file]
+	if !ok {
+		t.created = when
+	}
+	t.modified = when
+	ix.times[file] = t
+}
+
+// indexCommit applies a wiki commit to the index before the mutation
+// returns, so a search issued after it sees the change. If the index is not
+// at the commit's parent (a build is running, or others committed), the
+// next refresh catches up instead.
+func (w *Wiki) indexCommit(ctx context.Context, parent, commit string, when time.Time, changed []*staged) {
+	if w.ix == nil || !w.ix.lockUnlessBuilding() {
+		return
+	}
+	defer w.ix.mu.Unlock()
+	if w.ix.idx.Commit() != parent || w.ix.times == nil {
+		if err := w.catchUpLocked(ctx, commit, nil); err != nil {
+			w.log.Warn("search index not updated", "commit", short(commit), "err", err)
+		}
+		return
+	}
+	var docs []Document
+	var deleted []string
+	for _, s := range changed {
+		w.ix.touch(s.file, s.content == nil, when)
+		if s.content == nil {
+			deleted = append(deleted, s.notePath)
+			continue
+		}
+		f := File{Path: s.file, Blob: s.version(), Size: int64(len(s.content))}
+		docs = append(docs, document(w.parse(s.notePath, f, s.content), f, w.ix.times[s.file]))
+	}
+	if err := w.ix.idx.Apply(ctx, commit, docs, deleted); err != nil {
+		w.log.Warn("search index not updated", "commit", short(commit), "err", err)
+	}
+}

@@ -1,0 +1,115 @@
+package wiki
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/wikid/wikid/grammar"
+	"github.com/wikid/wikid/internal/note"
+)
+
+// SearchParams is a search as a caller gives it.
+type SearchParams struct {
+	// Query is in the query language of the grammar package.
+	Query         string
+	Tags          []string
+	Folder        string
+	BacklinksTo   string
+	ModifiedSince time.Time
+	// Sort is relevance (default), modified, created or title.
+	Sort     string
+	Limit    int
+	Cursor   string
+	Snippets bool
+}
+
+// Search runs a ranked full-text search. It first applies commits others
+// made since the last search; while the index is still being built it
+// answers from what is indexed and sets IndexBehind. It returns
+// INVALID_QUERY with the column for a query that does not parse,
+// INVALID_PARAMS for a bad sort, limit or cursor, and INVALID_PATH for a
+// bad folder or backlinks_to.
+func (w *Wiki) Search(ctx context.Context, p SearchParams) (*SearchResult, error) {
+	if w.ix == nil {
+		return nil, errors.New("search: the wiki has no search index")
+	}
+	req, err := w.searchRequest(p)
+	if err != nil {
+		return nil, err
+	}
+	current, err := w.refreshIndex(ctx)
+	if err != nil {
+		w.log.Warn("search index refresh failed; answering from what is indexed", "err", err)
+	}
+	res, err := w.ix.idx.Search(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	res.IndexBehind = !current
+	return res, nil
+}
+
+func (w *Wiki) searchRequest(p SearchParams) (SearchRequest, error) {
+	req := SearchRequest{Sort: p.Sort, Limit: p.Limit, Cursor: p.Cursor, Snippets: p.Snippets, ModifiedSince: p.ModifiedSince}
+	if strings.TrimSpace(p.Query) != "" {
+		q, err := grammar.Parse(p.Query, w.opts.Location)
+		if err != nil {
+			return req, queryError(err)
+		}
+		req.Query = q
+	}
+	for _, t := range p.Tags {
+		if tag := note.NewTag(t); tag.Norm != "" {
+			req.Tags = append(req.Tags, tag.Norm)
+		}
+	}
+	if p.Folder != "" {
+		f, err := note.CleanFolder(p.Folder)
+		if err != nil {
+			return req, err
+		}
+		req.Folder = f
+	}
+	if p.BacklinksTo != "" {
+		t, _, err := note.CleanPath(p.BacklinksTo)
+		if err != nil {
+			return req, err
+		}
+		req.BacklinksTo = t
+	}
+	return req, nil
+}
+
+// queryError turns a grammar error into INVALID_QUERY with the column.
+func queryError(err error) error {
+	var qe *grammar.Error
+	if !errors.As(err, &qe) {
+		return note.Errorf(note.CodeInvalidQuery, "%v", err)
+	}
+	e := note.Errorf(note.CodeInvalidQuery, "%s", qe.Msg).
+		WithHint("fix the query at column %d; see the query language in the tool description", qe.Column)
+	e.Details = map[string]any{"column": qe.Column}
+	return e
+}
+
+// Tags counts notes per tag, nested tags counted for every ancestor.
+func (w *Wiki) Tags(ctx context.Context, req TagsRequest) ([]TagCount, error) {
+	if w.ix == nil {
+		return nil, errors.New("tags: the wiki has no search index")
+	}
+	if req.Folder != "" {
+		f, err := note.CleanFolder(req.Folder)
+		if err != nil {
+			return nil, err
+		}
+		req.Folder = f
+	}
+	req.Prefix = strings.TrimLeft(req.Prefix, "#")
+	if _, err := w.refreshIndex(ctx); err != nil {
+		return nil, fmt.Errorf("tags: %w", err)
+	}
+	return w.ix.idx.Tags(ctx, req)
+}
