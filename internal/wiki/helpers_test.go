@@ -2,6 +2,8 @@ package wiki_test
 
 import (
 	"context"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,6 +20,13 @@ import (
 // openWiki opens a wiki over the repository at dir with a fixed clock.
 func openWiki(tb testing.TB, dir string, edit func(*wiki.Options)) *wiki.Wiki {
 	tb.Helper()
+	return openWikiLogged(tb, dir, edit, io.Discard)
+}
+
+// openWikiLogged is openWiki with the logs written to log.
+func openWikiLogged(tb testing.TB, dir string, edit func(*wiki.Options), log io.Writer) *wiki.Wiki {
+	tb.Helper()
+	logger := slog.New(slog.NewTextHandler(log, nil))
 	ctx := context.Background()
 	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
 	if err != nil {
@@ -27,11 +36,12 @@ func openWiki(tb testing.TB, dir string, edit func(*wiki.Options)) *wiki.Wiki {
 		Author:    wiki.Identity{Name: "Ada Author", Email: "ada@example.com"},
 		Committer: wiki.Identity{Name: "wikid", Email: "wikid@example.com"},
 		Now:       func() time.Time { return time.Date(2024, 6, 1, 10, 30, 0, 0, time.UTC) },
+		Logger:    logger,
 	}
 	if edit != nil {
 		edit(&opts)
 	}
-	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{})
+	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{Logger: logger})
 	if err != nil {
 		tb.Fatalf("index.Open: %v", err)
 	}
