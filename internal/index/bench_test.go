@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -138,10 +139,12 @@ func newCorpus(n int) *corpus {
 }
 
 // build applies the corpus in batches of 500, as a rebuild does.
-func (c *corpus) build(tb testing.TB, x *Index) {
+func (c *corpus) build(tb testing.TB, x *Index) { c.buildBatches(tb, x, 500) }
+
+func (c *corpus) buildBatches(tb testing.TB, x *Index, size int) {
 	tb.Helper()
-	for i := 0; i < len(c.docs); i += 500 {
-		apply(tb, x, fmt.Sprintf("c%d", i), c.docs[i:min(i+500, len(c.docs))], nil)
+	for i := 0; i < len(c.docs); i += size {
+		apply(tb, x, fmt.Sprintf("c%d", i), c.docs[i:min(i+size, len(c.docs))], nil)
 	}
 }
 
@@ -181,36 +184,46 @@ func (l latencies) report(b *testing.B) {
 	b.ReportMetric(float64(l[len(l)*99/100].Microseconds()), "p99-µs")
 }
 
-func BenchmarkIndex_Build10k(b *testing.B) { benchBuild(b, 10_000) }
+func BenchmarkIndex_Build10k(b *testing.B) {
+	c := newCorpus(10_000)
+	for _, size := range []int{500, 10_000} {
+		b.Run(fmt.Sprintf("batch=%d", size), func(b *testing.B) { benchBuild(b, c, size) })
+	}
+}
 
 func BenchmarkIndex_Build100k(b *testing.B) {
 	if os.Getenv("WIKID_BENCH_100K") == "" {
 		b.Skip("set WIKID_BENCH_100K=1 to build 100,000 notes")
 	}
-	benchBuild(b, 100_000)
+	benchBuild(b, newCorpus(100_000), 500)
 }
 
 // benchBuild builds an index of n notes. Besides the wall time it reports
 // the CPU time of the process (user and system, all threads), which a busy
 // machine inflates less than the wall time.
-func benchBuild(b *testing.B, n int) {
-	c := newCorpus(n)
+// It also reports the size on disk once Close has written everything, and
+// the peak heap of the process.
+func benchBuild(b *testing.B, c *corpus, batch int) {
 	var size int64
 	var cpu time.Duration
 	for b.Loop() {
 		x, _ := openTest(b)
 		before := cpuTime(b)
-		c.build(b, x)
+		c.buildBatches(b, x, batch)
 		cpu += cpuTime(b) - before
 		b.StopTimer()
-		size = dirSize(b, x.dir)
+		dir := x.dir
 		if err := x.Close(context.Background()); err != nil {
 			b.Fatal(err)
 		}
+		size = dirSize(b, dir)
 		b.StartTimer()
 	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(size)/(1<<20), "MiB-on-disk")
 	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(ms.HeapSys)/(1<<20), "MiB-heap-sys")
 }
 
 // cpuTime returns the CPU time the process has used so far.

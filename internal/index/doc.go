@@ -19,11 +19,38 @@
 // "a/b", so a folder filter is a single term lookup), properties as
 // "key=value" terms. Scoring is BM25.
 //
+// # Queries
+//
+// A word searches title (boost 3), aliases (2) and body; a word the
+// analyzer splits ("wiki-ai") and a quoted phrase match as a phrase.
+// Field terms compile to keyword lookups (tag:, folder:, links:, any
+// property), a wildcard on the lowercased path (path:, where '*' also
+// crosses '/'), date ranges (created:, modified:), or, for linkedfrom:, a
+// disjunction of the paths the source note links to, read from the index.
+// A conjunction's negated operands become must_not clauses; a query of
+// negations only matches every note except those. Structured filters
+// (tags, folder, backlinks, modified since) are a bleve filter: they select
+// notes without changing scores.
+//
+// # Snippets and cursors
+//
+// Snippets come from the term locations bleve records for the body (term
+// vectors), never from scanning the text again: the lines with the most
+// distinct matched terms, cut to about 160 characters around the first
+// match, matches marked «». A cursor is the sort key of the last hit
+// (score, date or title, then path) for bleve's SearchAfter, so a page
+// never repeats or skips a note because notes were added or deleted
+// before it. A relevance cursor scores its note again first, because BM25
+// scores move with the number of notes; if the average length of the notes
+// changes a lot between pages, notes can still trade places, which only a
+// snapshot of the whole result could prevent.
+//
 // # Consistency
 //
 // Apply writes the documents, the deletions and the new commit in one bleve
 // batch, so the commit recorded in the index always describes its content,
-// even after a crash. An index that is missing, unreadable or of another
+// even after a crash. Apply returns when searches see the batch; the disk
+// catches up in the background, and Close waits for it. An index that is missing, unreadable or of another
 // schema version is recreated empty on Open, and Commit returns "" so the
 // wiki rebuilds it.
 package index

@@ -11,9 +11,7 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
-	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -50,21 +48,6 @@ type Index struct {
 	writeMu sync.Mutex
 }
 
-// storeConfig is the configuration of bleve's scorch store, at creation
-// and on every open. bolt_timeout bounds the wait for the lock on the root
-// file: a second process with the same index open is an error, not a hang.
-// unsafe_batch makes a batch return before it is on disk (see unsaved).
-// Keeping a single snapshot means a damaged segment cannot make scorch fall
-// back silently to an older state: the index then opens without its
-// schema version and is recreated, with a warning.
-func storeConfig() map[string]any {
-	return map[string]any{
-		"bolt_timeout":       "2s",
-		"numSnapshotsToKeep": 1,
-		"unsafe_batch":       true, // see unsaved
-	}
-}
-
 // Open opens the index at dir, creating it (and its parent directories)
 // when it does not exist. An index that cannot be read, is corrupt or was
 // written with another schema is removed and recreated empty, with a
@@ -99,129 +82,11 @@ func Open(ctx context.Context, dir string, opts Options) (*Index, error) {
 			return nil, err
 		}
 	}
-	im, ok := x.bi.Mapping().(*mapping.IndexMappingImpl)
-	if !ok {
+	if x.im, err = indexMapping(x.bi); err != nil {
 		_ = x.bi.Close()
-		return nil, fmt.Errorf("open index: unexpected mapping type %T", x.bi.Mapping())
+		return nil, err
 	}
-	x.im = im
 	return x, nil
-}
-
-// openExisting opens the index at dir and checks its schema. It returns an
-// error wrapping os.ErrNotExist when there is no index, ErrLocked when
-// another process holds it, and another error when it is unusable.
-func openExisting(dir string) (bi bleve.Index, commit string, err error) {
-	if _, err := os.Stat(filepath.Join(dir, "index_meta.json")); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			if _, derr := os.Stat(dir); derr == nil {
-				// A directory without metadata is debris of an
-				// interrupted creation: unusable, not missing.
-				return nil, "", fmt.Errorf("open index: no index_meta.json")
-			}
-		}
-		return nil, "", err
-	}
-	// A corrupt segment can make bleve panic rather than fail.
-	defer func() {
-		if r := recover(); r != nil {
-			if bi != nil {
-				_ = bi.Close()
-			}
-			bi, commit, err = nil, "", fmt.Errorf("open index: panic: %v", r)
-		}
-	}()
-	if err := checkLatest(dir); err != nil {
-		return nil, "", err
-	}
-	bi, err = bleve.OpenUsing(dir, storeConfig())
-	if err != nil {
-		if errors.Is(err, bolterrors.ErrTimeout) {
-			return nil, "", fmt.Errorf("%w: %s", ErrLocked, dir)
-		}
-		return nil, "", fmt.Errorf("open index: %w", err)
-	}
-	schema, err := bi.GetInternal(internalSchema)
-	if err == nil && string(schema) != schemaVersion {
-		err = fmt.Errorf("schema version %q, want %q", schema, schemaVersion)
-	}
-	var c []byte
-	if err == nil {
-		c, err = bi.GetInternal(internalCommit)
-	}
-	if err == nil {
-		_, err = bi.DocCount()
-	}
-	if err != nil {
-		_ = bi.Close()
-		return nil, "", fmt.Errorf("open index: %w", err)
-	}
-	return bi, string(c), nil
-}
-
-// checkLatest returns an error when the latest snapshot recorded in the
-// index's root file cannot be loaded. Scorch would then fall back silently
-// (but for a line on the standard logger) to an older snapshot, or to
-// none: the index is damaged, and is rebuilt rather than trusted. The check
-// runs on a read-only instance, because scorch's LoadSnapshot must not run
-// alongside its persister.
-func checkLatest(dir string) error {
-	config := storeConfig()
-	config["read_only"] = true
-	bi, err := bleve.OpenUsing(dir, config)
-	if err != nil {
-		if errors.Is(err, bolterrors.ErrTimeout) {
-			return fmt.Errorf("%w: %s", ErrLocked, dir)
-		}
-		return fmt.Errorf("open index: %w", err)
-	}
-	defer bi.Close()
-	adv, err := bi.Advanced()
-	if err != nil {
-		return fmt.Errorf("open index: %w", err)
-	}
-	sc, ok := adv.(*scorch.Scorch)
-	if !ok {
-		return fmt.Errorf("open index: unexpected index type %T", adv)
-	}
-	epochs, err := sc.RootBoltSnapshotEpochs()
-	if err != nil {
-		return fmt.Errorf("open index: %w", err)
-	}
-	if len(epochs) == 0 {
-		return nil
-	}
-	snap, err := sc.LoadSnapshot(epochs[0])
-	if err != nil {
-		return fmt.Errorf("open index: latest snapshot: %w", err)
-	}
-	return snap.Close()
-}
-
-// recreate removes whatever is at dir and creates an empty index there.
-func recreate(dir string) (bleve.Index, error) {
-	if err := os.RemoveAll(dir); err != nil {
-		return nil, fmt.Errorf("remove index: %w", err)
-	}
-	return create(dir)
-}
-
-// create makes an empty index at dir, which must not exist, and records
-// the schema version in it.
-func create(dir string) (bleve.Index, error) {
-	im, err := newMapping()
-	if err != nil {
-		return nil, fmt.Errorf("build index mapping: %w", err)
-	}
-	bi, err := bleve.NewUsing(dir, im, scorch.Name, scorch.Name, storeConfig())
-	if err != nil {
-		return nil, fmt.Errorf("create index: %w", err)
-	}
-	if err := bi.SetInternal(internalSchema, []byte(schemaVersion)); err != nil {
-		_ = bi.Close()
-		return nil, fmt.Errorf("create index: record schema: %w", err)
-	}
-	return bi, nil
 }
 
 // Commit returns the commit the index reflects, "" when it is empty or was
@@ -270,9 +135,12 @@ func (x *Index) Reset(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reset index: %w", err)
 	}
-	x.bi = bi
-	x.im = bi.Mapping().(*mapping.IndexMappingImpl)
-	x.unsaved = &unsaved{}
+	im, err := indexMapping(bi)
+	if err != nil {
+		_ = bi.Close()
+		return fmt.Errorf("reset index: %w", err)
+	}
+	x.bi, x.im, x.unsaved = bi, im, &unsaved{}
 	return nil
 }
 
@@ -285,22 +153,27 @@ const closeWait = 10 * time.Second
 // and releases the index; later calls return ErrClosed. Closing twice is
 // not an error.
 func (x *Index) Close(ctx context.Context) error {
+	// Holding writeMu, no batch starts; searches go on while the disk
+	// catches up.
 	x.writeMu.Lock()
 	defer x.writeMu.Unlock()
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if x.bi == nil {
+	x.mu.RLock()
+	open, unsaved := x.bi != nil, x.unsaved
+	x.mu.RUnlock()
+	if !open {
 		return nil
 	}
 	timer := time.NewTimer(closeWait)
 	defer timer.Stop()
 	select {
-	case <-x.unsaved.saved():
+	case <-unsaved.saved():
 	case <-ctx.Done():
 		x.log.Warn("closing the index before its last changes reached the disk", "err", ctx.Err())
 	case <-timer.C:
 		x.log.Warn("closing the index before its last changes reached the disk", "waited", closeWait)
 	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
 	err := x.bi.Close()
 	x.bi = nil
 	if err != nil {
