@@ -63,6 +63,9 @@ func commands(e env) map[string]command {
 		"write":   &writeCommand{env: e},
 		"edit":    &editCommand{env: e},
 		"rm":      &rmCommand{env: e},
+		"search":  &searchCommand{env: e},
+		"grep":    &grepCommand{env: e},
+		"reindex": &reindexCommand{env: e},
 	}
 }
 
@@ -100,6 +103,9 @@ Commands:
   write      create or replace a note from standard input
   edit       change part of a note (append, replace, sections, ...)
   rm         delete a note (recoverable from history)
+  search     ranked full-text search with the query language
+  grep       print the lines of notes that match a pattern
+  reindex    bring the search index up to date, or rebuild it
   version    print the version
 
 Run 'wikid help <command>' or 'wikid <command> --help' for a command's flags.
