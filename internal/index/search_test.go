@@ -283,3 +283,38 @@ func TestIndex_Search_limit(t *testing.T) {
 		}
 	}
 }
+
+// TestIndex_Search_details checks list properties, Unicode words and notes
+// without dates.
+func TestIndex_Search_details(t *testing.T) {
+	x, _ := openTest(t)
+	apply(t, x, "c1", []wiki.Document{
+		{Path: "a", Title: "Crème Brûlée", Body: "Un CAFÉ, s'il vous plaît.", Properties: map[string][]string{"owner": {"Ann", "Bob Smith"}},
+			Modified: day(t, "2024-01-01"), Created: day(t, "2024-01-01")},
+		{Path: "b", Title: "Zero", Body: "no dates here", Properties: map[string][]string{"owner": {"Carol"}}},
+		{Path: "c", Title: "Ünïcode", Body: "日本語 text", Modified: day(t, "2023-01-01"), Created: day(t, "2023-01-01")},
+	}, nil)
+	for q, want := range map[string][]string{
+		`owner:ann`:            {"a"},
+		`owner:"bob smith"`:    {"a"},
+		`owner:bob`:            {},
+		`owner:c*`:             {"b"},
+		`café`:                 {"a"},
+		`crème`:                {"a"},
+		`title:"crème brûlée"`: {"a"},
+		`ünïcode`:              {"c"},
+		`日本語`:                  {"c"},
+		`modified:<2000`:       {"b"}, // an unknown date counts as 1970
+	} {
+		if got := sortedPaths(find(t, x, wiki.SearchRequest{Query: parse(t, q)})); !slices.Equal(got, want) {
+			t.Errorf("%s = %q, want %q", q, got, want)
+		}
+	}
+	res := find(t, x, wiki.SearchRequest{Sort: "modified"})
+	if got := paths(res); !slices.Equal(got, []string{"a", "c", "b"}) {
+		t.Errorf("by modified = %q, want [a c b]", got)
+	}
+	if m := res.Hits[2].Modified; !m.IsZero() {
+		t.Errorf("note without a date has Modified %v, want the zero time", m)
+	}
+}
