@@ -10,9 +10,17 @@ FUZZTIME ?= 10s
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/wikid
 
-# run builds wikid and runs it on a demo wiki made from fixtures/.
+# run builds wikid, makes a demo wiki from fixtures/basic in a scratch
+# directory, changes it through wikid and shows the resulting history.
 run: build
-	$(BIN) --help
+	@demo=$$(mktemp -d) && cp -R fixtures/basic/. "$$demo" && \
+	  git -C "$$demo" init -q -b main && git -C "$$demo" add -A && \
+	  git -C "$$demo" -c user.name=demo -c user.email=demo@example.com commit -q -m "import fixtures/basic" && \
+	  printf '# Ideas\n\n- a wiki that remembers everything\n' | $(BIN) write --repo "$$demo" inbox/ideas && \
+	  printf -- '- try wikid\n' | $(BIN) edit --repo "$$demo" --op append inbox/ideas && \
+	  $(BIN) rm --repo "$$demo" inbox/untitled && \
+	  $(BIN) search --repo "$$demo" 'wiki' && \
+	  git -C "$$demo" log --stat -3 && echo && echo "demo wiki: $$demo"
 
 # test is what CI runs: formatting, vet, and every test under the race detector.
 test:
