@@ -55,7 +55,8 @@
 // untracked cache and the fsmonitor data when it needs them. A checkout whose
 // index is missing gets a new index only on its first commit (the whole tree
 // is the change); otherwise the index stays missing. The reftable ref
-// backend and sha256 repositories are refused by Open.
+// backend and sha256 repositories are refused by Open; version 1 pack
+// indexes (not written by git since 2007) are not read.
 //
 // # Concurrency
 //
