@@ -90,7 +90,7 @@ func checkCheckout(tb testing.TB, dir string) {
 	}
 }
 
-// checkFiles fails unless every file (content "" = absent) is on disk with
+// checkDisk fails unless every file (content "" = absent) is on disk with
 // that content.
 func checkDisk(tb testing.TB, dir string, files map[string]string) {
 	tb.Helper()
@@ -105,22 +105,6 @@ func checkDisk(tb testing.TB, dir string, files map[string]string) {
 			tb.Errorf("%s = %q, want %q", p, got, want)
 		}
 	}
-}
-
-// fileState captures files byte for byte, to check that a failed commit
-// changed nothing.
-func fileState(tb testing.TB, dir string, names ...string) map[string]string {
-	tb.Helper()
-	state := make(map[string]string)
-	for _, n := range names {
-		b, err := os.ReadFile(filepath.Join(dir, n))
-		if err != nil {
-			state[n] = "<" + err.Error() + ">"
-			continue
-		}
-		state[n] = string(b)
-	}
-	return state
 }
 
 // wantCode fails unless err has the code.

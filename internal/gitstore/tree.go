@@ -115,13 +115,6 @@ func compareStrings(a, b string) int {
 	return 0
 }
 
-// sortEntries puts entries in git's order.
-func sortEntries(entries []treeEntry) {
-	sort.Slice(entries, func(i, j int) bool {
-		return compareEntries(entries[i].name, entries[i].mode, entries[j].name, entries[j].mode) < 0
-	})
-}
-
 // find returns the entry called name: a file or a tree, whichever exists.
 func (t *tree) find(name string) (treeEntry, bool) {
 	for _, mode := range [...]uint32{modeFile, modeTree} {
