@@ -146,10 +146,12 @@ func (t *txn) finish(tool string, m Mutation) (*Result, error) {
 		res.Warnings = append(res.Warnings, "the change leaves every note as it was; no commit was made")
 		return res, nil
 	}
-	if err := t.w.store.CheckWorktree(t.ctx, t.head.Commit, files); err != nil {
-		return nil, err
-	}
 	if m.DryRun {
+		// The preview fails where the commit would (Store.Commit checks the
+		// worktree itself).
+		if err := t.w.store.CheckWorktree(t.ctx, t.head.Commit, files); err != nil {
+			return nil, err
+		}
 		res.Diff = textdiff.Unified(diffs, 3)
 		return res, nil
 	}

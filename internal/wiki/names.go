@@ -1,0 +1,272 @@
+package wiki
+
+import (
+	"context"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/wikid/wikid/internal/note"
+)
+
+// Resolve settings.
+const (
+	// DefaultResolveThreshold is the least Dice score a fuzzy match needs
+	// unless the request says otherwise.
+	DefaultResolveThreshold = 0.7
+	// MaxResolveMatches is how many matches Resolve returns per name.
+	MaxResolveMatches = 5
+	// MaxResolveNames is how many names one request may resolve.
+	MaxResolveNames = 100
+)
+
+// The strategies of Resolve.
+const (
+	ResolveExact    = "exact"
+	ResolveFuzzy    = "fuzzy"
+	ResolveSemantic = "semantic"
+)
+
+// What a name matched, in NameMatch.MatchedBy.
+const (
+	MatchedByPath  = "path"
+	MatchedByTitle = "title"
+	MatchedByAlias = "alias"
+)
+
+// ResolveRequest turns names into note paths.
+type ResolveRequest struct {
+	Names []string
+	// Strategy is exact (the default): the path (or its last segments, so
+	// "plan" and "alpha/plan" match projects/alpha/plan), else the title,
+	// else an alias equals the name, ignoring case; or fuzzy: the Sørensen–Dice
+	// coefficient of the character bigrams of the lowercased name and of
+	// the note's base name (its whole path when the name holds a '/'),
+	// title and aliases is at least Threshold. Semantic needs embeddings,
+	// which are not configured.
+	Strategy string
+	// Threshold is the least fuzzy score, in (0, 1]; 0 means
+	// DefaultResolveThreshold.
+	Threshold float64
+	// Folder and Tag restrict the candidates.
+	Folder string
+	Tag    string
+}
+
+// ResolveResult holds one resolution per name, in the order asked.
+type ResolveResult struct {
+	Results []NameResolution `json:"results"`
+}
+
+// NameResolution is what one name resolved to. A name that matches no note
+// is not an error: Exists is false and Matches empty.
+type NameResolution struct {
+	Name    string      `json:"name"`
+	Exists  bool        `json:"exists"`
+	Matches []NameMatch `json:"matches"`
+}
+
+// NameMatch is a note a name matched, best first.
+type NameMatch struct {
+	Path  string  `json:"path"`
+	Title string  `json:"title"`
+	Score float64 `json:"score"`
+	// MatchedBy says what matched: path, title or alias.
+	MatchedBy string `json:"matched_by"`
+}
+
+// Resolve finds the notes at HEAD that each name refers to, at most
+// MaxResolveMatches per name. It returns INVALID_PARAMS for no names or too
+// many, an unknown strategy, semantic (not configured) or a threshold out
+// of range, and INVALID_PATH for a bad folder.
+func (w *Wiki) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResult, error) {
+	if len(req.Names) == 0 || len(req.Names) > MaxResolveNames {
+		return nil, note.Errorf(note.CodeInvalidParams, "give from 1 to %d names, not %d", MaxResolveNames, len(req.Names))
+	}
+	switch req.Strategy {
+	case "":
+		req.Strategy = ResolveExact
+	case ResolveExact, ResolveFuzzy:
+	case ResolveSemantic:
+		return nil, note.Errorf(note.CodeInvalidParams, "semantic resolution is not configured: this wiki has no embeddings").
+			WithHint("use strategy exact, or fuzzy for misspelled names")
+	default:
+		return nil, note.Errorf(note.CodeInvalidParams, "unknown strategy %q", req.Strategy).
+			WithHint("use exact or fuzzy")
+	}
+	switch {
+	case req.Threshold == 0:
+		req.Threshold = DefaultResolveThreshold
+	case req.Threshold < 0 || req.Threshold > 1:
+		return nil, note.Errorf(note.CodeInvalidParams, "threshold %g is not in (0, 1]", req.Threshold)
+	}
+	folder, err := note.CleanFolder(req.Folder)
+	if err != nil {
+		return nil, err
+	}
+	_, snap, err := w.head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	files, err := snap.Files(ctx, folder)
+	if err != nil {
+		return nil, err
+	}
+	queries := make([]nameQuery, len(req.Names))
+	for i, name := range req.Names {
+		queries[i] = newNameQuery(name)
+	}
+	for _, f := range files {
+		if _, _, ok := note.SplitFileName(f.Path); !ok {
+			continue
+		}
+		n, err := w.noteOf(ctx, snap, f)
+		if err != nil {
+			return nil, err
+		}
+		if req.Tag != "" && !n.HasTag(req.Tag) {
+			continue
+		}
+		for i := range queries {
+			q := &queries[i]
+			if req.Strategy == ResolveExact {
+				q.exact(n)
+			} else {
+				q.fuzzy(n, req.Threshold)
+			}
+		}
+	}
+	res := &ResolveResult{Results: make([]NameResolution, len(queries))}
+	for i, q := range queries {
+		sort.Slice(q.matches, func(a, b int) bool {
+			ma, mb := q.matches[a], q.matches[b]
+			if ma.Score != mb.Score {
+				return ma.Score > mb.Score
+			}
+			if ra, rb := q.rank(ma), q.rank(mb); ra != rb {
+				return ra < rb
+			}
+			return ma.Path < mb.Path
+		})
+		if len(q.matches) > MaxResolveMatches {
+			q.matches = q.matches[:MaxResolveMatches]
+		}
+		res.Results[i] = NameResolution{Name: q.name, Exists: len(q.matches) > 0, Matches: q.matches}
+		if res.Results[i].Matches == nil {
+			res.Results[i].Matches = []NameMatch{}
+		}
+	}
+	return res, nil
+}
+
+// nameQuery is one name being resolved.
+type nameQuery struct {
+	name    string
+	lower   string // trimmed, lowercased
+	path    string // lowercased note path, "" when the name is no valid path
+	bigrams map[string]int
+	size    int // number of bigrams
+	matches []NameMatch
+}
+
+func newNameQuery(name string) nameQuery {
+	q := nameQuery{name: name, lower: strings.ToLower(strings.TrimSpace(name))}
+	if p, _, err := note.CleanPath(name); err == nil {
+		q.path = strings.ToLower(p)
+	}
+	q.bigrams, q.size = bigrams(q.lower)
+	return q
+}
+
+// exact records n if its path, the end of its path, its title or an alias
+// equals the name, ignoring case.
+func (q *nameQuery) exact(n *note.Note) {
+	by := ""
+	p := strings.ToLower(n.Path)
+	switch {
+	case q.path != "" && (p == q.path || strings.HasSuffix(p, "/"+q.path)):
+		by = MatchedByPath
+	case strings.ToLower(strings.TrimSpace(n.Title)) == q.lower:
+		by = MatchedByTitle
+	default:
+		for _, a := range n.Aliases {
+			if strings.ToLower(strings.TrimSpace(a)) == q.lower {
+				by = MatchedByAlias
+				break
+			}
+		}
+	}
+	if by != "" {
+		q.matches = append(q.matches, NameMatch{Path: n.Path, Title: n.Title, Score: 1, MatchedBy: by})
+	}
+}
+
+// fuzzy records n if its best Dice score reaches threshold.
+func (q *nameQuery) fuzzy(n *note.Note, threshold float64) {
+	base := path.Base(n.Path)
+	if strings.Contains(q.lower, "/") {
+		base = n.Path
+	}
+	best, by := q.dice(base), MatchedByPath
+	if s := q.dice(n.Title); s > best {
+		best, by = s, MatchedByTitle
+	}
+	for _, a := range n.Aliases {
+		if s := q.dice(a); s > best {
+			best, by = s, MatchedByAlias
+		}
+	}
+	if best >= threshold {
+		q.matches = append(q.matches, NameMatch{Path: n.Path, Title: n.Title, Score: round3(best), MatchedBy: by})
+	}
+}
+
+// dice is the Sørensen–Dice coefficient of the bigram multisets of the
+// name and s, both lowercased. Strings too short for a bigram score 1 when
+// equal and 0 otherwise.
+func (q *nameQuery) dice(s string) float64 {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if s == q.lower {
+		return 1
+	}
+	other, size := bigrams(s)
+	if q.size == 0 || size == 0 {
+		return 0
+	}
+	common := 0
+	for g, n := range other {
+		common += min(n, q.bigrams[g])
+	}
+	return 2 * float64(common) / float64(q.size+size)
+}
+
+// bigrams returns the multiset of adjacent character pairs of s.
+func bigrams(s string) (map[string]int, int) {
+	r := []rune(s)
+	if len(r) < 2 {
+		return nil, 0
+	}
+	m := make(map[string]int, len(r)-1)
+	for i := 0; i+1 < len(r); i++ {
+		m[string(r[i:i+2])]++
+	}
+	return m, len(r) - 1
+}
+
+// rank orders matches of equal score: the whole path, the end of the path,
+// the title, then an alias.
+func (q *nameQuery) rank(m NameMatch) int {
+	switch {
+	case m.MatchedBy == MatchedByPath && strings.ToLower(m.Path) == q.path:
+		return 0
+	case m.MatchedBy == MatchedByPath:
+		return 1
+	case m.MatchedBy == MatchedByTitle:
+		return 2
+	}
+	return 3
+}
+
+func round3(f float64) float64 {
+	return float64(int(f*1000+0.5)) / 1000
+}

@@ -1,0 +1,117 @@
+package wiki
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+
+	"github.com/wikid/wikid/internal/note"
+)
+
+// maxBehindCount bounds the commits Status walks to count how far the
+// search index is behind HEAD.
+const maxBehindCount = 1000
+
+// Status describes the wiki: its repository, HEAD, notes, search index and
+// sync state.
+type Status struct {
+	// Repository is the checkout's top folder, or the git folder of a bare
+	// repository; GitDir is the git folder.
+	Repository string `json:"repository"`
+	GitDir     string `json:"git_dir"`
+	// Branch is the short branch name, "" when HEAD is detached.
+	Branch   string `json:"branch"`
+	Detached bool   `json:"detached,omitempty"`
+	// Head is the commit HEAD points at, "" on an unborn branch.
+	Head     string      `json:"head"`
+	Bare     bool        `json:"bare"`
+	Notes    int         `json:"notes"`
+	ReadOnly bool        `json:"read_only"`
+	Index    IndexStatus `json:"index"`
+	Sync     SyncStatus  `json:"sync"`
+}
+
+// IndexStatus is the search index's state relative to HEAD.
+type IndexStatus struct {
+	// Enabled is false when the wiki runs without a search index.
+	Enabled bool `json:"enabled"`
+	IndexState
+	// CaughtUp is true when the index reflects HEAD.
+	CaughtUp bool `json:"caught_up"`
+	// Behind counts the first-parent commits from the index's commit to
+	// HEAD; -1 when they were not counted (the index is empty, its commit
+	// is not on the branch, or more than 1000 commits separate them).
+	Behind int `json:"behind"`
+}
+
+// SyncStatus is the state of syncing with a remote.
+type SyncStatus struct {
+	Configured bool   `json:"configured"`
+	Message    string `json:"message"`
+}
+
+// Status reports the wiki's state. It reads HEAD and lists the notes at
+// HEAD, and returns an error only when the repository cannot be read.
+func (w *Wiki) Status(ctx context.Context) (*Status, error) {
+	head, snap, err := w.head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	files, err := snap.Files(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	gitDir := filepath.Dir(w.store.Dir())
+	st := &Status{
+		Repository: gitDir, GitDir: gitDir,
+		Branch: strings.TrimPrefix(head.Branch, "refs/heads/"), Detached: head.Detached,
+		Head: head.Commit, Bare: head.Bare, ReadOnly: w.opts.ReadOnly,
+		Sync: SyncStatus{Message: "sync is not configured: wikid does not fetch or push yet; use git pull and git push"},
+	}
+	if !head.Bare && filepath.Base(gitDir) == ".git" {
+		st.Repository = filepath.Dir(gitDir)
+	}
+	for _, f := range files {
+		if _, _, ok := note.SplitFileName(f.Path); ok {
+			st.Notes++
+		}
+	}
+	if w.ix == nil {
+		st.Index.Behind = -1
+		return st, nil
+	}
+	st.Index.Enabled = true
+	st.Index.IndexState = w.ix.state()
+	st.Index.CaughtUp = st.Index.Commit == head.Commit
+	st.Index.Behind = w.commitsBetween(ctx, st.Index.Commit, head.Commit)
+	return st, nil
+}
+
+// commitsBetween counts the first-parent steps from `to` back to `from`,
+// or returns -1 when `from` is not reached within maxBehindCount steps.
+func (w *Wiki) commitsBetween(ctx context.Context, from, to string) int {
+	if from == to {
+		return 0
+	}
+	if from == "" {
+		return -1
+	}
+	c := to
+	for n := 0; n < maxBehindCount && c != ""; n++ {
+		if c == from {
+			return n
+		}
+		info, err := w.store.CommitInfo(ctx, c)
+		if err != nil {
+			return -1
+		}
+		c = ""
+		if len(info.Parents) > 0 {
+			c = info.Parents[0]
+		}
+	}
+	if c == from {
+		return maxBehindCount
+	}
+	return -1
+}
