@@ -37,7 +37,9 @@ func TestWiki_Status(t *testing.T) {
 			t.Errorf("sync %+v", st.Sync)
 		}
 
-		// Commits made with git are counted until a search catches up.
+		// Commits made with git are counted until a search catches up. (The
+		// catch-up Open started may still run and take some of them in:
+		// git says how many commits separate what the index holds from HEAD.)
 		for i := range 3 {
 			gittest.Commit(t, dir, "outside", map[string]string{"outside.md": strconv.Itoa(i)})
 		}
@@ -45,8 +47,12 @@ func TestWiki_Status(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.Index.CaughtUp || st.Index.Behind != 3 || st.Index.Commit != head || st.Notes != notes+1 {
-			t.Errorf("after 3 outside commits: %+v, index %+v", st, st.Index)
+		behind, _ := strconv.Atoi(strings.TrimSpace(gittest.Git(t, dir, "rev-list", "--count", "--first-parent", st.Index.Commit+"..HEAD")))
+		if st.Index.CaughtUp != (behind == 0) || st.Index.Behind != behind || st.Notes != notes+1 {
+			t.Errorf("after 3 outside commits: %+v, index %+v; git counts %d commits", st, st.Index, behind)
+		}
+		if behind != 3 {
+			t.Logf("the index took in %d outside commits before the check", 3-behind)
 		}
 		if _, err := w.Search(ctx, wiki.SearchParams{Query: "outside"}); err != nil {
 			t.Fatal(err)
