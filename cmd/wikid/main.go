@@ -66,6 +66,7 @@ func commands(e env) map[string]command {
 		"search":  &searchCommand{env: e},
 		"grep":    &grepCommand{env: e},
 		"reindex": &reindexCommand{env: e},
+		"serve":   &serveCommand{env: e},
 	}
 }
 
@@ -106,6 +107,7 @@ Commands:
   search     ranked full-text search with the query language
   grep       print the lines of notes that match a pattern
   reindex    bring the search index up to date, or rebuild it
+  serve      serve the wiki to MCP clients over stdio or HTTP
   version    print the version
 
 Run 'wikid help <command>' or 'wikid <command> --help' for a command's flags.

@@ -1,0 +1,85 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// maxBatch is how many changes one apply_changes call may hold.
+const maxBatch = 100
+
+// stepArgs are the arguments of a tool that can be a step of a batch.
+type stepArgs interface {
+	change(wiki.Caller) wiki.Change
+}
+
+// stepTool is a tool apply_changes accepts: its arguments without dry_run
+// and message, which belong to the batch.
+type stepTool struct {
+	input *schema
+	args  func() stepArgs
+}
+
+func stepTools() map[string]stepTool {
+	step := func(in *schema) *schema { return in.without("dry_run", "message") }
+	return map[string]stepTool{
+		"write_note":      {step(writeNoteInput()), func() stepArgs { return &writeArgs{} }},
+		"edit_note":       {step(editNoteInput()), func() stepArgs { return &editArgs{} }},
+		"update_metadata": {step(updateMetadataInput()), func() stepArgs { return &metadataArgs{} }},
+		"delete_note":     {step(deleteNoteInput()), func() stepArgs { return &deleteArgs{} }},
+	}
+}
+
+type applyArgs struct {
+	Changes []struct {
+		Tool      string          `json:"tool"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"changes"`
+	DryRun  bool   `json:"dry_run"`
+	Message string `json:"message"`
+}
+
+func applyChangesTool() *tool {
+	in := object("",
+		req("changes", &schema{Type: "array", MinItems: ptr(1), MaxItems: ptr(maxBatch),
+			Description: "The changes, applied in order; each sees the notes as the earlier ones left them.",
+			Items: object("One change: a tool and its arguments, exactly as that tool takes them (without dry_run and message).",
+				req("tool", enum("The tool.", "write_note", "edit_note", "update_metadata", "delete_note")),
+				req("arguments", openObject("The tool's arguments; expected_version is checked per change.")),
+			)}),
+		dryRunProp,
+		messageProp,
+	)
+	return &tool{
+		name: "apply_changes", group: GroupNotes, mutating: true, destructive: true, title: "Change several notes in one commit",
+		description: "Apply several changes (write_note, edit_note, update_metadata, delete_note) as one git commit, all or " +
+			"nothing: if any change fails, nothing is written and the error names the change. Use it when notes must change " +
+			"together (a new note and the links to it, a reorganisation); for a single note, call its tool directly. " +
+			"dry_run previews the whole batch as one diff.",
+		input:  in,
+		output: object("The outcome.", mutationResultProps()...),
+		run:    bind(in, runApply),
+	}
+}
+
+func runApply(ctx context.Context, s *Server, a *applyArgs) (any, string, error) {
+	tools := stepTools()
+	caller := s.caller(ctx)
+	req := wiki.ApplyRequest{Mutation: wiki.Mutation{DryRun: a.DryRun, Message: a.Message, Caller: caller}}
+	for i, c := range a.Changes {
+		st := tools[c.Tool] // the schema's enum admits only these
+		args := st.args()
+		if err := decodeArgsAt(c.Arguments, st.input, args, fmt.Sprintf("changes[%d].arguments", i)); err != nil {
+			return nil, "", err
+		}
+		req.Changes = append(req.Changes, args.change(caller))
+	}
+	res, err := s.w.Apply(ctx, req)
+	if err != nil {
+		return nil, "", err
+	}
+	return res, mutationText("Applied "+plural(len(a.Changes), "change"), res), nil
+}

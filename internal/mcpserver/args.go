@@ -1,0 +1,237 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/wikid/wikid/internal/note"
+)
+
+// decodeArgs checks raw tool arguments against the tool's input schema and
+// decodes them into dst. Every violation is an INVALID_PARAMS error that
+// names the argument: an unknown key, a wrong type (null included), a value
+// outside its enum or range, a missing required argument. Absent or empty
+// arguments are an empty object.
+func decodeArgs(raw []byte, s *schema, dst any) error {
+	return decodeArgsAt(raw, s, dst, "")
+}
+
+// decodeArgsAt is decodeArgs for arguments nested at a path, such as
+// "changes[2].arguments".
+func decodeArgsAt(raw []byte, s *schema, dst any, at string) error {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		raw = []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return argError(at, "arguments are not valid JSON: %v", err)
+	}
+	if err := validate(s, v, at); err != nil {
+		return err
+	}
+	dec = json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		// The schema admitted what the struct cannot hold: a number out of
+		// the Go type's range, for instance.
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return argError(join(at, te.Field), "cannot hold %s", te.Value)
+		}
+		return argError(at, "%v", err)
+	}
+	return nil
+}
+
+// validate checks v against s. at is the argument's path, "" at the top.
+func validate(s *schema, v any, at string) error {
+	if v == nil {
+		if s.Nullable || s.Type == "" {
+			return nil
+		}
+		return argError(at, "must be %s, not null", typeName(s.Type)).
+			WithHint("leave the argument out instead of sending null")
+	}
+	switch s.Type {
+	case "":
+		return nil
+	case "string":
+		str, ok := v.(string)
+		if !ok {
+			return wrongType(s, v, at)
+		}
+		if s.Enum != nil && !slices.Contains(s.Enum, str) {
+			return argError(at, "must be one of %s, not %q", strings.Join(s.Enum, ", "), str)
+		}
+		if s.MinLength != nil && len([]rune(str)) < *s.MinLength {
+			return argError(at, "must not be empty")
+		}
+	case "boolean":
+		if _, ok := v.(bool); !ok {
+			return wrongType(s, v, at)
+		}
+	case "integer", "number":
+		n, ok := v.(json.Number)
+		if !ok {
+			return wrongType(s, v, at)
+		}
+		f, err := strconv.ParseFloat(string(n), 64)
+		if err != nil || math.IsInf(f, 0) {
+			return argError(at, "%s is out of range", n)
+		}
+		if s.Type == "integer" && f != math.Trunc(f) {
+			return argError(at, "must be a whole number, not %s", n)
+		}
+		if s.Min != nil && f < *s.Min {
+			return argError(at, "must be at least %s, not %s", fmtNum(*s.Min), n)
+		}
+		if s.ExclusiveMin != nil && f <= *s.ExclusiveMin {
+			return argError(at, "must be more than %s, not %s", fmtNum(*s.ExclusiveMin), n)
+		}
+		if s.Max != nil && f > *s.Max {
+			return argError(at, "must be at most %s, not %s", fmtNum(*s.Max), n)
+		}
+	case "array":
+		items, ok := v.([]any)
+		if !ok {
+			return wrongType(s, v, at)
+		}
+		if s.MinItems != nil && len(items) < *s.MinItems {
+			return argError(at, "needs at least %d items, not %d", *s.MinItems, len(items))
+		}
+		if s.MaxItems != nil && len(items) > *s.MaxItems {
+			return argError(at, "takes at most %d items, not %d", *s.MaxItems, len(items))
+		}
+		if s.Items != nil {
+			for i, it := range items {
+				if err := validate(s.Items, it, fmt.Sprintf("%s[%d]", at, i)); err != nil {
+					return err
+				}
+			}
+		}
+	case "object":
+		m, ok := v.(map[string]any)
+		if !ok {
+			return wrongType(s, v, at)
+		}
+		return validateObject(s, m, at)
+	}
+	return nil
+}
+
+func validateObject(s *schema, m map[string]any, at string) error {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys) // report the first problem deterministically
+	for _, k := range keys {
+		p := s.prop(k)
+		switch {
+		case p != nil:
+			if err := validate(p.Schema, m[k], join(at, k)); err != nil {
+				return err
+			}
+		case s.Values != nil:
+			if err := validate(s.Values, m[k], join(at, k)); err != nil {
+				return err
+			}
+		case !s.Open:
+			names := make([]string, len(s.Props))
+			for i, p := range s.Props {
+				names[i] = p.Name
+			}
+			what := "argument"
+			if at != "" {
+				what = "key"
+			}
+			e := note.Errorf(note.CodeInvalidParams, "unknown %s %q", what, join(at, k))
+			if len(names) == 0 {
+				return e.WithHint("this takes no arguments")
+			}
+			return e.WithHint("the known ones are %s", strings.Join(names, ", "))
+		}
+	}
+	for _, p := range s.Props {
+		if _, ok := m[p.Name]; p.Required && !ok {
+			return note.Errorf(note.CodeInvalidParams, "missing required argument %q", join(at, p.Name)).
+				WithHint("%s", describeProp(p))
+		}
+	}
+	return nil
+}
+
+func describeProp(p prop) string {
+	if p.Schema.Description == "" {
+		return p.Name + " is " + typeName(p.Schema.Type)
+	}
+	return p.Name + ": " + p.Schema.Description
+}
+
+func wrongType(s *schema, v any, at string) *note.Error {
+	return argError(at, "must be %s, not %s", typeName(s.Type), jsonKind(v))
+}
+
+// argError is an INVALID_PARAMS error about the argument at path at.
+func argError(at, format string, args ...any) *note.Error {
+	msg := fmt.Sprintf(format, args...)
+	if at == "" {
+		return note.Errorf(note.CodeInvalidParams, "%s", msg)
+	}
+	e := note.Errorf(note.CodeInvalidParams, "argument %q %s", at, msg)
+	e.Details = map[string]any{"argument": at}
+	return e
+}
+
+func typeName(t string) string {
+	switch t {
+	case "string":
+		return "a string"
+	case "integer":
+		return "an integer"
+	case "number":
+		return "a number"
+	case "boolean":
+		return "true or false"
+	case "array":
+		return "an array"
+	case "object":
+		return "an object"
+	}
+	return "a value"
+}
+
+func jsonKind(v any) string {
+	switch v := v.(type) {
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "the number " + string(v)
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return "null"
+}
+
+func join(at, key string) string {
+	if at == "" {
+		return key
+	}
+	return at + "." + key
+}
+
+func fmtNum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

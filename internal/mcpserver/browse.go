@@ -1,0 +1,238 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+type listArgs struct {
+	Path      string `json:"path"`
+	Recursive bool   `json:"recursive"`
+	Tag       string `json:"tag"`
+	Sort      string `json:"sort"`
+	Limit     int    `json:"limit"`
+	Cursor    string `json:"cursor"`
+}
+
+func listNotesTool() *tool {
+	in := object("",
+		opt("path", str("The folder to list, e.g. projects/alpha. Default: the root.")),
+		opt("recursive", boolean("List the notes of every subfolder too, and every subfolder at any depth.").def(false)),
+		opt("tag", str("Only notes with this tag (or a tag nested under it).")),
+		opt("sort", enum("alpha (by path), or modified / created (newest first).", "alpha", "modified", "created").def("alpha")),
+		opt("limit", integer("Notes per page.", 1, wiki.MaxListLimit).def(wiki.DefaultListLimit)),
+		cursorProp,
+	)
+	summary := func(desc string) *schema {
+		return object(desc,
+			req("path", str("Note path.")),
+			req("title", str("Title.")),
+			req("tags", strList("Tags.")),
+			opt("created", &schema{Type: "string", Format: "date-time"}),
+			opt("modified", &schema{Type: "string", Format: "date-time"}),
+		)
+	}
+	return &tool{
+		name: "list_notes", group: GroupSearch, title: "Browse a folder", idempotent: true,
+		description: "Browse the wiki like a file tree: the notes in a folder with title, tags and modified date, its " +
+			"subfolders with how many notes each holds, and the note at the folder's own path if there is one " +
+			"(projects/alpha.md next to the folder projects/alpha). Use it to see what exists and where; use search_notes " +
+			"to find notes by content and resolve_notes to check whether names exist.",
+		input: in,
+		output: object("One page of the folder.",
+			req("path", str("The folder listed; empty for the root.")),
+			opt("note", summary("The note whose path is the folder's path.")),
+			req("folders", arrayOf("Subfolders (first page only).", object("",
+				req("path", str("Folder path.")), req("notes", integer("Notes in it at any depth.", 0, 1e9))))),
+			req("notes", arrayOf("The notes of this page.", summary(""))),
+			req("total", integer("Notes listed over all pages.", 0, 1e9)),
+			opt("next_cursor", str("Pass as cursor to get the next page; absent on the last page.")),
+		),
+		run: bind(in, func(ctx context.Context, s *Server, a *listArgs) (any, string, error) {
+			res, err := s.w.List(ctx, wiki.ListRequest{Path: a.Path, Recursive: a.Recursive, Tag: a.Tag, Sort: a.Sort, Limit: a.Limit, Cursor: a.Cursor})
+			if err != nil {
+				return nil, "", err
+			}
+			return res, listText(res), nil
+		}),
+	}
+}
+
+func listText(res *wiki.ListResult) string {
+	var b textBuilder
+	where := res.Path + "/"
+	if res.Path == "" {
+		where = "/ (the root)"
+	}
+	b.line("Browsing: %s", where)
+	if res.Note != nil {
+		b.line("")
+		b.line("Note at this path:")
+		b.line("%s", summaryLine(*res.Note))
+	}
+	if len(res.Folders) > 0 {
+		b.line("")
+		b.line("Folders:")
+		for _, f := range res.Folders {
+			b.line("- %s/ (%s)", f.Path, plural(f.Notes, "note"))
+		}
+	}
+	if len(res.Notes) > 0 {
+		b.line("")
+		b.line("Notes (%d of %d):", len(res.Notes), res.Total)
+		for _, n := range res.Notes {
+			b.line("%s", summaryLine(n))
+		}
+	}
+	if res.Note == nil && len(res.Folders) == 0 && len(res.Notes) == 0 {
+		b.line("No folders or notes here.")
+	}
+	if res.NextCursor != "" {
+		b.line("More notes: call again with cursor %q.", res.NextCursor)
+	}
+	return b.String()
+}
+
+func summaryLine(n wiki.NoteSummary) string {
+	line := fmt.Sprintf("- %s (%s)", n.Title, n.Path)
+	if n.Modified != nil {
+		line += " · modified " + fmtTime(*n.Modified)
+	}
+	if len(n.Tags) > 0 {
+		line += " · tags: " + strings.Join(n.Tags, ", ")
+	}
+	return line
+}
+
+type tagsArgs struct {
+	Prefix string `json:"prefix"`
+	Folder string `json:"folder"`
+	Limit  int    `json:"limit"`
+	Cursor string `json:"cursor"`
+}
+
+type tagsOutput struct {
+	Tags       []wiki.TagCount `json:"tags"`
+	Total      int             `json:"total"`
+	NextCursor string          `json:"next_cursor,omitempty"`
+}
+
+func listTagsTool() *tool {
+	in := object("",
+		opt("prefix", str("Only tags starting with this, ignoring case (project lists project, project/alpha, ...).")),
+		folderProp,
+		opt("limit", integer("Tags per page.", 1, 1000).def(100)),
+		cursorProp,
+	)
+	return &tool{
+		name: "list_tags", group: GroupSearch, title: "Tags in use", idempotent: true,
+		description: "The tags in use with how many notes carry each, most used first; a nested tag also counts for its " +
+			"parents (project/alpha counts for project). Use it to learn the wiki's vocabulary before tagging or " +
+			"searching by tag; search_notes with tag:x finds the notes.",
+		input: in,
+		output: object("One page of tags.",
+			req("tags", arrayOf("", object("", req("tag", str("The tag.")), req("count", integer("Notes with it.", 0, 1e9))))),
+			req("total", integer("Tags in all.", 0, 1e9)),
+			opt("next_cursor", str("Pass as cursor to get the next page; absent on the last page.")),
+		),
+		run: bind(in, runTags),
+	}
+}
+
+func runTags(ctx context.Context, s *Server, a *tagsArgs) (any, string, error) {
+	start := 0
+	if a.Cursor != "" {
+		b, err := base64.RawURLEncoding.DecodeString(a.Cursor)
+		n, err2 := strconv.Atoi(strings.TrimPrefix(string(b), "tags:"))
+		if err != nil || err2 != nil || n <= 0 || !strings.HasPrefix(string(b), "tags:") {
+			return nil, "", note.Errorf(note.CodeInvalidParams, "bad cursor").
+				WithHint("pass the next_cursor of the previous page unchanged, or omit it to start over")
+		}
+		start = n
+	}
+	limit := a.Limit
+	if limit == 0 {
+		limit = 100
+	}
+	tags, err := s.w.Tags(ctx, wiki.TagsRequest{Prefix: a.Prefix, Folder: a.Folder})
+	if err != nil {
+		return nil, "", err
+	}
+	out := &tagsOutput{Tags: []wiki.TagCount{}, Total: len(tags)}
+	if start < len(tags) {
+		end := min(start+limit, len(tags))
+		out.Tags = tags[start:end]
+		if end < len(tags) {
+			out.NextCursor = base64.RawURLEncoding.EncodeToString([]byte("tags:" + strconv.Itoa(end)))
+		}
+	}
+	var b textBuilder
+	if out.Total == 0 {
+		b.line("No tags in use yet.")
+		return out, b.String(), nil
+	}
+	b.line("Tags in use (%d of %d):", len(out.Tags), out.Total)
+	for _, t := range out.Tags {
+		b.line("- %s (%s)", t.Tag, plural(t.Count, "note"))
+	}
+	if out.NextCursor != "" {
+		b.line("More tags: call again with cursor %q.", out.NextCursor)
+	}
+	return out, b.String(), nil
+}
+
+type grepArgs struct {
+	Pattern       string `json:"pattern"`
+	Regex         bool   `json:"regex"`
+	CaseSensitive bool   `json:"case_sensitive"`
+	Folder        string `json:"folder"`
+	Limit         int    `json:"limit"`
+}
+
+func grepNotesTool() *tool {
+	in := object("",
+		req("pattern", &schema{Type: "string", MinLength: ptr(1), Description: "The text to find, literally; a regular expression (RE2 syntax) with regex."}),
+		opt("regex", boolean("Treat pattern as a regular expression.").def(false)),
+		opt("case_sensitive", boolean("Match case exactly.").def(false)),
+		folderProp,
+		opt("limit", integer("Most lines to return.", 1, 1000).def(wiki.DefaultGrepLimit)),
+	)
+	return &tool{
+		name: "grep_notes", group: GroupSearch, title: "Find exact lines", idempotent: true,
+		description: "Every line, in every note, that contains an exact text or matches a regular expression, with its path " +
+			"and line number, in path order. Use it for exact strings (a name, a URL, a TODO marker, a date) and to find " +
+			"every occurrence before replacing text with edit_note; use search_notes for ranked results on a topic. Lines " +
+			"longer than 500 characters are cut.",
+		input: in,
+		output: object("The matching lines.",
+			req("matches", arrayOf("", object("",
+				req("path", str("Note path.")), req("line", integer("Line number.", 1, 1e9)), req("text", str("The line."))))),
+			opt("truncated", boolean("Set when more lines match than limit.")),
+		),
+		run: bind(in, func(ctx context.Context, s *Server, a *grepArgs) (any, string, error) {
+			res, err := s.w.Grep(ctx, wiki.GrepRequest{Pattern: a.Pattern, Regex: a.Regex, CaseSensitive: a.CaseSensitive, Folder: a.Folder, Limit: a.Limit})
+			if err != nil {
+				return nil, "", err
+			}
+			var b textBuilder
+			if len(res.Matches) == 0 {
+				b.line("No line matches %q.", a.Pattern)
+				return res, b.String(), nil
+			}
+			b.line("%s match %q:", plural(len(res.Matches), "line"), a.Pattern)
+			for _, m := range res.Matches {
+				b.line("%s:%d: %s", m.Path, m.Line, m.Text)
+			}
+			if res.Truncated {
+				b.line("More lines match: raise limit (at most 1000) or narrow the folder or pattern.")
+			}
+			return res, b.String(), nil
+		}),
+	}
+}

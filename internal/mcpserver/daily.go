@@ -1,0 +1,84 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+type dailyArgs struct {
+	Date    string `json:"date"`
+	Op      string `json:"op"`
+	Content string `json:"content"`
+	Section string `json:"section"`
+	mutationArgs
+}
+
+// dailyOutput is wiki.DailyResult with the commit and version of a write
+// at the top.
+type dailyOutput struct {
+	*wiki.DailyResult
+	Commit  string `json:"commit,omitempty"`
+	Version string `json:"version,omitempty"`
+}
+
+func dailyNoteTool() *tool {
+	in := object("", mutationProps(
+		opt("date", str("The day, as YYYY-MM-DD. Default: today in the wiki's time zone.")),
+		opt("op", enum("read the note, or add content: append (end of the note), prepend (top of the body), "+
+			"append_section / prepend_section (end / start of the section under a heading).",
+			"read", note.OpAppend, note.OpPrepend, note.OpAppendSection, note.OpPrependSection).def("read")),
+		opt("content", str("The markdown to add; required for every op but read.")),
+		opt("section", str("For append_section and prepend_section: the heading's text.")),
+	)...)
+	return &tool{
+		name: "daily_note", group: GroupNotes, mutating: true, title: "Read or add to a daily note",
+		description: "Read or add to the daily note of a date (today by default), without building its path: the first " +
+			"write of a day creates the note from the wiki's daily template in the same commit. Reading a day that has no " +
+			"note yet is NOT_FOUND. To replace text in a daily note, use edit_note with the path this returns.",
+		input: in,
+		output: object("The daily note, or the outcome of the write.",
+			req("path", str("The daily note's path.")),
+			req("date", str("The day, YYYY-MM-DD.")),
+			req("created", boolean("Set when this write created the note.")),
+			opt("commit", str("The new commit of a write.")),
+			opt("version", str("The note's version after a write.")),
+			opt("note", readResultSchema("The note, for op read.")),
+			opt("result", object("The outcome of a write.", mutationResultProps()...)),
+		),
+		run: bind(in, runDaily),
+	}
+}
+
+func runDaily(ctx context.Context, s *Server, a *dailyArgs) (any, string, error) {
+	read := a.Op == "" || a.Op == "read"
+	switch {
+	case read && (a.Content != "" || a.Section != ""):
+		return nil, "", note.Errorf(note.CodeInvalidParams, "content and section are for the writing ops, not read").
+			WithHint("set op to append, prepend, append_section or prepend_section to add content")
+	case !read && a.Content == "":
+		return nil, "", argError("content", "is required for op %s", a.Op)
+	}
+	if read && (a.ExpectedVersion != "" || a.DryRun || a.Message != "") {
+		return nil, "", note.Errorf(note.CodeInvalidParams, "expected_version, dry_run and message are for the writing ops, not read")
+	}
+	res, err := s.w.Daily(ctx, wiki.DailyRequest{Date: a.Date, Op: a.Op, Content: a.Content, Section: a.Section,
+		Mutation: a.mutation(s.caller(ctx))})
+	if err != nil {
+		return nil, "", err
+	}
+	out := &dailyOutput{DailyResult: res}
+	if res.Note != nil {
+		return out, readText(res.Note, false), nil
+	}
+	out.Commit = res.Result.Commit
+	if len(res.Result.Changes) == 1 {
+		out.Version = res.Result.Changes[0].Version
+	}
+	headline := "Added to the daily note " + res.Path
+	if res.Created {
+		headline = "Created the daily note " + res.Path + " from the template and added to it"
+	}
+	return out, mutationText(headline, res.Result), nil
+}

@@ -1,0 +1,191 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+type resolveArgs struct {
+	Names     []string `json:"names"`
+	Strategy  string   `json:"strategy"`
+	Threshold float64  `json:"threshold"`
+	Folder    string   `json:"folder"`
+	Tag       string   `json:"tag"`
+}
+
+func resolveNotesTool() *tool {
+	in := object("",
+		req("names", &schema{Type: "array", MinItems: ptr(1), MaxItems: ptr(wiki.MaxResolveNames), Items: &schema{Type: "string"},
+			Description: "Names to resolve: paths, titles, aliases, or a mention such as \"Alice\"."}),
+		opt("strategy", enum("exact: the path (or its last segments: plan matches projects/alpha/plan), else the title, "+
+			"else an alias equals the name, ignoring case. fuzzy: string similarity (Dice coefficient of character pairs) "+
+			"against the file name, title and aliases, for typos and variants. semantic needs embeddings, which this wiki "+
+			"does not have: it fails with INVALID_PARAMS.", "exact", "fuzzy", "semantic").def("exact")),
+		opt("threshold", &schema{Type: "number", ExclusiveMin: ptr(0.0), Max: ptr(1.0), Default: wiki.DefaultResolveThreshold,
+			Description: "For fuzzy: the least similarity, above 0 and at most 1."}),
+		folderProp,
+		opt("tag", str("Only notes with this tag.")),
+	)
+	return &tool{
+		name: "resolve_notes", group: GroupSearch, title: "Resolve names to notes", idempotent: true,
+		description: "Turn names into note paths, many at once: by path, title or alias (exact), or by similarity (fuzzy), " +
+			"up to 5 matches per name, best first. Also the way to check whether notes exist: a name with no match has " +
+			"exists: false, which is not an error. Use it before linking to or creating a note; use search_notes to find " +
+			"notes by what they say.",
+		input: in,
+		output: object("One resolution per name, in the order given.",
+			req("results", arrayOf("", object("",
+				req("name", str("The name asked.")),
+				req("exists", boolean("Whether any note matched.")),
+				req("matches", arrayOf("Best first.", object("",
+					req("path", str("Note path.")),
+					req("title", str("Title.")),
+					req("score", &schema{Type: "number", Description: "1 for an exact match, else the similarity."}),
+					req("matched_by", enum("What matched.", "path", "title", "alias")),
+				))),
+			))),
+		),
+		run: bind(in, func(ctx context.Context, s *Server, a *resolveArgs) (any, string, error) {
+			res, err := s.w.Resolve(ctx, wiki.ResolveRequest{Names: a.Names, Strategy: a.Strategy, Threshold: a.Threshold, Folder: a.Folder, Tag: a.Tag})
+			if err != nil {
+				return nil, "", err
+			}
+			var b textBuilder
+			for _, r := range res.Results {
+				if !r.Exists {
+					b.line("%q → no note", r.Name)
+					continue
+				}
+				for i, m := range r.Matches {
+					lead := fmt.Sprintf("%q →", r.Name)
+					if i > 0 {
+						lead = "   or"
+					}
+					b.line("%s %s (%s; %s, score %.2f)", lead, m.Path, m.Title, m.MatchedBy, m.Score)
+				}
+			}
+			return res, b.String(), nil
+		}),
+	}
+}
+
+type randomArgs struct {
+	Tags []string `json:"tags"`
+}
+
+func randomNoteTool() *tool {
+	in := object("",
+		opt("tags", strList("Pick among the notes with at least one of these tags. Default: every note.")),
+	)
+	return &tool{
+		name: "random_note", group: GroupSearch, title: "A random note",
+		description: "One note picked at random, with its title, tags and the start of its body (500 characters): for " +
+			"discovery, review or serendipity. Use it to revisit forgotten notes or sample a tag; use search_notes or list_notes " +
+			"to find specific notes. NOT_FOUND when no note has any of the tags. Read the whole note with read_note.",
+		input: in,
+		output: object("The note picked.",
+			req("path", str("Note path.")),
+			req("title", str("Title.")),
+			req("tags", strList("Tags.")),
+			opt("created", &schema{Type: "string", Format: "date-time"}),
+			opt("modified", &schema{Type: "string", Format: "date-time"}),
+			req("excerpt", str("The body after the frontmatter, at most 500 characters.")),
+			opt("truncated", boolean("Set when the excerpt was cut.")),
+		),
+		run: bind(in, func(ctx context.Context, s *Server, a *randomArgs) (any, string, error) {
+			res, err := s.w.Random(ctx, wiki.RandomRequest{Tags: a.Tags})
+			if err != nil {
+				return nil, "", err
+			}
+			var b textBuilder
+			b.line("Random note: %s (%s) · tags: %s", res.Title, res.Path, tagList(res.Tags))
+			b.line("---")
+			b.WriteString(res.Excerpt)
+			return res, b.String(), nil
+		}),
+	}
+}
+
+type statusArgs struct{}
+
+func wikiStatusTool() *tool {
+	in := object("")
+	return &tool{
+		name: "wiki_status", group: GroupWiki, title: "Wiki status", idempotent: true,
+		description: "The state of the wiki: repository, branch, HEAD commit, number of notes, whether the search index has " +
+			"caught up with HEAD (or how many commits it is behind, or its build progress), whether the server is " +
+			"read-only, and sync state. Use it when search results seem stale or a write is refused.",
+		input: in,
+		output: object("The wiki's state.",
+			req("repository", str("The repository's folder.")),
+			req("git_dir", str("The git folder.")),
+			req("branch", str("The checked-out branch; empty when HEAD is detached.")),
+			opt("detached", boolean("Set when HEAD is detached: writes are refused.")),
+			req("head", str("The HEAD commit; empty in a repository without commits.")),
+			req("bare", boolean("Whether the repository has no checkout.")),
+			req("notes", integer("Notes at HEAD.", 0, 1e9)),
+			req("read_only", boolean("Whether changes are refused.")),
+			req("index", object("The search index.",
+				req("enabled", boolean("Whether the wiki has a search index.")),
+				req("commit", str("The commit the index reflects.")),
+				req("building", boolean("Whether a long (re)build runs; searches answer from what is indexed meanwhile.")),
+				opt("done", integer("Files indexed so far by the build.", 0, 1e12)),
+				opt("total", integer("Files the build indexes in all.", 0, 1e12)),
+				opt("error", str("The last indexing error.")),
+				req("caught_up", boolean("Whether the index reflects HEAD.")),
+				req("behind", integer("Commits between the index and HEAD; -1 when not counted.", -1, 1e12)),
+			)),
+			req("sync", object("Syncing with a remote.",
+				req("configured", boolean("Whether sync is set up.")),
+				req("message", str("The sync state in words.")),
+			)),
+		),
+		run: bind(in, func(ctx context.Context, s *Server, _ *statusArgs) (any, string, error) {
+			st, err := s.w.Status(ctx)
+			if err != nil {
+				return nil, "", err
+			}
+			st.ReadOnly = st.ReadOnly || s.opts.ReadOnly
+			return st, statusText(st), nil
+		}),
+	}
+}
+
+func statusText(st *wiki.Status) string {
+	var b textBuilder
+	branch := st.Branch
+	if st.Detached {
+		branch = "(detached HEAD)"
+	}
+	kind := "checkout"
+	if st.Bare {
+		kind = "bare repository"
+	}
+	b.line("Wiki at %s (%s), branch %s, HEAD %s, %s.", st.Repository, kind, branch, shortID(st.Head), plural(st.Notes, "note"))
+	switch ix := st.Index; {
+	case !ix.Enabled:
+		b.line("Search index: none.")
+	case ix.Building && ix.Total > 0:
+		b.line("Search index: building, %d of %d files done; searches answer from what is indexed so far.", ix.Done, ix.Total)
+	case ix.Building:
+		b.line("Search index: building; searches answer from what is indexed so far.")
+	case ix.CaughtUp:
+		b.line("Search index: up to date.")
+	case ix.Behind > 0:
+		b.line("Search index: %s behind HEAD (at %s); the next search catches up.", plural(ix.Behind, "commit"), shortID(ix.Commit))
+	default:
+		b.line("Search index: behind HEAD (at %s); the next search catches up.", shortID(ix.Commit))
+	}
+	if st.Index.Err != "" {
+		b.line("Last index error: %s", st.Index.Err)
+	}
+	if st.ReadOnly {
+		b.line("Read-only: changes are refused.")
+	} else {
+		b.line("Writable: every change is one commit.")
+	}
+	b.line("Sync: %s", st.Sync.Message)
+	return b.String()
+}

@@ -1,0 +1,77 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// errorShape is the structured content of a failed call.
+type errorShape struct {
+	Error map[string]any `json:"error"`
+}
+
+// errorResult turns an error into a tool result with isError set: the text
+// "CODE: message. Hint: what to do next" and the structured content
+// {"error": {"code", "message", "hint", ...details}}. Errors that carry no
+// contract code are INTERNAL: their details go to the log, not the client.
+func (s *Server) errorResult(ctx context.Context, tool string, err error) *mcp.CallToolResult {
+	var e *note.Error
+	switch {
+	case errors.As(err, &e) && e.Code != note.CodeInternal:
+	case errors.Is(err, wiki.ErrDetached):
+		e = note.Errorf(note.CodeReadOnly, "HEAD is detached, so the wiki cannot be changed").
+			WithHint("check out a branch in the repository, then retry")
+	case ctx.Err() != nil:
+		e = note.Errorf(note.CodeInternal, "the request was cancelled before it finished").
+			WithHint("retry; a mutation that did not finish made no commit")
+	default:
+		s.log.ErrorContext(ctx, "tool failed", "tool", tool, "err", err)
+		e = note.Errorf(note.CodeInternal, "%s failed on the server", tool).
+			WithHint("retry; if it keeps failing, the wikid log has the details")
+	}
+	return errorToolResult(e)
+}
+
+// errorToolResult renders a contract error.
+func errorToolResult(e *note.Error) *mcp.CallToolResult {
+	fields := map[string]any{}
+	for k, v := range e.Details {
+		fields[k] = v
+	}
+	if e.Line > 0 {
+		fields["line"] = e.Line
+	}
+	fields["code"] = string(e.Code)
+	fields["message"] = e.Message
+	fields["hint"] = e.Hint
+	text := string(e.Code) + ": " + sentence(e.Message)
+	if e.Hint != "" {
+		text += " Hint: " + sentence(e.Hint)
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{mcp.NewTextContent(text)},
+		StructuredContent: errorShape{Error: fields},
+		IsError:           true,
+	}
+}
+
+// sentence ends s with exactly one period.
+func sentence(s string) string {
+	s = strings.TrimRight(strings.TrimSpace(s), ".")
+	if s == "" {
+		return s
+	}
+	return s + "."
+}
+
+// readOnlyError is what a mutating tool answers on a read-only server.
+func readOnlyError(tool string) *note.Error {
+	return note.Errorf(note.CodeReadOnly, "%s changes the wiki, and this server is read-only", tool).
+		WithHint("use the read tools, or restart wikid serve without --read-only")
+}

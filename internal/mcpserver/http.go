@@ -1,0 +1,126 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/subtle"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// HTTPPath is where the HTTP endpoint answers.
+const HTTPPath = "/mcp"
+
+// sessionIdleTTL is how long an HTTP session may stay idle.
+const sessionIdleTTL = 24 * time.Hour
+
+// HTTPOptions configure the streamable HTTP endpoint.
+type HTTPOptions struct {
+	// Token, if not empty, must come with every request as
+	// "Authorization: Bearer <token>"; other requests get 401.
+	Token string
+	// AllowedOrigins are the origins (scheme://host[:port]) that browsers may
+	// call from, besides localhost origins, which are always allowed. A
+	// request with any other Origin header gets 403; requests without one
+	// (not from a browser) are not affected.
+	AllowedOrigins []string
+}
+
+// HTTPHandler serves MCP over streamable HTTP at HTTPPath, behind the
+// Origin check and the bearer token. mcp-go's own DNS-rebinding protection
+// (a loopback connection must name a loopback Host) stays on.
+type HTTPHandler struct {
+	opts    HTTPOptions
+	origins map[string]bool
+	mcp     *server.StreamableHTTPServer
+}
+
+// HTTPHandler returns the HTTP endpoint of the server.
+func (s *Server) HTTPHandler(opts HTTPOptions) *HTTPHandler {
+	h := &HTTPHandler{opts: opts, origins: map[string]bool{}}
+	for _, o := range opts.AllowedOrigins {
+		h.origins[normalizeOrigin(o)] = true
+	}
+	h.mcp = server.NewStreamableHTTPServer(s.mcp,
+		server.WithEndpointPath(HTTPPath),
+		server.WithStreamableHTTPLogger(s.log.WithGroup("http")),
+		// Sessions keep the clientInfo of initialize, which names the
+		// author of each change; idle ones are dropped after a day, and
+		// their client initializes again.
+		server.WithStateful(true),
+		server.WithSessionIdleTTL(sessionIdleTTL),
+	)
+	return h
+}
+
+// ServeHTTP checks the path, the Origin and the token, in that order, then
+// hands the request to the MCP transport.
+func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != HTTPPath {
+		http.NotFound(w, r)
+		return
+	}
+	if origin := r.Header.Get("Origin"); origin != "" {
+		if !h.originAllowed(origin) {
+			http.Error(w, "Forbidden: origin "+origin+" is not allowed (start wikid serve with --allow-origin "+origin+" to allow it)", http.StatusForbidden)
+			return
+		}
+		hd := w.Header()
+		hd.Add("Vary", "Origin")
+		hd.Set("Access-Control-Allow-Origin", origin)
+		hd.Set("Access-Control-Expose-Headers", "Mcp-Session-Id, WWW-Authenticate")
+		if r.Method == http.MethodOptions {
+			// A CORS preflight carries no credentials; answer it here.
+			hd.Set("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
+			hd.Set("Access-Control-Allow-Headers", "Content-Type, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID")
+			hd.Set("Access-Control-Max-Age", "600")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+	}
+	if h.opts.Token != "" && !h.authorized(r) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="wikid"`)
+		http.Error(w, "Unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
+		return
+	}
+	h.mcp.ServeHTTP(w, r)
+}
+
+// Close ends the open sessions, so that long-lived event streams return
+// and http.Server.Shutdown can finish.
+func (h *HTTPHandler) Close(ctx context.Context) {
+	h.mcp.CloseSessions(ctx)
+}
+
+// authorized compares the bearer token in constant time.
+func (h *HTTPHandler) authorized(r *http.Request) bool {
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), []byte(h.opts.Token)) == 1
+}
+
+// originAllowed accepts http(s) origins on localhost, 127.0.0.1 and [::1]
+// at any port, and the configured ones.
+func (h *HTTPHandler) originAllowed(origin string) bool {
+	if h.origins[normalizeOrigin(origin)] {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Path != "" || u.User != nil {
+		return false
+	}
+	switch strings.ToLower(u.Hostname()) {
+	case "localhost", "127.0.0.1", "::1":
+		return true
+	}
+	return false
+}
+
+func normalizeOrigin(o string) string {
+	return strings.TrimRight(strings.ToLower(strings.TrimSpace(o)), "/")
+}

@@ -1,0 +1,127 @@
+package mcpserver
+
+import (
+	"fmt"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// mutationArgs are the arguments every mutating tool takes.
+type mutationArgs struct {
+	ExpectedVersion string `json:"expected_version"`
+	DryRun          bool   `json:"dry_run"`
+	Message         string `json:"message"`
+}
+
+func (m mutationArgs) mutation(c wiki.Caller) wiki.Mutation {
+	return wiki.Mutation{ExpectedVersion: m.ExpectedVersion, DryRun: m.DryRun, Message: m.Message, Caller: c}
+}
+
+// Schemas shared by the note tools.
+var (
+	pathProp = req("path", &schema{Type: "string", MinLength: ptr(1),
+		Description: "Note path relative to the wiki root, without extension: projects/alpha/plan is the file projects/alpha/plan.md. " +
+			"A trailing .md, .markdown or .mdx is accepted. A path that differs only in case from one existing note finds that note."})
+	expectedVersionProp = opt("expected_version", str("The version (blob id, or at least its first 7 characters) you last read. "+
+		"If the note has changed since, nothing is written and the error is CONFLICT with the current version. Omit to write regardless."))
+	dryRunProp = opt("dry_run", boolean("Preview only: return the diff, risk (low, medium, high) and summary, commit nothing. "+
+		"The preview runs the same code as the real change.").def(false))
+	messageProp = opt("message", str("Why the change is made, in a sentence; it becomes the body of the commit message."))
+)
+
+// mutationProps returns props followed by the versioning arguments.
+func mutationProps(props ...prop) []prop {
+	return append(props, expectedVersionProp, dryRunProp, messageProp)
+}
+
+// mutationResultProps describe wiki.Result as structured content.
+func mutationResultProps() []prop {
+	return []prop{
+		opt("commit", str("The new commit (full sha); absent on a dry run or when nothing changed.")),
+		opt("dry_run", boolean("Set when this was a preview.")),
+		req("changes", arrayOf("What happened to each note.", object("",
+			req("path", str("Note path.")),
+			req("file", str("The file in the repository.")),
+			req("action", enum("", "created", "modified", "deleted")),
+			opt("old_version", str("Version before the change.")),
+			opt("version", str("Version after the change; absent for a deleted note.")),
+			req("additions", integer("Lines added.", 0, 1e9)),
+			req("deletions", integer("Lines removed.", 0, 1e9)),
+		))),
+		opt("diff", str("Unified diff of the change; set on a dry run.")),
+		req("risk", enum("How much of the touched notes the change rewrites or removes.", "low", "medium", "high")),
+		req("summary", str("One line on what the change does.")),
+		opt("metadata", object("Frontmatter before and after (update_metadata).",
+			req("before", openObject("")), req("after", openObject("")))),
+		opt("warnings", strList("Things to know, such as notes that now have broken links.")),
+	}
+}
+
+// noteMutationOutput is a mutation of one note: the wiki's result plus
+// the note's path and new version at the top.
+type noteMutationOutput struct {
+	*wiki.Result
+	Path    string `json:"path"`
+	Version string `json:"version,omitempty"`
+}
+
+func noteMutationSchema(desc string) *schema {
+	return object(desc, append([]prop{
+		req("path", str("The note's path.")),
+		opt("version", str("The note's version after the change: pass it as expected_version next time. Absent after a delete.")),
+	}, mutationResultProps()...)...)
+}
+
+func noteOutput(path string, res *wiki.Result) *noteMutationOutput {
+	out := &noteMutationOutput{Result: res, Path: path}
+	if len(res.Changes) == 1 {
+		out.Path, out.Version = res.Changes[0].Path, res.Changes[0].Version
+	}
+	return out
+}
+
+// mutationText renders a mutation's outcome: headline says what was done
+// ("Created note "Ideas" at projects/ideas"); a dry run shows what would
+// change, the risk and the diff instead.
+func mutationText(headline string, res *wiki.Result) string {
+	var b textBuilder
+	switch {
+	case res.DryRun && len(res.Changes) > 0:
+		b.line("Dry run, nothing was committed. Would change:")
+		changeLines(&b, res)
+		b.line("Risk: %s. %s", res.Risk, sentence(res.Summary))
+	case res.Commit == "":
+		b.line("No change: the notes already read that way, so no commit was made.")
+	case len(res.Changes) == 1:
+		c := res.Changes[0]
+		if c.Action == wiki.ActionDeleted {
+			b.line("%s (commit %s)", headline, shortID(res.Commit))
+		} else {
+			b.line("%s (+%d -%d; commit %s, version %s)", headline, c.Additions, c.Deletions, shortID(res.Commit), shortID(c.Version))
+		}
+	default:
+		b.line("%s as commit %s:", headline, shortID(res.Commit))
+		changeLines(&b, res)
+	}
+	for _, w := range res.Warnings {
+		if res.Commit == "" && !res.DryRun && w == "the change leaves every note as it was; no commit was made" {
+			continue // said above
+		}
+		b.line("Warning: %s", sentence(w))
+	}
+	if res.DryRun && res.Diff != "" {
+		b.line("")
+		b.line("%s", res.Diff)
+	}
+	return b.String()
+}
+
+func changeLines(b *textBuilder, res *wiki.Result) {
+	for _, c := range res.Changes {
+		v := ""
+		if c.Version != "" {
+			v = fmt.Sprintf(", version %s", shortID(c.Version))
+		}
+		b.line("- %s %s (+%d -%d%s)", c.Action, c.Path, c.Additions, c.Deletions, v)
+	}
+}

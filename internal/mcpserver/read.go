@@ -1,0 +1,127 @@
+package mcpserver
+
+import (
+	"context"
+	"strings"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+type readArgs struct {
+	Path         string `json:"path"`
+	Section      string `json:"section"`
+	MetadataOnly bool   `json:"metadata_only"`
+	Version      string `json:"version"`
+	Offset       int    `json:"offset"`
+	MaxChars     int    `json:"max_chars"`
+}
+
+func readNoteTool() *tool {
+	in := object("",
+		pathProp,
+		opt("section", str("Read only this section: a heading's text (the first heading with that text, at any level), "+
+			"or Parent/Child to pick one of several. The section runs to the next heading of the same or a higher level.")),
+		opt("metadata_only", boolean("Return the frontmatter, title, tags, aliases and outline (headings with line numbers) without the content.").def(false)),
+		opt("version", str("Read the note as it was at this commit: a full or short sha, or HEAD~N. Default: the current version.")),
+		opt("offset", integer("First character to return; continue a truncated read with the next_offset it returned.", 0, 1e9).def(0)),
+		opt("max_chars", integer("How many characters to return at most.", 1, 100000).def(wiki.DefaultMaxChars)),
+	)
+	return &tool{
+		name: "read_note", group: GroupNotes, title: "Read a note", idempotent: true,
+		description: "Read a note: its content with its title, tags, version and commit. Use section to read one part of a long note, " +
+			"metadata_only for the frontmatter and outline, version to read an older state. Content longer than max_chars " +
+			"(10,000 by default) is cut: continue with offset. Use this when you know the path; when you do not, find it with " +
+			"search_notes, resolve_notes or list_notes first. Pass the returned version as expected_version when you change the note.",
+		input:  in,
+		output: readResultSchema("The note."),
+		run:    bind(in, runRead),
+	}
+}
+
+func runRead(ctx context.Context, s *Server, a *readArgs) (any, string, error) {
+	r, err := s.w.Read(ctx, wiki.ReadRequest{
+		Path: a.Path, Section: a.Section, MetadataOnly: a.MetadataOnly,
+		Version: a.Version, Offset: a.Offset, MaxChars: a.MaxChars,
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	return r, readText(r, a.MetadataOnly), nil
+}
+
+// readText renders a read: a short header, then the content or the
+// outline.
+func readText(r *wiki.ReadResult, metadataOnly bool) string {
+	var b textBuilder
+	b.line("# %s", r.Title)
+	b.line("path: %s · version %s · commit %s", r.Path, shortID(r.Version), shortID(r.Commit))
+	b.line("tags: %s", tagList(r.Tags))
+	if len(r.Aliases) > 0 {
+		b.line("aliases: %s", tagList(r.Aliases))
+	}
+	if r.Created != nil {
+		b.line("created: %s", fmtTime(*r.Created))
+	}
+	if r.Modified != nil {
+		b.line("modified: %s", fmtTime(*r.Modified))
+	}
+	for _, w := range r.Warnings {
+		b.line("warning: %s", w)
+	}
+	if metadataOnly {
+		if len(r.Properties) > 0 {
+			b.line("")
+			b.line("frontmatter:")
+			for _, k := range sortedKeys(r.Properties) {
+				b.line("  %s: %s", k, value(r.Properties[k]))
+			}
+		}
+		if len(r.Headings) > 0 {
+			b.line("")
+			b.line("outline:")
+			for _, h := range r.Headings {
+				b.line("  %s %s (line %d)", strings.Repeat("#", h.Level), h.Text, h.Line)
+			}
+		}
+		return b.String()
+	}
+	if r.Section != "" {
+		b.line("section: %s", r.Section)
+	}
+	b.line("---")
+	b.WriteString(r.Content)
+	if r.Truncated {
+		if len(r.Content) > 0 && r.Content[len(r.Content)-1] != '\n' {
+			b.line("")
+		}
+		b.line("%s characters %d to %d of %d shown; read on with offset %d", truncatedMark,
+			r.Offset, r.NextOffset, r.TotalChars, r.NextOffset)
+	}
+	return b.String()
+}
+
+// readResultSchema describes wiki.ReadResult.
+func readResultSchema(desc string) *schema {
+	dateTime := &schema{Type: "string", Format: "date-time"}
+	return object(desc,
+		req("path", str("Note path.")),
+		req("file", str("The file in the repository, with its extension.")),
+		req("title", str("Title: frontmatter title, else the first H1, else the file name.")),
+		req("tags", strList("Tags from the frontmatter and inline #tags.")),
+		opt("aliases", strList("Other names of the note.")),
+		opt("properties", openObject("The frontmatter as key → value.")),
+		opt("created", dateTime),
+		opt("modified", dateTime),
+		req("version", str("The note's version (blob id): pass it as expected_version when you change the note.")),
+		req("commit", str("The commit the note was read at.")),
+		opt("headings", arrayOf("The outline.", object("",
+			req("level", integer("", 1, 6)), req("text", str("")), req("line", integer("", 1, 1e9))))),
+		opt("section", str("The heading of the section read.")),
+		opt("content", str("The content (or the section's), from offset.")),
+		req("offset", integer("First character returned.", 0, 1e9)),
+		req("total_chars", integer("Characters in the content (or section) in all.", 0, 1e12)),
+		opt("truncated", boolean("Set when characters follow: continue with offset next_offset.")),
+		opt("next_offset", integer("The offset that continues a truncated read.", 0, 1e12)),
+		opt("warnings", strList("Problems with the note, such as malformed frontmatter.")),
+	)
+}

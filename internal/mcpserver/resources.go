@@ -1,0 +1,88 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// Resource URIs.
+const (
+	// noteURIPrefix starts the URI of a note: wiki://note/projects/alpha/plan,
+	// with the path percent-encoded where URIs need it (a space is %20).
+	noteURIPrefix = "wiki://note/"
+	// recentURI is the list of recently changed notes.
+	recentURI = "wiki://recent"
+	// recentLimit is how many notes wiki://recent lists.
+	recentLimit = 20
+)
+
+// addResources registers the note template and wiki://recent, when the
+// groups that read notes are served.
+func (s *Server) addResources() {
+	if s.groupEnabled(GroupNotes) {
+		s.mcp.AddResourceTemplate(mcp.NewResourceTemplate(noteURIPrefix+"{+path}", "note",
+			mcp.WithTemplateDescription("A note's markdown, whole, frontmatter included: wiki://note/ then the note path "+
+				"without extension, e.g. wiki://note/projects/alpha/plan."),
+			mcp.WithTemplateMIMEType("text/markdown"),
+		), s.readNoteResource)
+	}
+	if s.groupEnabled(GroupSearch) {
+		s.mcp.AddResource(mcp.NewResource(recentURI, "recent changes",
+			mcp.WithResourceDescription(fmt.Sprintf("The %d most recently changed notes, newest first.", recentLimit)),
+			mcp.WithMIMEType("text/plain"),
+		), s.readRecentResource)
+	}
+}
+
+func (s *Server) readNoteResource(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+	raw, ok := strings.CutPrefix(req.Params.URI, noteURIPrefix)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s", errNotANoteURI, req.Params.URI)
+	}
+	p, err := url.PathUnescape(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s", errNotANoteURI, req.Params.URI)
+	}
+	r, err := s.w.Read(ctx, wiki.ReadRequest{Path: p, MaxChars: int(s.w.Options().MaxNoteSize)})
+	if err != nil {
+		return nil, s.resourceError(ctx, req.Params.URI, err)
+	}
+	return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "text/markdown", Text: r.Content}}, nil
+}
+
+func (s *Server) readRecentResource(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+	res, err := s.w.Search(ctx, wiki.SearchParams{Sort: "modified", Limit: recentLimit})
+	if err != nil {
+		return nil, s.resourceError(ctx, req.Params.URI, err)
+	}
+	out := &recentOutput{Results: make([]recentNote, len(res.Hits)), Total: res.Total, IndexBehind: res.IndexBehind}
+	for i, h := range res.Hits {
+		out.Results[i] = recentNote{Path: h.Path, Title: h.Title, Tags: h.Tags, Modified: h.Modified}
+	}
+	return []mcp.ResourceContents{mcp.TextResourceContents{URI: recentURI, MIMEType: "text/plain", Text: recentText(out, "")}}, nil
+}
+
+var errNotANoteURI = errors.New("not a note URI: want wiki://note/<path>")
+
+// resourceError is the error a resource read fails with: the contract
+// error's text, or a generic one for internal errors (logged).
+func (s *Server) resourceError(ctx context.Context, uri string, err error) error {
+	var e *note.Error
+	if errors.As(err, &e) && e.Code != note.CodeInternal {
+		msg := string(e.Code) + ": " + sentence(e.Message)
+		if e.Hint != "" {
+			msg += " Hint: " + sentence(e.Hint)
+		}
+		return errors.New(msg)
+	}
+	s.log.ErrorContext(ctx, "resource read failed", "uri", uri, "err", err)
+	return fmt.Errorf("reading %s failed on the server", uri)
+}

@@ -1,0 +1,201 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// schema is a JSON Schema, the small subset the tools use. One value serves
+// twice: it is published as a tool's input or output schema, and validate
+// checks arguments against it, so the schema a client sees is the one the
+// server enforces.
+type schema struct {
+	Type        string // string, integer, number, boolean, array, object; "" for any value
+	Description string
+	Default     any
+	Enum        []string
+	Format      string // date-time, date
+	Min, Max    *float64
+	// ExclusiveMin is a lower bound the value must exceed.
+	ExclusiveMin       *float64
+	MinItems, MaxItems *int
+	MinLength          *int
+	Items              *schema
+	// Props are an object's properties, in the order they are published.
+	Props []prop
+	// Open objects accept any other key (free-form maps); closed ones
+	// reject unknown keys.
+	Open bool
+	// Values, for an open object, is the schema of every value.
+	Values *schema
+	// Nullable values may be null besides their type.
+	Nullable bool
+}
+
+// prop is a property of an object schema.
+type prop struct {
+	Name     string
+	Schema   *schema
+	Required bool
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// Constructors for the common shapes.
+
+func str(desc string) *schema     { return &schema{Type: "string", Description: desc} }
+func boolean(desc string) *schema { return &schema{Type: "boolean", Description: desc} }
+func integer(desc string, min, max float64) *schema {
+	return &schema{Type: "integer", Description: desc, Min: &min, Max: &max}
+}
+func strList(desc string) *schema {
+	return &schema{Type: "array", Description: desc, Items: &schema{Type: "string"}}
+}
+func enum(desc string, values ...string) *schema {
+	return &schema{Type: "string", Description: desc, Enum: values}
+}
+func object(desc string, props ...prop) *schema {
+	return &schema{Type: "object", Description: desc, Props: props}
+}
+func openObject(desc string) *schema {
+	return &schema{Type: "object", Description: desc, Open: true}
+}
+func arrayOf(desc string, items *schema) *schema {
+	return &schema{Type: "array", Description: desc, Items: items}
+}
+
+// def returns s with a default value, for publishing.
+func (s *schema) def(v any) *schema { s.Default = v; return s }
+
+func opt(name string, s *schema) prop { return prop{Name: name, Schema: s} }
+func req(name string, s *schema) prop { return prop{Name: name, Schema: s, Required: true} }
+
+// prop returns the property called name, or nil.
+func (s *schema) prop(name string) *prop {
+	for i := range s.Props {
+		if s.Props[i].Name == name {
+			return &s.Props[i]
+		}
+	}
+	return nil
+}
+
+// without returns a copy of an object schema without the named properties.
+func (s *schema) without(names ...string) *schema {
+	c := *s
+	c.Props = nil
+	for _, p := range s.Props {
+		keep := true
+		for _, n := range names {
+			keep = keep && p.Name != n
+		}
+		if keep {
+			c.Props = append(c.Props, p)
+		}
+	}
+	return &c
+}
+
+// MarshalJSON writes the schema with its properties in order.
+func (s *schema) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	first := true
+	field := func(k string, v any) {
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		vb, err := json.Marshal(v)
+		if err != nil {
+			panic(err) // only our own literal values reach here
+		}
+		b.Write(vb)
+	}
+	switch {
+	case s.Type != "" && s.Nullable:
+		field("type", []string{s.Type, "null"})
+	case s.Type != "":
+		field("type", s.Type)
+	}
+	if s.Description != "" {
+		field("description", s.Description)
+	}
+	if s.Enum != nil {
+		field("enum", s.Enum)
+	}
+	if s.Format != "" {
+		field("format", s.Format)
+	}
+	if s.Default != nil {
+		field("default", s.Default)
+	}
+	if s.Min != nil {
+		field("minimum", *s.Min)
+	}
+	if s.ExclusiveMin != nil {
+		field("exclusiveMinimum", *s.ExclusiveMin)
+	}
+	if s.Max != nil {
+		field("maximum", *s.Max)
+	}
+	if s.MinLength != nil {
+		field("minLength", *s.MinLength)
+	}
+	if s.MinItems != nil {
+		field("minItems", *s.MinItems)
+	}
+	if s.MaxItems != nil {
+		field("maxItems", *s.MaxItems)
+	}
+	if s.Items != nil {
+		field("items", s.Items)
+	}
+	if s.Type == "object" {
+		props := orderedProps(s.Props)
+		field("properties", props)
+		var required []string
+		for _, p := range s.Props {
+			if p.Required {
+				required = append(required, p.Name)
+			}
+		}
+		if required != nil {
+			field("required", required)
+		}
+		switch {
+		case s.Values != nil:
+			field("additionalProperties", s.Values)
+		default:
+			field("additionalProperties", s.Open)
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// orderedProps marshals properties as an object, keys in order.
+type orderedProps []prop
+
+func (ps orderedProps) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(p.Name)
+		b.Write(kb)
+		b.WriteByte(':')
+		vb, err := p.Schema.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		b.Write(vb)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}

@@ -1,0 +1,271 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// queryLanguage is the query language in brief, for the tool description.
+const queryLanguage = `Query language: word (in title, aliases or body; word* for a prefix), "a phrase", title:word, ` +
+	`tag:x (tag:project also matches project/alpha), folder:a/b, path:a/b*, any frontmatter key:value (status:done, type:x), ` +
+	`modified:>=2024-01-01, created:<2024-06, modified:2024-01..2024-03, links:x, linkedfrom:x; a b or a AND b (both), ` +
+	`a OR b, -x or NOT x (exclude), ( ) to group. An unknown field or a syntax error is INVALID_QUERY with the column.`
+
+type searchArgs struct {
+	Query         string   `json:"query"`
+	Tags          []string `json:"tags"`
+	Folder        string   `json:"folder"`
+	BacklinksTo   string   `json:"backlinks_to"`
+	ModifiedSince string   `json:"modified_since"`
+	Sort          string   `json:"sort"`
+	Limit         int      `json:"limit"`
+	Cursor        string   `json:"cursor"`
+}
+
+// searchOutput is a search result page with the flag that says snippets
+// were cut.
+type searchOutput struct {
+	*wiki.SearchResult
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+var (
+	folderProp = opt("folder", str("Only notes under this folder (at any depth), e.g. projects/alpha. Default: the whole wiki."))
+	cursorProp = opt("cursor", str("The next_cursor of the previous page, to get the next one; pass the other arguments unchanged."))
+)
+
+func searchNotesTool() *tool {
+	in := object("",
+		opt("query", str("What to find, in the query language; empty lists every note that passes the other filters. "+queryLanguage)),
+		opt("tags", strList("Only notes that have all of these tags (nested tags count: project matches project/alpha).")),
+		folderProp,
+		opt("backlinks_to", str("Only notes that link to this note path.")),
+		opt("modified_since", str("Only notes modified at or after this date or time: YYYY-MM-DD or RFC 3339 (2024-01-15T10:00:00Z).")),
+		opt("sort", enum("Order of the results: relevance, or modified / created (newest first), or title.",
+			"relevance", "modified", "created", "title").def("relevance")),
+		opt("limit", integer("Results per page.", 1, 100).def(10)),
+		cursorProp,
+	)
+	return &tool{
+		name: "search_notes", group: GroupSearch, title: "Search notes", idempotent: true,
+		description: "Ranked full-text search over the notes, with filters, returning each note's path, title, tags, " +
+			"modified date, score and snippets with line numbers. Use it to find notes about a topic or matching " +
+			"properties, tags, folders and dates. Use grep_notes instead for every line containing an exact text or " +
+			"regular expression, resolve_notes to turn a known name into a path, list_notes to browse a folder. " + queryLanguage,
+		input:  in,
+		output: searchResultSchema(),
+		run:    bind(in, runSearch),
+	}
+}
+
+func runSearch(ctx context.Context, s *Server, a *searchArgs) (any, string, error) {
+	since, err := parseSince(s, "modified_since", a.ModifiedSince)
+	if err != nil {
+		return nil, "", err
+	}
+	res, err := s.w.Search(ctx, wiki.SearchParams{
+		Query: a.Query, Tags: a.Tags, Folder: a.Folder, BacklinksTo: a.BacklinksTo, ModifiedSince: since,
+		Sort: a.Sort, Limit: a.Limit, Cursor: a.Cursor, Snippets: true,
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	out := &searchOutput{SearchResult: res}
+	for i := range res.Hits {
+		for j := range res.Hits[i].Snippets {
+			var cut bool
+			res.Hits[i].Snippets[j].Text, cut = clip(res.Hits[i].Snippets[j].Text, maxItemChars)
+			out.Truncated = out.Truncated || cut
+		}
+	}
+	return out, searchText(a.Query, res), nil
+}
+
+func searchText(query string, res *wiki.SearchResult) string {
+	var b textBuilder
+	if res.IndexBehind {
+		b.line("Note: the search index is still catching up with the latest commits, so recent changes may be missing (see wiki_status).")
+	}
+	if len(res.Hits) == 0 {
+		if query == "" {
+			b.line("No notes found.")
+		} else {
+			b.line("No notes found matching %q.", query)
+		}
+		return b.String()
+	}
+	b.line("Found %s (showing %d):", plural(res.Total, "note"), len(res.Hits))
+	for _, h := range res.Hits {
+		b.line("")
+		head := fmt.Sprintf("- %s (%s)", h.Title, h.Path)
+		if len(h.Tags) > 0 {
+			head += " · tags: " + strings.Join(h.Tags, ", ")
+		}
+		if !h.Modified.IsZero() {
+			head += " · modified " + fmtTime(h.Modified)
+		}
+		b.line("%s", head)
+		for _, sn := range h.Snippets {
+			b.line("  %d: %s", sn.Line, oneLine(sn.Text))
+		}
+	}
+	b.line("")
+	if res.NextCursor != "" {
+		b.line("More results: call again with cursor %q.", res.NextCursor)
+	} else {
+		b.line("No more results.")
+	}
+	return b.String()
+}
+
+// oneLine folds a snippet onto one line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func searchResultSchema() *schema {
+	return object("One page of results.",
+		req("results", arrayOf("The notes found, best first (or in the sort order).", object("",
+			req("path", str("Note path.")),
+			req("title", str("Title.")),
+			req("tags", strList("Tags.")),
+			req("modified", &schema{Type: "string", Format: "date-time", Description: "Last modified; 0001-01-01T00:00:00Z when unknown."}),
+			req("score", &schema{Type: "number", Description: "Relevance score."}),
+			opt("snippets", arrayOf("Pieces of the note around the matches; matched terms are marked «like this».", object("",
+				req("line", integer("Line number in the file.", 1, 1e9)),
+				req("text", str("The text, at most 500 characters."))))),
+		))),
+		req("total", integer("How many notes match in all.", 0, 1e9)),
+		opt("next_cursor", str("Pass as cursor to get the next page; absent on the last page.")),
+		opt("index_behind", boolean("Set while the search index catches up with the latest commits: results may miss recent changes.")),
+		opt("truncated", boolean("Set when a snippet was cut to 500 characters.")),
+	)
+}
+
+// parseSince reads a date or time argument: YYYY-MM-DD (midnight in the
+// wiki's time zone), YYYY-MM-DDTHH:MM[:SS] (in that zone) or RFC 3339.
+func parseSince(s *Server, name, v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	loc := s.w.Options().Location
+	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
+		return t, nil
+	}
+	for _, layout := range []string{time.DateOnly, "2006-01-02T15:04", "2006-01-02T15:04:05"} {
+		if t, err := time.ParseInLocation(layout, v, loc); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, argError(name, "is not a date: %q", v).
+		WithHint("give a date as YYYY-MM-DD or a time as 2024-01-15T10:00:00Z")
+}
+
+type recentArgs struct {
+	Limit  int    `json:"limit"`
+	Since  string `json:"since"`
+	Folder string `json:"folder"`
+	Author string `json:"author"`
+	Cursor string `json:"cursor"`
+}
+
+// recentOutput is a page of recently changed notes.
+type recentOutput struct {
+	Results     []recentNote `json:"results"`
+	Total       int          `json:"total"`
+	NextCursor  string       `json:"next_cursor,omitempty"`
+	IndexBehind bool         `json:"index_behind,omitempty"`
+}
+
+type recentNote struct {
+	Path     string    `json:"path"`
+	Title    string    `json:"title"`
+	Tags     []string  `json:"tags"`
+	Modified time.Time `json:"modified"`
+}
+
+func recentChangesTool() *tool {
+	in := object("",
+		opt("limit", integer("Notes per page.", 1, 100).def(10)),
+		opt("since", str("Only notes modified at or after this date or time: YYYY-MM-DD or RFC 3339.")),
+		folderProp,
+		opt("author", str("Not available yet: filtering by author needs the history index. Leave it out.")),
+		cursorProp,
+	)
+	return &tool{
+		name: "recent_changes", group: GroupSearch, title: "Recently changed notes", idempotent: true,
+		description: "The notes changed most recently, newest first, with their modified date and tags: use it to resume " +
+			"work or see what is new. A note's date is its frontmatter modified date, else the time of the last commit " +
+			"that changed it. Filtering by author is not available yet (it needs the history index): author is refused. " +
+			"Use search_notes with sort modified to combine recency with a query.",
+		input: in,
+		output: object("One page of notes, newest first.",
+			req("results", arrayOf("", object("",
+				req("path", str("Note path.")),
+				req("title", str("Title.")),
+				req("tags", strList("Tags.")),
+				req("modified", &schema{Type: "string", Format: "date-time"}),
+			))),
+			req("total", integer("How many notes match in all.", 0, 1e9)),
+			opt("next_cursor", str("Pass as cursor to get the next page; absent on the last page.")),
+			opt("index_behind", boolean("Set while the search index catches up with the latest commits.")),
+		),
+		run: bind(in, runRecent),
+	}
+}
+
+func runRecent(ctx context.Context, s *Server, a *recentArgs) (any, string, error) {
+	if a.Author != "" {
+		return nil, "", note.Errorf(note.CodeInvalidParams, "filtering recent changes by author is not available yet").
+			WithHint("leave author out; the history index that records authors is not built yet")
+	}
+	since, err := parseSince(s, "since", a.Since)
+	if err != nil {
+		return nil, "", err
+	}
+	res, err := s.w.Search(ctx, wiki.SearchParams{Sort: "modified", ModifiedSince: since, Folder: a.Folder, Limit: a.Limit, Cursor: a.Cursor})
+	if err != nil {
+		return nil, "", err
+	}
+	out := &recentOutput{Results: make([]recentNote, len(res.Hits)), Total: res.Total, NextCursor: res.NextCursor, IndexBehind: res.IndexBehind}
+	for i, h := range res.Hits {
+		out.Results[i] = recentNote{Path: h.Path, Title: h.Title, Tags: h.Tags, Modified: h.Modified}
+	}
+	return out, recentText(out, a.Since), nil
+}
+
+func recentText(out *recentOutput, since string) string {
+	var b textBuilder
+	if out.IndexBehind {
+		b.line("Note: the search index is still catching up with the latest commits, so recent changes may be missing (see wiki_status).")
+	}
+	switch {
+	case len(out.Results) == 0 && since != "":
+		b.line("No notes changed since %s.", since)
+		return b.String()
+	case len(out.Results) == 0:
+		b.line("No notes yet.")
+		return b.String()
+	case since != "":
+		b.line("Notes changed since %s (%d of %d):", since, len(out.Results), out.Total)
+	default:
+		b.line("Recently changed notes (%d of %d):", len(out.Results), out.Total)
+	}
+	for _, n := range out.Results {
+		line := fmt.Sprintf("- %s (%s)", n.Title, n.Path)
+		if !n.Modified.IsZero() {
+			line += " · modified " + fmtTime(n.Modified)
+		}
+		if len(n.Tags) > 0 {
+			line += " · tags: " + strings.Join(n.Tags, ", ")
+		}
+		b.line("%s", line)
+	}
+	if out.NextCursor != "" {
+		b.line("More: call again with cursor %q.", out.NextCursor)
+	}
+	return b.String()
+}

@@ -1,0 +1,269 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// The tool groups that Options.Groups selects from.
+const (
+	GroupNotes   = "notes"   // read, write, edit, metadata, delete, daily notes, batches
+	GroupSearch  = "search"  // search, grep, list, tags, recent changes, resolve, random
+	GroupLinks   = "links"   // links, paths and hubs (none yet)
+	GroupHistory = "history" // history, diffs, restore (none yet)
+	GroupWiki    = "wiki"    // wiki_status
+)
+
+// Groups lists every tool group.
+var Groups = []string{GroupNotes, GroupSearch, GroupLinks, GroupHistory, GroupWiki}
+
+// Options configure a Server.
+type Options struct {
+	// ReadOnly hides the mutating tools; calling one anyway fails with
+	// READ_ONLY.
+	ReadOnly bool
+	// Groups selects the tool groups to serve; empty means all of them.
+	Groups []string
+	// Author, if set, is the commit author of every change; the zero value
+	// attributes each change to the client that made it.
+	Author wiki.Identity
+	// Logger receives the server's logs; default slog.Default().
+	Logger *slog.Logger
+	// Version is reported to clients as the server's version.
+	Version string
+}
+
+// Validate reports an unknown tool group or an unusable author.
+func (o Options) Validate() error {
+	for _, g := range o.Groups {
+		if !slices.Contains(Groups, g) {
+			return fmt.Errorf("unknown tool group %q: want some of %s", g, strings.Join(Groups, ", "))
+		}
+	}
+	if o.Author != (wiki.Identity{}) {
+		if strings.TrimSpace(o.Author.Name) == "" || strings.ContainsAny(o.Author.Name+o.Author.Email, "<>\n") {
+			return fmt.Errorf("invalid author %q: want a name and an email without <, > or newlines", o.Author.String())
+		}
+	}
+	return nil
+}
+
+// Server serves a wiki over MCP: the tools of the selected groups and the
+// wiki:// resources. It is safe for concurrent use; one Server can serve
+// stdio and HTTP at once.
+type Server struct {
+	w     *wiki.Wiki
+	opts  Options
+	log   *slog.Logger
+	mcp   *server.MCPServer
+	tools map[string]*tool
+}
+
+// New returns a server for w. Options are used as given: call
+// Options.Validate first; unknown groups are ignored.
+func New(w *wiki.Wiki, opts Options) *Server {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	s := &Server{w: w, opts: opts, log: opts.Logger.WithGroup("mcp"), tools: map[string]*tool{}}
+	hooks := &server.Hooks{}
+	hooks.AddAfterListTools(s.hideMutating)
+	s.mcp = server.NewMCPServer("wikid", opts.Version,
+		server.WithToolCapabilities(false),
+		server.WithResourceCapabilities(false, false),
+		server.WithInstructions(instructions),
+		server.WithHooks(hooks),
+		server.WithRecovery(),
+	)
+	for _, t := range allTools() {
+		if !s.groupEnabled(t.group) {
+			continue
+		}
+		s.tools[t.name] = t
+		s.mcp.AddTool(t.definition(), s.handler(t))
+	}
+	s.addResources()
+	return s
+}
+
+// instructions tell the model how the tools fit together.
+const instructions = `wikid serves a git repository of markdown notes. Every change is one git commit, so nothing is lost: ` +
+	`history keeps every version. Paths are relative and have no extension (projects/alpha/plan). ` +
+	`Find notes with search_notes (ranked, with the query language) or grep_notes (exact lines), browse with list_notes, ` +
+	`turn names into paths with resolve_notes. Read with read_note; change part of a note with edit_note rather than ` +
+	`resending it with write_note; pass expected_version from your last read to avoid overwriting someone else's change, ` +
+	`and dry_run to preview a change as a diff.`
+
+func (s *Server) groupEnabled(g string) bool {
+	return len(s.opts.Groups) == 0 || slices.Contains(s.opts.Groups, g)
+}
+
+// hideMutating removes the mutating tools from tools/list on a read-only
+// server. They stay registered, so a call still reaches the handler and
+// gets READ_ONLY instead of "unknown tool".
+func (s *Server) hideMutating(_ context.Context, _ any, _ *mcp.ListToolsRequest, res *mcp.ListToolsResult) {
+	if !s.opts.ReadOnly || res == nil {
+		return
+	}
+	res.Tools = slices.DeleteFunc(res.Tools, func(t mcp.Tool) bool {
+		tt, ok := s.tools[t.Name]
+		return ok && tt.mutating
+	})
+}
+
+// ServeStdio serves one client over in and out (standard input and output)
+// until in ends or ctx is done. Only protocol messages go to out.
+func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	stdio := server.NewStdioServer(s.mcp)
+	stdio.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelError))
+	err := stdio.Listen(ctx, in, out)
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// tool is one MCP tool: its contract and its implementation.
+type tool struct {
+	name  string
+	group string
+	// mutating tools change the wiki: hidden and refused when read-only.
+	mutating    bool
+	title       string
+	description string
+	input       *schema
+	output      *schema
+	destructive bool
+	idempotent  bool
+	run         runFunc
+}
+
+// runFunc runs a tool on its raw arguments and returns the structured
+// content and the text rendering of its result.
+type runFunc func(ctx context.Context, s *Server, args []byte) (structured any, text string, err error)
+
+// bind makes a runFunc that decodes the arguments into an A, checked
+// against the input schema, and calls f with it.
+func bind[A any](input *schema, f func(ctx context.Context, s *Server, a *A) (any, string, error)) runFunc {
+	return func(ctx context.Context, s *Server, raw []byte) (any, string, error) {
+		var a A
+		if err := decodeArgs(raw, input, &a); err != nil {
+			return nil, "", err
+		}
+		return f(ctx, s, &a)
+	}
+}
+
+// definition is the tool as tools/list shows it.
+func (t *tool) definition() mcp.Tool {
+	in, err := json.Marshal(t.input)
+	if err != nil {
+		panic(err)
+	}
+	out, err := json.Marshal(withErrorProp(t.output))
+	if err != nil {
+		panic(err)
+	}
+	return mcp.Tool{
+		Name:            t.name,
+		Title:           t.title,
+		Description:     t.description,
+		RawInputSchema:  in,
+		RawOutputSchema: out,
+		Annotations: mcp.ToolAnnotation{
+			Title:           t.title,
+			ReadOnlyHint:    ptr(!t.mutating),
+			DestructiveHint: ptr(t.destructive),
+			IdempotentHint:  ptr(t.idempotent),
+			OpenWorldHint:   ptr(false),
+		},
+	}
+}
+
+// handler adapts a tool to mcp-go: arguments in, a result with structured
+// content and text out, errors as results with isError set.
+func (s *Server) handler(t *tool) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		start := time.Now()
+		res := s.call(ctx, t, req)
+		if s.log.Enabled(ctx, slog.LevelDebug) {
+			s.log.DebugContext(ctx, "tool call", "tool", t.name, "error", res.IsError, "took", time.Since(start))
+		}
+		return res, nil
+	}
+}
+
+func (s *Server) call(ctx context.Context, t *tool, req mcp.CallToolRequest) *mcp.CallToolResult {
+	if t.mutating && s.opts.ReadOnly {
+		return errorToolResult(readOnlyError(t.name))
+	}
+	if t.mutating {
+		// A change, once started, runs to its end even if the client goes
+		// away or the server is asked to stop: the commit is atomic and
+		// quick, and stopping halfway would leave the caller unsure.
+		ctx = context.WithoutCancel(ctx)
+	}
+	raw := []byte(req.Params.RawArguments)
+	if len(raw) == 0 && req.Params.Arguments != nil {
+		var err error
+		if raw, err = json.Marshal(req.Params.Arguments); err != nil {
+			return errorToolResult(note.Errorf(note.CodeInvalidParams, "arguments cannot be read: %v", err))
+		}
+	}
+	structured, text, err := t.run(ctx, s, raw)
+	if err != nil {
+		return s.errorResult(ctx, t.name, err)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}, StructuredContent: structured}
+}
+
+// withErrorProp adds the "error" property that failed calls fill in, so
+// that a client validating structured content against the output schema
+// accepts error results too. The result properties are therefore not
+// required at the top level.
+func withErrorProp(out *schema) *schema {
+	c := *out
+	c.Props = append(slices.Clone(out.Props), opt("error", object("Set instead of the other fields when the call failed (isError is true).",
+		req("code", enum("The error code.", errorCodes...)),
+		req("message", str("What went wrong.")),
+		req("hint", str("What to do next.")),
+	)))
+	c.Props[len(c.Props)-1].Schema.Open = true // details such as current_version or column
+	for i := range c.Props {
+		c.Props[i].Required = false
+	}
+	return &c
+}
+
+var errorCodes = []string{
+	string(note.CodeInvalidParams), string(note.CodeInvalidPath), string(note.CodeInvalidQuery),
+	string(note.CodeNotFound), string(note.CodeAlreadyExists), string(note.CodeConflict),
+	string(note.CodeAmbiguous), string(note.CodeLinkIntegrity), string(note.CodeLocalChanges),
+	string(note.CodeReadOnly), string(note.CodeTooLarge), string(note.CodeInternal),
+}
+
+// allTools lists every tool wikid has, in no particular order.
+func allTools() []*tool {
+	return []*tool{
+		readNoteTool(), writeNoteTool(), editNoteTool(), updateMetadataTool(), deleteNoteTool(),
+		dailyNoteTool(), applyChangesTool(),
+		searchNotesTool(), grepNotesTool(), listNotesTool(), listTagsTool(), recentChangesTool(),
+		resolveNotesTool(), randomNoteTool(),
+		wikiStatusTool(),
+	}
+}
