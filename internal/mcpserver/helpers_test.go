@@ -125,6 +125,12 @@ func initialize(tb testing.TB, c *client.Client) {
 	if err := c.Start(ctx); err != nil {
 		tb.Fatal(err)
 	}
+	initializeStarted(tb, ctx, c)
+}
+
+// initializeStarted runs the handshake on a started client.
+func initializeStarted(tb testing.TB, ctx context.Context, c *client.Client) {
+	tb.Helper()
 	var req mcp.InitializeRequest
 	req.Params.ClientInfo = mcp.Implementation{Name: clientName, Version: clientVersion}
 	if _, err := c.Initialize(ctx, req); err != nil {
