@@ -80,6 +80,12 @@ func (l *lockedBuffer) String() string {
 // the initialized client.
 func connectStdio(t *testing.T, args ...string) *client.Client {
 	t.Helper()
+	return connectStdioWith(t, nil, args...)
+}
+
+// connectStdioWith is connectStdio with client options.
+func connectStdioWith(t *testing.T, opts []client.ClientOption, args ...string) *client.Client {
+	t.Helper()
 	stderr := &lockedBuffer{}
 	c, err := client.NewStdioMCPClientWithOptions(wikidBin, serveEnv(), append([]string{"serve"}, args...),
 		transport.WithCommandStderrWriter(stderr))
@@ -91,6 +97,7 @@ func connectStdio(t *testing.T, args ...string) *client.Client {
 			t.Logf("wikid standard error:\n%s", stderr.String())
 		}
 	})
+	c = client.NewClient(c.GetTransport(), opts...)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	initializeStarted(t, ctx, c)
@@ -100,6 +107,16 @@ func connectStdio(t *testing.T, args ...string) *client.Client {
 func TestServe_Stdio(t *testing.T) {
 	dir := fixtureRepo(t)
 	runSuite(t, newSession(t, connectStdio(t, "--repo", dir)), dir)
+}
+
+// TestServe_StdioLegacy connects over stdio with the initialize handshake,
+// as most MCP clients do today: the changes are the client's.
+func TestServe_StdioLegacy(t *testing.T) {
+	dir := fixtureRepo(t)
+	s := newSession(t, connectStdioWith(t, []client.ClientOption{client.WithLegacyProtocolOnly()}, "--repo", dir))
+	before := git(t, dir, "rev-parse", "HEAD")
+	out, _ := ok[mutationOut](s, "edit_note", map[string]any{"path": "index", "edits": []any{map[string]any{"op": "append", "content": "- legacy"}}})
+	checkCommit(t, dir, before, "edit_note", out.Commit)
 }
 
 func TestServe_StdioReadOnly(t *testing.T) {

@@ -90,9 +90,12 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // Close ends the open sessions, so that long-lived event streams return
-// and http.Server.Shutdown can finish.
+// and http.Server.Shutdown can finish, and stops the sweeping of idle
+// sessions.
 func (h *HTTPHandler) Close(ctx context.Context) {
-	h.mcp.CloseSessions(ctx)
+	// Without an http.Server of its own, Shutdown only closes the sessions
+	// and stops the sweeper; it fails only when ctx is done first.
+	h.mcp.Shutdown(ctx)
 }
 
 // authorized compares the bearer token in constant time.

@@ -65,7 +65,7 @@ func (s *Server) readRecentResource(ctx context.Context, req mcp.ReadResourceReq
 	}
 	out := &recentOutput{Results: make([]recentNote, len(res.Hits)), Total: res.Total, IndexBehind: res.IndexBehind}
 	for i, h := range res.Hits {
-		out.Results[i] = recentNote{Path: h.Path, Title: h.Title, Tags: h.Tags, Modified: h.Modified}
+		out.Results[i] = newRecentNote(h)
 	}
 	return []mcp.ResourceContents{mcp.TextResourceContents{URI: recentURI, MIMEType: "text/plain", Text: recentText(out, "")}}, nil
 }

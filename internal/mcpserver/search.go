@@ -77,6 +77,9 @@ func runSearch(ctx context.Context, s *Server, a *searchArgs) (any, string, erro
 	}
 	out := &searchOutput{SearchResult: res}
 	for i := range res.Hits {
+		if res.Hits[i].Tags == nil {
+			res.Hits[i].Tags = []string{}
+		}
 		for j := range res.Hits[i].Snippets {
 			var cut bool
 			res.Hits[i].Snippets[j].Text, cut = clip(res.Hits[i].Snippets[j].Text, maxItemChars)
@@ -232,9 +235,16 @@ func runRecent(ctx context.Context, s *Server, a *recentArgs) (any, string, erro
 	}
 	out := &recentOutput{Results: make([]recentNote, len(res.Hits)), Total: res.Total, NextCursor: res.NextCursor, IndexBehind: res.IndexBehind}
 	for i, h := range res.Hits {
-		out.Results[i] = recentNote{Path: h.Path, Title: h.Title, Tags: h.Tags, Modified: h.Modified}
+		out.Results[i] = newRecentNote(h)
 	}
 	return out, recentText(out, a.Since), nil
+}
+
+func newRecentNote(h wiki.SearchHit) recentNote {
+	if h.Tags == nil {
+		h.Tags = []string{}
+	}
+	return recentNote{Path: h.Path, Title: h.Title, Tags: h.Tags, Modified: h.Modified}
 }
 
 func recentText(out *recentOutput, since string) string {

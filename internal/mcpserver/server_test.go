@@ -18,10 +18,17 @@ import (
 	"github.com/wikid/wikid/internal/wiki"
 )
 
+// TestServer_HTTP runs the suite with mcp-go's client, which speaks the
+// stateless protocol of 2026-07-28 where the client names itself in every
+// request's _meta.
 func TestServer_HTTP(t *testing.T) {
 	dir := fixtureRepo(t)
 	url := serveHTTP(t, openWiki(t, dir, nil), mcpserver.Options{}, mcpserver.HTTPOptions{})
-	runSuite(t, newSession(t, connectHTTP(t, url, nil)), dir)
+	c := connectHTTP(t, url, nil)
+	if v := c.ProtocolVersion(); v < "2026-07-28" {
+		t.Errorf("protocol %s: the suite is meant to run the stateless protocol here", v)
+	}
+	runSuite(t, newSession(t, c), dir)
 }
 
 // TestServer_LegacyHandshake connects with the initialize handshake of
@@ -30,7 +37,11 @@ func TestServer_HTTP(t *testing.T) {
 func TestServer_LegacyHandshake(t *testing.T) {
 	dir := fixtureRepo(t)
 	url := serveHTTP(t, openWiki(t, dir, nil), mcpserver.Options{}, mcpserver.HTTPOptions{})
-	s := newSession(t, connectHTTP(t, url, nil, client.WithLegacyProtocolOnly()))
+	c := connectHTTP(t, url, nil, client.WithLegacyProtocolOnly())
+	if v := c.ProtocolVersion(); v >= "2026-07-28" {
+		t.Errorf("protocol %s, want a handshake version", v)
+	}
+	s := newSession(t, c)
 	before := git(t, dir, "rev-parse", "HEAD")
 	out, _ := ok[mutationOut](s, "write_note", map[string]any{"path": "legacy", "content": "# Legacy\n"})
 	checkCommit(t, dir, before, "write_note", out.Commit)
