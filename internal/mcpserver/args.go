@@ -35,8 +35,13 @@ func decodeArgsAt(raw []byte, s *schema, dst any, at string) error {
 	if err := dec.Decode(&v); err != nil {
 		return argError(at, "arguments are not valid JSON: %v", err)
 	}
-	if err := validate(s, v, at); err != nil {
+	v, err := validate(s, v, at)
+	if err != nil {
 		return err
+	}
+	// Decode what was checked, whole numbers written as integers.
+	if raw, err = json.Marshal(v); err != nil {
+		return argError(at, "%v", err)
 	}
 	dec = json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -53,82 +58,98 @@ func decodeArgsAt(raw []byte, s *schema, dst any, at string) error {
 	return nil
 }
 
-// validate checks v against s. at is the argument's path, "" at the top.
-func validate(s *schema, v any, at string) error {
+// validate checks v against s and returns it with whole numbers of integer
+// arguments in integer form (3.0 becomes 3). at is the argument's path, ""
+// at the top.
+func validate(s *schema, v any, at string) (any, error) {
 	if v == nil {
 		if s.Nullable || s.Type == "" {
-			return nil
+			return nil, nil
 		}
-		return argError(at, "must be %s, not null", typeName(s.Type)).
+		return nil, argError(at, "must be %s, not null", typeName(s.Type)).
 			WithHint("leave the argument out instead of sending null")
 	}
 	switch s.Type {
 	case "":
-		return nil
+		return v, nil
 	case "string":
 		str, ok := v.(string)
 		if !ok {
-			return wrongType(s, v, at)
+			return nil, wrongType(s, v, at)
 		}
 		if s.Enum != nil && !slices.Contains(s.Enum, str) {
-			return argError(at, "must be one of %s, not %q", strings.Join(s.Enum, ", "), str)
+			return nil, argError(at, "must be one of %s, not %q", strings.Join(s.Enum, ", "), str)
 		}
 		if s.MinLength != nil && len([]rune(str)) < *s.MinLength {
-			return argError(at, "must not be empty")
+			return nil, argError(at, "must not be empty")
 		}
 	case "boolean":
 		if _, ok := v.(bool); !ok {
-			return wrongType(s, v, at)
+			return nil, wrongType(s, v, at)
 		}
 	case "integer", "number":
-		n, ok := v.(json.Number)
-		if !ok {
-			return wrongType(s, v, at)
-		}
-		f, err := strconv.ParseFloat(string(n), 64)
-		if err != nil || math.IsInf(f, 0) {
-			return argError(at, "%s is out of range", n)
-		}
-		if s.Type == "integer" && f != math.Trunc(f) {
-			return argError(at, "must be a whole number, not %s", n)
-		}
-		if s.Min != nil && f < *s.Min {
-			return argError(at, "must be at least %s, not %s", fmtNum(*s.Min), n)
-		}
-		if s.ExclusiveMin != nil && f <= *s.ExclusiveMin {
-			return argError(at, "must be more than %s, not %s", fmtNum(*s.ExclusiveMin), n)
-		}
-		if s.Max != nil && f > *s.Max {
-			return argError(at, "must be at most %s, not %s", fmtNum(*s.Max), n)
-		}
+		return validateNumber(s, v, at)
 	case "array":
 		items, ok := v.([]any)
 		if !ok {
-			return wrongType(s, v, at)
+			return nil, wrongType(s, v, at)
 		}
 		if s.MinItems != nil && len(items) < *s.MinItems {
-			return argError(at, "needs at least %d items, not %d", *s.MinItems, len(items))
+			return nil, argError(at, "needs at least %d items, not %d", *s.MinItems, len(items))
 		}
 		if s.MaxItems != nil && len(items) > *s.MaxItems {
-			return argError(at, "takes at most %d items, not %d", *s.MaxItems, len(items))
+			return nil, argError(at, "takes at most %d items, not %d", *s.MaxItems, len(items))
 		}
 		if s.Items != nil {
 			for i, it := range items {
-				if err := validate(s.Items, it, fmt.Sprintf("%s[%d]", at, i)); err != nil {
-					return err
+				var err error
+				if items[i], err = validate(s.Items, it, fmt.Sprintf("%s[%d]", at, i)); err != nil {
+					return nil, err
 				}
 			}
 		}
 	case "object":
 		m, ok := v.(map[string]any)
 		if !ok {
-			return wrongType(s, v, at)
+			return nil, wrongType(s, v, at)
 		}
-		return validateObject(s, m, at)
+		return m, validateObject(s, m, at)
 	}
-	return nil
+	return v, nil
 }
 
+func validateNumber(s *schema, v any, at string) (any, error) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return nil, wrongType(s, v, at)
+	}
+	f, err := strconv.ParseFloat(string(n), 64)
+	if err != nil || math.IsInf(f, 0) {
+		return nil, argError(at, "%s is out of range", n)
+	}
+	if s.Type == "integer" {
+		if f != math.Trunc(f) {
+			return nil, argError(at, "must be a whole number, not %s", n)
+		}
+		if math.Abs(f) > 1<<53 {
+			return nil, argError(at, "%s is out of range", n)
+		}
+		v = json.Number(strconv.FormatInt(int64(f), 10))
+	}
+	if s.Min != nil && f < *s.Min {
+		return nil, argError(at, "must be at least %s, not %s", fmtNum(*s.Min), n)
+	}
+	if s.ExclusiveMin != nil && f <= *s.ExclusiveMin {
+		return nil, argError(at, "must be more than %s, not %s", fmtNum(*s.ExclusiveMin), n)
+	}
+	if s.Max != nil && f > *s.Max {
+		return nil, argError(at, "must be at most %s, not %s", fmtNum(*s.Max), n)
+	}
+	return v, nil
+}
+
+// validateObject checks an object's keys and values, replacing the values
+// in m with their checked form.
 func validateObject(s *schema, m map[string]any, at string) error {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -137,13 +158,14 @@ func validateObject(s *schema, m map[string]any, at string) error {
 	slices.Sort(keys) // report the first problem deterministically
 	for _, k := range keys {
 		p := s.prop(k)
+		var err error
 		switch {
 		case p != nil:
-			if err := validate(p.Schema, m[k], join(at, k)); err != nil {
+			if m[k], err = validate(p.Schema, m[k], join(at, k)); err != nil {
 				return err
 			}
 		case s.Values != nil:
-			if err := validate(s.Values, m[k], join(at, k)); err != nil {
+			if m[k], err = validate(s.Values, m[k], join(at, k)); err != nil {
 				return err
 			}
 		case !s.Open:

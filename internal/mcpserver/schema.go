@@ -96,6 +96,29 @@ func (s *schema) without(names ...string) *schema {
 	return &c
 }
 
+// tolerant returns a deep copy of s in which every object admits keys
+// besides its properties. Output schemas are published this way, so that a
+// client validating results keeps working when a later version adds a
+// field.
+func (s *schema) tolerant() *schema {
+	c := *s
+	if c.Type == "object" {
+		c.Open = true
+	}
+	if s.Items != nil {
+		c.Items = s.Items.tolerant()
+	}
+	if s.Values != nil {
+		c.Values = s.Values.tolerant()
+	}
+	c.Props = make([]prop, len(s.Props))
+	for i, p := range s.Props {
+		p.Schema = p.Schema.tolerant()
+		c.Props[i] = p
+	}
+	return &c
+}
+
 // MarshalJSON writes the schema with its properties in order.
 func (s *schema) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer

@@ -175,7 +175,7 @@ func (t *tool) definition() mcp.Tool {
 	if err != nil {
 		panic(err)
 	}
-	out, err := json.Marshal(withErrorProp(t.output))
+	out, err := json.Marshal(withErrorProp(t.output).tolerant())
 	if err != nil {
 		panic(err)
 	}
@@ -238,16 +238,31 @@ func (s *Server) call(ctx context.Context, t *tool, req mcp.CallToolRequest) *mc
 // required at the top level.
 func withErrorProp(out *schema) *schema {
 	c := *out
-	c.Props = append(slices.Clone(out.Props), opt("error", object("Set instead of the other fields when the call failed (isError is true).",
-		req("code", enum("The error code.", errorCodes...)),
-		req("message", str("What went wrong.")),
-		req("hint", str("What to do next.")),
-	)))
-	c.Props[len(c.Props)-1].Schema.Open = true // details such as current_version or column
+	c.Props = append(slices.Clone(out.Props), opt("error", errorSchema()))
 	for i := range c.Props {
 		c.Props[i].Required = false
 	}
 	return &c
+}
+
+// errorSchema describes the structured content of a failed call.
+func errorSchema() *schema {
+	list := func(desc string) *schema { return &schema{Type: "array", Description: desc} }
+	return object("Set instead of the other fields when the call failed (isError is true).",
+		req("code", enum("The error code.", errorCodes...)),
+		req("message", str("What went wrong.")),
+		req("hint", str("What to do next.")),
+		opt("argument", str("The argument at fault, as a path such as edits[1].op.")),
+		opt("current_version", str("CONFLICT: the note's current version.")),
+		opt("column", integer("INVALID_QUERY: the column of the query where parsing failed.", 0, 1e9)),
+		opt("line", integer("The line of the note the error is about.", 0, 1e9)),
+		opt("edit", integer("edit_note: the index of the edit that failed.", 0, 1e9)),
+		opt("matches", integer("How many times a find text occurred.", 0, 1e9)),
+		opt("lines", list("Line numbers of the matches.")),
+		opt("headings", list("NOT_FOUND for a section: the headings the note has.")),
+		opt("candidates", list("AMBIGUOUS: what the name or version could mean.")),
+		opt("paths", list("LOCAL_CHANGES: the files with uncommitted changes.")),
+	)
 }
 
 var errorCodes = []string{

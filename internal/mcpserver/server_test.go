@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -296,4 +297,25 @@ func checkClean(t *testing.T, dir string) {
 		t.Errorf("git status:\n%s", st)
 	}
 	git(t, dir, "fsck", "--strict", "--no-progress")
+}
+
+// TestServer_InternalError checks that a failure without a contract code
+// reaches the client as INTERNAL with a generic message, its details in the
+// log only.
+func TestServer_InternalError(t *testing.T) {
+	dir := fixtureRepo(t)
+	w := openWiki(t, dir, nil)
+	var log lockedBuffer
+	url := serveHTTP(t, w, mcpserver.Options{Logger: slog.New(slog.NewTextHandler(&log, nil))}, mcpserver.HTTPOptions{})
+	s := newSession(t, connectHTTP(t, url, nil))
+	if err := w.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	e := s.fail("read_note", map[string]any{"path": "index"}, "INTERNAL")
+	if e["message"] != "read_note failed on the server" {
+		t.Errorf("message %q", e["message"])
+	}
+	if !strings.Contains(log.String(), "tool failed") || !strings.Contains(log.String(), "tool=read_note") {
+		t.Errorf("log:\n%s", log.String())
+	}
 }
