@@ -21,7 +21,7 @@ func benchSession(b *testing.B) (*session, string) {
 	gittest.Generate(b, dir, 10000, 2000)
 	files := strings.Fields(gittest.Git(b, dir, "ls-files", "*.md"))
 	url := serveHTTP(b, openWiki(b, dir, nil), mcpserver.Options{}, mcpserver.HTTPOptions{Token: "bench"})
-	s := newSession(b, connectHTTP(b, url, map[string]string{"Authorization": "Bearer bench"}))
+	s := newSession(b, connectHTTP(b, url, map[string]string{"Authorization": "Bearer bench"}, ""))
 	return s, strings.TrimSuffix(files[len(files)/2], ".md")
 }
 

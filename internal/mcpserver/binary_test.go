@@ -83,11 +83,12 @@ func (l *lockedBuffer) String() string {
 // the initialized client.
 func connectStdio(t *testing.T, args ...string) *client.Client {
 	t.Helper()
-	return connectStdioWith(t, nil, args...)
+	return connectStdioWith(t, "", args...)
 }
 
-// connectStdioWith is connectStdio with client options.
-func connectStdioWith(t *testing.T, opts []client.ClientOption, args ...string) *client.Client {
+// connectStdioWith is connectStdio with a protocol version ("" for the
+// client's preferred one).
+func connectStdioWith(t *testing.T, protocol string, args ...string) *client.Client {
 	t.Helper()
 	stderr := &lockedBuffer{}
 	c, err := client.NewStdioMCPClientWithOptions(wikidBin, serveEnv(), append([]string{"serve"}, args...),
@@ -100,10 +101,9 @@ func connectStdioWith(t *testing.T, opts []client.ClientOption, args ...string) 
 			t.Logf("wikid standard error:\n%s", stderr.String())
 		}
 	})
-	c = client.NewClient(c.GetTransport(), opts...)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	initializeStarted(t, ctx, c)
+	initializeStarted(t, ctx, c, protocol)
 	return c
 }
 
@@ -116,7 +116,7 @@ func TestServe_Stdio(t *testing.T) {
 // as most MCP clients do today: the changes are the client's.
 func TestServe_StdioLegacy(t *testing.T) {
 	dir := fixtureRepo(t)
-	s := newSession(t, connectStdioWith(t, []client.ClientOption{client.WithLegacyProtocolOnly()}, "--repo", dir))
+	s := newSession(t, connectStdioWith(t, handshakeProtocol, "--repo", dir))
 	before := git(t, dir, "rev-parse", "HEAD")
 	out, _ := ok[mutationOut](s, "edit_note", map[string]any{"path": "index", "edits": []any{map[string]any{"op": "append", "content": "- legacy"}}})
 	checkCommit(t, dir, before, "edit_note", out.Commit)
@@ -211,7 +211,7 @@ func TestServe_HTTP(t *testing.T) {
 		t.Errorf("without the token: %d", resp.StatusCode)
 	}
 
-	s := newSession(t, connectHTTP(t, url, map[string]string{"Authorization": "Bearer " + token}))
+	s := newSession(t, connectHTTP(t, url, map[string]string{"Authorization": "Bearer " + token}, ""))
 	waitIndexed(t, s)
 	before := git(t, dir, "rev-parse", "HEAD")
 	out, _ := ok[mutationOut](s, "write_note", map[string]any{"path": "over-http", "content": "# Over HTTP\n"})

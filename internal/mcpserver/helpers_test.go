@@ -105,33 +105,33 @@ func serveHTTP(tb testing.TB, w *wiki.Wiki, opts mcpserver.Options, hopts mcpser
 	return ts.URL + mcpserver.HTTPPath
 }
 
-// connectHTTP returns a client initialized against an HTTP endpoint.
-func connectHTTP(tb testing.TB, url string, headers map[string]string, opts ...client.ClientOption) *client.Client {
+// handshakeProtocol asks a client for the initialize handshake of protocol
+// versions up to 2025-11-25, which most MCP clients still use, instead of
+// the stateless protocol mcp-go's client prefers.
+const handshakeProtocol = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+
+// connectHTTP returns a client initialized against an HTTP endpoint, with
+// the given protocol version ("" for the client's preferred one).
+func connectHTTP(tb testing.TB, url string, headers map[string]string, protocol string) *client.Client {
 	tb.Helper()
 	c, err := client.NewStreamableHttpClient(url, transport.WithHTTPHeaders(headers))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	c = client.NewClient(c.GetTransport(), opts...)
-	initialize(tb, c)
-	return c
-}
-
-// initialize starts c and runs the handshake as test-client/1.2.
-func initialize(tb testing.TB, c *client.Client) {
-	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := c.Start(ctx); err != nil {
 		tb.Fatal(err)
 	}
-	initializeStarted(tb, ctx, c)
+	initializeStarted(tb, ctx, c, protocol)
+	return c
 }
 
-// initializeStarted runs the handshake on a started client.
-func initializeStarted(tb testing.TB, ctx context.Context, c *client.Client) {
+// initializeStarted initializes a started client as test-client/1.2.
+func initializeStarted(tb testing.TB, ctx context.Context, c *client.Client, protocol string) {
 	tb.Helper()
 	var req mcp.InitializeRequest
+	req.Params.ProtocolVersion = protocol
 	req.Params.ClientInfo = mcp.Implementation{Name: clientName, Version: clientVersion}
 	if _, err := c.Initialize(ctx, req); err != nil {
 		tb.Fatalf("initialize: %v", err)

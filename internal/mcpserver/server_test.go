@@ -12,7 +12,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wikid/wikid/internal/mcpserver"
@@ -25,7 +24,7 @@ import (
 func TestServer_HTTP(t *testing.T) {
 	dir := fixtureRepo(t)
 	url := serveHTTP(t, openWiki(t, dir, nil), mcpserver.Options{}, mcpserver.HTTPOptions{})
-	c := connectHTTP(t, url, nil)
+	c := connectHTTP(t, url, nil, "")
 	if v := c.ProtocolVersion(); v < "2026-07-28" {
 		t.Errorf("protocol %s: the suite is meant to run the stateless protocol here", v)
 	}
@@ -38,7 +37,7 @@ func TestServer_HTTP(t *testing.T) {
 func TestServer_LegacyHandshake(t *testing.T) {
 	dir := fixtureRepo(t)
 	url := serveHTTP(t, openWiki(t, dir, nil), mcpserver.Options{}, mcpserver.HTTPOptions{})
-	c := connectHTTP(t, url, nil, client.WithLegacyProtocolOnly())
+	c := connectHTTP(t, url, nil, handshakeProtocol)
 	if v := c.ProtocolVersion(); v >= "2026-07-28" {
 		t.Errorf("protocol %s, want a handshake version", v)
 	}
@@ -51,7 +50,7 @@ func TestServer_LegacyHandshake(t *testing.T) {
 func TestServer_Author(t *testing.T) {
 	dir := fixtureRepo(t)
 	opts := mcpserver.Options{Author: wiki.Identity{Name: "Ada Lovelace", Email: "ada@example.com"}}
-	s := newSession(t, connectHTTP(t, serveHTTP(t, openWiki(t, dir, nil), opts, mcpserver.HTTPOptions{}), nil))
+	s := newSession(t, connectHTTP(t, serveHTTP(t, openWiki(t, dir, nil), opts, mcpserver.HTTPOptions{}), nil, ""))
 	ok[mutationOut](s, "write_note", map[string]any{"path": "by-ada", "content": "x\n"})
 	c := lastCommit(t, dir)
 	if c.author != "Ada Lovelace <ada@example.com>" || c.trailers["Wiki-Client"] != wantClient {
@@ -62,7 +61,7 @@ func TestServer_Author(t *testing.T) {
 func TestServer_ReadOnly(t *testing.T) {
 	dir := fixtureRepo(t)
 	w := openWiki(t, dir, nil) // writable underneath: the server alone refuses
-	s := newSession(t, connectHTTP(t, serveHTTP(t, w, mcpserver.Options{ReadOnly: true}, mcpserver.HTTPOptions{}), nil))
+	s := newSession(t, connectHTTP(t, serveHTTP(t, w, mcpserver.Options{ReadOnly: true}, mcpserver.HTTPOptions{}), nil, ""))
 	checkToolList(t, s, true)
 	head := git(t, dir, "rev-parse", "HEAD")
 	for _, name := range mutatingTools {
@@ -99,7 +98,7 @@ func TestServer_Groups(t *testing.T) {
 			if err := opts.Validate(); err != nil {
 				t.Fatal(err)
 			}
-			s := newSession(t, connectHTTP(t, serveHTTP(t, w, opts, mcpserver.HTTPOptions{}), nil))
+			s := newSession(t, connectHTTP(t, serveHTTP(t, w, opts, mcpserver.HTTPOptions{}), nil, ""))
 			var names []string
 			for n := range s.tools {
 				names = append(names, n)
@@ -192,7 +191,7 @@ func TestHTTPHandler_Security(t *testing.T) {
 	})
 
 	t.Run("client with the token", func(t *testing.T) {
-		s := newSession(t, connectHTTP(t, url, map[string]string{"Authorization": bearer}))
+		s := newSession(t, connectHTTP(t, url, map[string]string{"Authorization": bearer}, ""))
 		if len(s.tools) != len(allTools) {
 			t.Errorf("%d tools", len(s.tools))
 		}
@@ -201,7 +200,7 @@ func TestHTTPHandler_Security(t *testing.T) {
 
 func TestServer_Resources(t *testing.T) {
 	dir := fixtureRepo(t)
-	c := connectHTTP(t, serveHTTP(t, openWiki(t, dir, nil), mcpserver.Options{}, mcpserver.HTTPOptions{}), nil)
+	c := connectHTTP(t, serveHTTP(t, openWiki(t, dir, nil), mcpserver.Options{}, mcpserver.HTTPOptions{}), nil, "")
 	ctx := context.Background()
 	tpl, err := c.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
 	if err != nil {
@@ -257,7 +256,7 @@ func TestServer_ConcurrentWrites(t *testing.T) {
 	const clients, writes = 4, 5
 	var wg sync.WaitGroup
 	for i := range clients {
-		s := newSession(t, connectHTTP(t, url, nil))
+		s := newSession(t, connectHTTP(t, url, nil, ""))
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -307,7 +306,7 @@ func TestServer_InternalError(t *testing.T) {
 	w := openWiki(t, dir, nil)
 	var log lockedBuffer
 	url := serveHTTP(t, w, mcpserver.Options{Logger: slog.New(slog.NewTextHandler(&log, nil))}, mcpserver.HTTPOptions{})
-	s := newSession(t, connectHTTP(t, url, nil))
+	s := newSession(t, connectHTTP(t, url, nil, ""))
 	if err := w.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
