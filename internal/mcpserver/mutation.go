@@ -82,8 +82,9 @@ func noteOutput(path string, res *wiki.Result) *noteMutationOutput {
 
 // mutationText renders a mutation's outcome: headline says what was done
 // ("Created note "Ideas" at projects/ideas"); a dry run shows what would
-// change, the risk and the diff instead.
-func mutationText(headline string, res *wiki.Result) string {
+// change, the risk and the diff instead. Details are lines that go before
+// the diff.
+func mutationText(headline string, res *wiki.Result, details ...string) string {
 	var b textBuilder
 	switch {
 	case res.DryRun && len(res.Changes) > 0:
@@ -108,6 +109,9 @@ func mutationText(headline string, res *wiki.Result) string {
 			continue // said above
 		}
 		b.line("Warning: %s", sentence(w))
+	}
+	for _, d := range details {
+		b.line("%s", d)
 	}
 	if res.DryRun && res.Diff != "" {
 		b.line("")

@@ -41,7 +41,8 @@ var (
 
 func searchNotesTool() *tool {
 	in := object("",
-		opt("query", str("What to find, in the query language; empty lists every note that passes the other filters. "+queryLanguage)),
+		opt("query", str("What to find, in the query language of this tool's description, e.g. \"release plan\" tag:project -status:done. "+
+			"Empty lists every note that passes the other filters.")),
 		opt("tags", strList("Only notes that have all of these tags (nested tags count: project matches project/alpha).")),
 		folderProp,
 		opt("backlinks_to", str("Only notes that link to this note path.")),

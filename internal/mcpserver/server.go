@@ -127,7 +127,10 @@ func (s *Server) hideMutating(_ context.Context, _ any, _ *mcp.ListToolsRequest,
 }
 
 // ServeStdio serves one client over in and out (standard input and output)
-// until in ends or ctx is done. Only protocol messages go to out.
+// until in ends or ctx is done; it waits for the calls in flight, and a
+// change in flight runs to its end. Only protocol messages go to out. It
+// returns nil when in ends or ctx is done, else the error that ended the
+// session, such as a failed read of in or write to out.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	stdio := server.NewStdioServer(s.mcp)
 	stdio.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelError))

@@ -518,7 +518,7 @@ func checkMutations(t *testing.T, s *session, dir string) {
 			t.Errorf("delete %+v", out)
 		}
 		// inbox/second links to it by path.
-		if !strings.Contains(txt, "1 note link to inbox/New Idea and now have a broken link: inbox/second") {
+		if !strings.Contains(txt, "Warning: notes that link to inbox/New Idea by its path now have broken links: inbox/second.") {
 			t.Errorf("text:\n%s", txt)
 		}
 		s.fail("delete_note", map[string]any{"path": "inbox/New Idea", "confirm": true}, "NOT_FOUND")

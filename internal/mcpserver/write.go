@@ -180,18 +180,18 @@ func updateMetadataTool() *tool {
 				return nil, "", err
 			}
 			out := noteOutput(a.Path, res)
-			text := mutationText("Updated the metadata of "+out.Path, res)
+			var details []string
 			if res.Metadata != nil {
-				text += metadataDiff(res.Metadata)
+				details = metadataDiff(res.Metadata)
 			}
-			return out, text, nil
+			return out, mutationText("Updated the metadata of "+out.Path, res, details...), nil
 		}),
 	}
 }
 
-// metadataDiff lists the frontmatter keys that changed.
-func metadataDiff(m *wiki.MetadataChange) string {
-	var b strings.Builder
+// metadataDiff lists the frontmatter keys that changed, one line each.
+func metadataDiff(m *wiki.MetadataChange) []string {
+	var lines []string
 	keys := map[string]bool{}
 	for k := range m.Before {
 		keys[k] = true
@@ -204,14 +204,14 @@ func metadataDiff(m *wiki.MetadataChange) string {
 		after, has := m.After[k]
 		switch {
 		case had && !has:
-			fmt.Fprintf(&b, "\n%s: %s → (removed)", k, value(before))
+			lines = append(lines, fmt.Sprintf("%s: %s → (removed)", k, value(before)))
 		case !had && has:
-			fmt.Fprintf(&b, "\n%s: (new) → %s", k, value(after))
+			lines = append(lines, fmt.Sprintf("%s: (new) → %s", k, value(after)))
 		case value(before) != value(after):
-			fmt.Fprintf(&b, "\n%s: %s → %s", k, value(before), value(after))
+			lines = append(lines, fmt.Sprintf("%s: %s → %s", k, value(before), value(after)))
 		}
 	}
-	return b.String()
+	return lines
 }
 
 type deleteArgs struct {
@@ -276,6 +276,6 @@ func (s *Server) linkersWarning(ctx context.Context, notePath string, dryRun boo
 	if dryRun {
 		now = "would have"
 	}
-	return []string{fmt.Sprintf("%s link to %s and %s a broken link: %s%s",
-		plural(res.Total, "note"), notePath, now, strings.Join(paths, ", "), more)}
+	return []string{fmt.Sprintf("notes that link to %s by its path %s broken links: %s%s",
+		notePath, now, strings.Join(paths, ", "), more)}
 }
