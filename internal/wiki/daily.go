@@ -98,12 +98,12 @@ func (w *Wiki) dailyDate(date string) (string, error) {
 // with {{date}} and {{title}} filled in, or a minimal frontmatter.
 func (t *txn) dailyTemplate(date string) []byte {
 	if tpl := t.w.opts.Daily.Template; tpl != "" {
-		if _, n, err := t.w.readNote(t.ctx, t.snap, strings.TrimSuffix(tpl, ".md"), ""); err == nil {
+		_, n, err := t.w.readNote(t.ctx, t.snap, strings.TrimSuffix(tpl, ".md"), "")
+		if err == nil {
 			r := strings.NewReplacer("{{date}}", date, "{{title}}", date)
 			return []byte(r.Replace(string(n.Raw)))
-		} else {
-			t.w.log.Warn("daily template unreadable; using a minimal note", "template", tpl, "err", err)
 		}
+		t.w.log.Warn("daily template unreadable; using a minimal note", "template", tpl, "err", err)
 	}
 	return []byte("---\ntitle: " + date + "\ntype: daily\ntags: [daily]\n---\n")
 }
