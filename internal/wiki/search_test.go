@@ -140,6 +140,9 @@ func TestWiki_Search_Lifecycle(t *testing.T) {
 	ctx := context.Background()
 	dir := seeded(t, map[string]string{"a.md": "# A\n\nzebra\n", "b.md": "# B\n\nzebra yak\n"})
 	w := openWiki(t, dir, nil)
+	if err := w.Reindex(ctx, false, nil); err != nil { // wait for the first build
+		t.Fatal(err)
+	}
 	zebra := wiki.SearchParams{Query: "zebra"}
 	want := func(step string, p wiki.SearchParams, paths ...string) {
 		t.Helper()
