@@ -43,6 +43,9 @@ type Store interface {
 	CommitInfo(ctx context.Context, commit string) (CommitInfo, error)
 	// IsAncestor reports whether commit a is an ancestor of (or equal to) b.
 	IsAncestor(ctx context.Context, a, b string) (bool, error)
+	// ReadBlob returns the content of a blob by id, or an error wrapping
+	// note.ErrNotFound when there is no such blob.
+	ReadBlob(ctx context.Context, blob string) ([]byte, error)
 	// Dir returns the directory for wikid's derived state: ".git/wikid" in a
 	// checkout, "wikid" inside a bare repository. It is not created.
 	Dir() string

@@ -1,0 +1,32 @@
+package gitstore
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/wikid/wikid/internal/note"
+)
+
+// ReadBlob returns the content of a blob by its full hex id. An id that is
+// not a full hex id, a missing object, or one that is not a blob is an error
+// wrapping note.ErrNotFound.
+func (s *Store) ReadBlob(ctx context.Context, blob string) ([]byte, error) {
+	if err := s.check(ctx); err != nil {
+		return nil, err
+	}
+	id, ok := parseHex(blob)
+	if !ok {
+		return nil, note.Errorf(note.CodeNotFound, "%q is not a blob id", blob)
+	}
+	typ, b, err := s.readObject(id)
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", blob, err)
+	}
+	if typ != plumbing.BlobObject {
+		return nil, note.Errorf(note.CodeNotFound, "%s is a %s, not a blob", id, typ)
+	}
+	s.sizes.put(id, int64(len(b)))
+	return b, nil
+}
