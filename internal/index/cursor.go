@@ -34,11 +34,11 @@ func parseSort(s string) (string, error) {
 }
 
 // sortOrder returns bleve's sort for a sort order. Every order ends with
-// the note path, so that no two notes compare equal and a cursor is exact.
-// The path comes from a doc-values field: bleve's _id sort would read the
-// stored id of every matching note.
+// the note path (the document id), so that no two notes compare equal and
+// a cursor is exact. (Sorting on a doc-values copy of the path instead
+// measured twice as slow.)
 func sortOrder(mode string) search.SortOrder {
-	byID := &search.SortField{Field: fieldPathSort, Type: search.SortFieldAsString}
+	byID := &search.SortDocID{}
 	switch mode {
 	case sortModified:
 		return search.SortOrder{dateDesc(fieldModified), byID}

@@ -35,7 +35,6 @@ func fields(d *wiki.Document) map[string]any {
 	}
 	return map[string]any{
 		fieldPath:      d.Path,
-		fieldPathSort:  d.Path,
 		fieldFolders:   folders(d.Path),
 		fieldTitle:     d.Title,
 		fieldTitleSort: title,

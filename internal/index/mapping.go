@@ -17,7 +17,6 @@ const schemaVersion = "1"
 // Field names in the bleve documents.
 const (
 	fieldPath      = "path"      // keyword, lowercased; stored as written
-	fieldPathSort  = "path_key"  // keyword as written, for sorting
 	fieldFolders   = "folders"   // keyword, lowercased: every ancestor folder
 	fieldTitle     = "title"     // text, stored
 	fieldTitleSort = "title_key" // keyword, lowercased title, for sorting
@@ -87,7 +86,6 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 
 	doc := mapping.NewDocumentStaticMapping()
 	doc.AddFieldMappingsAt(fieldPath, keywordField(analyzerKey, true, false))
-	doc.AddFieldMappingsAt(fieldPathSort, keywordField(analyzerExact, false, true))
 	doc.AddFieldMappingsAt(fieldFolders, keywordField(analyzerKey, false, false))
 	doc.AddFieldMappingsAt(fieldTitle, textField(true))
 	doc.AddFieldMappingsAt(fieldTitleSort, keywordField(analyzerKey, false, true))
