@@ -21,7 +21,8 @@ type Wiki struct {
 	// writeMu admits one mutation at a time.
 	writeMu sync.Mutex
 	notes   *noteCache
-	ix      *indexer // nil without a search index
+	ix      *indexer    // nil without a search index
+	gr      *graphState // nil without a link graph
 
 	cancel context.CancelFunc // stops background work
 	bg     sync.WaitGroup
@@ -52,6 +53,16 @@ func Open(ctx context.Context, store Store, idx Index, opts Options) (*Wiki, err
 		go func() {
 			defer w.bg.Done()
 			w.catchUp(bg)
+		}()
+	}
+	if opts.Graph != nil {
+		w.gr = &graphState{g: opts.Graph}
+		w.bg.Add(1)
+		go func() {
+			defer w.bg.Done()
+			if _, err := w.graphAt(bg); err != nil && bg.Err() == nil {
+				w.log.Error("link graph build failed", "err", err)
+			}
 		}()
 	}
 	return w, nil

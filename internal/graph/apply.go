@@ -1,0 +1,217 @@
+package graph
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// patch collects what a change touches: the lookup keys whose notes or
+// files came or went, and the notes whose links must be resolved again.
+type patch struct {
+	keys  map[string]bool
+	dirty map[*node]bool
+}
+
+// Apply brings the graph to commit `to`: it removes the deleted files, adds
+// or replaces the given ones, and resolves again every link that could
+// resolve differently now — the links of the added notes, and every link
+// whose lookup key names a note or file that came or went. The result is
+// the graph that a build from all files of `to` gives.
+func (g *Graph) Apply(to string, files []wiki.GraphFile, deleted []string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	p := &patch{keys: make(map[string]bool), dirty: make(map[*node]bool)}
+	for _, f := range deleted {
+		g.remove(f, p)
+	}
+	for _, f := range files {
+		g.remove(f.File, p)
+		g.add(f, p)
+	}
+	for k := range p.keys {
+		for s := range g.byKey[k] {
+			p.dirty[s] = true
+		}
+	}
+	v := g.base()
+	for s := range p.dirty {
+		if g.notes[s.file] == s {
+			g.resolveNode(v, s)
+		}
+	}
+	g.commit = to
+	g.gen++
+}
+
+// add adds a note or another file.
+func (g *Graph) add(f wiki.GraphFile, p *patch) {
+	if f.Note == nil {
+		g.files[f.File] = true
+		for _, k := range suffixes(f.File) {
+			g.fileSuffix[k] = append(g.fileSuffix[k], f.File)
+			p.keys[k] = true
+		}
+		return
+	}
+	n := newNode(f)
+	g.notes[n.file] = n
+	for i, k := range suffixes(n.path) {
+		if i == 0 {
+			g.byPath[k] = append(g.byPath[k], n)
+		}
+		g.bySuffix[k] = append(g.bySuffix[k], n)
+	}
+	addTo(g.byTitle, strings.ToLower(n.title), n)
+	for _, a := range n.aliases {
+		addTo(g.byAlias, strings.ToLower(a), n)
+	}
+	for _, k := range n.keys() {
+		p.keys[k] = true
+	}
+	for i := range n.links {
+		if k := n.links[i].key; k != "" {
+			set := g.byKey[k]
+			if set == nil {
+				set = make(map[*node]struct{})
+				g.byKey[k] = set
+			}
+			set[n] = struct{}{}
+		}
+	}
+	p.dirty[n] = true
+}
+
+// newNode returns the node of a parsed note, links not yet resolved.
+func newNode(f wiki.GraphFile) *node {
+	nt := f.Note
+	n := &node{file: f.File, path: nt.Path, version: f.Version, title: strings.TrimSpace(nt.Title), headings: headingSet(nt)}
+	for _, a := range nt.Aliases {
+		if a = strings.TrimSpace(a); a != "" && !slices.Contains(n.aliases, a) {
+			n.aliases = append(n.aliases, a)
+		}
+	}
+	for _, l := range nt.Links {
+		if ln, ok := newLink(nt, l); ok {
+			n.links = append(n.links, ln)
+		}
+	}
+	return n
+}
+
+// remove removes the note or file at a repository path, if any.
+func (g *Graph) remove(file string, p *patch) {
+	n := g.notes[file]
+	if n == nil {
+		if g.files[file] {
+			delete(g.files, file)
+			for _, k := range suffixes(file) {
+				g.fileSuffix[k] = deleteFrom(g.fileSuffix[k], file)
+				if len(g.fileSuffix[k]) == 0 {
+					delete(g.fileSuffix, k)
+				}
+				p.keys[k] = true
+			}
+		}
+		return
+	}
+	delete(g.notes, file)
+	for i, k := range suffixes(n.path) {
+		if i == 0 {
+			removeFrom(g.byPath, k, n)
+		}
+		removeFrom(g.bySuffix, k, n)
+	}
+	removeFrom(g.byTitle, strings.ToLower(n.title), n)
+	for _, a := range n.aliases {
+		removeFrom(g.byAlias, strings.ToLower(a), n)
+	}
+	for _, k := range n.keys() {
+		p.keys[k] = true
+	}
+	for i := range n.links {
+		if set := g.byKey[n.links[i].key]; set != nil {
+			delete(set, n)
+			if len(set) == 0 {
+				delete(g.byKey, n.links[i].key)
+			}
+		}
+	}
+	for t := range n.out {
+		delete(t.in, n)
+	}
+	for s := range n.in {
+		p.dirty[s] = true
+	}
+}
+
+// resolveNode resolves every link of s in v and updates the edges.
+func (g *Graph) resolveNode(v *view, s *node) {
+	for i := range s.links {
+		l := &s.links[i]
+		if l.to != nil && l.to != s {
+			disconnect(s, l.to)
+		}
+		l.to, l.by, l.file, l.ok = nil, matchNone, "", false
+		switch l.mode {
+		case modeFile, modeFilePath:
+			l.file = g.resolveFile(l, s.path)
+			l.ok = l.file != ""
+		default:
+			l.to, l.by = v.resolve(l, s, s.path)
+			if l.to == nil {
+				continue
+			}
+			l.ok = l.heading == "" || l.to.hasHeading(l.heading)
+			if l.to != s {
+				connect(s, l.to)
+			}
+		}
+	}
+}
+
+func connect(s, t *node) {
+	if s.out == nil {
+		s.out = make(map[*node]int)
+	}
+	if t.in == nil {
+		t.in = make(map[*node]int)
+	}
+	s.out[t]++
+	t.in[s]++
+}
+
+func disconnect(s, t *node) {
+	if s.out[t]--; s.out[t] <= 0 {
+		delete(s.out, t)
+	}
+	if t.in[s]--; t.in[s] <= 0 {
+		delete(t.in, s)
+	}
+}
+
+func addTo(table map[string][]*node, key string, n *node) {
+	if key != "" {
+		table[key] = append(table[key], n)
+	}
+}
+
+func removeFrom(table map[string][]*node, key string, n *node) {
+	ns := table[key]
+	if i := slices.Index(ns, n); i >= 0 {
+		ns = slices.Delete(ns, i, i+1)
+	}
+	if len(ns) == 0 {
+		delete(table, key)
+		return
+	}
+	table[key] = ns
+}
+
+func deleteFrom(fs []string, f string) []string {
+	if i := slices.Index(fs, f); i >= 0 {
+		return slices.Delete(fs, i, i+1)
+	}
+	return fs
+}

@@ -1,0 +1,49 @@
+package graph
+
+import (
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// BrokenLinks returns the links of the notes under folder ("" for all) that
+// resolve to no note or file, or to a note without the heading they name;
+// by note path, then in the order they are written.
+func (g *Graph) BrokenLinks(folder string) []wiki.BrokenLink {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	var out []wiki.BrokenLink
+	for _, n := range g.sortedUnder(folder) {
+		for i := range n.links {
+			l := &n.links[i]
+			if why := l.broken(); why != "" {
+				out = append(out, wiki.BrokenLink{Path: n.path, LinkSite: l.site(), Reason: why})
+			}
+		}
+	}
+	return out
+}
+
+// Orphans returns the notes under folder ("" for all) that link to no
+// other note and that no other note links to, by path.
+func (g *Graph) Orphans(folder string) []wiki.NoteRef {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	var out []wiki.NoteRef
+	for _, n := range g.sortedUnder(folder) {
+		if len(n.in) == 0 && len(n.out) == 0 {
+			out = append(out, n.ref())
+		}
+	}
+	return out
+}
+
+// sortedUnder returns the notes under folder by path.
+func (g *Graph) sortedUnder(folder string) []*node {
+	var ns []*node
+	for _, n := range g.notes {
+		if under(n.path, folder) {
+			ns = append(ns, n)
+		}
+	}
+	sortByPath(ns)
+	return ns
+}

@@ -1,0 +1,78 @@
+// Package graph is wikid's link graph: which note each link of a note
+// resolves to, and what follows from that — backlinks with the line they sit
+// on, outgoing links and whether they resolve, neighbors, shortest paths,
+// hubs by degree and PageRank, broken links, orphans, and the links a move
+// or a delete would break, with the text that keeps them working. It
+// implements wiki.Graph; it holds everything in memory, is built from the
+// files of a commit and patched with the files each later commit changes,
+// and does no I/O.
+//
+// # Resolving a link
+//
+// A link resolves by path, then title, then alias, ignoring case; among
+// several notes that match the same way, the nearest wins. In detail, for
+// [[target]], [[target#heading]], [[target|label]] and ![[target]] (a
+// markdown extension on the target is ignored):
+//
+//   - a target starting with "/" is a path from the root: the note with that
+//     path;
+//   - a target starting with "./" or "../" is a path relative to the folder
+//     of the linking note;
+//   - a target with a "/" is first a path from the root; otherwise, and for a
+//     bare name, the notes whose path ends with the target ("plan" matches
+//     projects/alpha/plan, "alpha/plan" too) are candidates; without any,
+//     the notes whose title equals it, then those with an alias equal to it;
+//   - the nearest candidate wins: the one whose folder shares the most
+//     leading folders with the linking note's folder, then the one with the
+//     fewest folders, then the one whose path (or title) has the case as
+//     written, then the first by file name;
+//   - an empty target ([[#heading]]) is the linking note itself.
+//
+// A markdown link [text](a/b.md) is a path relative to the linking note's
+// folder, percent-decoded; it names a note by path only.
+//
+// A heading after '#' must be the text of a heading of the target (ignoring
+// case) or its slug (lowercase, punctuation dropped, spaces as '-', as in
+// GitHub anchors); [[t#A#B]] needs both; [[t#^id]] needs a line ending in
+// "^id". A link whose note exists but whose heading does not is broken.
+//
+// Links and embeds whose target has the extension of an attachment (an
+// image, audio, video or PDF file, or for embeds any extension that is not a
+// markdown one) name files, not notes: they resolve by path from the root
+// or, as a bare name, by the end of the path, nearest first, and are only
+// checked for existence.
+//
+// # Edges
+//
+// The links between two different notes are the graph's edges; a note's
+// links to itself are kept (their headings are checked) but are not edges.
+// In-degree counts the notes that link to a note, out-degree the notes it
+// links to, each once however many links there are. An orphan has neither.
+//
+// # Rewriting links on a move
+//
+// Relinks looks at every link that resolves to a moved note, every link
+// inside a moved note, and every link whose target could name a moved note
+// at its new path, and reports those that would no longer resolve to the
+// same note (at its new path) once the notes have moved. For each it
+// proposes the text that would, in the link's own style:
+//
+//   - a markdown link gets the relative path from the linking note's new
+//     folder to the target's file, keeping a leading "./" and
+//     percent-encoding when the old text was encoded or the path needs it;
+//     a wiki link written as a relative path likewise, without extension
+//     unless it had one;
+//   - a wiki link written as a path keeps as many trailing segments as it
+//     had (a bare name stays a bare name, "alpha/plan" becomes
+//     "beta/plan"), taking more of the new path until the text resolves to
+//     the note, and "/" plus the whole path when nothing shorter does; a
+//     link from the root ("/a/b") stays one; a markdown extension written
+//     on the target stays;
+//   - a link by title or alias keeps its text unless it now resolves to
+//     another note, and then becomes a path as above from the bare name up;
+//   - only the target text changes: a label, a heading, the embed mark and
+//     every other byte of the note stay as they are.
+//
+// A link that resolved to nothing before the move is left alone, even when
+// the move makes it resolve.
+package graph

@@ -1,0 +1,208 @@
+package graph
+
+import (
+	"path"
+	"strings"
+
+	"github.com/wikid/wikid/internal/note"
+)
+
+// mode says how a link's target is looked up.
+type mode uint8
+
+const (
+	// modeName: a path from the root, else the end of a note path, a
+	// title or an alias, nearest first.
+	modeName mode = iota
+	// modePath: exactly the note path in key.
+	modePath
+	// modeSelf: the linking note itself ([[#heading]]).
+	modeSelf
+	// modeFile: a file that is not a note: by its whole path, else by the
+	// end of its path, nearest first.
+	modeFile
+	// modeFilePath: exactly the file in key.
+	modeFilePath
+)
+
+// match says how a link found its note.
+type match uint8
+
+const (
+	matchNone match = iota
+	matchPath
+	matchTitle
+	matchAlias
+)
+
+// noteExts are the markdown extensions, lowercase.
+var noteExts = []string{".md", ".markdown", ".mdx"}
+
+// attachmentExts are the extensions of files that links name as files, not
+// as notes, even without the embed mark.
+var attachmentExts = map[string]bool{
+	"png": true, "jpg": true, "jpeg": true, "gif": true, "bmp": true, "svg": true, "webp": true, "avif": true,
+	"mp3": true, "wav": true, "m4a": true, "ogg": true, "flac": true, "3gp": true,
+	"mp4": true, "webm": true, "ogv": true, "mov": true, "mkv": true,
+	"pdf": true, "canvas": true,
+}
+
+// newLink returns the link l of note n with its lookup key, and false for a
+// link that names neither a note nor a file.
+func newLink(n *note.Note, l note.Link) (link, bool) {
+	out := link{
+		kind: l.Kind, target: l.Target, heading: l.Heading, line: l.Line,
+		start: l.TargetStart, end: l.TargetEnd, context: contextLine(n.Raw, l.Start, l.End),
+	}
+	dir := path.Dir(n.Path)
+	switch {
+	case l.Kind == note.LinkMarkdown:
+		out.raw = string(n.Raw[l.TargetStart:l.TargetEnd])
+		out.angle = l.TargetStart > 0 && n.Raw[l.TargetStart-1] == '<'
+		base, _ := splitNoteExt(l.Target)
+		out.mode, out.want = modePath, joinRel(dir, base)
+	case l.Target == "":
+		out.mode = modeSelf
+	case isFileTarget(l.Target, l.Kind == note.LinkEmbed):
+		out.mode, out.want = modeFile, l.Target
+		switch {
+		case strings.HasPrefix(l.Target, "/"):
+			out.mode, out.want = modeFilePath, strings.TrimLeft(l.Target, "/")
+		case isRelative(l.Target):
+			out.mode, out.want = modeFilePath, joinRel(dir, l.Target)
+		}
+	default:
+		out.mode, out.want = noteTarget(l.Target, dir)
+	}
+	out.key = strings.ToLower(out.want)
+	return out, true
+}
+
+// noteTarget returns how a wiki link's target names a note from a note in
+// folder dir, and what it looks up.
+func noteTarget(target, dir string) (mode, string) {
+	base, _ := splitNoteExt(target)
+	switch {
+	case strings.HasPrefix(base, "/"):
+		return modePath, strings.TrimLeft(base, "/")
+	case isRelative(base):
+		return modePath, joinRel(dir, base)
+	}
+	return modeName, base
+}
+
+// nameLink is a wiki link to target written in a note in folder dir.
+func nameLink(target, dir string) *link {
+	l := &link{kind: note.LinkWiki, target: target}
+	l.mode, l.want = noteTarget(target, dir)
+	l.key = strings.ToLower(l.want)
+	return l
+}
+
+// isRelative reports whether a target is written relative to the linking
+// note's folder.
+func isRelative(t string) bool {
+	return strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../")
+}
+
+// joinRel joins a relative target to a folder; "" when the result leaves
+// the root.
+func joinRel(dir, t string) string {
+	if dir == "." {
+		dir = ""
+	}
+	p := path.Join(dir, t)
+	if p == "." || p == ".." || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "/") {
+		return ""
+	}
+	return p
+}
+
+// splitNoteExt splits a markdown extension, in any case, off a target.
+func splitNoteExt(t string) (base, ext string) {
+	lower := strings.ToLower(t)
+	for _, e := range noteExts {
+		if n := len(t) - len(e); n > 0 && strings.HasSuffix(lower, e) && t[n-1] != '/' {
+			return t[:n], t[n:]
+		}
+	}
+	return t, ""
+}
+
+// isFileTarget reports whether a link target names a file that is not a
+// note: its extension is an attachment's, or, for an embed, any extension
+// of letters and digits that is not a markdown one.
+func isFileTarget(t string, embed bool) bool {
+	ext := path.Ext(t)
+	if ext == "" || strings.Contains(ext, "/") {
+		return false
+	}
+	e := strings.ToLower(ext[1:])
+	for _, ne := range noteExts {
+		if e == ne[1:] {
+			return false
+		}
+	}
+	if attachmentExts[e] {
+		return true
+	}
+	return embed && isWordExt(e)
+}
+
+// isWordExt reports whether e looks like a file extension: one to five
+// ASCII letters and digits, starting with a letter.
+func isWordExt(e string) bool {
+	if len(e) == 0 || len(e) > 5 || e[0] < 'a' || e[0] > 'z' {
+		return false
+	}
+	for i := 0; i < len(e); i++ {
+		if c := e[i]; (c < 'a' || c > 'z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// suffixes returns the lowercased trailing parts of a path, the whole path
+// first: "a/b/c" gives "a/b/c", "b/c" and "c".
+func suffixes(p string) []string {
+	p = strings.ToLower(p)
+	out := []string{p}
+	for i := 0; i < len(p); i++ {
+		if p[i] == '/' {
+			out = append(out, p[i+1:])
+		}
+	}
+	return out
+}
+
+// keys returns every lookup key under which a note can be found.
+func (n *node) keys() []string {
+	ks := suffixes(n.path)
+	ks = append(ks, strings.ToLower(n.title))
+	for _, a := range n.aliases {
+		ks = append(ks, strings.ToLower(a))
+	}
+	return ks
+}
+
+// folderOf returns the folder of a path, "" at the root.
+func folderOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
+
+// segments counts the segments of a path.
+func segments(p string) int {
+	if p == "" {
+		return 0
+	}
+	return strings.Count(p, "/") + 1
+}
+
+// under reports whether a path is inside folder ("" is the root).
+func under(p, folder string) bool {
+	return folder == "" || strings.HasPrefix(p, folder+"/")
+}

@@ -1,0 +1,218 @@
+package graph
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// Lookup returns the note at a note path (exact case).
+func (g *Graph) Lookup(notePath string) (wiki.NoteRef, bool) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	if n := g.lookupNode(notePath); n != nil {
+		return n.ref(), true
+	}
+	return wiki.NoteRef{}, false
+}
+
+// lookupNode returns the note at a note path, the first file when several
+// files have it.
+func (g *Graph) lookupNode(notePath string) *node {
+	var best *node
+	for _, n := range g.byPath[strings.ToLower(notePath)] {
+		if n.path == notePath && (best == nil || n.file < best.file) {
+			best = n
+		}
+	}
+	return best
+}
+
+// ResolveName resolves a name the way a wiki link in a note at the root
+// resolves its target.
+func (g *Graph) ResolveName(name string) (wiki.NoteRef, bool) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	if n := g.resolveName(name); n != nil {
+		return n.ref(), true
+	}
+	return wiki.NoteRef{}, false
+}
+
+func (g *Graph) resolveName(name string) *node {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return nil
+	}
+	n, _ := g.base().resolve(nameLink(name, ""), nil, "")
+	return n
+}
+
+// Backlinks returns the other notes that link to the note at notePath, by
+// path, each with its links to it in order. When no note has the path, it
+// returns the notes whose unresolved links name the path: by the path from
+// the root, or by a bare name or partial path it ends with.
+func (g *Graph) Backlinks(notePath string) []wiki.Backlink {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	if n := g.lookupNode(notePath); n != nil {
+		return collect(sortedNodes(n.in), func(l *link) bool { return l.to == n })
+	}
+	return g.missingBacklinks(notePath)
+}
+
+// missingBacklinks lists the unresolved links that name notePath.
+func (g *Graph) missingBacklinks(notePath string) []wiki.Backlink {
+	keys := suffixes(strings.TrimSpace(notePath))
+	match := func(l *link) bool {
+		if l.to != nil || (l.mode != modeName && l.mode != modePath) {
+			return false
+		}
+		if l.mode == modePath {
+			return l.key == keys[0]
+		}
+		return slices.Contains(keys, l.key)
+	}
+	seen := make(map[*node]int)
+	for _, k := range keys {
+		for s := range g.byKey[k] {
+			seen[s]++
+		}
+	}
+	return collect(sortedNodes(seen), match)
+}
+
+// collect returns the backlinks of the sources with a link that matches.
+func collect(sources []*node, match func(*link) bool) []wiki.Backlink {
+	var out []wiki.Backlink
+	for _, s := range sources {
+		var sites []wiki.LinkSite
+		for i := range s.links {
+			if match(&s.links[i]) {
+				sites = append(sites, s.links[i].site())
+			}
+		}
+		if len(sites) > 0 {
+			out = append(out, wiki.Backlink{Path: s.path, Title: s.title, Links: sites})
+		}
+	}
+	return out
+}
+
+// Outlinks returns the links of the note at notePath in order, each with
+// what it resolves to; nil when there is no such note.
+func (g *Graph) Outlinks(notePath string) []wiki.OutLink {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	n := g.lookupNode(notePath)
+	if n == nil {
+		return nil
+	}
+	out := make([]wiki.OutLink, 0, len(n.links))
+	for i := range n.links {
+		l := &n.links[i]
+		o := wiki.OutLink{LinkSite: l.site(), Broken: l.broken()}
+		switch {
+		case l.file != "":
+			o.Path = l.file
+		case l.to != nil:
+			o.Path, o.Title = l.to.path, l.to.title
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// broken says why a link is broken, "" when it is not.
+func (l *link) broken() string {
+	switch {
+	case l.mode == modeFile || l.mode == modeFilePath:
+		if l.file == "" {
+			return wiki.BrokenNoFile
+		}
+	case l.to == nil:
+		return wiki.BrokenNoNote
+	case !l.ok:
+		return wiki.BrokenNoHeading
+	}
+	return ""
+}
+
+// LinkedNotes returns the paths of the notes that link to (dir In) or are
+// linked from (dir Out; Both for either) the note a name resolves to, or
+// with prefix every note whose path starts with name, ignoring case. A name
+// that resolves to no note, with dir In, gives the notes whose unresolved
+// links name it.
+func (g *Graph) LinkedNotes(name string, dir wiki.Direction, prefix bool) []string {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	var starts []*node
+	if prefix {
+		p := strings.ToLower(strings.TrimSpace(name))
+		for _, n := range g.notes {
+			if strings.HasPrefix(strings.ToLower(n.path), p) {
+				starts = append(starts, n)
+			}
+		}
+	} else if n := g.resolveName(name); n != nil {
+		starts = append(starts, n)
+	} else if dir == wiki.DirIn {
+		base, _ := splitNoteExt(strings.Trim(strings.TrimSpace(name), "/"))
+		var out []string
+		for _, b := range g.missingBacklinks(base) {
+			out = append(out, b.Path)
+		}
+		return out
+	}
+	set := make(map[*node]int)
+	for _, s := range starts {
+		for _, t := range adjacent(s, dir) {
+			set[t]++
+		}
+	}
+	out := make([]string, 0, len(set))
+	for _, n := range sortedNodes(set) {
+		out = append(out, n.path)
+	}
+	return out
+}
+
+// sortedNodes returns the keys of a node set by path, then file.
+func sortedNodes(set map[*node]int) []*node {
+	out := make([]*node, 0, len(set))
+	for n := range set {
+		out = append(out, n)
+	}
+	sortByPath(out)
+	return out
+}
+
+func sortByPath(ns []*node) {
+	slices.SortFunc(ns, func(a, b *node) int {
+		if c := strings.Compare(a.path, b.path); c != 0 {
+			return c
+		}
+		return strings.Compare(a.file, b.file)
+	})
+}
+
+// adjacent returns the other notes next to n in a direction, by path.
+func adjacent(n *node, dir wiki.Direction) []*node {
+	var set map[*node]int
+	switch dir {
+	case wiki.DirIn:
+		set = n.in
+	case wiki.DirOut:
+		set = n.out
+	default:
+		set = make(map[*node]int, len(n.in)+len(n.out))
+		for t := range n.in {
+			set[t]++
+		}
+		for t := range n.out {
+			set[t]++
+		}
+	}
+	return sortedNodes(set)
+}

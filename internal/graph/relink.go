@@ -1,0 +1,163 @@
+package graph
+
+import (
+	"strings"
+
+	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// Relinks returns the links that moving notes (moves maps note paths to
+// new paths) or deleting them (to "") would break, by linking note: every
+// link that resolves to one of those notes, every link inside a moved note
+// and every link whose target could name a moved note at its new path is
+// resolved again as if the change were made, and listed when it would no
+// longer resolve to the note it resolves to now (at that note's new path),
+// with the text that would (see the package comment for its style). Links
+// that resolve to nothing now are left out, and so are the links of
+// deleted notes. Paths in moves that name no note are ignored.
+func (g *Graph) Relinks(moves map[string]string) []wiki.Relink {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	v := g.base()
+	var moved []*node
+	for old, to := range moves {
+		for _, n := range g.byPath[strings.ToLower(old)] {
+			if n.path == old {
+				v.moveNote(n, to)
+				moved = append(moved, n)
+			}
+		}
+	}
+	sources := make(map[*node]int)
+	for _, n := range moved {
+		sources[n]++
+		for s := range n.in {
+			sources[s]++
+		}
+		if to := v.moved[n]; to != "" {
+			for _, k := range suffixes(to) {
+				for s := range g.byKey[k] {
+					sources[s]++
+				}
+			}
+		}
+	}
+	var out []wiki.Relink
+	for _, s := range sortedNodes(sources) {
+		if edits := v.relinks(s); len(edits) > 0 {
+			out = append(out, wiki.Relink{Path: s.path, File: s.file, Version: s.version, Links: edits})
+		}
+	}
+	return out
+}
+
+// relinks returns the links of s that resolve to another note in v than in
+// the graph.
+func (v *view) relinks(s *node) []wiki.LinkEdit {
+	sp := v.pathOf(s)
+	if sp == "" {
+		return nil
+	}
+	dir := folderOf(sp)
+	var edits []wiki.LinkEdit
+	for i := range s.links {
+		l := &s.links[i]
+		if l.to == nil || l.mode != modeName && l.mode != modePath {
+			continue
+		}
+		to := v.pathOf(l.to)
+		now, _ := v.resolve(l.relocated(l.target, dir), s, sp)
+		if now == l.to && to != "" {
+			continue
+		}
+		e := wiki.LinkEdit{Line: l.line, Start: l.start, End: l.end, Old: l.written(), To: to}
+		if now != nil {
+			e.Now = v.pathOf(now)
+		}
+		if to != "" {
+			e.New = v.rewrite(l, s, l.to)
+		}
+		edits = append(edits, e)
+	}
+	return edits
+}
+
+// relocated returns the link with another target text, as written in a
+// note in folder dir.
+func (l *link) relocated(target, dir string) *link {
+	c := &link{kind: l.kind, target: target}
+	if l.kind == note.LinkMarkdown {
+		base, _ := splitNoteExt(target)
+		c.mode, c.want = modePath, joinRel(dir, base)
+	} else {
+		c.mode, c.want = noteTarget(target, dir)
+	}
+	c.key = strings.ToLower(c.want)
+	return c
+}
+
+// rewrite returns the text that makes link l of note s resolve to target
+// in v, in the link's own style; "" when no text does.
+func (v *view) rewrite(l *link, s, target *node) string {
+	sp, to := v.pathOf(s), v.pathOf(target)
+	dir := folderOf(sp)
+	resolves := func(text string) bool {
+		got, _ := v.resolve(l.relocated(text, dir), s, sp)
+		return got == target
+	}
+	if l.kind == note.LinkMarkdown {
+		rel := relPath(dir, to+target.file[len(target.path):])
+		if strings.HasPrefix(l.raw, "./") && !strings.HasPrefix(rel, "../") {
+			rel = "./" + rel
+		}
+		if !resolves(rel) {
+			return ""
+		}
+		return escapeDest(rel, l.raw != l.target, l.angle)
+	}
+	base, ext := splitNoteExt(l.target)
+	var tries []string
+	switch {
+	case isRelative(base):
+		rel := relPath(dir, to)
+		if strings.HasPrefix(base, "./") && !strings.HasPrefix(rel, "../") {
+			rel = "./" + rel
+		}
+		tries = append(tries, rel)
+	case strings.HasPrefix(base, "/"):
+	default:
+		k, n := segments(base), segments(to)
+		if l.by != matchPath {
+			k = 1
+		}
+		for j := min(k, n); j <= n; j++ {
+			tries = append(tries, lastSegments(to, j))
+		}
+	}
+	tries = append(tries, "/"+to)
+	for _, t := range tries {
+		if t += ext; validWikiTarget(t) && resolves(t) {
+			return t
+		}
+	}
+	return ""
+}
+
+// lastSegments returns the last j segments of a path.
+func lastSegments(p string, j int) string {
+	i := len(p)
+	for ; j > 0 && i > 0; j-- {
+		i = strings.LastIndexByte(p[:i], '/')
+		if i < 0 {
+			return p
+		}
+	}
+	return p[i+1:]
+}
+
+// validWikiTarget reports whether text can stand as the target of a wiki
+// link and be read back the same.
+func validWikiTarget(t string) bool {
+	return t != "" && strings.TrimSpace(t) == t && !strings.ContainsAny(t, "|#[]\r\n")
+}

@@ -1,0 +1,111 @@
+package graph
+
+import (
+	"bytes"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/wikid/wikid/internal/note"
+)
+
+// maxContext is how many characters of a link's line a backlink shows.
+const maxContext = 200
+
+// contextBefore is how many characters before the link a cut context keeps.
+const contextBefore = 60
+
+// contextLine returns the line of raw that holds the link at [start, end),
+// trimmed, cut to maxContext characters around the link with "…" where it
+// was cut.
+func contextLine(raw []byte, start, end int) string {
+	ls := bytes.LastIndexByte(raw[:start], '\n') + 1
+	le := len(raw)
+	if i := bytes.IndexByte(raw[start:], '\n'); i >= 0 {
+		le = start + i
+	}
+	line := strings.ToValidUTF8(string(raw[ls:le]), "\uFFFD")
+	line = strings.ReplaceAll(line, "\r", " ")
+	at := utf8.RuneCountInString(string(raw[ls:start]))
+	lead := len(line) - len(strings.TrimLeftFunc(line, unicode.IsSpace))
+	at -= utf8.RuneCountInString(line[:lead])
+	line = strings.TrimSpace(line)
+	runes := []rune(line)
+	if len(runes) <= maxContext {
+		return line
+	}
+	from := max(0, min(at-contextBefore, len(runes)-maxContext))
+	to := from + maxContext
+	out := string(runes[from:to])
+	if from > 0 {
+		out = "…" + out
+	}
+	if to < len(runes) {
+		out += "…"
+	}
+	return out
+}
+
+// headingSet returns the keys of a note's headings (their lowercased text
+// and their slug) and of its block ids ("^id", lowercased).
+func headingSet(n *note.Note) map[string]bool {
+	set := make(map[string]bool, 2*len(n.Headings))
+	for _, h := range n.Headings {
+		set[strings.ToLower(strings.TrimSpace(h.Text))] = true
+		set[slug(h.Text)] = true
+	}
+	body := n.Raw[min(n.BodyStart, len(n.Raw)):]
+	if bytes.IndexByte(body, '^') < 0 {
+		return set
+	}
+	for line := range bytes.Lines(body) {
+		line = bytes.TrimRight(line, " \t\r\n")
+		i := bytes.LastIndexByte(line, '^')
+		if i < 0 || (i > 0 && line[i-1] != ' ' && line[i-1] != '\t') {
+			continue
+		}
+		if id := line[i+1:]; len(id) > 0 && isBlockID(id) {
+			set["^"+strings.ToLower(string(id))] = true
+		}
+	}
+	return set
+}
+
+func isBlockID(id []byte) bool {
+	for _, c := range id {
+		if !(c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// hasHeading reports whether the note has the heading a link names:
+// "A#B" needs both, "^id" a block id.
+func (n *node) hasHeading(h string) bool {
+	for _, seg := range strings.Split(h, "#") {
+		seg = strings.TrimSpace(seg)
+		if seg == "" {
+			continue
+		}
+		if !n.headings[strings.ToLower(seg)] && !n.headings[slug(seg)] {
+			return false
+		}
+	}
+	return true
+}
+
+// slug is a heading's anchor as GitHub makes it: lowercase, letters,
+// digits, '-' and '_' kept, spaces turned into '-', the rest dropped.
+func slug(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(s)) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,347 @@
+package wiki
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/wikid/wikid/internal/note"
+)
+
+// Graph is the link graph of the notes at one commit: derived state held in
+// memory, built from the files of a commit and patched with the files each
+// later commit changes. Paths given to its queries are note paths matched
+// exactly; the wiki locates notes first. Implementations are safe for
+// concurrent use.
+type Graph interface {
+	// Commit returns the commit the graph reflects, "" when it is empty.
+	Commit() string
+	// Apply brings the graph from Commit() to commit `to`: it adds or
+	// replaces the files and removes the deleted repository files,
+	// atomically (a query sees the state before or after, never between).
+	Apply(to string, files []GraphFile, deleted []string)
+	// Reset empties the graph, for a rebuild.
+	Reset()
+	// Len returns the number of notes.
+	Len() int
+	// Lookup returns the note at a note path.
+	Lookup(notePath string) (NoteRef, bool)
+	// ResolveName resolves a name as a link written in a note at the root
+	// would: by path, then title, then alias, ignoring case.
+	ResolveName(name string) (NoteRef, bool)
+	// Backlinks returns the notes that link to the note path, by path, with
+	// the links in each. For a path without a note it returns the notes
+	// whose unresolved links name that path.
+	Backlinks(notePath string) []Backlink
+	// Outlinks returns the links of a note in the order they are written.
+	Outlinks(notePath string) []OutLink
+	// Neighbors returns the notes at each distance from 1 to depth,
+	// following links in the direction given, at most limit per distance.
+	Neighbors(notePath string, dir Direction, depth, limit int) []NeighborLevel
+	// ShortestPath returns a shortest chain of notes from one note to
+	// another, both included, at most maxDepth links long; nil when there
+	// is none.
+	ShortestPath(from, to string, dir Direction, maxDepth int) []NoteRef
+	// Hubs returns the notes under folder ("" for all) with the highest
+	// score for metric, at most limit, best first.
+	Hubs(metric HubMetric, folder string, limit int) []Hub
+	// BrokenLinks returns the links of the notes under folder that resolve
+	// to nothing or name a missing heading, by note path and line.
+	BrokenLinks(folder string) []BrokenLink
+	// Orphans returns the notes under folder that link to no other note and
+	// that no other note links to, by path.
+	Orphans(folder string) []NoteRef
+	// LinkedNotes returns the paths of the notes that link to the note a
+	// name resolves to (dir In), or that it links to (dir Out). With prefix,
+	// name is the start of note paths, and the notes of all of them count.
+	LinkedNotes(name string, dir Direction, prefix bool) []string
+	// Relinks returns the links that a change of note paths would break:
+	// moves maps note paths to their new paths, or to "" for a deleted note.
+	// The result lists, per linking note, each link whose written target
+	// would no longer resolve to the note it resolves to now (or to that
+	// note's new path), with the text that would.
+	Relinks(moves map[string]string) []Relink
+}
+
+// GraphFile is one file of a commit as the graph takes it: a parsed note,
+// or (Note nil) a file that is not a note, such as an image, that links may
+// embed.
+type GraphFile struct {
+	File    string // repository-relative, with extension
+	Version string // blob id
+	Note    *note.Note
+}
+
+// Direction says which links to follow from a note: the links to it (in),
+// its own links (out) or both.
+type Direction string
+
+// Directions.
+const (
+	DirIn   Direction = "in"
+	DirOut  Direction = "out"
+	DirBoth Direction = "both"
+)
+
+// HubMetric ranks notes in Hubs.
+type HubMetric string
+
+// Hub metrics.
+const (
+	// HubInDegree counts the other notes that link to a note.
+	HubInDegree HubMetric = "in_degree"
+	// HubOutDegree counts the other notes a note links to.
+	HubOutDegree HubMetric = "out_degree"
+	// HubPageRank is the note's PageRank (damping 0.85) over the links
+	// between notes; the scores of all notes sum to 1.
+	HubPageRank HubMetric = "pagerank"
+)
+
+// NoteRef names a note.
+type NoteRef struct {
+	Path  string `json:"path"`
+	Title string `json:"title"`
+}
+
+// LinkSite is one link as written in a note.
+type LinkSite struct {
+	Line int `json:"line"`
+	// Kind is wiki, embed or markdown.
+	Kind string `json:"kind"`
+	// Target is the target as written, without heading or label.
+	Target  string `json:"target"`
+	Heading string `json:"heading,omitempty"`
+	// Context is the line the link sits on, trimmed, at most about 200
+	// characters around the link.
+	Context string `json:"context"`
+}
+
+// Backlink is a note that links to another one, with the links.
+type Backlink struct {
+	Path  string     `json:"path"`
+	Title string     `json:"title"`
+	Links []LinkSite `json:"links"`
+}
+
+// OutLink is one link of a note and what it resolves to.
+type OutLink struct {
+	LinkSite
+	// Path is the note (or, for an embedded file, the repository file) the
+	// link resolves to; empty when it is broken.
+	Path  string `json:"path,omitempty"`
+	Title string `json:"title,omitempty"`
+	// Broken says why the link is broken; empty when it resolves.
+	Broken string `json:"broken,omitempty"`
+}
+
+// Why a link is broken, in OutLink.Broken and BrokenLink.Reason.
+const (
+	BrokenNoNote    = "no such note"
+	BrokenNoFile    = "no such file"
+	BrokenNoHeading = "no such heading"
+)
+
+// NeighborLevel is the notes at one distance from a note.
+type NeighborLevel struct {
+	Depth int `json:"depth"`
+	// Total counts the notes at this distance; Notes holds at most the
+	// limit of them, by path.
+	Total int        `json:"total"`
+	Notes []Neighbor `json:"notes"`
+}
+
+// Neighbor is a note near another one.
+type Neighbor struct {
+	Path  string `json:"path"`
+	Title string `json:"title"`
+	// Via is the note one step closer through which it was reached (the
+	// start note at depth 1); Direction says whether Via links to it (out),
+	// it links to Via (in), or both.
+	Via       string    `json:"via"`
+	Direction Direction `json:"direction"`
+	// Content is the start of the note, set when asked for.
+	Content   string `json:"content,omitempty"`
+	Truncated bool   `json:"truncated,omitempty"`
+}
+
+// Hub is a note and its score for a metric.
+type Hub struct {
+	Path      string  `json:"path"`
+	Title     string  `json:"title"`
+	Score     float64 `json:"score"`
+	InDegree  int     `json:"in_degree"`
+	OutDegree int     `json:"out_degree"`
+}
+
+// BrokenLink is a link that resolves to nothing, or to a note without the
+// heading it names.
+type BrokenLink struct {
+	// Path is the note holding the link.
+	Path string `json:"path"`
+	LinkSite
+	Reason string `json:"reason"`
+}
+
+// Relink is a note whose links a change of note paths affects.
+type Relink struct {
+	// Path is the linking note's path now; File and Version its file and
+	// the version the byte offsets of Links refer to.
+	Path    string     `json:"path"`
+	File    string     `json:"file"`
+	Version string     `json:"version"`
+	Links   []LinkEdit `json:"links"`
+}
+
+// LinkEdit is one link that a change of note paths affects.
+type LinkEdit struct {
+	Line int `json:"line"`
+	// Start and End are the byte range of the written target in the note.
+	Start int `json:"start"`
+	End   int `json:"end"`
+	// Old is the target as written; New the text that resolves to To after
+	// the change, "" when there is none (To deleted, or no link text can
+	// name it).
+	Old string `json:"old"`
+	New string `json:"new,omitempty"`
+	// To is the note the link should resolve to after the change: the new
+	// path of the note it resolves to now, "" when that note is deleted.
+	To string `json:"to,omitempty"`
+	// Now is the note that Old resolves to after the change, "" when it
+	// resolves to nothing: the link is broken unless it is rewritten.
+	Now string `json:"now,omitempty"`
+}
+
+// graphState keeps the link graph in step with the branch. Reads catch it
+// up with HEAD first; a mutation patches it with the files it committed.
+type graphState struct {
+	g Graph
+	// mu serializes updates: a catch-up, a patch, and the planning of a
+	// move, which needs the graph at the commit it builds on.
+	mu sync.Mutex
+}
+
+// errNoGraph is returned by the link tools of a wiki opened without a graph.
+var errNoGraph = errors.New("the wiki has no link graph")
+
+// graphAt returns the graph caught up with HEAD.
+func (w *Wiki) graphAt(ctx context.Context) (Graph, error) {
+	if w.gr == nil {
+		return nil, errNoGraph
+	}
+	head, err := w.store.Head(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read HEAD: %w", err)
+	}
+	if w.gr.g.Commit() == head.Commit {
+		return w.gr.g, nil
+	}
+	w.gr.mu.Lock()
+	defer w.gr.mu.Unlock()
+	if err := w.catchUpGraphLocked(ctx, head.Commit); err != nil {
+		return nil, err
+	}
+	return w.gr.g, nil
+}
+
+// withGraphAt runs fn with the graph at commit, holding it there: no other
+// update runs until fn returns.
+func (w *Wiki) withGraphAt(ctx context.Context, commit string, fn func(Graph) error) error {
+	if w.gr == nil {
+		return errNoGraph
+	}
+	w.gr.mu.Lock()
+	defer w.gr.mu.Unlock()
+	if err := w.catchUpGraphLocked(ctx, commit); err != nil {
+		return err
+	}
+	return fn(w.gr.g)
+}
+
+// catchUpGraphLocked moves the graph from its commit to `to`: by the files
+// that changed in between when its commit is an ancestor of `to`, else by a
+// rebuild from every file of `to`. The caller holds gr.mu.
+func (w *Wiki) catchUpGraphLocked(ctx context.Context, to string) error {
+	g := w.gr.g
+	from := g.Commit()
+	if from == to {
+		return nil
+	}
+	if from != "" {
+		ok, err := w.store.IsAncestor(ctx, from, to)
+		if err != nil && !errors.Is(err, note.ErrNotFound) {
+			return fmt.Errorf("link graph catch-up: %w", err)
+		}
+		if !ok {
+			g.Reset()
+			from = ""
+		}
+	}
+	start := time.Now()
+	changes, err := w.store.Changes(ctx, from, to)
+	if err != nil {
+		return fmt.Errorf("link graph catch-up: %w", err)
+	}
+	snap, err := w.store.Snapshot(ctx, to)
+	if err != nil {
+		return fmt.Errorf("link graph catch-up: %w", err)
+	}
+	var files []GraphFile
+	var deleted []string
+	for _, ch := range changes {
+		if ch.Delete {
+			deleted = append(deleted, ch.Path)
+			continue
+		}
+		if !graphFile(ch.Path) {
+			continue
+		}
+		gf := GraphFile{File: ch.Path, Version: ch.NewBlob}
+		if p, _, ok := note.SplitFileName(ch.Path); ok {
+			f, content, err := snap.Read(ctx, ch.Path)
+			if err != nil {
+				return fmt.Errorf("link graph catch-up: %w", err)
+			}
+			gf.Version, gf.Note = f.Blob, w.parse(p, f, content)
+		}
+		files = append(files, gf)
+	}
+	g.Apply(to, files, deleted)
+	w.log.Debug("link graph caught up", "from", short(from), "to", short(to), "files", len(changes), "took", time.Since(start))
+	return nil
+}
+
+// graphCommit patches the graph with a wiki commit before the mutation
+// returns. If the graph is not at the commit's parent, or another update
+// holds it, the next read catches up instead.
+func (w *Wiki) graphCommit(parent, commit string, changed []*staged) {
+	if w.gr == nil || !w.gr.mu.TryLock() {
+		return
+	}
+	defer w.gr.mu.Unlock()
+	if w.gr.g.Commit() != parent {
+		return
+	}
+	var files []GraphFile
+	var deleted []string
+	for _, s := range changed {
+		if s.content == nil {
+			deleted = append(deleted, s.file)
+			continue
+		}
+		f := File{Path: s.file, Blob: s.version(), Size: int64(len(s.content))}
+		files = append(files, GraphFile{File: s.file, Version: f.Blob, Note: w.parse(s.notePath, f, s.content)})
+	}
+	w.gr.g.Apply(commit, files, deleted)
+}
+
+// graphFile reports whether a repository file belongs in the graph: a note,
+// or a file links may embed (no segment starting with a dot).
+func graphFile(file string) bool {
+	if _, _, ok := note.SplitFileName(file); ok {
+		return true
+	}
+	_, err := note.CleanFolder(file)
+	return err == nil
+}
