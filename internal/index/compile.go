@@ -35,50 +35,49 @@ var (
 // compiler turns a parsed query into a bleve query. linkedfrom terms read
 // the index, through bi.
 type compiler struct {
-	ctx context.Context
-	bi  bleve.Index
-	im  *mapping.IndexMappingImpl
+	bi bleve.Index
+	im *mapping.IndexMappingImpl
 }
 
 // compile returns the bleve query for q; a nil query, or one without a
 // root, matches every note. It returns an error wrapping
 // note.ErrInvalidQuery, with the column in its Details, for a term that
 // cannot be compiled.
-func (c *compiler) compile(q *grammar.Query) (query.Query, error) {
+func (c *compiler) compile(ctx context.Context, q *grammar.Query) (query.Query, error) {
 	if q == nil || q.Root == nil {
 		return query.NewMatchAllQuery(), nil
 	}
-	return c.node(q.Root)
+	return c.node(ctx, q.Root)
 }
 
-func (c *compiler) node(n grammar.Node) (query.Query, error) {
+func (c *compiler) node(ctx context.Context, n grammar.Node) (query.Query, error) {
 	switch n := n.(type) {
 	case *grammar.And:
-		return c.and(n.Nodes)
+		return c.and(ctx, n.Nodes)
 	case *grammar.Or:
-		qs, err := c.nodes(n.Nodes)
+		qs, err := c.nodes(ctx, n.Nodes)
 		if err != nil {
 			return nil, err
 		}
 		return query.NewDisjunctionQuery(qs), nil
 	case *grammar.Not:
 		// On its own, a negation means "every note except".
-		neg, err := c.node(n.Node)
+		neg, err := c.node(ctx, n.Node)
 		if err != nil {
 			return nil, err
 		}
 		return except(query.NewMatchAllQuery(), []query.Query{neg}), nil
 	case *grammar.Term:
-		return c.term(n)
+		return c.term(ctx, n)
 	default:
 		return nil, fmt.Errorf("compile query: unknown node %T", n)
 	}
 }
 
-func (c *compiler) nodes(ns []grammar.Node) ([]query.Query, error) {
+func (c *compiler) nodes(ctx context.Context, ns []grammar.Node) ([]query.Query, error) {
 	qs := make([]query.Query, 0, len(ns))
 	for _, n := range ns {
-		q, err := c.node(n)
+		q, err := c.node(ctx, n)
 		if err != nil {
 			return nil, err
 		}
@@ -89,7 +88,7 @@ func (c *compiler) nodes(ns []grammar.Node) ([]query.Query, error) {
 
 // and compiles a conjunction: the negated operands become must_not clauses
 // of the others, or of every note when all operands are negated.
-func (c *compiler) and(ns []grammar.Node) (query.Query, error) {
+func (c *compiler) and(ctx context.Context, ns []grammar.Node) (query.Query, error) {
 	var pos, neg []grammar.Node
 	for _, n := range ns {
 		if not, ok := n.(*grammar.Not); ok {
@@ -98,11 +97,11 @@ func (c *compiler) and(ns []grammar.Node) (query.Query, error) {
 			pos = append(pos, n)
 		}
 	}
-	must, err := c.nodes(pos)
+	must, err := c.nodes(ctx, pos)
 	if err != nil {
 		return nil, err
 	}
-	mustNot, err := c.nodes(neg)
+	mustNot, err := c.nodes(ctx, neg)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +128,7 @@ func except(base query.Query, neg []query.Query) query.Query {
 	}
 }
 
-func (c *compiler) term(t *grammar.Term) (query.Query, error) {
+func (c *compiler) term(ctx context.Context, t *grammar.Term) (query.Query, error) {
 	switch t.Field {
 	case grammar.FieldText:
 		return c.text(t, freeText)
@@ -156,7 +155,7 @@ func (c *compiler) term(t *grammar.Term) (query.Query, error) {
 		}
 		return c.keyword(fieldLinks, target, t.Prefix), nil
 	case grammar.FieldLinkedFrom:
-		return c.linkedFrom(t)
+		return c.linkedFrom(ctx, t)
 	case grammar.FieldCreated:
 		return dateRange(t, fieldCreated)
 	case grammar.FieldModified:
@@ -251,12 +250,12 @@ func (c *compiler) path(t *grammar.Term) (query.Query, error) {
 // linkedFrom matches the notes that the source note links to: it reads the
 // source's links from the index. A missing source, or one without links,
 // matches nothing.
-func (c *compiler) linkedFrom(t *grammar.Term) (query.Query, error) {
+func (c *compiler) linkedFrom(ctx context.Context, t *grammar.Term) (query.Query, error) {
 	src := normPath(t.Value)
 	if src == "" {
 		return nil, queryError(t, "linkedfrom: needs a note path")
 	}
-	links, err := c.links(src)
+	links, err := c.links(ctx, src)
 	if err != nil {
 		return nil, err
 	}
@@ -272,13 +271,13 @@ func (c *compiler) linkedFrom(t *grammar.Term) (query.Query, error) {
 
 // links returns the stored links of the note at path src (case-insensitive;
 // an exact match of the case wins over others).
-func (c *compiler) links(src string) ([]string, error) {
+func (c *compiler) links(ctx context.Context, src string) ([]string, error) {
 	q := query.NewTermQuery(c.key(src))
 	q.SetField(fieldPath)
 	req := bleve.NewSearchRequestOptions(q, 10, 0, false)
 	req.Fields = []string{fieldLinks}
 	req.SortBy([]string{"_id"})
-	res, err := c.bi.SearchInContext(c.ctx, req)
+	res, err := c.bi.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("look up links of %q: %w", src, err)
 	}

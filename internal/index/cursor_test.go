@@ -204,8 +204,8 @@ func TestIndex_rescore(t *testing.T) {
 			if len(res.Hits) < 2 {
 				t.Fatalf("only %d hits", len(res.Hits))
 			}
-			c := &compiler{ctx: context.Background(), bi: x.bi, im: x.im}
-			q, err := c.compile(req.Query)
+			c := &compiler{bi: x.bi, im: x.im}
+			q, err := c.compile(context.Background(), req.Query)
 			if err != nil {
 				t.Fatal(err)
 			}

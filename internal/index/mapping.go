@@ -37,9 +37,9 @@ const (
 
 // Analyzer names registered in the mapping.
 const (
-	// analyzerText splits text into Unicode words and lowercases them. It neither stems nor drops stop words, so a word
-	// matches that word exactly (case-insensitively), and "word*" is there
-	// for the variants.
+	// analyzerText splits text into Unicode words and lowercases them. It
+	// neither stems nor drops stop words, so a word matches that word
+	// exactly (case-insensitively), and "word*" is there for the variants.
 	analyzerText = "wikid_text"
 	// analyzerKey keeps the whole value as one lowercased term.
 	analyzerKey = "wikid_key"

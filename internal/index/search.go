@@ -55,8 +55,8 @@ func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (*wiki.Searc
 	if x.bi == nil {
 		return nil, ErrClosed
 	}
-	c := &compiler{ctx: ctx, bi: x.bi, im: x.im}
-	q, err := c.compile(req.Query)
+	c := &compiler{bi: x.bi, im: x.im}
+	q, err := c.compile(ctx, req.Query)
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,7 @@ func (x *Index) Tags(ctx context.Context, req wiki.TagsRequest) ([]wiki.TagCount
 	if x.bi == nil {
 		return nil, ErrClosed
 	}
-	c := &compiler{ctx: ctx, bi: x.bi, im: x.im}
+	c := &compiler{bi: x.bi, im: x.im}
 	prefix := strings.TrimLeft(strings.TrimSpace(req.Prefix), "#")
 	if prefix != "" {
 		prefix = c.key(prefix)
@@ -45,7 +45,7 @@ func (x *Index) Tags(ctx context.Context, req wiki.TagsRequest) ([]wiki.TagCount
 
 	var counts map[string]int
 	if folder := strings.Trim(strings.TrimSpace(req.Folder), "/"); folder != "" {
-		counts, err = c.folderTagCounts(folder, prefix)
+		counts, err = c.folderTagCounts(ctx, folder, prefix)
 	} else {
 		counts, err = termCounts(ctx, r, fieldTags, prefix)
 	}
@@ -133,13 +133,13 @@ func termCount(ctx context.Context, r index.IndexReader, field, term string) (in
 
 // folderTagCounts counts the tags of the notes under folder with a terms
 // facet over those notes.
-func (c *compiler) folderTagCounts(folder, prefix string) (map[string]int, error) {
+func (c *compiler) folderTagCounts(ctx context.Context, folder, prefix string) (map[string]int, error) {
 	sreq := bleve.NewSearchRequestOptions(c.keyword(fieldFolders, folder, false), 0, 0, false)
 	sreq.AddFacet(fieldTags, bleve.NewFacetRequest(fieldTags, allTerms))
-	res, err := c.bi.SearchInContext(c.ctx, sreq)
+	res, err := c.bi.SearchInContext(ctx, sreq)
 	if err != nil {
-		if c.ctx.Err() != nil {
-			return nil, c.ctx.Err()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
 		}
 		return nil, fmt.Errorf("count tags: %w", err)
 	}
