@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -86,7 +87,8 @@ func (g *Graph) add(f wiki.GraphFile, p *patch) {
 // newNode returns the node of a parsed note, links not yet resolved.
 func newNode(f wiki.GraphFile) *node {
 	nt := f.Note
-	n := &node{file: f.File, path: nt.Path, version: f.Version, title: strings.TrimSpace(nt.Title), headings: headingSet(nt)}
+	n := &node{file: f.File, path: nt.Path, version: f.Version, title: strings.TrimSpace(nt.Title), headings: headingSet(nt),
+		fileTitle: nt.TitleSource == note.TitleFromFileName}
 	for _, a := range nt.Aliases {
 		if a = strings.TrimSpace(a); a != "" && !slices.Contains(n.aliases, a) {
 			n.aliases = append(n.aliases, a)

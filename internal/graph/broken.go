@@ -22,14 +22,14 @@ func (g *Graph) BrokenLinks(folder string) []wiki.BrokenLink {
 	return out
 }
 
-// Orphans returns the notes under folder ("" for all) that link to no
-// other note and that no other note links to, by path.
+// Orphans returns the notes under folder ("" for all) that no other note
+// links to, by path.
 func (g *Graph) Orphans(folder string) []wiki.NoteRef {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
 	var out []wiki.NoteRef
 	for _, n := range g.sortedUnder(folder) {
-		if len(n.in) == 0 && len(n.out) == 0 {
+		if len(n.in) == 0 {
 			out = append(out, n.ref())
 		}
 	}

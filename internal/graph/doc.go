@@ -47,7 +47,8 @@
 // The links between two different notes are the graph's edges; a note's
 // links to itself are kept (their headings are checked) but are not edges.
 // In-degree counts the notes that link to a note, out-degree the notes it
-// links to, each once however many links there are. An orphan has neither.
+// links to, each once however many links there are. An orphan is a note
+// that no other note links to.
 //
 // # Rewriting links on a move
 //
@@ -69,7 +70,9 @@
 //     link from the root ("/a/b") stays one; a markdown extension written
 //     on the target stays;
 //   - a link by title or alias keeps its text unless it now resolves to
-//     another note, and then becomes a path as above from the bare name up;
+//     another note, and then becomes a path as above from the bare name up
+//     (a title taken from the file name changes with the file, so a link by
+//     it gets the new name);
 //   - only the target text changes: a label, a heading, the embed mark and
 //     every other byte of the note stay as they are.
 //

@@ -40,6 +40,7 @@ type Graph struct {
 // node is one note.
 type node struct {
 	file, path, version, title string
+	fileTitle                  bool // the title is the file name
 	aliases                    []string
 	headings                   map[string]bool // headingKeys of every heading, and "^id" block ids
 	links                      []link

@@ -194,6 +194,9 @@ func folderOf(p string) string {
 	return ""
 }
 
+// baseName returns the last segment of a path.
+func baseName(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }
+
 // segments counts the segments of a path.
 func segments(p string) int {
 	if p == "" {

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -11,9 +12,20 @@ type view struct {
 	g *Graph
 	// moved maps a moved note to its new path, "" when it is deleted.
 	moved map[*node]string
-	// byPath and bySuffix hold the moved notes under their new paths.
-	byPath, bySuffix map[string][]*node
+	// byPath and bySuffix hold the moved notes under their new paths,
+	// byTitle those whose title is their file name under the new one.
+	byPath, bySuffix, byTitle map[string][]*node
 }
+
+// table names a lookup table of the view.
+type table uint8
+
+const (
+	tablePath table = iota
+	tableSuffix
+	tableTitle
+	tableAlias
+)
 
 // base returns the view of the graph as it is.
 func (g *Graph) base() *view { return &view{g: g} }
@@ -24,6 +36,7 @@ func (v *view) moveNote(n *node, newPath string) {
 		v.moved = make(map[*node]string)
 		v.byPath = make(map[string][]*node)
 		v.bySuffix = make(map[string][]*node)
+		v.byTitle = make(map[string][]*node)
 	}
 	v.moved[n] = newPath
 	if newPath == "" {
@@ -35,6 +48,18 @@ func (v *view) moveNote(n *node, newPath string) {
 		}
 		v.bySuffix[k] = append(v.bySuffix[k], n)
 	}
+	if n.fileTitle {
+		addTo(v.byTitle, strings.ToLower(baseName(newPath)), n)
+	}
+}
+
+// titleOf returns a note's title in the view: a title taken from the file
+// name follows the file.
+func (v *view) titleOf(n *node) string {
+	if p, ok := v.moved[n]; ok && n.fileTitle {
+		return baseName(p)
+	}
+	return n.title
 }
 
 // pathOf returns a note's path in the view, "" when it is deleted.
@@ -45,18 +70,38 @@ func (v *view) pathOf(n *node) string {
 	return n.path
 }
 
+// fileOf returns a note's file in the view.
+func (v *view) fileOf(n *node) string {
+	if p, ok := v.moved[n]; ok {
+		return p + n.file[len(n.path):]
+	}
+	return n.file
+}
+
 // lookup returns the notes of a table under key, in the view: moved notes
-// leave the path tables for their new keys and keep their titles and
-// aliases; deleted notes leave every table.
-func (v *view) lookup(table map[string][]*node, extra map[string][]*node, key string) []*node {
-	ns := table[key]
+// leave the path tables for their new keys, and the title table too when
+// their title is their file name; they keep their aliases and other
+// titles. Deleted notes leave every table.
+func (v *view) lookup(t table, key string) []*node {
+	var ns []*node
+	var extra map[string][]*node
+	switch t {
+	case tablePath:
+		ns, extra = v.g.byPath[key], v.byPath
+	case tableSuffix:
+		ns, extra = v.g.bySuffix[key], v.bySuffix
+	case tableTitle:
+		ns, extra = v.g.byTitle[key], v.byTitle
+	default:
+		ns = v.g.byAlias[key]
+	}
 	if v.moved == nil {
 		return ns
 	}
-	pathTable := extra != nil
 	var out []*node
 	for _, n := range ns {
-		if p, ok := v.moved[n]; ok && (pathTable || p == "") {
+		p, ok := v.moved[n]
+		if ok && (p == "" || t == tablePath || t == tableSuffix || t == tableTitle && n.fileTitle) {
 			continue
 		}
 		out = append(out, n)
@@ -84,13 +129,13 @@ func (v *view) resolve(l *link, src *node, srcPath string) (*node, match) {
 			}
 		}
 		dir := folderOf(srcPath)
-		if c := v.nearest(v.lookup(v.g.bySuffix, v.bySuffix, l.key), dir, l.want, matchPath); c != nil {
+		if c := v.nearest(v.lookup(tableSuffix, l.key), dir, l.want, matchPath); c != nil {
 			return c, matchPath
 		}
-		if c := v.nearest(v.lookup(v.g.byTitle, nil, l.key), dir, l.want, matchTitle); c != nil {
+		if c := v.nearest(v.lookup(tableTitle, l.key), dir, l.want, matchTitle); c != nil {
 			return c, matchTitle
 		}
-		if c := v.nearest(v.lookup(v.g.byAlias, nil, l.key), dir, l.want, matchAlias); c != nil {
+		if c := v.nearest(v.lookup(tableAlias, l.key), dir, l.want, matchAlias); c != nil {
 			return c, matchAlias
 		}
 	}
@@ -104,8 +149,8 @@ func (v *view) exact(key, want string) *node {
 		return nil
 	}
 	var best *node
-	for _, n := range v.lookup(v.g.byPath, v.byPath, key) {
-		if best == nil || better(v.pathOf(n) == want, v.pathOf(best) == want, n.file, best.file) {
+	for _, n := range v.lookup(tablePath, key) {
+		if best == nil || better(v.pathOf(n) == want, v.pathOf(best) == want, v.fileOf(n), v.fileOf(best)) {
 			best = n
 		}
 	}
@@ -135,27 +180,23 @@ func (v *view) nearest(cs []*node, dir, want string, by match) *node {
 	var bestCase bool
 	for _, n := range cs {
 		p := v.pathOf(n)
-		shared, segs, exact := sharedFolders(dir, folderOf(p)), segments(p), sameCase(n, p, want, by)
+		shared, segs, exact := sharedFolders(dir, folderOf(p)), segments(p), sameCase(v.titleOf(n), n.aliases, p, want, by)
 		if best == nil || shared > bestShared || shared == bestShared && (segs < bestSegs ||
-			segs == bestSegs && better(exact, bestCase, n.file, best.file)) {
+			segs == bestSegs && better(exact, bestCase, v.fileOf(n), v.fileOf(best))) {
 			best, bestShared, bestSegs, bestCase = n, shared, segs, exact
 		}
 	}
 	return best
 }
 
-// sameCase reports whether what matched has the case of want.
-func sameCase(n *node, p, want string, by match) bool {
+// sameCase reports whether what matched (the end of path p, the title or
+// an alias) has the case of want.
+func sameCase(title string, aliases []string, p, want string, by match) bool {
 	switch by {
 	case matchTitle:
-		return n.title == want
+		return title == want
 	case matchAlias:
-		for _, a := range n.aliases {
-			if a == want {
-				return true
-			}
-		}
-		return false
+		return slices.Contains(aliases, want)
 	}
 	return p == want || strings.HasSuffix(p, "/"+want)
 }
