@@ -54,7 +54,8 @@
 //
 // Relinks looks at every link that resolves to a moved note, every link
 // inside a moved note, and every link whose target could name a moved note
-// at its new path, and reports those that would no longer resolve to the
+// at its new place (by path, title or alias: a move changes which note is
+// nearest), and reports those that would no longer resolve to the
 // same note (at its new path) once the notes have moved. For each it
 // proposes the text that would, in the link's own style:
 //

@@ -10,7 +10,8 @@ import (
 // Relinks returns the links that moving notes (moves maps note paths to
 // new paths) or deleting them (to "") would break, by linking note: every
 // link that resolves to one of those notes, every link inside a moved note
-// and every link whose target could name a moved note at its new path is
+// and every link whose target could name a moved note at its new place (by
+// path, title or alias) is
 // resolved again as if the change were made, and listed when it would no
 // longer resolve to the note it resolves to now (at that note's new path),
 // with the text that would (see the package comment for its style). Links
@@ -35,11 +36,19 @@ func (g *Graph) Relinks(moves map[string]string) []wiki.Relink {
 		for s := range n.in {
 			sources[s]++
 		}
-		if to := v.moved[n]; to != "" {
-			for _, k := range suffixes(to) {
-				for s := range g.byKey[k] {
-					sources[s]++
-				}
+		to := v.moved[n]
+		if to == "" {
+			continue
+		}
+		// at its new place the note can win a tie by its path, title or
+		// alias that another note won before
+		keys := append(suffixes(to), strings.ToLower(v.titleOf(n)))
+		for _, a := range n.aliases {
+			keys = append(keys, strings.ToLower(a))
+		}
+		for _, k := range keys {
+			for s := range g.byKey[k] {
+				sources[s]++
 			}
 		}
 	}
