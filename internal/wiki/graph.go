@@ -50,8 +50,8 @@ type Graph interface {
 	// BrokenLinks returns the links of the notes under folder that resolve
 	// to nothing or name a missing heading, by note path and line.
 	BrokenLinks(folder string) []BrokenLink
-	// Orphans returns the notes under folder that link to no other note and
-	// that no other note links to, by path.
+	// Orphans returns the notes under folder that no other note links to,
+	// by path.
 	Orphans(folder string) []NoteRef
 	// LinkedNotes returns the paths of the notes that link to the note a
 	// name resolves to (dir In), or that it links to (dir Out). With prefix,

@@ -176,6 +176,7 @@ func (t *txn) finish(tool string, m Mutation) (*Result, error) {
 		res.Warnings = append(res.Warnings, "committed, but the checked-out files were not all refreshed: "+err.Error())
 	}
 	t.w.indexCommit(t.ctx, t.head.Commit, commit, req.Committer.When, changed)
+	t.w.graphCommit(t.head.Commit, commit, changed)
 	return res, nil
 }
 
@@ -237,6 +238,9 @@ func (t *txn) changed() []*staged {
 // subject is the commit subject: "<verb>: <path>", or "batch: N notes".
 func (t *txn) subject(tool string) string {
 	changed := t.changed()
+	if len(t.verbs) == 1 && t.subjectLine != "" {
+		return t.subjectLine
+	}
 	if len(t.verbs) == 1 && len(changed) == 1 {
 		return t.verbs[0] + ": " + changed[0].notePath
 	}

@@ -21,6 +21,9 @@ type txn struct {
 	byNote   map[string]*staged // by note path
 	verbs    []string
 	metadata *MetadataChange
+	// subjectLine is the commit subject of a single step that names more
+	// than one note ("move: a -> b").
+	subjectLine string
 }
 
 // staged is one file as the transaction sees it.
