@@ -46,13 +46,16 @@ const (
 	ActionCreated  Action = "created"
 	ActionModified Action = "modified"
 	ActionDeleted  Action = "deleted"
+	ActionMoved    Action = "moved"
 )
 
 // NoteChange is what a mutation did to one note.
 type NoteChange struct {
-	Path       string `json:"path"`
-	File       string `json:"file"`
-	Action     Action `json:"action"`
+	Path   string `json:"path"`
+	File   string `json:"file"`
+	Action Action `json:"action"`
+	// From is the note's old path when it moved.
+	From       string `json:"from,omitempty"`
 	OldVersion string `json:"old_version,omitempty"`
 	Version    string `json:"version,omitempty"`
 	Additions  int    `json:"additions"`
@@ -130,14 +133,11 @@ func (t *txn) finish(tool string, m Mutation) (*Result, error) {
 	diffs := make([]textdiff.FileDiff, 0, len(changed))
 	files := make([]string, 0, len(changed))
 	for _, s := range changed {
-		diffs = append(diffs, s.fileDiff())
 		files = append(files, s.file)
-		st := textdiff.Count(s.old, s.content)
-		res.Changes = append(res.Changes, NoteChange{
-			Path: s.notePath, File: s.file, Action: s.action(),
-			OldVersion: s.base.Blob, Version: s.version(),
-			Additions: st.Additions, Deletions: st.Deletions,
-		})
+		if d, c, ok := t.change(s); ok {
+			diffs = append(diffs, d)
+			res.Changes = append(res.Changes, c)
+		}
 	}
 	risk, summary := textdiff.Assess(diffs)
 	res.Risk, res.Summary = string(risk), summary

@@ -24,6 +24,9 @@ type txn struct {
 	// subjectLine is the commit subject of a single step that names more
 	// than one note ("move: a -> b").
 	subjectLine string
+	// movedFrom maps the new file of a moved note to its old file, and
+	// movedTo the old file to the new one.
+	movedFrom, movedTo map[string]string
 }
 
 // staged is one file as the transaction sees it.
@@ -143,4 +146,24 @@ func (s *staged) fileDiff() textdiff.FileDiff {
 		d.NewPath = s.file
 	}
 	return d
+}
+
+// change returns a changed file's diff and what happened to its note. The
+// new file of a moved note is one rename from its old file, and the old
+// file then has no change of its own (ok is false).
+func (t *txn) change(s *staged) (d textdiff.FileDiff, c NoteChange, ok bool) {
+	if to, moved := t.movedTo[s.file]; moved && s.content == nil && t.files[to].content != nil && t.files[to].base.Blob == "" {
+		return d, c, false
+	}
+	d = s.fileDiff()
+	c = NoteChange{Path: s.notePath, File: s.file, Action: s.action(), OldVersion: s.base.Blob, Version: s.version()}
+	old := s.old
+	if from, moved := t.movedFrom[s.file]; moved && s.base.Blob == "" && t.files[from].content == nil {
+		src := t.files[from]
+		d.OldPath, d.Old = src.file, src.old
+		c.Action, c.From, c.OldVersion, old = ActionMoved, src.notePath, src.base.Blob, src.old
+	}
+	st := textdiff.Count(old, s.content)
+	c.Additions, c.Deletions = st.Additions, st.Deletions
+	return d, c, true
 }
