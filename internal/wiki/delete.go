@@ -14,14 +14,32 @@ type DeleteRequest struct {
 }
 
 // Delete removes the note as one commit; git keeps every earlier version,
-// so restore_note brings it back. It returns INVALID_PARAMS when Confirm is
-// false, INVALID_PATH, NOT_FOUND, CONFLICT, LOCAL_CHANGES and READ_ONLY.
+// so restore_note brings it back. Links to it are left as they are:
+// Result.BrokenLinks lists the notes whose links named it (they now resolve
+// to nothing, or to another note of the same name). It returns
+// INVALID_PARAMS when Confirm is false, INVALID_PATH, NOT_FOUND, CONFLICT,
+// LOCAL_CHANGES and READ_ONLY.
 func (w *Wiki) Delete(ctx context.Context, req DeleteRequest) (*Result, error) {
-	res, err := w.mutate(ctx, "delete_note", req.Mutation, func(t *txn) error { return t.delete(req) })
-	if err == nil && res.Commit != "" {
+	var broken []LinkedNote
+	res, err := w.mutate(ctx, "delete_note", req.Mutation, func(t *txn) error {
+		if err := t.delete(req); err != nil {
+			return err
+		}
+		var err error
+		broken, err = t.deletedLinks()
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.BrokenLinks = broken
+	if len(broken) > 0 {
+		res.Warnings = append(res.Warnings, brokenWarning(broken, "named the deleted note"))
+	}
+	if res.Commit != "" {
 		res.Warnings = append(res.Warnings, "restore it with restore_note (path "+res.Changes[0].Path+") if this was a mistake")
 	}
-	return res, err
+	return res, nil
 }
 
 func (t *txn) delete(req DeleteRequest) error {

@@ -74,7 +74,12 @@ type Result struct {
 	Summary string `json:"summary"`
 	// Metadata holds the frontmatter before and after, for update_metadata.
 	Metadata *MetadataChange `json:"metadata,omitempty"`
-	Warnings []string        `json:"warnings,omitempty"`
+	// LinksUpdated lists the notes whose links a move rewrote to follow
+	// the moved notes; BrokenLinks the notes whose links a move or delete
+	// leaves naming a note that is gone (see LinkedNote).
+	LinksUpdated []LinkedNote `json:"links_updated,omitempty"`
+	BrokenLinks  []LinkedNote `json:"broken_links,omitempty"`
+	Warnings     []string     `json:"warnings,omitempty"`
 }
 
 // MetadataChange is a note's frontmatter before and after a change.
