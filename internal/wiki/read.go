@@ -18,7 +18,8 @@ type ReadRequest struct {
 	// Section is a heading text (first match at any level) or a
 	// "Parent/Child" path; the content is that section, heading included.
 	Section string
-	// MetadataOnly returns frontmatter, title, tags and headings, no content.
+	// MetadataOnly returns frontmatter, title, tags and headings, no
+	// content; at HEAD also the backlinks with their lines and context.
 	MetadataOnly bool
 	// Version is a revision (full or short sha, HEAD~N) to read at.
 	Version string
@@ -42,6 +43,9 @@ type ReadResult struct {
 	// Commit is the commit the note was read at: HEAD or the requested version.
 	Commit   string        `json:"commit"`
 	Headings []HeadingInfo `json:"headings,omitempty"`
+	// Backlinks holds, for a metadata-only read at HEAD, the notes that
+	// link to this one, each with its links' lines and context.
+	Backlinks []Backlink `json:"backlinks,omitempty"`
 	Section  string        `json:"section,omitempty"`
 	Content  string        `json:"content,omitempty"`
 	// Offset and TotalChars count characters of the content (the section's
@@ -83,6 +87,13 @@ func (w *Wiki) Read(ctx context.Context, req ReadRequest) (*ReadResult, error) {
 	res := describe(n, f)
 	res.Commit = snap.Commit()
 	if req.MetadataOnly {
+		if req.Version == "" && w.gr != nil {
+			g, err := w.graphAt(ctx)
+			if err != nil {
+				return nil, err
+			}
+			res.Backlinks = g.Backlinks(n.Path)
+		}
 		return res, nil
 	}
 	content := n.Raw
