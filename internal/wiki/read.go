@@ -46,8 +46,8 @@ type ReadResult struct {
 	// Backlinks holds, for a metadata-only read at HEAD, the notes that
 	// link to this one, each with its links' lines and context.
 	Backlinks []Backlink `json:"backlinks,omitempty"`
-	Section  string        `json:"section,omitempty"`
-	Content  string        `json:"content,omitempty"`
+	Section   string     `json:"section,omitempty"`
+	Content   string     `json:"content,omitempty"`
 	// Offset and TotalChars count characters of the content (the section's
 	// when one was asked for); NextOffset continues a truncated read.
 	Offset     int      `json:"offset"`
