@@ -23,6 +23,7 @@ type Wiki struct {
 	notes   *noteCache
 	ix      *indexer    // nil without a search index
 	gr      *graphState // nil without a link graph
+	hist    History     // nil without a history index
 
 	cancel context.CancelFunc // stops background work
 	bg     sync.WaitGroup
@@ -33,6 +34,14 @@ type Wiki struct {
 // has, searches answer from what it holds and IndexState says so. Open
 // returns an error if the options are invalid or HEAD cannot be read.
 func Open(ctx context.Context, store Store, idx Index, opts Options) (*Wiki, error) {
+	return OpenWithHistory(ctx, store, idx, nil, opts)
+}
+
+// OpenWithHistory is Open with a per-path history index (nil for none),
+// which the wiki brings to HEAD in the background, extends with every
+// commit and closes on Close. Without one, the history tools fail and the
+// index's file times come from a walk of the first-parent history.
+func OpenWithHistory(ctx context.Context, store Store, idx Index, hist History, opts Options) (*Wiki, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, fmt.Errorf("open wiki: %w", err)
 	}
@@ -47,6 +56,16 @@ func Open(ctx context.Context, store Store, idx Index, opts Options) (*Wiki, err
 	}
 	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	w.cancel = cancel
+	if hist != nil {
+		w.hist = hist
+		w.bg.Add(1)
+		go func() {
+			defer w.bg.Done()
+			if _, err := w.syncHistory(bg); err != nil && bg.Err() == nil {
+				w.log.Error("history index catch-up failed", "err", err)
+			}
+		}()
+	}
 	if idx != nil {
 		w.ix = &indexer{idx: idx}
 		w.bg.Add(1)
@@ -80,6 +99,9 @@ func (w *Wiki) Close(ctx context.Context) error {
 		w.ix.mu.Lock()
 		errs = append(errs, w.ix.idx.Close(ctx))
 		w.ix.mu.Unlock()
+	}
+	if w.hist != nil {
+		errs = append(errs, w.hist.Close(ctx))
 	}
 	errs = append(errs, w.store.Close(ctx))
 	return errors.Join(errs...)

@@ -1,0 +1,323 @@
+package history
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// Blame returns who last changed each line of file at head, as `git blame`
+// assigns lines: from each commit, lines are handed down to a parent with
+// the same content whole, or else to each parent in turn for the lines the
+// line diff leaves unchanged; a file missing in a parent is looked up under
+// its rename source there. What no parent takes is the commit's. It returns
+// an error wrapping note.ErrNotFound when file does not exist at head or
+// head was never synced.
+func (x *Index) Blame(ctx context.Context, head, file string) ([]wiki.BlameRange, error) {
+	snap, err := x.store.Snapshot(ctx, head)
+	if err != nil {
+		return nil, err
+	}
+	f, content, err := snap.Read(ctx, file)
+	if err != nil {
+		return nil, err
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	h, err := x.lookup(head)
+	if err != nil {
+		return nil, err
+	}
+	p, ok := x.pathID[file]
+	if !ok {
+		return nil, fmt.Errorf("blame %s: the history index has no commit that changed it", file)
+	}
+	b := &blamer{x: x, ctx: ctx, origins: map[[2]int32]*origin{}, blobs: map[oid][]byte{}}
+	blob := mustOID(f.Blob)
+	b.blobs[blob] = content
+	n := int32(countLines(content))
+	if n == 0 {
+		return []wiki.BlameRange{}, nil
+	}
+	b.give(b.origin(h, p, blob), []blameEntry{{final: 0, slno: 0, n: n}})
+	if err := b.run(); err != nil {
+		return nil, err
+	}
+	return b.ranges(), nil
+}
+
+// blameEntry is a run of n lines: final is the first one's 0-based number
+// at head, slno its number in the suspect's file.
+type blameEntry struct{ final, slno, n int32 }
+
+// origin is a file in one commit, with the lines it is suspected of.
+type origin struct {
+	c, path  int32
+	blob     oid
+	suspects []blameEntry // by slno
+	queued   bool
+	seq      int // queue order among commits of the same date
+}
+
+// blamer runs one blame.
+type blamer struct {
+	x       *Index
+	ctx     context.Context
+	origins map[[2]int32]*origin
+	blobs   map[oid][]byte
+	queue   originQueue
+	seq     int
+	done    []blamed
+}
+
+// blamed is a run of lines assigned to its commit for good.
+type blamed struct {
+	e blameEntry
+	o *origin
+}
+
+func (b *blamer) origin(c, path int32, blob oid) *origin {
+	k := [2]int32{c, path}
+	o, ok := b.origins[k]
+	if !ok {
+		o = &origin{c: c, path: path, blob: blob}
+		b.origins[k] = o
+	}
+	return o
+}
+
+// give adds suspect lines to an origin and queues it.
+func (b *blamer) give(o *origin, es []blameEntry) {
+	if len(es) == 0 {
+		return
+	}
+	o.suspects = append(o.suspects, es...)
+	slices.SortFunc(o.suspects, func(a, c blameEntry) int { return int(a.slno - c.slno) })
+	if !o.queued {
+		o.queued = true
+		b.seq++
+		o.seq = b.seq
+		heap.Push(&b.queue, queued{o, b.x.commits[o.c].committer.when})
+	}
+}
+
+func (b *blamer) run() error {
+	for b.queue.Len() > 0 {
+		if err := b.ctx.Err(); err != nil {
+			return err
+		}
+		o := heap.Pop(&b.queue).(queued).o
+		o.queued = false
+		es := o.suspects
+		o.suspects = nil
+		rest, err := b.pass(o, es)
+		if err != nil {
+			return err
+		}
+		for _, e := range rest {
+			b.done = append(b.done, blamed{e, o})
+		}
+	}
+	return nil
+}
+
+// parentFile is a file in a parent that lines can be handed down to.
+type parentFile struct {
+	path int32
+	blob oid
+}
+
+// pass hands the lines es of origin o down to o's parents and returns the
+// lines that stay with o.
+func (b *blamer) pass(o *origin, es []blameEntry) ([]blameEntry, error) {
+	x := b.x
+	rec := &x.commits[o.c]
+	ch := rec.change(x.paths, o.path)
+	if ch == nil && len(rec.parents) > 0 {
+		// The first parent has the same file: so has every first parent
+		// up to the next commit that changed it.
+		c := rec.parents[0]
+		for r := &x.commits[c]; len(r.parents) > 0 && r.change(x.paths, o.path) == nil; r = &x.commits[c] {
+			c = r.parents[0]
+		}
+		b.give(b.origin(c, o.path, o.blob), es)
+		return nil, nil
+	}
+	cands := make([]*parentFile, len(rec.parents))
+	// First the same path in each parent, then rename sources, as git's
+	// pass_blame does; a parent with the same content takes every line.
+	for pass := range 2 {
+		for i := range rec.parents {
+			if cands[i] != nil {
+				continue
+			}
+			pf := b.parentFile(rec, ch, i, pass == 1)
+			if pf == nil {
+				continue
+			}
+			if pf.blob == o.blob {
+				b.give(b.origin(rec.parents[i], pf.path, pf.blob), es)
+				return nil, nil
+			}
+			dup := false
+			for _, c := range cands[:i] {
+				dup = dup || (c != nil && c.blob == pf.blob)
+			}
+			if !dup {
+				cands[i] = pf
+			}
+		}
+	}
+	for i, pf := range cands {
+		if pf == nil {
+			continue
+		}
+		kept, passed, err := b.diff(o, pf, es)
+		if err != nil {
+			return nil, err
+		}
+		b.give(b.origin(rec.parents[i], pf.path, pf.blob), passed)
+		if es = kept; len(es) == 0 {
+			break
+		}
+	}
+	return es, nil
+}
+
+// parentFile returns o's file as parent i of rec has it: at the same path,
+// or with rename, at the path it was renamed from; nil when there is none.
+// ch is the file's change against the first parent.
+func (b *blamer) parentFile(rec *commitRec, ch *changeRec, i int, rename bool) *parentFile {
+	x := b.x
+	if i == 0 {
+		switch {
+		case !rename && !ch.old.isZero():
+			return &parentFile{ch.path, ch.old}
+		case rename && ch.old.isZero() && ch.from >= 0:
+			if src := rec.change(x.paths, ch.from); src != nil {
+				return &parentFile{ch.from, src.old}
+			}
+		}
+		return nil
+	}
+	s := ch.side[i-1]
+	switch {
+	case !rename && !s.blob.isZero():
+		return &parentFile{ch.path, s.blob}
+	case rename && s.blob.isZero() && s.from >= 0:
+		return &parentFile{s.from, s.fromBlob}
+	}
+	return nil
+}
+
+// diff splits the lines es of o into those the parent's file pf has
+// unchanged (passed, numbered in pf) and the others (kept).
+func (b *blamer) diff(o *origin, pf *parentFile, es []blameEntry) (kept, passed []blameEntry, err error) {
+	target, err := b.blob(o.blob)
+	if err != nil {
+		return nil, nil, err
+	}
+	parent, err := b.blob(pf.blob)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The runs of target lines the diff leaves unchanged, and where they
+	// are in the parent.
+	type same struct{ t, end, p int32 }
+	var runs []same
+	t, p := int32(0), int32(0)
+	for _, h := range lineHunks(parent, target) {
+		if int32(h.b) > t {
+			runs = append(runs, same{t, int32(h.b), p})
+		}
+		t, p = int32(h.b+h.ins), int32(h.a+h.del)
+	}
+	if n := int32(countLines(target)); n > t {
+		runs = append(runs, same{t, n, p})
+	}
+	for _, e := range es {
+		pos, end := e.slno, e.slno+e.n
+		for _, r := range runs {
+			if r.end <= pos || r.t >= end {
+				continue
+			}
+			if r.t > pos {
+				kept = append(kept, blameEntry{e.final + pos - e.slno, pos, r.t - pos})
+				pos = r.t
+			}
+			stop := min(end, r.end)
+			passed = append(passed, blameEntry{e.final + pos - e.slno, r.p + pos - r.t, stop - pos})
+			pos = stop
+		}
+		if pos < end {
+			kept = append(kept, blameEntry{e.final + pos - e.slno, pos, end - pos})
+		}
+	}
+	return kept, passed, nil
+}
+
+func (b *blamer) blob(id oid) ([]byte, error) {
+	if c, ok := b.blobs[id]; ok {
+		return c, nil
+	}
+	c, err := b.x.store.ReadBlob(b.ctx, id.String())
+	if err != nil {
+		return nil, err
+	}
+	b.blobs[id] = c
+	return c, nil
+}
+
+// ranges returns the blamed lines in order, adjacent runs of one commit and
+// file joined.
+func (b *blamer) ranges() []wiki.BlameRange {
+	slices.SortFunc(b.done, func(a, c blamed) int { return int(a.e.final - c.e.final) })
+	out := []wiki.BlameRange{}
+	summaries := map[int32]wiki.CommitSummary{}
+	for _, d := range b.done {
+		if n := len(out); n > 0 {
+			last := &out[n-1]
+			if last.Commit.ID == b.x.commits[d.o.c].id.String() && last.File == b.x.paths[d.o.path] &&
+				last.Start+last.Lines == int(d.e.final)+1 && last.OrigStart+last.Lines == int(d.e.slno)+1 {
+				last.Lines += int(d.e.n)
+				continue
+			}
+		}
+		s, ok := summaries[d.o.c]
+		if !ok {
+			s = b.x.summary(d.o.c)
+			summaries[d.o.c] = s
+		}
+		out = append(out, wiki.BlameRange{Start: int(d.e.final) + 1, Lines: int(d.e.n), Commit: s,
+			File: b.x.paths[d.o.path], OrigStart: int(d.e.slno) + 1})
+	}
+	return out
+}
+
+// queued is an origin in the queue, newest commit first, then first in
+// first out.
+type queued struct {
+	o    *origin
+	when int64
+}
+
+type originQueue []queued
+
+func (q originQueue) Len() int { return len(q) }
+func (q originQueue) Less(i, j int) bool {
+	if q[i].when != q[j].when {
+		return q[i].when > q[j].when
+	}
+	return q[i].o.seq < q[j].o.seq
+}
+func (q originQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *originQueue) Push(v any)   { *q = append(*q, v.(queued)) }
+func (q *originQueue) Pop() any {
+	old := *q
+	v := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return v
+}

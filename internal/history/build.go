@@ -1,0 +1,218 @@
+package history
+
+import (
+	"context"
+
+	"github.com/wikid/wikid/internal/textdiff"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// blobCacheBytes bounds the blobs a builder keeps between commits: a file
+// edited in one commit is usually the old side of a later one.
+const blobCacheBytes = 32 << 20
+
+// builder turns commits into records, reading their tree diffs and blobs
+// through the store.
+type builder struct {
+	store wiki.Store
+	blobs map[oid][]byte
+	size  int
+}
+
+func newBuilder(store wiki.Store) *builder {
+	return &builder{store: store, blobs: map[oid][]byte{}}
+}
+
+// blob returns a blob's content; the zero id is empty content.
+func (b *builder) blob(ctx context.Context, id oid) ([]byte, error) {
+	if id.isZero() {
+		return nil, nil
+	}
+	if c, ok := b.blobs[id]; ok {
+		return c, nil
+	}
+	c, err := b.store.ReadBlob(ctx, id.String())
+	if err != nil {
+		return nil, err
+	}
+	if b.size+len(c) > blobCacheBytes {
+		b.blobs, b.size = map[oid][]byte{}, 0
+	}
+	b.blobs[id] = c
+	b.size += len(c)
+	return c, nil
+}
+
+// candidate returns a rename candidate with its content.
+func (b *builder) candidate(ctx context.Context, path string, id oid) (*candidate, error) {
+	c, err := b.blob(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return &candidate{path: path, blob: id, content: c}, nil
+}
+
+// build returns the record of a commit: its changes against its first
+// parent with renames and line counts, and for a merge what its other
+// parents have at the changed paths.
+func (b *builder) build(ctx context.Context, info wiki.CommitInfo, parents []oid) (*pending, error) {
+	id, _ := parseOID(info.ID)
+	tool, client := trailers(info.Message)
+	p := &pending{id: id, parents: parents, subject: subjectOf(info.Message), tool: tool, client: client,
+		author: personOf(info.Author), committer: personOf(info.Committer)}
+	first := ""
+	if len(parents) > 0 {
+		first = parents[0].String()
+	}
+	changes, err := b.store.Changes(ctx, first, info.ID)
+	if err != nil {
+		return nil, err
+	}
+	p.changes = make([]pendingChange, len(changes))
+	for i, fc := range changes {
+		p.changes[i] = pendingChange{path: fc.Path, old: mustOID(fc.OldBlob), new: mustOID(fc.NewBlob)}
+	}
+	if err := b.renames(ctx, p.changes); err != nil {
+		return nil, err
+	}
+	if err := b.count(ctx, p.changes); err != nil {
+		return nil, err
+	}
+	for _, parent := range parents[min(1, len(parents)):] {
+		if err := b.side(ctx, p, parent); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// renames sets the rename source of every added file, found as git finds
+// the source of one file it follows (`git log --follow`, `git blame`).
+func (b *builder) renames(ctx context.Context, changes []pendingChange) error {
+	var srcs []*candidate
+	var srcPaths []int
+	for i, ch := range changes {
+		if ch.new.isZero() {
+			srcPaths = append(srcPaths, i)
+		}
+	}
+	for i := range changes {
+		ch := &changes[i]
+		if !ch.old.isZero() || len(srcPaths) == 0 {
+			continue
+		}
+		if srcs == nil {
+			for _, k := range srcPaths {
+				c, err := b.candidate(ctx, changes[k].path, changes[k].old)
+				if err != nil {
+					return err
+				}
+				srcs = append(srcs, c)
+			}
+		}
+		dst, err := b.candidate(ctx, ch.path, ch.new)
+		if err != nil {
+			return err
+		}
+		if si := pairRenames(srcs, []*candidate{dst})[0]; si >= 0 {
+			ch.from = srcs[si].path
+		}
+	}
+	return nil
+}
+
+// count sets the added and deleted lines of every change.
+func (b *builder) count(ctx context.Context, changes []pendingChange) error {
+	byPath := map[string]oid{}
+	for _, ch := range changes {
+		if ch.new.isZero() {
+			byPath[ch.path] = ch.old
+		}
+	}
+	for i := range changes {
+		ch := &changes[i]
+		var err error
+		if ch.add, ch.del, err = b.lines(ctx, ch.old, ch.new); err != nil {
+			return err
+		}
+		ch.radd, ch.rdel = ch.add, ch.del
+		if ch.from != "" {
+			if ch.radd, ch.rdel, err = b.lines(ctx, byPath[ch.from], ch.new); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// lines returns the lines added and deleted from blob a to blob b, -1 and
+// -1 when either is binary.
+func (b *builder) lines(ctx context.Context, a, z oid) (add, del int32, err error) {
+	old, err := b.blob(ctx, a)
+	if err != nil {
+		return 0, 0, err
+	}
+	new, err := b.blob(ctx, z)
+	if err != nil {
+		return 0, 0, err
+	}
+	if isBinary(old) || isBinary(new) {
+		return -1, -1, nil
+	}
+	st := textdiff.Count(old, new)
+	return int32(st.Additions), int32(st.Deletions), nil
+}
+
+// side records, for each change of a merge, the file as parent has it, and
+// where the parent lacks a file the merge has, its rename source there.
+func (b *builder) side(ctx context.Context, p *pending, parent oid) error {
+	changes, err := b.store.Changes(ctx, parent.String(), p.id.String())
+	if err != nil {
+		return err
+	}
+	diff := make(map[string]wiki.FileChange, len(changes))
+	var srcs []*candidate
+	for _, fc := range changes {
+		diff[fc.Path] = fc
+	}
+	for i := range p.changes {
+		ch := &p.changes[i]
+		s := pendingSide{blob: ch.new} // unchanged between parent and merge
+		if fc, ok := diff[ch.path]; ok {
+			s.blob = mustOID(fc.OldBlob)
+		}
+		if s.blob.isZero() && !ch.new.isZero() {
+			if srcs == nil {
+				srcs = []*candidate{}
+				for _, fc := range changes {
+					if fc.NewBlob != "" {
+						continue
+					}
+					c, err := b.candidate(ctx, fc.Path, mustOID(fc.OldBlob))
+					if err != nil {
+						return err
+					}
+					srcs = append(srcs, c)
+				}
+			}
+			dst, err := b.candidate(ctx, ch.path, ch.new)
+			if err != nil {
+				return err
+			}
+			if len(srcs) > 0 {
+				if si := pairRenames(srcs, []*candidate{dst})[0]; si >= 0 {
+					s.from, s.fromBlob = srcs[si].path, srcs[si].blob
+				}
+			}
+		}
+		ch.side = append(ch.side, s)
+	}
+	return nil
+}
+
+// mustOID parses an id the store returned; "" is the zero id. The store
+// returns full hex ids, so nothing else occurs.
+func mustOID(s string) oid {
+	id, _ := parseOID(s)
+	return id
+}

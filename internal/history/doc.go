@@ -1,0 +1,37 @@
+// Package history is wikid's per-path history index; Index satisfies
+// wiki.History.
+//
+// # What it holds
+//
+// For every commit reachable from the branch, the index keeps its parents,
+// author, committer, subject and wikid trailers, and the files it changed
+// compared with its first parent (with the blobs before and after and the
+// added and deleted lines). For a merge it also keeps, for each of those
+// files, what the other parents had at that path. An added file whose
+// content came from a file the same commit deleted carries that file as its
+// rename source, found as git finds it for `git log --follow` and `git
+// blame`: equal content first, then a file with the same base name that is
+// at least 75% similar, then the most similar one if at least 50% (git's
+// similarity score, byte for byte). From this, per path, the list of the
+// commits that changed it is kept in memory.
+//
+// The index is built from the commits' tree diffs once and then extended by
+// every new commit, whoever made it. It lives in one file under the wiki's
+// derived-state folder (.git/wikid/history): a header and one checksummed
+// record per commit, parents before children, appended as commits arrive.
+// A damaged tail is cut off and rebuilt from the commits; when history was
+// rewritten (the commit the index was at is no longer reachable), the
+// commits that are no longer reachable are dropped and the file rewritten.
+//
+// # How it answers
+//
+// Queries walk the commit graph in memory the way git does, without reading
+// a single object: the commits in `git log` order (by committer date,
+// first in first out among equal dates); `git log -- path` with git's
+// default history simplification (a merge that has the path as one of its
+// parents has it is followed into that parent only, and left out); `git log
+// --follow`, which walks every commit, leaves merges out and switches to the
+// old path at a rename; and `git blame`, which hands lines down to parents
+// through line diffs of the blobs, reading only the blobs of the commits
+// that changed the file.
+package history

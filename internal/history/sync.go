@@ -1,0 +1,232 @@
+package history
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// syncBatch is how many commits Sync adds to the index at a time.
+const syncBatch = 256
+
+// Sync brings the index to head ("" for an unborn branch). It adds the
+// commits reachable from head that the index does not hold, oldest first,
+// in batches that queries can see as they land; when the commit the index
+// was synced to is neither reachable from head nor an ancestor of it
+// (history was rewritten), it drops the commits head cannot reach and
+// rewrites the file. It returns an error wrapping note.ErrNotFound for an
+// unknown head, the store's errors, and ctx's error when interrupted (the
+// commits added so far stay).
+func (x *Index) Sync(ctx context.Context, head string) error {
+	x.syncMu.Lock()
+	defer x.syncMu.Unlock()
+	x.mu.RLock()
+	closed, old := x.closed, x.head
+	x.mu.RUnlock()
+	if closed {
+		return ErrClosed
+	}
+	if head == old {
+		return nil
+	}
+	if head == "" {
+		x.setHead("")
+		return nil
+	}
+	h, ok := parseOID(head)
+	if !ok {
+		return note.Errorf(note.CodeNotFound, "%q is not a commit id", head)
+	}
+	x.mu.RLock()
+	_, known := x.byID[h]
+	x.mu.RUnlock()
+	if !known {
+		start := time.Now()
+		n, err := x.extend(ctx, h)
+		if err != nil {
+			return fmt.Errorf("sync history to %s: %w", head, err)
+		}
+		x.log.Debug("history index extended", "head", head, "commits", n, "took", time.Since(start))
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if old != "" {
+		if oi, ok := x.byID[mustOID(old)]; ok {
+			hi := x.byID[h]
+			if !x.reaches(hi, oi) && !x.reaches(oi, hi) {
+				x.log.Info("history was rewritten; dropping unreachable commits from the history index", "old", old, "head", head)
+				x.prune(hi)
+				x.rewrite()
+			}
+		}
+	}
+	x.head = head
+	return nil
+}
+
+func (x *Index) setHead(head string) {
+	x.mu.Lock()
+	x.head = head
+	x.mu.Unlock()
+}
+
+// extend adds the commits reachable from h that the index lacks and
+// returns how many it added.
+func (x *Index) extend(ctx context.Context, h oid) (int, error) {
+	order, infos, err := x.missing(ctx, h)
+	if err != nil {
+		return 0, err
+	}
+	b := newBuilder(x.store)
+	var batch []*pending
+	flush := func() error {
+		x.mu.Lock()
+		err := x.add(batch)
+		x.mu.Unlock()
+		if err != nil {
+			return err
+		}
+		x.appendFile(batch)
+		batch = batch[:0]
+		return nil
+	}
+	for i, id := range order {
+		if err := ctx.Err(); err != nil {
+			if ferr := flush(); ferr != nil {
+				return i, ferr
+			}
+			return i, err
+		}
+		m := infos[id]
+		p, err := b.build(ctx, m.info, m.parents)
+		if err != nil {
+			return i, fmt.Errorf("commit %s: %w", id, err)
+		}
+		batch = append(batch, p)
+		if len(batch) == syncBatch {
+			if err := flush(); err != nil {
+				return i, err
+			}
+		}
+	}
+	return len(order), flush()
+}
+
+// missingCommit is a commit to add, with the parents the repository has.
+type missingCommit struct {
+	info    wiki.CommitInfo
+	parents []oid
+}
+
+// missing returns the commits reachable from h that the index lacks,
+// parents before children, with their commit information. A parent the
+// repository lacks (the edge of a shallow clone) is left out.
+func (x *Index) missing(ctx context.Context, h oid) ([]oid, map[oid]*missingCommit, error) {
+	infos := map[oid]*missingCommit{}
+	known := func(id oid) bool {
+		x.mu.RLock()
+		defer x.mu.RUnlock()
+		_, ok := x.byID[id]
+		return ok
+	}
+	var order []oid
+	type frame struct {
+		id   oid
+		next int // the next parent to visit
+	}
+	stack := []frame{{id: h}}
+	for len(stack) > 0 {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		top := &stack[len(stack)-1]
+		m, ok := infos[top.id]
+		if !ok {
+			info, err := x.store.CommitInfo(ctx, top.id.String())
+			if errors.Is(err, note.ErrNotFound) && len(stack) > 1 {
+				// Drop the absent parent from its child.
+				child := &stack[len(stack)-2]
+				cm := infos[child.id]
+				child.next--
+				cm.parents = append(cm.parents[:child.next], cm.parents[child.next+1:]...)
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+			m = &missingCommit{info: info}
+			for _, ps := range info.Parents {
+				pid, _ := parseOID(ps)
+				m.parents = append(m.parents, pid)
+			}
+			infos[top.id] = m
+		}
+		if top.next < len(m.parents) {
+			p := m.parents[top.next]
+			top.next++
+			if _, seen := infos[p]; !seen && !known(p) {
+				stack = append(stack, frame{id: p})
+			}
+			continue
+		}
+		order = append(order, top.id)
+		stack = stack[:len(stack)-1]
+	}
+	return order, infos, nil
+}
+
+// reaches reports whether commit b is reachable from commit a (or is a).
+// The caller holds mu.
+func (x *Index) reaches(a, b int32) bool {
+	if a == b {
+		return true
+	}
+	if b > a {
+		return false // parents come before children
+	}
+	seen := map[int32]bool{a: true}
+	stack := []int32{a}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, p := range x.commits[c].parents {
+			if p == b {
+				return true
+			}
+			if p > b && !seen[p] {
+				seen[p] = true
+				stack = append(stack, p)
+			}
+		}
+	}
+	return false
+}
+
+// prune keeps only the commits reachable from head. The caller holds mu
+// for writing.
+func (x *Index) prune(head int32) {
+	keep := make([]bool, len(x.commits))
+	keep[head] = true
+	for c := head; c >= 0; c-- {
+		if keep[c] {
+			for _, p := range x.commits[c].parents {
+				keep[p] = true
+			}
+		}
+	}
+	var recs []*pending
+	for c := range x.commits {
+		if keep[c] {
+			recs = append(recs, x.toPending(&x.commits[c]))
+		}
+	}
+	x.reset()
+	if err := x.add(recs); err != nil {
+		panic("history: pruning lost a parent: " + err.Error()) // parents of kept commits are kept
+	}
+}

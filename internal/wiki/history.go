@@ -1,0 +1,168 @@
+package wiki
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/wikid/wikid/internal/note"
+)
+
+// History is the per-path history index: for every file, the commits that
+// changed it, built once from the commits' tree diffs and extended by every
+// new commit, whoever made it. It is derived state under Store.Dir(): it can
+// be deleted at any time and is rebuilt from the commits. The queries take
+// the head to answer at, which must have been synced (Sync) before; they
+// answer as the git CLI would at that commit. Implementations are safe for
+// concurrent use.
+type History interface {
+	// Commit returns the commit the index was last synced to, "" when it
+	// holds nothing.
+	Commit() string
+	// Sync brings the index to head ("" for an unborn branch): it adds the
+	// commits reachable from head that it does not hold, and, when the
+	// commit it was synced to is no longer in head's history (history was
+	// rewritten), drops every commit head cannot reach. Interrupted by ctx,
+	// it keeps what it added and stays usable.
+	Sync(ctx context.Context, head string) error
+	// Log returns the commits of head's history that changed file, newest
+	// first, as `git log --follow -- file` lists them with follow (renames
+	// followed, merges left out) and as `git log -- file` lists them
+	// without (history simplification: a merge is followed only into a
+	// parent with the same content, and shown when it has none). It returns
+	// an error wrapping note.ErrNotFound when head was never synced.
+	Log(ctx context.Context, head, file string, follow bool) ([]Revision, error)
+	// Commits returns a page of the commits reachable from head, newest
+	// first as `git log` lists them, that match filter: at most limit of
+	// them after commit `after` ("" for the newest), how many match in all,
+	// and the last commit of the page when more follow ("" otherwise). It
+	// returns an error wrapping note.ErrNotFound when head was never synced
+	// or after is not in head's history.
+	Commits(ctx context.Context, head string, filter CommitFilter, after string, limit int) (page []ChangeSet, total int, next string, err error)
+	// Blame returns who last changed each line of file at head, as line
+	// ranges in order, as `git blame` assigns them (renames followed, no
+	// copy detection). It returns an error wrapping note.ErrNotFound when
+	// file does not exist at head or head was never synced.
+	Blame(ctx context.Context, head, file string) ([]BlameRange, error)
+	// Times returns when each of files, as it is at head, was created and
+	// last changed: the committer times of the oldest and the newest commit
+	// of `git log --follow -- file`. Files without history are left out.
+	Times(ctx context.Context, head string, files []string) (map[string]FileTimes, error)
+	// Renames pairs the deleted and added files of changes (as Store.Changes
+	// returns them) the way `git diff` detects renames by default: equal
+	// content first, then at least 50% similar content. It returns the old
+	// path of every added file that is a rename.
+	Renames(ctx context.Context, changes []FileChange) (map[string]string, error)
+	// Close releases the index.
+	Close(ctx context.Context) error
+}
+
+// ChangeKind says what a commit did to a file.
+type ChangeKind string
+
+// The change kinds.
+const (
+	ChangeAdded    ChangeKind = "added"
+	ChangeModified ChangeKind = "modified"
+	ChangeDeleted  ChangeKind = "deleted"
+	ChangeRenamed  ChangeKind = "renamed"
+)
+
+// CommitSummary is what the history index keeps of a commit.
+type CommitSummary struct {
+	ID        string
+	Parents   []string
+	Author    Signature
+	Committer Signature
+	// Subject is the first paragraph of the message on one line, as git's
+	// %s shows it.
+	Subject string
+	// Tool and Client are the Wiki-Tool and Wiki-Client trailers; "" when
+	// the commit was not made by wikid.
+	Tool, Client string
+}
+
+// FileRevision is what one commit did to one file, compared with the
+// commit's first parent.
+type FileRevision struct {
+	Path string // the file after the change (before it, for a deletion)
+	// OldPath is the file's path before a rename; "" otherwise.
+	OldPath          string
+	Kind             ChangeKind
+	OldBlob, NewBlob string // "" when absent
+	// Additions and Deletions count lines as `git diff --numstat` does
+	// (against OldPath for a rename); both are -1 for a binary file.
+	Additions, Deletions int
+}
+
+// Revision is one commit in the history of a file.
+type Revision struct {
+	CommitSummary
+	FileRevision
+}
+
+// ChangeSet is one commit and the files it changed.
+type ChangeSet struct {
+	CommitSummary
+	Files []FileRevision
+}
+
+// CommitFilter selects commits; the zero filter selects all of them.
+type CommitFilter struct {
+	// Since and Until bound the committer time, inclusive; zero is open.
+	Since, Until time.Time
+	// Author matches "Name <email>" case-insensitively, as a substring.
+	Author string
+	// Tool is the Wiki-Tool trailer, exactly.
+	Tool string
+	// Folder keeps commits that changed a file under it ("" for any).
+	Folder string
+	// Files keeps commits that changed one of these files (none: any).
+	Files []string
+}
+
+// BlameRange is a run of lines that one commit last changed.
+type BlameRange struct {
+	// Start is the 1-based number of the first line at head; Lines how
+	// many lines the range holds.
+	Start, Lines int
+	Commit       CommitSummary
+	// File is the file's path in that commit (another one across a rename),
+	// and OrigStart the range's first line there.
+	File      string
+	OrigStart int
+}
+
+// FileTimes are when a file was created and last changed.
+type FileTimes struct {
+	Created, Modified time.Time
+}
+
+// syncHistory brings the history index to HEAD and returns HEAD. It fails
+// with INTERNAL when the wiki has no history index.
+func (w *Wiki) syncHistory(ctx context.Context) (Head, error) {
+	if w.hist == nil {
+		return Head{}, note.Errorf(note.CodeInternal, "this wiki runs without a history index").
+			WithHint("open the wiki with its history index (wikid serve and the CLI do)")
+	}
+	h, err := w.store.Head(ctx)
+	if err != nil {
+		return Head{}, fmt.Errorf("read HEAD: %w", err)
+	}
+	if err := w.hist.Sync(ctx, h.Commit); err != nil {
+		return Head{}, fmt.Errorf("bring the history index to %s: %w", short(h.Commit), err)
+	}
+	return h, nil
+}
+
+// shortID is the abbreviated commit id the history tools show, as git's
+// default abbreviation does.
+func shortID(id string) string {
+	if len(id) > 7 {
+		return id[:7]
+	}
+	return id
+}
+
+// who formats a signature as "Name <email>".
+func who(s Signature) string { return s.Name + " <" + s.Email + ">" }
