@@ -11,6 +11,7 @@ import (
 
 	"github.com/wikid/wikid/grammar"
 	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 // Boosts of the free-text fields: a word in the title counts three times
@@ -33,10 +34,12 @@ var (
 )
 
 // compiler turns a parsed query into a bleve query. linkedfrom terms read
-// the index, through bi.
+// the index, through bi, unless linked answers link terms from the link
+// graph.
 type compiler struct {
-	bi bleve.Index
-	im *mapping.IndexMappingImpl
+	bi     bleve.Index
+	im     *mapping.IndexMappingImpl
+	linked func(name string, dir wiki.Direction, prefix bool) []string
 }
 
 // compile returns the bleve query for q; a nil query, or one without a
@@ -153,8 +156,17 @@ func (c *compiler) term(ctx context.Context, t *grammar.Term) (query.Query, erro
 		if target == "" {
 			return nil, queryError(t, "links: needs a note path")
 		}
+		if c.linked != nil {
+			return notes(c.linked(t.Value, wiki.DirIn, t.Prefix)), nil
+		}
 		return c.keyword(fieldLinks, target, t.Prefix), nil
 	case grammar.FieldLinkedFrom:
+		if c.linked != nil {
+			if normPath(t.Value) == "" {
+				return nil, queryError(t, "linkedfrom: needs a note path")
+			}
+			return notes(c.linked(t.Value, wiki.DirOut, t.Prefix)), nil
+		}
 		return c.linkedFrom(ctx, t)
 	case grammar.FieldCreated:
 		return dateRange(t, fieldCreated)
@@ -245,6 +257,15 @@ func (c *compiler) path(t *grammar.Term) (query.Query, error) {
 	q := query.NewWildcardQuery(c.key(p))
 	q.SetField(fieldPath)
 	return q, nil
+}
+
+// notes matches the notes with the given paths, and nothing when there
+// are none.
+func notes(paths []string) query.Query {
+	if len(paths) == 0 {
+		return query.NewMatchNoneQuery()
+	}
+	return query.NewDocIDQuery(paths)
 }
 
 // linkedFrom matches the notes that the source note links to: it reads the

@@ -27,6 +27,9 @@
 // property), a wildcard on the lowercased path (path:, where '*' also
 // crosses '/'), date ranges (created:, modified:), or, for linkedfrom:, a
 // disjunction of the paths the source note links to, read from the index.
+// When the request carries the link graph (SearchRequest.LinkedNotes),
+// links:, linkedfrom: and the backlinks filter match instead the notes the
+// graph names, whose links are resolved by path, title and alias.
 // A conjunction's negated operands become must_not clauses; a query of
 // negations only matches every note except those. Structured filters
 // (tags, folder, backlinks, modified since) are a bleve filter: they select

@@ -55,7 +55,7 @@ func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (*wiki.Searc
 	if x.bi == nil {
 		return nil, ErrClosed
 	}
-	c := &compiler{bi: x.bi, im: x.im}
+	c := &compiler{bi: x.bi, im: x.im, linked: req.LinkedNotes}
 	q, err := c.compile(ctx, req.Query)
 	if err != nil {
 		return nil, err
@@ -130,7 +130,9 @@ func (c *compiler) filters(req wiki.SearchRequest) query.Query {
 	if f := strings.Trim(strings.TrimSpace(req.Folder), "/"); f != "" {
 		qs = append(qs, c.keyword(fieldFolders, f, false))
 	}
-	if p := normPath(req.BacklinksTo); p != "" {
+	if p := normPath(req.BacklinksTo); p != "" && c.linked != nil {
+		qs = append(qs, notes(c.linked("/"+p, wiki.DirIn, false)))
+	} else if p != "" {
 		qs = append(qs, c.keyword(fieldLinks, p, false))
 	}
 	if !req.ModifiedSince.IsZero() {

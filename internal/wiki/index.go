@@ -64,6 +64,13 @@ type SearchRequest struct {
 	Folder        string         // note path of a folder, "" for all
 	BacklinksTo   string         // notes linking to this note path
 	ModifiedSince time.Time
+	// LinkedNotes, when set, answers links: and linkedfrom: terms and
+	// BacklinksTo from the link graph: it returns the paths of the notes
+	// that link to the note a name resolves to (DirIn) or that it links to
+	// (DirOut); with prefix, of all notes whose paths start with name. The
+	// index then matches those paths rather than the link targets it
+	// stores.
+	LinkedNotes func(name string, dir Direction, prefix bool) []string
 	// Sort is relevance (default), modified, created or title.
 	Sort   string
 	Limit  int

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,7 +29,9 @@ type SearchParams struct {
 
 // Search runs a ranked full-text search. It first applies commits others
 // made since the last search; while the index is still being built it
-// answers from what is indexed and sets IndexBehind. It returns
+// answers from what is indexed and sets IndexBehind. links:, linkedfrom:
+// and BacklinksTo are answered from the link graph when the wiki has one,
+// so a link by title or alias counts. It returns
 // INVALID_QUERY with the column for a query that does not parse,
 // INVALID_PARAMS for a bad sort, limit or cursor, and INVALID_PATH for a
 // bad folder or backlinks_to.
@@ -39,6 +42,13 @@ func (w *Wiki) Search(ctx context.Context, p SearchParams) (*SearchResult, error
 	req, err := w.searchRequest(p)
 	if err != nil {
 		return nil, err
+	}
+	if w.gr != nil && (req.BacklinksTo != "" || hasLinkTerms(req.Query)) {
+		g, err := w.graphAt(ctx)
+		if err != nil {
+			return nil, err
+		}
+		req.LinkedNotes = g.LinkedNotes
 	}
 	current, err := w.refreshIndex(ctx)
 	if err != nil {
@@ -81,6 +91,28 @@ func (w *Wiki) searchRequest(p SearchParams) (SearchRequest, error) {
 		req.BacklinksTo = t
 	}
 	return req, nil
+}
+
+// hasLinkTerms reports whether a query has a links: or linkedfrom: term.
+func hasLinkTerms(q *grammar.Query) bool {
+	if q == nil {
+		return false
+	}
+	var walk func(grammar.Node) bool
+	walk = func(n grammar.Node) bool {
+		switch n := n.(type) {
+		case *grammar.And:
+			return slices.ContainsFunc(n.Nodes, walk)
+		case *grammar.Or:
+			return slices.ContainsFunc(n.Nodes, walk)
+		case *grammar.Not:
+			return walk(n.Node)
+		case *grammar.Term:
+			return n.Field == grammar.FieldLinks || n.Field == grammar.FieldLinkedFrom
+		}
+		return false
+	}
+	return q.Root != nil && walk(q.Root)
 }
 
 // queryError turns a grammar error into INVALID_QUERY with the column.
