@@ -13,6 +13,7 @@ import (
 
 	"github.com/wikid/wikid/internal/config"
 	"github.com/wikid/wikid/internal/gitstore"
+	"github.com/wikid/wikid/internal/graph"
 	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
@@ -49,6 +50,7 @@ func openWiki(ctx context.Context, e env, dir string, edit func(*config.Config))
 	}
 	opts := cfg.WikiOptions()
 	opts.Logger = logger
+	opts.Graph = graph.New()
 	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{Logger: logger})
 	if err != nil {
 		store.Close(ctx)
