@@ -64,12 +64,13 @@
 //     percent-encoding when the old text was encoded or the path needs it;
 //     a wiki link written as a relative path likewise, without extension
 //     unless it had one;
-//   - a wiki link written as a path keeps as many trailing segments as it
-//     had (a bare name stays a bare name, "alpha/plan" becomes
-//     "beta/plan"), taking more of the new path until the text resolves to
-//     the note, and "/" plus the whole path when nothing shorter does; a
-//     link from the root ("/a/b") stays one; a markdown extension written
-//     on the target stays;
+//   - a wiki link written as a path keeps its form: a bare name stays a
+//     bare name, a whole path stays the whole path, a partial path keeps as
+//     many trailing segments ("alpha/plan" becomes "beta/plan"); when that
+//     text would resolve to another note it takes more of the new path,
+//     and "/" plus the whole path when nothing shorter does; a link from
+//     the root ("/a/b") stays one; a markdown extension written on the
+//     target stays;
 //   - a link by title or alias keeps its text unless it now resolves to
 //     another note, and then becomes a path as above from the bare name up
 //     (a title taken from the file name changes with the file, so a link by

@@ -137,8 +137,11 @@ func (v *view) rewrite(l *link, s, target *node) string {
 	case strings.HasPrefix(base, "/"):
 	default:
 		k, n := segments(base), segments(to)
-		if l.by != matchPath {
+		switch {
+		case l.by != matchPath:
 			k = 1
+		case k > 1 && k == segments(target.path):
+			k = n // the whole path stays the whole path
 		}
 		for j := min(k, n); j <= n; j++ {
 			tries = append(tries, lastSegments(to, j))

@@ -194,9 +194,9 @@ func TestGraph_RelinksNow(t *testing.T) {
 		t.Errorf("edit = %+v", l)
 	}
 	rel = g.Relinks(map[string]string{"b/plan": "a/sub/plan"})
-	// [[b/plan]] is a path: it becomes a/sub/plan's shortest unique
-	// ending of two segments; [[plan]] still finds a/plan first.
-	if got := edits(rel); !slices.Equal(got, []string{"a/x:1 b/plan -> sub/plan"}) {
+	// [[b/plan]] is the whole path: it stays the whole path; [[plan]]
+	// still finds a/plan first.
+	if got := edits(rel); !slices.Equal(got, []string{"a/x:1 b/plan -> a/sub/plan"}) {
 		t.Errorf("Relinks = %q", got)
 	}
 }
@@ -243,6 +243,19 @@ func TestRelPath(t *testing.T) {
 		if got := relPath(tt.dir, tt.path); got != tt.want {
 			t.Errorf("relPath(%q, %q) = %q, want %q", tt.dir, tt.path, got, tt.want)
 		}
+	}
+}
+
+func TestGraph_RelinksPartialPath(t *testing.T) {
+	files := map[string]string{
+		"p/q/plan.md": "no title of its own\n",
+		"x.md":        "[[q/plan]] [[p/q/plan]] [[plan]]\n",
+	}
+	g := build(t, wikiFiles(files))
+	got := edits(g.Relinks(map[string]string{"p/q/plan": "r/s/t/roadmap"}))
+	want := []string{"x:1 q/plan -> t/roadmap", "x:1 p/q/plan -> r/s/t/roadmap", "x:1 plan -> roadmap"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Relinks = %q, want %q", got, want)
 	}
 }
 
