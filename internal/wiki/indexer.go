@@ -164,6 +164,15 @@ func (w *Wiki) catchUpLocked(ctx context.Context, to string, progress func(done,
 			from = ""
 		}
 	}
+	if from == "" {
+		// An index without a commit may still hold documents from a build
+		// that was interrupted; start from empty so none outlive their note.
+		if n, err := ix.idx.Len(ctx); err != nil || n > 0 {
+			if err := ix.idx.Reset(ctx); err != nil {
+				return fmt.Errorf("index catch-up: %w", err)
+			}
+		}
+	}
 	if ix.times == nil || from == "" {
 		ix.setBuilding(true, nil) // long: searches answer from what is indexed
 		if ix.times, err = w.fileTimes(ctx, to); err != nil {
