@@ -12,7 +12,7 @@ const timesOnePass = 64
 
 // Times returns when each of files, as it is at head, was created and last
 // changed: the committer times of the oldest and newest commits that `git
-// log --follow -- file` lists. For many files it computes them in one pass
+// log --follow -- file` lists, with the newest one's id and author. For many files it computes them in one pass
 // over head's history, oldest commit first: a change sets the file's
 // modified time, and its created time unless it has one; a rename gives the
 // new file the created time of the old. Files without history are left
@@ -36,10 +36,7 @@ func (x *Index) Times(ctx context.Context, head string, files []string) (map[str
 				continue
 			}
 			if es := x.followLog(h, p); len(es) > 0 {
-				out[f] = wiki.FileTimes{
-					Created:  x.commits[es[len(es)-1].c].committer.time(),
-					Modified: x.commits[es[0].c].committer.time(),
-				}
+				out[f] = x.fileTimes(es[len(es)-1].c, es[0].c)
 			}
 		}
 		return out, nil
@@ -68,10 +65,17 @@ func (x *Index) Times(ctx context.Context, head string, files []string) (map[str
 		if !ok || modified[p] == 0 {
 			continue
 		}
-		out[f] = wiki.FileTimes{
-			Created:  x.commits[created[p]-1].committer.time(),
-			Modified: x.commits[modified[p]-1].committer.time(),
-		}
+		out[f] = x.fileTimes(created[p]-1, modified[p]-1)
 	}
 	return out, nil
+}
+
+// fileTimes returns the times of a file created by commit c and last
+// changed by commit m.
+func (x *Index) fileTimes(c, m int32) wiki.FileTimes {
+	last := &x.commits[m]
+	return wiki.FileTimes{
+		Created: x.commits[c].committer.time(), Modified: last.committer.time(),
+		Commit: last.id.String(), Author: last.author.signature(),
+	}
 }

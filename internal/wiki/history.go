@@ -133,9 +133,13 @@ type BlameRange struct {
 	OrigStart int
 }
 
-// FileTimes are when a file was created and last changed.
+// FileTimes are when a file was created and last changed, and by which
+// commit.
 type FileTimes struct {
 	Created, Modified time.Time
+	// Commit and Author are the newest commit's.
+	Commit string
+	Author Signature
 }
 
 // syncHistory brings the history index to HEAD and returns HEAD. It fails

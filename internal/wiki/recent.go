@@ -1,0 +1,172 @@
+package wiki
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/wikid/wikid/internal/note"
+)
+
+// Recent change limits: notes per page unless asked, and at most.
+const (
+	DefaultRecentLimit = 10
+	MaxRecentLimit     = 100
+)
+
+// RecentRequest asks for the notes changed most recently.
+type RecentRequest struct {
+	// Since keeps notes last changed at or after it.
+	Since time.Time
+	// Folder keeps notes under it.
+	Folder string
+	// Author keeps notes whose last change was made by this author:
+	// "Name <email>" matched case-insensitively, as a substring.
+	Author string
+	Limit  int
+	Cursor string
+}
+
+// RecentResult is one page of notes, most recently changed first.
+type RecentResult struct {
+	Notes      []RecentNote `json:"results"`
+	Total      int          `json:"total"`
+	NextCursor string       `json:"next_cursor,omitempty"`
+}
+
+// RecentNote is a note and its last change.
+type RecentNote struct {
+	Path  string   `json:"path"`
+	Title string   `json:"title"`
+	Tags  []string `json:"tags"`
+	// Modified is the time of the last commit that changed the note, and
+	// Commit and Author that commit's.
+	Modified time.Time `json:"modified"`
+	Commit   string    `json:"commit"`
+	Author   string    `json:"author"`
+}
+
+// RecentChanges returns the notes at HEAD ordered by their last change,
+// newest first, from the history index: one pass over the history gives
+// every note's last commit (as the first entry of `git log --follow`). It
+// returns INVALID_PATH (a bad folder) and INVALID_PARAMS (a bad limit or
+// cursor).
+func (w *Wiki) RecentChanges(ctx context.Context, req RecentRequest) (*RecentResult, error) {
+	limit, err := pageLimit(req.Limit, DefaultRecentLimit, MaxRecentLimit)
+	if err != nil {
+		return nil, err
+	}
+	folder, err := note.CleanFolder(req.Folder)
+	if err != nil {
+		return nil, err
+	}
+	var after *recentCursor
+	if req.Cursor != "" {
+		if after, err = decodeRecentCursor(req.Cursor); err != nil {
+			return nil, err
+		}
+	}
+	head, err := w.syncHistory(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res := &RecentResult{Notes: []RecentNote{}}
+	if head.Commit == "" {
+		return res, nil
+	}
+	snap, err := w.store.Snapshot(ctx, head.Commit)
+	if err != nil {
+		return nil, err
+	}
+	all, err := snap.Files(ctx, folder)
+	if err != nil {
+		return nil, err
+	}
+	files := make([]string, 0, len(all))
+	byPath := make(map[string]File, len(all))
+	for _, f := range all {
+		if _, _, ok := note.SplitFileName(f.Path); ok {
+			files = append(files, f.Path)
+			byPath[f.Path] = f
+		}
+	}
+	times, err := w.hist.Times(ctx, head.Commit, files)
+	if err != nil {
+		return nil, err
+	}
+	type item struct {
+		file string
+		t    FileTimes
+	}
+	var items []item
+	for file, t := range times {
+		if t.Modified.Before(req.Since) || (req.Author != "" && !containsFold(who(t.Author), req.Author)) {
+			continue
+		}
+		items = append(items, item{file, t})
+	}
+	sort.Slice(items, func(i, j int) bool {
+		if !items[i].t.Modified.Equal(items[j].t.Modified) {
+			return items[i].t.Modified.After(items[j].t.Modified)
+		}
+		return items[i].file < items[j].file
+	})
+	res.Total = len(items)
+	start := 0
+	if after != nil {
+		start = sort.Search(len(items), func(i int) bool {
+			m := items[i].t.Modified.Unix()
+			return m < after.Modified || (m == after.Modified && items[i].file > after.File)
+		})
+	}
+	for _, it := range items[start:] {
+		if len(res.Notes) == limit {
+			last := res.Notes[len(res.Notes)-1]
+			res.NextCursor = encodeRecentCursor(recentCursor{Modified: last.Modified.Unix(), File: items[start+limit-1].file})
+			break
+		}
+		n, err := w.noteOf(ctx, snap, byPath[it.file])
+		if err != nil {
+			return nil, err
+		}
+		tags := make([]string, len(n.Tags))
+		for i, t := range n.Tags {
+			tags[i] = t.Name
+		}
+		res.Notes = append(res.Notes, RecentNote{Path: n.Path, Title: n.Title, Tags: tags,
+			Modified: it.t.Modified, Commit: it.t.Commit, Author: who(it.t.Author)})
+	}
+	return res, nil
+}
+
+// recentCursor is the position after the last note of a page.
+type recentCursor struct {
+	Modified int64  `json:"m"`
+	File     string `json:"f"`
+}
+
+func encodeRecentCursor(c recentCursor) string {
+	b, _ := json.Marshal(c)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func decodeRecentCursor(s string) (*recentCursor, error) {
+	var c recentCursor
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err == nil {
+		err = json.Unmarshal(b, &c)
+	}
+	if err != nil || c.File == "" {
+		return nil, note.Errorf(note.CodeInvalidParams, "bad cursor").
+			WithHint("pass the next_cursor of the previous page unchanged, or omit it to start over")
+	}
+	return &c, nil
+}
+
+// containsFold reports whether sub occurs in s, ignoring case.
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
