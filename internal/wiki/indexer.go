@@ -234,37 +234,6 @@ func (w *Wiki) catchUpLocked(ctx context.Context, to string, progress func(done,
 	return nil
 }
 
-// advanceTimes records the changes between two commits at the time of the
-// newer one.
-func (w *Wiki) advanceTimes(ctx context.Context, from, to string) error {
-	info, err := w.store.CommitInfo(ctx, to)
-	if err != nil {
-		return err
-	}
-	changes, err := w.store.Changes(ctx, from, to)
-	if err != nil {
-		return err
-	}
-	for _, ch := range changes {
-		w.ix.touch(ch.Path, ch.Delete, info.Committer.When)
-	}
-	return nil
-}
-
-// touch records a change of file at when.
-func (ix *indexer) touch(file string, deleted bool, when time.Time) {
-	if deleted {
-		delete(ix.times, file)
-		return
-	}
-	t, ok := ix.times[file]
-	if !ok {
-		t.created = when
-	}
-	t.modified = when
-	ix.times[file] = t
-}
-
 // indexCommit applies a wiki commit to the index before the mutation
 // returns, so a search issued after it sees the change. If the index is not
 // at the commit's parent (a build is running, or others committed), the
@@ -280,10 +249,10 @@ func (w *Wiki) indexCommit(ctx context.Context, parent, commit string, when time
 		}
 		return
 	}
+	w.commitTimes(ctx, parent, commit, when, changed)
 	var docs []Document
 	var deleted []string
 	for _, s := range changed {
-		w.ix.touch(s.file, s.content == nil, when)
 		if s.content == nil {
 			deleted = append(deleted, s.notePath)
 			continue

@@ -4,15 +4,133 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/wikid/wikid/internal/note"
 )
 
 // pathTime is when a file was first and last changed.
 type pathTime struct{ created, modified time.Time }
 
-// fileTimes walks the first-parent history from head once and returns, for
-// every file changed along it, the committer times of its oldest and newest
-// change. It stands in for the per-path history index until that exists.
+// fileTimes returns, for every note at head, when it was created and last
+// changed. With a history index they come from it, for all notes in one
+// pass (the oldest and newest commit of `git log --follow`); without one,
+// from one walk of the first-parent history.
 func (w *Wiki) fileTimes(ctx context.Context, head string) (map[string]pathTime, error) {
+	if w.hist == nil {
+		return w.walkFileTimes(ctx, head)
+	}
+	if err := w.hist.Sync(ctx, head); err != nil {
+		return nil, fmt.Errorf("file times: %w", err)
+	}
+	times := map[string]pathTime{}
+	if head == "" {
+		return times, nil
+	}
+	snap, err := w.store.Snapshot(ctx, head)
+	if err != nil {
+		return nil, fmt.Errorf("file times: %w", err)
+	}
+	all, err := snap.Files(ctx, "")
+	if err != nil {
+		return nil, fmt.Errorf("file times: %w", err)
+	}
+	var files []string
+	for _, f := range all {
+		if _, _, ok := note.SplitFileName(f.Path); ok {
+			files = append(files, f.Path)
+		}
+	}
+	if err := w.historyTimes(ctx, head, files, times); err != nil {
+		return nil, err
+	}
+	return times, nil
+}
+
+// historyTimes sets the times of files at head from the history index.
+func (w *Wiki) historyTimes(ctx context.Context, head string, files []string, times map[string]pathTime) error {
+	ts, err := w.hist.Times(ctx, head, files)
+	if err != nil {
+		return fmt.Errorf("file times: %w", err)
+	}
+	for f, t := range ts {
+		times[f] = pathTime{created: t.Created, modified: t.Modified}
+	}
+	return nil
+}
+
+// advanceTimes brings the times of the files changed between two commits
+// up to date.
+func (w *Wiki) advanceTimes(ctx context.Context, from, to string) error {
+	changes, err := w.store.Changes(ctx, from, to)
+	if err != nil {
+		return err
+	}
+	if w.hist != nil {
+		if err := w.hist.Sync(ctx, to); err != nil {
+			return fmt.Errorf("file times: %w", err)
+		}
+		var files []string
+		for _, ch := range changes {
+			if ch.Delete {
+				delete(w.ix.times, ch.Path)
+			} else {
+				files = append(files, ch.Path)
+			}
+		}
+		return w.historyTimes(ctx, to, files, w.ix.times)
+	}
+	info, err := w.store.CommitInfo(ctx, to)
+	if err != nil {
+		return err
+	}
+	for _, ch := range changes {
+		w.ix.touch(ch.Path, ch.Delete, info.Committer.When)
+	}
+	return nil
+}
+
+// commitTimes records the times of the files a wiki commit changed: from
+// the history index, extended by the commit, when it was at the commit's
+// parent; else (no index, or one still catching up, which the commit must
+// not wait for) as changed at when.
+func (w *Wiki) commitTimes(ctx context.Context, parent, commit string, when time.Time, changed []*staged) {
+	var files []string
+	for _, s := range changed {
+		w.ix.touch(s.file, s.content == nil, when)
+		if s.content != nil {
+			files = append(files, s.file)
+		}
+	}
+	if w.hist == nil || w.hist.Commit() != parent {
+		return
+	}
+	err := w.hist.Sync(ctx, commit)
+	if err == nil {
+		err = w.historyTimes(ctx, commit, files, w.ix.times)
+	}
+	if err != nil {
+		w.log.Warn("history index not extended", "commit", short(commit), "err", err)
+	}
+}
+
+// touch records a change of file at when.
+func (ix *indexer) touch(file string, deleted bool, when time.Time) {
+	if deleted {
+		delete(ix.times, file)
+		return
+	}
+	t, ok := ix.times[file]
+	if !ok {
+		t.created = when
+	}
+	t.modified = when
+	ix.times[file] = t
+}
+
+// walkFileTimes walks the first-parent history from head once and returns,
+// for every file changed along it, the committer times of its oldest and
+// newest change; it serves a wiki without a history index.
+func (w *Wiki) walkFileTimes(ctx context.Context, head string) (map[string]pathTime, error) {
 	times := map[string]pathTime{}
 	for c := head; c != ""; {
 		if err := ctx.Err(); err != nil {
