@@ -74,16 +74,16 @@ func runTSSuite(t *testing.T, c *tsClient, dir string) {
 }
 
 // waitIndexedTS waits until wiki_status says the index reflects HEAD.
-func waitIndexedTS(t *testing.T, c *tsClient) {
-	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
+func waitIndexedTS(tb testing.TB, c *tsClient) {
+	tb.Helper()
+	deadline := time.Now().Add(120 * time.Second)
 	for {
-		st, _ := tsOK[wiki.Status](t, c, "wiki_status", nil)
+		st, _ := tsOK[wiki.Status](tb, c, "wiki_status", nil)
 		if st.Index.CaughtUp && !st.Index.Building {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the index did not catch up: %+v", st.Index)
+			tb.Fatalf("the index did not catch up: %+v", st.Index)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
