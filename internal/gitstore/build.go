@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"io/fs"
 	"slices"
 	"sort"
 	"strings"
@@ -20,6 +21,10 @@ type change struct {
 	blob    plumbing.Hash // id of the new content; zero for a delete
 	old     treeEntry     // the file in the parent, if hadOld
 	hadOld  bool
+	// In a checkout, the file on disk as the worktree check found it (the
+	// parent's content), to put back if the commit is rolled back.
+	disk     []byte
+	diskPerm fs.FileMode
 }
 
 // buildTree returns the id of tree id with the changes applied; changes are

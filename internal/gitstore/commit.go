@@ -2,7 +2,6 @@ package gitstore
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -13,20 +12,24 @@ import (
 )
 
 // Commit writes one commit with the changes on top of req.Parent and moves
-// the branch HEAD points at to it, then, in a checkout, puts the touched
-// files in place and refreshes their index entries. It returns the new
-// commit id.
+// the branch HEAD points at to it. In a checkout it first puts the touched
+// files in place and renames an index with their entries refreshed over the
+// old one, so that the checkout never lags behind the branch (see the
+// package documentation for why). It returns the new commit id.
 //
 // Nothing is written, and an error returned, when: HEAD is detached
-// (wiki.ErrDetached); the branch is not at req.Parent, before or under its
-// lock (wiki.ErrHeadMoved); a touched file of the checkout differs from
-// req.Parent on disk or in the index (code LOCAL_CHANGES); the request is
-// malformed (INVALID_PARAMS, INVALID_PATH, NOT_FOUND for a delete of a
-// missing file); a lock stays held by another process past the timeout
-// (ErrLocked); the context is done before the first object is written.
+// (wiki.ErrDetached); the branch is not at req.Parent (wiki.ErrHeadMoved);
+// a touched file of the checkout differs from req.Parent on disk or in the
+// index (code LOCAL_CHANGES); the request is malformed (INVALID_PARAMS,
+// INVALID_PATH, NOT_FOUND for a delete of a missing file); the index lock
+// stays held by another process past the timeout (ErrLocked); the context is
+// done before the first object is written.
 //
-// If the commit landed but the checkout could not be refreshed, Commit
-// returns the new id together with an error wrapping ErrNotRefreshed.
+// If the checkout cannot be updated, or the branch cannot be moved after it
+// was (the branch moved under its lock: wiki.ErrHeadMoved; its lock stays
+// held: ErrLocked; any other error), the index and the touched files are put
+// back as they were and the error returned; only unreferenced objects
+// remain. If putting them back fails too, the error says so.
 func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, error) {
 	if err := s.check(ctx); err != nil {
 		return "", err
@@ -42,21 +45,17 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, err
 	defer s.write.Unlock()
 	start := time.Now()
 
-	// In a checkout the index lock comes first, as in `git commit`: it keeps
-	// git from changing the index, the worktree or the branch HEAD points at
-	// until the commit is complete.
-	var indexLock *lockFile
+	// In a checkout the index lock comes first, as in `git commit`, and is
+	// held to the end: it keeps git from changing the index, the worktree
+	// or the branch HEAD points at until the commit is complete. It is only
+	// a mutex here: the new index is renamed into place from its own
+	// temporary file, before the branch moves.
 	if s.workTree != "" {
 		l, err := acquireLock(ctx, s.indexPath(), s.lockTimeout)
 		if err != nil {
 			return "", fmt.Errorf("commit: lock the index: %w", err)
 		}
-		indexLock = l
-		defer func() {
-			if indexLock != nil {
-				indexLock.release()
-			}
-		}()
+		defer l.release()
 	}
 
 	head, err := s.readHead()
@@ -100,36 +99,33 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, err
 	if err != nil {
 		return "", fmt.Errorf("commit: %w", err)
 	}
-	var wt *worktreeWrite
+	var co *checkoutUpdate
 	if s.workTree != "" {
-		if wt, err = s.stageWorktree(changes); err != nil {
+		if co, err = s.updateCheckout(ix, parent, changes); err != nil {
 			return "", fmt.Errorf("commit: %w", err)
 		}
 	}
+	if testHookBeforeMoveRef != nil {
+		testHookBeforeMoveRef()
+	}
 	entry := reflogEntry{who: req.Committer, message: reflogMessage(req.Message, parent.IsZero())}
 	if err := s.moveRef(ctx, head.Branch, parent, id, entry); err != nil {
-		if wt != nil {
-			wt.abort()
+		if co != nil {
+			if rerr := co.rollback(); rerr != nil {
+				s.log.Warn("the checkout could not be put back after a failed commit", "err", rerr)
+				return "", fmt.Errorf("commit: %w (and the checkout could not be put back: %w)", err, rerr)
+			}
 		}
 		return "", fmt.Errorf("commit: %w", err)
 	}
 	s.commits.put(id, &commitInfo{tree: tree, parents: parentList(parent)})
-	if wt == nil {
-		s.log.Debug("commit", "id", id.String(), "files", len(changes), "took", time.Since(start))
-		return id.String(), nil
-	}
-
-	// The commit is in the branch: from here on errors leave it there.
-	done, werr := wt.apply()
-	ierr := s.refreshIndex(indexLock, ix, parent, done)
-	indexLock = nil
-	if err := errors.Join(werr, ierr); err != nil {
-		s.log.Warn("commit landed but the checkout was not refreshed", "id", id.String(), "err", err)
-		return id.String(), fmt.Errorf("%w: commit %s: %w", ErrNotRefreshed, id, err)
-	}
 	s.log.Debug("commit", "id", id.String(), "files", len(changes), "took", time.Since(start))
 	return id.String(), nil
 }
+
+// testHookBeforeMoveRef, when not nil, is called by Commit after the
+// checkout was updated and before the branch is moved. Only tests set it.
+var testHookBeforeMoveRef func()
 
 // indexPath is the checkout's index file.
 func (s *Store) indexPath() string { return filepath.Join(s.gitDir, "index") }
@@ -166,35 +162,4 @@ func parentList(parent plumbing.Hash) []plumbing.Hash {
 		return nil
 	}
 	return []plumbing.Hash{parent}
-}
-
-// refreshIndex brings the index entries of the updated paths up to date and
-// renames the lock over the index. A checkout without an index gets one only
-// on its first commit, whose files are the whole tree; otherwise the index
-// stays missing (git status already shows every file as untracked there).
-func (s *Store) refreshIndex(lock *lockFile, ix *index, parent plumbing.Hash, done []written) error {
-	if ix == nil && !parent.IsZero() {
-		lock.release()
-		return nil
-	}
-	if ix == nil {
-		ix = &index{version: 2}
-	}
-	skip := make(map[string]bool, len(done))
-	for _, w := range done {
-		skip[w.c.path] = true
-	}
-	ix.smudgeRacy(s.workTree, skip)
-	s.indexOut = ix.rewrite(done, s.indexOut)
-	if ix.buf != nil {
-		s.indexIn = ix.buf
-	}
-	if _, err := lock.f.Write(s.indexOut); err != nil {
-		lock.release()
-		return fmt.Errorf("write index: %w", err)
-	}
-	if err := lock.commit(); err != nil {
-		return fmt.Errorf("write index: %w", err)
-	}
-	return nil
 }

@@ -26,23 +26,64 @@
 // In a checkout, Commit holds .git/index.lock for the whole commit, as
 // `git commit` does, and takes it before the ref lock, in git's lock order.
 // While it is held no git command changes the index or switches branches,
-// so the worktree check cannot be invalidated by git and a concurrent `git
-// commit` cannot build its tree from an index that lacks the change just
-// committed. The new files are written to temporary files next to their
-// targets before the ref moves; after it moved they are renamed into place
-// and their index entries refreshed with fresh stat data, so `git status`
-// stays clean. The index is rewritten by copying the runs of untouched
-// entries from the file read, so a commit costs one pass over the file plus
-// its checksum, not a decode and encode of every entry.
+// so the worktree check cannot be invalidated by git. Under it, in this
+// order: the touched paths are checked against the parent, the objects
+// written, the new files written to temporary files next to their targets
+// and renamed into place (deleted files removed), the index rewritten to a
+// temporary file in the git directory and renamed over .git/index (atomic
+// for readers: index.lock serves only as the mutex, and is removed at the
+// end), and only then is the branch moved. The index is rewritten by copying
+// the runs of untouched entries from the file read, so a commit costs one
+// pass over the file plus its checksum, not a decode and encode of every
+// entry.
+//
+// The index goes first because of how `git commit` reads: HEAD, then the
+// index without the lock, and only then does it take index.lock and build
+// its tree from the index it read; its ref update checks that HEAD is still
+// the commit it read first. A command that sees the new HEAD read it after
+// the branch moved, so after the new index was in place: it reads the new
+// index. A `git commit` that read the old HEAD cannot take index.lock before
+// the commit is complete, and then its ref update fails ("cannot lock
+// ref"). Either way it never commits a stale index on top of a wikid commit.
+// (With the branch moved first, a `git commit` could read the new HEAD and
+// the old index in between, wait for the lock, and silently revert the
+// change.)
+//
+// If the branch cannot be moved after the checkout was updated (a command
+// that takes no index lock, such as `git update-ref` or a `git fetch` into
+// the checked-out branch, moved it; its lock is held too long; any other
+// error), Commit rolls back before it releases index.lock: the old index is
+// put back from memory (its bytes and its modification time, so that git
+// judges its racily clean entries as before), files written are rewritten
+// with the parent's content or removed, deleted files and the folders their
+// removal emptied are made again, and folders made for new files are
+// removed. No git command changed the index meanwhile, and the touched
+// paths were found clean under the lock, so this puts the checkout back as
+// it was; the restored files are new inodes, which git reads again once to
+// see they are unchanged. Commit then returns the error (wiki.ErrHeadMoved,
+// ErrLocked, ...).
+//
+// # A race left open
+//
+// `git merge` and `git pull` read the index without the lock, compute the
+// merge, and only then take index.lock and write the index they computed.
+// A wikid commit that lands in that interval stays in the branch (a merge
+// that commits checks HEAD and fails), but the index the merge writes lacks
+// it, so `git status` shows the change as reverted, and a person who
+// concludes the merge with `git commit` commits that revert. This is git's own non-atomicity (two git commands can race the
+// same way) and cannot be closed from outside git.
 //
 // # Crash window
 //
-// If the process dies after the ref moved and before the index was renamed
-// into place (the renames, an lstat per touched file and one index write:
-// about a millisecond), the commit is in the branch, but `git status` may
-// show the touched files as modified and .git/index.lock (plus a few
-// .wikid-*.tmp files) is left behind, as after a crashed git command: git
-// then refuses to run until the lock file is removed.
+// A process killed after the index was renamed into place and before the
+// branch moved (the window is the ref update: about a millisecond) leaves
+// the checkout ahead of HEAD: the change shows as staged in `git status`
+// (as modified, if it was killed before the index rename), the commit
+// object is in no branch, and nothing is lost. .git/index.lock (plus maybe
+// a few .wikid-*.tmp files) is left behind, as after a crashed git command:
+// git, and Commit, refuse to run until the lock file is removed; Commit then
+// refuses the staged paths (LOCAL_CHANGES) until they are committed or
+// discarded.
 //
 // # Limits
 //

@@ -38,12 +38,22 @@ const (
 // thousand entries cost the garbage collector nothing.
 type index struct {
 	version  uint32
-	buf      []byte // the file as read
+	buf      []byte // the file as read, but for the sizes smudgeRacy zeroed
+	orig     []byte // the file as read, when smudgeRacy changed buf
 	entries  []entryRef
 	names    []byte // version 4: the paths, which the file prefix-compresses
 	exts     []indexExt
-	skipHash bool      // the file ends in a zero id (index.skipHash)
-	mtime    time.Time // of the file read; zero for a new index
+	skipHash bool        // the file ends in a zero id (index.skipHash)
+	mtime    time.Time   // of the file read; zero for a new index
+	perm     fs.FileMode // of the file read
+}
+
+// file returns the index file as it was read.
+func (ix *index) file() []byte {
+	if ix.orig != nil {
+		return ix.orig
+	}
+	return ix.buf
 }
 
 // entryRef locates one entry: its bytes in buf (stat data, object id, flags
@@ -105,7 +115,7 @@ func readIndex(name string, buf []byte) (*index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read index %s: %w", name, err)
 	}
-	ix.mtime = fi.ModTime()
+	ix.mtime, ix.perm = fi.ModTime(), fi.Mode().Perm()
 	return ix, nil
 }
 

@@ -129,43 +129,53 @@ func TestIndex_CacheTree(t *testing.T) {
 func TestIndex_SmudgeRacy(t *testing.T) {
 	dir := seeded(t, map[string]string{"x.md": "aaaa\n", "y.md": "y\n"})
 	s := openStore(t, dir)
-	gittest.WriteFiles(t, dir, map[string]string{"x.md": "bbbb\n"})
-	past := time.Now().Add(-10 * time.Second)
-	if err := os.Chtimes(filepath.Join(dir, "x.md"), past, past); err != nil {
-		t.Fatal(err)
-	}
-	name := filepath.Join(dir, ".git", "index")
-	ix, err := readIndex(name, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fi, err := os.Lstat(filepath.Join(dir, "x.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lo, _ := ix.find("x.md")
-	meta := ix.meta(ix.entries[lo])
-	for k, v := range statData(fi) {
-		if k != fieldMode {
-			binary.BigEndian.PutUint32(meta[4*k:], v)
-		}
-	}
-	if err := os.WriteFile(name, ix.rewrite(nil, nil), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chtimes(name, fi.ModTime(), fi.ModTime()); err != nil {
-		t.Fatal(err)
-	}
-	// git diff-files sees the change (by content: the entry is racy) and,
-	// unlike git status, does not rewrite the index.
-	if d := gittest.Git(t, dir, "diff-files", "--name-only"); d != "x.md\n" {
-		t.Fatalf("before: git diff-files %q", d)
-	}
+	makeRacy(t, dir, "x.md", "bbbb\n")
 	mustCommit(t, s, request(rev(t, dir, "HEAD"), "edit", map[string]string{"y.md": "Y\n"}))
 	if st := gittest.Status(t, dir); st != " M x.md\n" {
 		t.Errorf("after: status %q, want x.md still modified", st)
 	}
 	if d := gittest.Git(t, dir, "diff", "--name-only"); d != "x.md\n" {
 		t.Errorf("git diff: %q", d)
+	}
+}
+
+// makeRacy changes the tracked file name to content (of the same size) and
+// makes its index entry racily clean: the entry's stat data matches the
+// file, and the index was written in the same second as the file, so git
+// finds the change only by comparing contents.
+func makeRacy(tb testing.TB, dir, name, content string) {
+	tb.Helper()
+	gittest.WriteFiles(tb, dir, map[string]string{name: content})
+	full := filepath.Join(dir, filepath.FromSlash(name))
+	past := time.Now().Add(-10 * time.Second)
+	if err := os.Chtimes(full, past, past); err != nil {
+		tb.Fatal(err)
+	}
+	index := filepath.Join(dir, ".git", "index")
+	ix, err := readIndex(index, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	fi, err := os.Lstat(full)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	lo, _ := ix.find(name)
+	meta := ix.meta(ix.entries[lo])
+	for k, v := range statData(fi) {
+		if k != fieldMode {
+			binary.BigEndian.PutUint32(meta[4*k:], v)
+		}
+	}
+	if err := os.WriteFile(index, ix.rewrite(nil, nil), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.Chtimes(index, fi.ModTime(), fi.ModTime()); err != nil {
+		tb.Fatal(err)
+	}
+	// git diff-files sees the change (by content: the entry is racy) and,
+	// unlike git status, does not rewrite the index.
+	if d := gittest.Git(tb, dir, "diff-files", "--name-only"); d != name+"\n" {
+		tb.Fatalf("git diff-files %q, want %s", d, name)
 	}
 }

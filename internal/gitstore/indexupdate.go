@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -66,7 +67,8 @@ func (ix *index) unsupported() error {
 // may look clean by its stat data while its content changed; if the content
 // differs, its size is set to 0 so that git compares the content next time.
 // Rewriting the index moves its timestamp on, so without this such an
-// entry would stay falsely clean. The entries of skip are left alone.
+// entry would stay falsely clean. The entries of skip are left alone. The
+// sizes are zeroed in ix.buf; ix.file() still returns the file as read.
 func (ix *index) smudgeRacy(workTree string, skip map[string]bool) {
 	if ix.mtime.IsZero() {
 		return
@@ -90,6 +92,9 @@ func (ix *index) smudgeRacy(workTree string, skip map[string]bool) {
 		}
 		b, err := os.ReadFile(full)
 		if err == nil && hashObject(plumbing.BlobObject, b) != metaID(meta) {
+			if ix.orig == nil {
+				ix.orig = bytes.Clone(ix.buf)
+			}
 			binary.BigEndian.PutUint32(meta[4*fieldSize:], 0)
 		}
 	}

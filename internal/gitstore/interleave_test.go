@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,61 +16,110 @@ import (
 	"github.com/wikid/wikid/internal/wiki"
 )
 
-// TestStore_Commit_Interleaved commits through the store while `git commit`
-// runs in a loop in the same checkout. Every acknowledged commit of either
-// side must end up in the history, and the checkout must end up clean.
+// person commits files of their own with the git CLI in a loop, in the
+// same checkout as the store, as someone working there would: `git add`
+// then `git commit -q -m`. The loop runs in its own goroutine and never
+// touches the testing.T; its results are read after stop.
+type person struct {
+	dir  string
+	quit chan struct{}
+	done chan struct{}
+
+	subjects   []string          // the commits git acknowledged, oldest first
+	files      map[string]string // the files those commits wrote
+	retries    int               // git commands retried
+	refRetries int               // of them, commits that lost the race for the branch
+	err        error
+}
+
+// startPerson starts committing in dir.
+func startPerson(dir string) *person {
+	p := &person{dir: dir, quit: make(chan struct{}), done: make(chan struct{}), files: map[string]string{}}
+	go p.run()
+	return p
+}
+
+// stop ends the loop after the commit in progress; it may be called twice.
+func (p *person) stop() {
+	select {
+	case <-p.quit:
+	default:
+		close(p.quit)
+	}
+	<-p.done
+}
+
+func (p *person) run() {
+	defer close(p.done)
+	for i := 0; ; i++ {
+		select {
+		case <-p.quit:
+			return
+		default:
+		}
+		name := fmt.Sprintf("theirs/t%03d.md", i)
+		subject := fmt.Sprintf("by git %d", i)
+		full := filepath.Join(p.dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			p.err = err
+			return
+		}
+		if err := os.WriteFile(full, []byte(subject+"\n"), 0o644); err != nil {
+			p.err = err
+			return
+		}
+		for _, args := range [][]string{{"add", name}, {"commit", "-q", "-m", subject}} {
+			if err := p.git(args...); err != nil {
+				p.err = err
+				return
+			}
+		}
+		p.subjects = append(p.subjects, subject)
+		p.files[name] = subject + "\n"
+	}
+}
+
+// git runs a git command until it succeeds. git fails at once when the
+// store holds index.lock, and `git commit` fails when the branch moved
+// between its reading HEAD and its moving the branch ("cannot lock ref"):
+// it is retried then, as a person would. Any other failure is returned.
+func (p *person) git(args ...string) error {
+	for {
+		out, err := gittest.TryGit(p.dir, args...)
+		switch {
+		case err == nil:
+			return nil
+		case strings.Contains(out, "cannot lock ref"):
+			p.refRetries++
+		case !strings.Contains(out, "index.lock"):
+			return fmt.Errorf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		p.retries++
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestStore_Commit_Interleaved commits through the store while a person
+// runs `git add` and `git commit` in a loop in the same checkout. Every
+// acknowledged commit of either side must be in the history, no commit of
+// one side may change the other side's files (a `git commit` of an index
+// that lacks the store's last commit would revert it), the last tree must
+// have every file either side wrote, and the checkout must end up clean.
 func TestStore_Commit_Interleaved(t *testing.T) {
 	ctx := context.Background()
 	dir := seeded(t, map[string]string{"a.md": "a\n"})
-	s, err := Open(ctx, dir, Options{LockTimeout: 5 * time.Second})
+	seed := rev(t, dir, "HEAD")
+	s, err := Open(ctx, dir, Options{LockTimeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close(ctx)
 
 	const ours = 30
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	var theirs []string // subjects git acknowledged
-	var gitRetries, gitRefRetries int
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			name := fmt.Sprintf("theirs/t%03d.md", i)
-			subject := fmt.Sprintf("by git %d", i)
-			gittest.WriteFiles(t, dir, map[string]string{name: subject + "\n"})
-			// git fails at once when wikid holds index.lock, and `git commit`
-			// fails when the branch moved between its reading HEAD and its
-			// taking the index lock ("cannot lock ref"): retry, as a person
-			// would.
-			for _, args := range [][]string{{"add", name}, {"commit", "-q", "-m", subject}} {
-				for {
-					out, err := gittest.TryGit(dir, args...)
-					if err == nil {
-						break
-					}
-					if !strings.Contains(out, "index.lock") && !strings.Contains(out, "cannot lock ref") {
-						t.Errorf("git %s: %v\n%s", args[0], err, out)
-						return
-					}
-					if strings.Contains(out, "cannot lock ref") {
-						gitRefRetries++
-					}
-					gitRetries++
-					time.Sleep(time.Millisecond)
-				}
-			}
-			theirs = append(theirs, subject)
-		}
-	}()
-
-	var acked []string
+	p := startPerson(dir)
+	defer p.stop()
+	var acked []string // our commits, oldest first
+	want := map[string]string{}
 	retries := 0
 	for i := range ours {
 		for {
@@ -78,11 +130,11 @@ func TestStore_Commit_Interleaved(t *testing.T) {
 			// A mutation prepares its change between reading HEAD and
 			// committing: give git the chance to move the branch there.
 			time.Sleep(time.Duration(i%4) * 2 * time.Millisecond)
-			req := request(head.Commit, fmt.Sprintf("ours %d", i), map[string]string{
+			files := map[string]string{
 				fmt.Sprintf("ours/o%03d.md", i): fmt.Sprintf("ours %d\n", i),
 				"a.md":                          fmt.Sprintf("a %d\n", i),
-			})
-			id, err := s.Commit(ctx, req)
+			}
+			id, err := s.Commit(ctx, request(head.Commit, fmt.Sprintf("ours %d", i), files))
 			if errors.Is(err, wiki.ErrHeadMoved) {
 				retries++
 				continue
@@ -91,26 +143,57 @@ func TestStore_Commit_Interleaved(t *testing.T) {
 				t.Fatalf("commit %d: %v", i, err)
 			}
 			acked = append(acked, id)
+			maps.Copy(want, files)
 			time.Sleep(5 * time.Millisecond)
 			break
 		}
 	}
-	close(stop)
-	wg.Wait()
-	t.Logf("%d commits by the store (%d retries on a moved branch), %d by git (%d retries, %d on a moved branch)",
-		len(acked), retries, len(theirs), gitRetries, gitRefRetries)
-
-	history := gittest.Git(t, dir, "log", "--format=%H %s")
-	for _, id := range acked {
-		if !strings.Contains(history, id+" ours ") {
-			t.Errorf("acknowledged commit %s is not in the history", id)
-		}
+	p.stop()
+	if p.err != nil {
+		t.Fatal(p.err)
 	}
-	for _, subject := range theirs {
-		if !strings.Contains(history, " "+subject+"\n") {
-			t.Errorf("git's commit %q is not in the history", subject)
-		}
+	t.Logf("%d commits by the store (%d retries on a moved branch), %d by git (%d retries, %d on a moved branch)",
+		len(acked), retries, len(p.subjects), p.retries, p.refRetries)
+	if len(p.subjects) == 0 {
+		t.Fatal("git made no commit while the store committed")
+	}
+
+	// A linear history of exactly the acknowledged commits.
+	if m := gittest.Git(t, dir, "rev-list", "--merges", "HEAD"); m != "" {
+		t.Errorf("merge commits in the history:\n%s", m)
+	}
+	all := strings.Fields(gittest.Git(t, dir, "rev-list", "HEAD"))
+	if n := 1 + len(acked) + len(p.subjects); len(all) != n {
+		t.Errorf("%d commits in the history, want %d (the seed, %d by the store, %d by git)",
+			len(all), n, len(acked), len(p.subjects))
+	}
+	// Each side's files were changed by that side's commits only, each of
+	// which changed them.
+	if got := strings.Fields(gittest.Git(t, dir, "log", "--format=%H", "--", "a.md", "ours")); !slices.Equal(got, reversed(acked, seed)) {
+		t.Errorf("commits that changed the store's files:\n%s\nwant the store's commits and the seed:\n%s",
+			gittest.Git(t, dir, "log", "--format=%H %s", "--", "a.md", "ours"), strings.Join(reversed(acked, seed), "\n"))
+	}
+	theirs := strings.Split(strings.TrimSuffix(gittest.Git(t, dir, "log", "--format=%s", "--", "theirs"), "\n"), "\n")
+	if !slices.Equal(theirs, reversed(p.subjects)) {
+		t.Errorf("commits that changed git's files:\n%s\nwant git's commits:\n%s",
+			strings.Join(theirs, "\n"), strings.Join(reversed(p.subjects), "\n"))
+	}
+	// The last tree has every file either side wrote, with the store's
+	// last a.md.
+	maps.Copy(want, p.files)
+	if got := strings.Fields(gittest.Git(t, dir, "ls-tree", "-r", "--name-only", "HEAD")); !slices.Equal(got, slices.Sorted(maps.Keys(want))) {
+		t.Errorf("HEAD has %v, want %v", got, slices.Sorted(maps.Keys(want)))
+	}
+	if got, w := gittest.Git(t, dir, "cat-file", "blob", "HEAD:a.md"), fmt.Sprintf("a %d\n", ours-1); got != w {
+		t.Errorf("HEAD:a.md = %q, want %q", got, w)
 	}
 	checkCheckout(t, dir)
-	checkDisk(t, dir, map[string]string{"a.md": fmt.Sprintf("a %d\n", ours-1), "ours/o000.md": "ours 0\n"})
+	checkDisk(t, dir, want)
+}
+
+// reversed returns the items newest first, then the extra ones.
+func reversed(items []string, extra ...string) []string {
+	r := slices.Clone(items)
+	slices.Reverse(r)
+	return append(r, extra...)
 }

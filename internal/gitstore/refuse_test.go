@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -53,10 +55,18 @@ func repoState(tb testing.TB, dir string) map[string]string {
 	return state
 }
 
-// sameState fails unless the repository is as captured.
-func sameState(tb testing.TB, dir string, before map[string]string) {
+// sameState fails unless the repository is as captured, but for the paths
+// ignored (relative to dir) and what is under them.
+func sameState(tb testing.TB, dir string, before map[string]string, ignore ...string) {
 	tb.Helper()
 	after := repoState(tb, dir)
+	for _, state := range []map[string]string{before, after} {
+		maps.DeleteFunc(state, func(k, _ string) bool {
+			return slices.ContainsFunc(ignore, func(p string) bool {
+				return k == p || strings.HasPrefix(k, p+string(filepath.Separator))
+			})
+		})
+	}
 	for k, v := range before {
 		if after[k] != v {
 			tb.Errorf("%s changed:\n%.200q\nto\n%.200q", k, v, after[k])
@@ -196,8 +206,9 @@ func TestStore_Commit_Refused(t *testing.T) {
 		}},
 		{"ref lock held", func(t *testing.T, dir string, s *Store) (wiki.CommitRequest, context.Context) {
 			gittest.WriteFiles(t, dir, map[string]string{".git/refs/heads/main.lock": "someone else's\n"})
-			// The new files are staged before the ref lock is taken: the
-			// folders made for them and the temporary files must go.
+			// The checkout is updated before the ref lock is taken: the
+			// index, a.md and the folders made for the new file must be put
+			// back, and no temporary file left.
 			return request(rev(t, dir, "HEAD"), "edit", map[string]string{"a.md": "x\n", "new/deep/n.md": "n\n"}), ctx
 		}, func(t *testing.T, err error) {
 			if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), filepath.Join(".git", "refs", "heads", "main.lock")) {

@@ -1,0 +1,328 @@
+package gitstore
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// checkoutUpdate is the checkout side of a commit, made under index.lock
+// before the branch moves: the touched files are put in place, then an index
+// with their entries refreshed is renamed over the old one. Every step is
+// recorded with what undoes it, so that the checkout can be put back as it
+// was if the branch cannot be moved.
+type checkoutUpdate struct {
+	s       *Store
+	files   []pendingFile // new contents, written next to their targets
+	deletes []*change
+	undo    []undoStep   // what was done to the worktree, in order
+	index   *indexBackup // the index replaced; nil while it was not
+}
+
+// pendingFile is a new content written to a temporary file next to its
+// target; tmp is "" once it was renamed into place.
+type pendingFile struct {
+	c         *change
+	full, tmp string
+}
+
+// undoStep is one change made to the worktree and how to take it back.
+type undoStep struct {
+	op   undoOp
+	path string      // absolute
+	old  []byte      // undoRewrite: the content to put back
+	perm fs.FileMode // undoRewrite and undoMkdir: the permissions to put back
+}
+
+type undoOp int
+
+const (
+	undoRemove  undoOp = iota // a file or a folder was created: remove it
+	undoRewrite               // a file was replaced or removed: write its old content back
+	undoMkdir                 // a folder was removed: create it again
+)
+
+// indexBackup is the index file a commit replaced: absent (existed false),
+// or its bytes, permissions and modification time as read. The time is put
+// back too, so that git's racy-entry check (an entry whose file is not older
+// than the index is compared by content) judges the entries as before.
+type indexBackup struct {
+	existed bool
+	content []byte
+	perm    fs.FileMode
+	mtime   time.Time
+}
+
+// updateCheckout puts the changes into the checkout: the new files in place,
+// the deleted ones removed with the folders they leave empty, and the index
+// (ix, read under index.lock; nil if there is none) rewritten and renamed
+// over the old one. On error it puts back what it changed and returns the
+// error.
+func (s *Store) updateCheckout(ix *index, parent plumbing.Hash, changes []*change) (*checkoutUpdate, error) {
+	u := &checkoutUpdate{s: s}
+	err := u.stage(changes)
+	var done []written
+	if err == nil {
+		done, err = u.apply()
+	}
+	if err == nil {
+		err = u.writeIndex(ix, parent, done)
+	}
+	if err != nil {
+		if rerr := u.rollback(); rerr != nil {
+			return nil, fmt.Errorf("%w (and the checkout could not be put back: %w)", err, rerr)
+		}
+		return nil, err
+	}
+	return u, nil
+}
+
+// stage writes the new contents to temporary files in their target folders,
+// creating folders as needed, so that a failed write changes nothing
+// visible.
+func (u *checkoutUpdate) stage(changes []*change) error {
+	for _, c := range changes {
+		if c.delete {
+			u.deletes = append(u.deletes, c)
+			continue
+		}
+		full := filepath.Join(u.s.workTree, filepath.FromSlash(c.path))
+		if err := u.mkdirs(filepath.Dir(full)); err != nil {
+			return fmt.Errorf("write %q: %w", c.path, err)
+		}
+		tmp, err := writeTemp(filepath.Dir(full), c.content, gitPerm(c.mode))
+		if err != nil {
+			return fmt.Errorf("write %q: %w", c.path, err)
+		}
+		u.files = append(u.files, pendingFile{c: c, full: full, tmp: tmp})
+	}
+	return nil
+}
+
+// mkdirs creates dir and its missing parents.
+func (u *checkoutUpdate) mkdirs(dir string) error {
+	var missing []string
+	for d := dir; d != u.s.workTree && d != filepath.Dir(d); d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil {
+			break
+		}
+		missing = append(missing, d)
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		if err := os.Mkdir(missing[i], 0o777); err != nil {
+			if errors.Is(err, fs.ErrExist) {
+				continue
+			}
+			return fmt.Errorf("create folder: %w", err)
+		}
+		u.undo = append(u.undo, undoStep{op: undoRemove, path: missing[i]})
+	}
+	return nil
+}
+
+// written is a touched path after the worktree was updated.
+type written struct {
+	c  *change
+	fi os.FileInfo // nil for a delete
+}
+
+// apply removes the deleted files (and the folders they leave empty), then
+// renames the new files into place and stats them for the index. It stops
+// at the first error.
+func (u *checkoutUpdate) apply() ([]written, error) {
+	done := make([]written, 0, len(u.deletes)+len(u.files))
+	root := u.s.workTree
+	for _, c := range u.deletes {
+		full := filepath.Join(root, filepath.FromSlash(c.path))
+		switch err := os.Remove(full); {
+		case err == nil:
+			u.undo = append(u.undo, undoStep{op: undoRewrite, path: full, old: c.disk, perm: c.diskPerm})
+		case !errors.Is(err, fs.ErrNotExist): // else someone removed it since the check
+			return done, fmt.Errorf("remove %q: %w", c.path, err)
+		}
+		for d := filepath.Dir(full); d != root && d != filepath.Dir(d); d = filepath.Dir(d) {
+			fi, err := os.Lstat(d)
+			if err != nil || os.Remove(d) != nil {
+				break // not empty
+			}
+			u.undo = append(u.undo, undoStep{op: undoMkdir, path: d, perm: fi.Mode().Perm()})
+		}
+		done = append(done, written{c: c})
+	}
+	for i := range u.files {
+		f := &u.files[i]
+		if err := os.Rename(f.tmp, f.full); err != nil {
+			return done, fmt.Errorf("write %q: %w", f.c.path, err)
+		}
+		f.tmp = ""
+		if f.c.hadOld {
+			u.undo = append(u.undo, undoStep{op: undoRewrite, path: f.full, old: f.c.disk, perm: f.c.diskPerm})
+		} else {
+			u.undo = append(u.undo, undoStep{op: undoRemove, path: f.full})
+		}
+		fi, err := os.Lstat(f.full)
+		if err != nil {
+			return done, fmt.Errorf("stat %q: %w", f.c.path, err)
+		}
+		done = append(done, written{c: f.c, fi: fi})
+	}
+	return done, nil
+}
+
+// writeIndex writes the index with the entries of the updated paths
+// refreshed to a temporary file and renames it over the index, keeping the
+// old one in u.index. A checkout without an index gets one only on its first
+// commit, whose files are the whole tree; otherwise the index stays missing
+// (git status shows every file of HEAD as deleted from the index and
+// untracked there, before and after).
+func (u *checkoutUpdate) writeIndex(ix *index, parent plumbing.Hash, done []written) error {
+	s := u.s
+	if ix == nil && !parent.IsZero() {
+		return nil
+	}
+	backup := &indexBackup{}
+	if ix == nil {
+		ix = &index{version: 2}
+	} else {
+		backup.existed, backup.perm, backup.mtime = true, ix.perm, ix.mtime
+	}
+	skip := make(map[string]bool, len(done))
+	for _, w := range done {
+		skip[w.c.path] = true
+	}
+	ix.smudgeRacy(s.workTree, skip)
+	backup.content = ix.file()
+	s.indexOut = ix.rewrite(done, s.indexOut)
+	if ix.buf != nil {
+		s.indexIn = ix.buf
+	}
+	if err := replaceFile(s.indexPath(), s.indexOut, 0o666, nil); err != nil {
+		return fmt.Errorf("write index: %w", err)
+	}
+	u.index = backup
+	return nil
+}
+
+// rollback puts the checkout back as it was before the commit: the old
+// index (its bytes and modification time), then the worktree, undoing the
+// steps newest first. It goes on after an error and returns them all.
+func (u *checkoutUpdate) rollback() error {
+	var errs []error
+	for _, f := range u.files {
+		if f.tmp != "" {
+			os.Remove(f.tmp)
+		}
+	}
+	if b := u.index; b != nil {
+		var err error
+		if b.existed {
+			err = restoreFile(u.s.indexPath(), b.content, b.perm, b.mtime)
+		} else if err = os.Remove(u.s.indexPath()); errors.Is(err, fs.ErrNotExist) {
+			err = nil
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("restore the index: %w", err))
+		}
+	}
+	for i := len(u.undo) - 1; i >= 0; i-- {
+		st := u.undo[i]
+		var err error
+		switch st.op {
+		case undoRemove:
+			// A folder someone put a file in since is left alone.
+			if err = os.Remove(st.path); errors.Is(err, fs.ErrNotExist) || isDir(st.path) {
+				err = nil
+			}
+		case undoRewrite:
+			err = restoreFile(st.path, st.old, st.perm, time.Time{})
+		case undoMkdir:
+			if err = os.Mkdir(st.path, st.perm); err == nil {
+				err = os.Chmod(st.path, st.perm) // past the umask
+			} else if errors.Is(err, fs.ErrExist) {
+				err = nil
+			}
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("restore %s: %w", st.path, err))
+		}
+	}
+	u.undo, u.index = nil, nil
+	return errors.Join(errs...)
+}
+
+func isDir(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.IsDir()
+}
+
+// gitPerm is the permissions git gives a file of mode (before the umask).
+func gitPerm(mode uint32) fs.FileMode {
+	if mode == modeExec {
+		return 0o777
+	}
+	return 0o666
+}
+
+// writeTemp writes content to a new hidden file in dir with permissions
+// perm (before the umask) and returns its name.
+func writeTemp(dir string, content []byte, perm fs.FileMode) (string, error) {
+	var rnd [8]byte
+	rand.Read(rnd[:])
+	name := filepath.Join(dir, ".wikid-"+hex.EncodeToString(rnd[:])+".tmp")
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return "", err
+	}
+	if _, err := f.Write(content); err != nil {
+		f.Close()
+		os.Remove(name)
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(name)
+		return "", err
+	}
+	return name, nil
+}
+
+// replaceFile writes content to a temporary file next to name, created
+// with permissions perm (before the umask), lets adjust change the file if
+// it is not nil, and renames it over name: readers see the old file or the
+// new one, never a part of it.
+func replaceFile(name string, content []byte, perm fs.FileMode, adjust func(tmp string) error) error {
+	tmp, err := writeTemp(filepath.Dir(name), content, perm)
+	if err != nil {
+		return err
+	}
+	if adjust != nil {
+		err = adjust(tmp)
+	}
+	if err == nil {
+		err = os.Rename(tmp, name)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// restoreFile puts a file back with its content and its exact permissions
+// and, if mtime is not zero, its modification time.
+func restoreFile(name string, content []byte, perm fs.FileMode, mtime time.Time) error {
+	return replaceFile(name, content, perm, func(tmp string) error {
+		if err := os.Chmod(tmp, perm); err != nil { // past the umask
+			return err
+		}
+		if mtime.IsZero() {
+			return nil
+		}
+		return os.Chtimes(tmp, time.Time{}, mtime)
+	})
+}
