@@ -1,0 +1,84 @@
+package wiki_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/wikid/wikid/internal/gitstore"
+	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/index"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// searchCases are the searches of the benchmarks, each with the git grep
+// arguments that look for the same thing (empty: git grep cannot).
+var searchCases = []struct {
+	name, query string
+	grep        []string
+}{
+	{"common word", "latency", []string{"-i", "-w", "latency"}},
+	{"rare word", "9876", []string{"-w", "9876"}},
+	{"phrase", `"cache lock"`, []string{"-i", "-F", "cache lock"}},
+	{"word tag folder -tag", "latency tag:project folder:projects -tag:draft", nil},
+}
+
+// BenchmarkWiki_Search runs searches with snippets through the wiki on the
+// generated 10,000-note repository, index built.
+func BenchmarkWiki_Search(b *testing.B) {
+	ctx := context.Background()
+	dir, _ := benchRepo(b)
+	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := wiki.Open(ctx, store, idx, wiki.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close(ctx)
+	if err := w.Reindex(ctx, false, nil); err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range searchCases {
+		b.Run(c.name, func(b *testing.B) {
+			var d durations
+			hits := 0
+			for range b.N {
+				d.time(func() {
+					res, err := w.Search(ctx, wiki.SearchParams{Query: c.query, Snippets: true})
+					if err != nil {
+						b.Fatal(err)
+					}
+					hits = res.Total
+				})
+			}
+			d.report(b)
+			b.ReportMetric(float64(hits), "hits")
+		})
+	}
+}
+
+// BenchmarkGitGrep looks for the same words with `git grep -l` in the same
+// repository, for comparison.
+func BenchmarkGitGrep(b *testing.B) {
+	dir, _ := benchRepo(b)
+	for _, c := range searchCases {
+		if c.grep == nil {
+			continue
+		}
+		b.Run(c.name, func(b *testing.B) {
+			var d durations
+			for range b.N {
+				d.time(func() {
+					gittest.TryGit(dir, append([]string{"grep", "-l"}, c.grep...)...)
+				})
+			}
+			d.report(b)
+		})
+	}
+}
