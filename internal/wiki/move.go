@@ -53,7 +53,10 @@ type fileMove struct {
 }
 
 // Move renames a note, or every note under a folder (files that are not
-// notes stay), as one commit in which git sees each note renamed. Unless
+// notes stay), as one commit in which git sees each note renamed: a moved
+// note keeps its bytes, except for links in it that must change (relative
+// ones to notes that stay), so git's rename detection, which wants half
+// the content unchanged, misses only a note made mostly of such links. Unless
 // LeaveLinks is set, every link in any note (the moved ones included) that
 // would no longer reach its note is rewritten in its own style in the same
 // commit, touching nothing but the link's target text (see package graph
