@@ -11,18 +11,23 @@ build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/wikid
 
 # run builds wikid, makes a demo wiki from fixtures/basic in a scratch
-# directory, changes it through wikid and shows the resulting history.
+# directory and serves it over streamable HTTP at RUN_ADDR until Ctrl-C.
+RUN_ADDR ?= 127.0.0.1:8765
 run: build
 	@demo=$$(mktemp -d) && cp -R fixtures/basic/. "$$demo" && \
 	  git -C "$$demo" init -q -b main && git -C "$$demo" add -A && \
 	  git -C "$$demo" -c user.name=demo -c user.email=demo@example.com commit -q -m "import fixtures/basic" && \
-	  printf '# Ideas\n\n- a wiki that remembers everything\n' | $(BIN) write --repo "$$demo" inbox/ideas && \
-	  printf -- '- try wikid\n' | $(BIN) edit --repo "$$demo" --op append inbox/ideas && \
-	  $(BIN) rm --repo "$$demo" inbox/untitled && \
-	  $(BIN) search --repo "$$demo" 'wiki' && \
-	  git -C "$$demo" log --stat -3 && echo && echo "demo wiki: $$demo"
+	  echo "demo wiki:    $$demo (a git repository; see what clients change with git log)" && \
+	  echo "MCP endpoint: http://$(RUN_ADDR)/mcp" && \
+	  echo "client config (Claude Code, Cursor: .mcp.json / .cursor/mcp.json):" && \
+	  echo '  {"mcpServers": {"wikid-demo": {"type": "http", "url": "http://$(RUN_ADDR)/mcp"}}}' && \
+	  echo "or: claude mcp add --transport http wikid-demo http://$(RUN_ADDR)/mcp" && \
+	  echo "stop with Ctrl-C" && \
+	  exec $(BIN) serve --repo "$$demo" --http $(RUN_ADDR)
 
 # test is what CI runs: formatting, vet, and every test under the race detector.
+# The end-to-end tests need Node.js 18 or later; they install the MCP
+# TypeScript SDK with npm ci in internal/mcpserver/e2e when it is missing.
 test:
 	@unformatted=$$(gofmt -l cmd internal grammar); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
