@@ -14,6 +14,7 @@ import (
 	"github.com/wikid/wikid/internal/config"
 	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/graph"
+	"github.com/wikid/wikid/internal/history"
 	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
@@ -56,8 +57,15 @@ func openWiki(ctx context.Context, e env, dir string, edit func(*config.Config))
 		store.Close(ctx)
 		return nil, err
 	}
-	w, err := wiki.Open(ctx, store, idx, opts)
+	hist, err := history.Open(ctx, store, history.Options{Logger: logger})
 	if err != nil {
+		idx.Close(ctx)
+		store.Close(ctx)
+		return nil, err
+	}
+	w, err := wiki.OpenWithHistory(ctx, store, idx, hist, opts)
+	if err != nil {
+		hist.Close(ctx)
 		idx.Close(ctx)
 		store.Close(ctx)
 		return nil, err
