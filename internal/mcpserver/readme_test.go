@@ -1,0 +1,49 @@
+package mcpserver_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/wikid/wikid/internal/mcpserver"
+)
+
+// TestREADME_Tools checks the tool table of the README against the server:
+// every tool it lists is served, and its line starts with the tool's
+// title, so the README cannot name a tool that does not exist or describe
+// one under an old name. Tools the README does not list yet are logged.
+func TestREADME_Tools(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "\n## Tools\n")
+	if !ok {
+		t.Fatal("the README has no Tools section")
+	}
+	section, _, _ = strings.Cut(section, "\n#") // up to the next heading
+	s := newSession(t, connectHTTP(t, serveHTTP(t, openWiki(t, fixtureRepo(t), nil), mcpserver.Options{}, mcpserver.HTTPOptions{}), nil, ""))
+	row := regexp.MustCompile("(?m)^\\| `([a-z_]+)` \\| (.+) \\|$")
+	listed := map[string]bool{}
+	for _, m := range row.FindAllStringSubmatch(section, -1) {
+		name, what := m[1], m[2]
+		listed[name] = true
+		tl, ok := s.tools[name]
+		switch {
+		case !ok:
+			t.Errorf("the README lists %s, which the server does not serve", name)
+		case !strings.HasPrefix(what, tl.Title):
+			t.Errorf("the README describes %s as %q; want it to start with its title %q", name, what, tl.Title)
+		}
+	}
+	if len(listed) == 0 {
+		t.Fatal("no tool rows found in the README's Tools section")
+	}
+	for name := range s.tools {
+		if !listed[name] {
+			t.Logf("the README does not list %s yet", name)
+		}
+	}
+}
