@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+type checkCommand struct{ env }
+
+func (c *checkCommand) Usage() string {
+	return `Usage: wikid check [flags] [FOLDER]
+
+Checks the notes at HEAD (under FOLDER, or all): links that resolve to no
+note or file or to a missing heading, frontmatter that does not parse, and
+orphans (notes no other note links to). It exits with status 1 when a link
+is broken or a frontmatter is malformed, and with --strict also when a note
+is an orphan, so it fits a pre-commit hook or a CI job:
+
+  wikid check || exit 1
+
+Flags:
+`
+}
+
+func (c *checkCommand) Run(ctx context.Context, args []string) error {
+	fs := newFlagSet("check", c.Usage(), c.stderr)
+	repo := repoFlag(fs, c.env)
+	strict := fs.Bool("strict", false, "count orphans as problems too")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 1 {
+		fs.Usage()
+		return exitError(2)
+	}
+	w, err := openWiki(ctx, c.env, *repo, nil)
+	if err != nil {
+		return err
+	}
+	defer w.Close(ctx)
+	res, err := w.Check(ctx, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	failed := !res.OK() || *strict && len(res.Orphans) > 0
+	if *asJSON {
+		if err := printJSON(c.stdout, res); err != nil {
+			return err
+		}
+	} else {
+		c.print(res, *strict)
+	}
+	if failed {
+		return exitError(1)
+	}
+	return nil
+}
+
+func (c *checkCommand) print(res *wiki.CheckResult, strict bool) {
+	out := c.stdout
+	for _, l := range res.BrokenLinks {
+		target := l.Target
+		if l.Heading != "" {
+			target += "#" + l.Heading
+		}
+		fmt.Fprintf(out, "%s:%d: broken link %s: %s\n", l.Path, l.Line, target, l.Reason)
+	}
+	for _, m := range res.Malformed {
+		fmt.Fprintf(out, "%s:%d: malformed frontmatter: %s\n", m.Path, m.Line, m.Error)
+	}
+	kind := "note"
+	if strict {
+		kind = "problem"
+	}
+	for _, o := range res.Orphans {
+		fmt.Fprintf(out, "%s: orphan (%s): no other note links to it\n", o.Path, kind)
+	}
+	fmt.Fprintf(out, "%s, %s, %s\n", count(len(res.BrokenLinks), "broken link"),
+		count(len(res.Malformed), "malformed frontmatter"), count(len(res.Orphans), "orphan"))
+}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/wikid/wikid/internal/gittest"
+)
+
+func TestCheckCommand_Run(t *testing.T) {
+	ctx := context.Background()
+	t.Run("fixture", func(t *testing.T) {
+		dir := fixtureCheckout(t, "basic")
+		e, stdout, _ := testEnv("", nil)
+		err := (&checkCommand{env: e}).Run(ctx, []string{"--repo", dir})
+		if err != exitError(1) {
+			t.Fatalf("exit %v, want status 1", err)
+		}
+		for _, w := range []string{
+			"journal/2024/2024-01-16:11: broken link Project Gamma: no such note\n",
+			"journal/2024/2024-01-16:14: broken link diagram.png: no such file\n",
+			"archive/yaml-anchors:",
+			"journal/2024/2024-03-10:",
+			"archive/old-project: orphan (note): no other note links to it\n",
+			"8 broken links, 2 malformed frontmatters, ",
+		} {
+			if !strings.Contains(stdout.String(), w) {
+				t.Errorf("output lacks %q:\n%s", w, stdout)
+			}
+		}
+	})
+	t.Run("clean", func(t *testing.T) {
+		dir := gittest.Init(t)
+		gittest.Commit(t, dir, "seed", map[string]string{"a.md": "# Top\n\n[[b]]\n", "b.md": "[[a#Top]]\n"})
+		e, stdout, _ := testEnv("", nil)
+		if err := (&checkCommand{env: e}).Run(ctx, []string{"--repo", dir}); err != nil {
+			t.Fatalf("clean wiki: %v\n%s", err, stdout)
+		}
+		if got := stdout.String(); got != "0 broken links, 0 malformed frontmatters, 0 orphans\n" {
+			t.Errorf("output %q", got)
+		}
+	})
+	t.Run("strict orphans", func(t *testing.T) {
+		dir := gittest.Init(t)
+		gittest.Commit(t, dir, "seed", map[string]string{"a.md": "[[b]]\n", "b.md": "# B\n"})
+		e, stdout, _ := testEnv("", nil)
+		if err := (&checkCommand{env: e}).Run(ctx, []string{"--repo", dir}); err != nil {
+			t.Errorf("an orphan fails without --strict: %v", err)
+		}
+		e, stdout, _ = testEnv("", nil)
+		if err := (&checkCommand{env: e}).Run(ctx, []string{"--repo", dir, "--strict", "--json"}); err != exitError(1) {
+			t.Errorf("an orphan with --strict: %v", err)
+		}
+		var res struct {
+			Orphans []struct{ Path string } `json:"orphans"`
+		}
+		if err := json.Unmarshal(stdout.Bytes(), &res); err != nil || len(res.Orphans) != 1 || res.Orphans[0].Path != "a" {
+			t.Errorf("json %s: %v", stdout, err)
+		}
+	})
+}

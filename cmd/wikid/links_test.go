@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wikid/wikid/internal/gittest"
+)
+
+// fixtureCheckout returns a checkout of fixtures/<name> in one commit.
+func fixtureCheckout(tb testing.TB, name string) string {
+	tb.Helper()
+	src := filepath.Join("..", "..", "fixtures", name)
+	files := map[string]string{}
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(src, p)
+		files[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	dir := gittest.Init(tb)
+	gittest.Commit(tb, dir, "seed", files)
+	return dir
+}
+
+func TestLinksCommand_Run(t *testing.T) {
+	dir := fixtureCheckout(t, "basic")
+	tests := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"a note", []string{"areas/health/sleep"}, []string{
+			"areas/health/sleep — sleep\n",
+			"Linked from 1 note:\n  areas/health/running:37  See the `log` property above; the [[sleep]] note tracks recovery.\n",
+			"Links to 1 target:\n  line 12  café -> areas/café\n",
+		}},
+		{"broken links and depth", []string{"--depth", "2", "--direction", "out", "journal/2024/2024-01-16"}, []string{
+			"  line 11  Project Gamma  broken: no such note\n",
+			"  line 16  plan#No such heading  broken: no such heading\n",
+			"\n2 links away (",
+		}},
+		{"a missing note", []string{"people/dave"}, []string{
+			"No note people/dave.\n1 note still links to it:\n  journal/2024/2024-01-16:12  - Need to meet [[people/dave]]",
+		}},
+		{"json", []string{"--json", "--direction", "in", "index"}, []string{`"incoming_total": 3`, `"exists": true`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, stdout, stderr := testEnv("", nil)
+			if err := (&linksCommand{env: e}).Run(context.Background(), append([]string{"--repo", dir}, tt.args...)); err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stdout.String(), w) {
+					t.Errorf("output lacks %q:\n%s", w, stdout)
+				}
+			}
+		})
+	}
+	e, _, _ := testEnv("", nil)
+	if err := (&linksCommand{env: e}).Run(context.Background(), []string{"--repo", dir}); err != exitError(2) {
+		t.Errorf("no path: %v", err)
+	}
+}

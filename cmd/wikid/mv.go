@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+type mvCommand struct{ env }
+
+func (c *mvCommand) Usage() string {
+	return `Usage: wikid mv [flags] OLD NEW
+
+Moves a note, or every note under a folder (OLD ending in '/', or naming
+no note), as one commit in which git sees the renames. Every link that
+would no longer reach a moved note is rewritten in the same commit, in its
+own style: [[name|label]] keeps its label, [[name#Heading]] its heading,
+a markdown link stays relative. With --no-update-links only the files move,
+and the notes that still name the old paths are listed.
+
+Examples:
+  wikid mv projects/alpha/ideas archive/alpha-ideas
+  wikid mv --dry-run projects/alpha/ archive/alpha/
+
+Flags:
+`
+}
+
+func (c *mvCommand) Run(ctx context.Context, args []string) error {
+	fs := newFlagSet("mv", c.Usage(), c.stderr)
+	repo := repoFlag(fs, c.env)
+	mf := addMutationFlags(fs)
+	leave := fs.Bool("no-update-links", false, "move the files only; list the notes whose links still name the old paths")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 2 {
+		fs.Usage()
+		return exitError(2)
+	}
+	w, err := openWiki(ctx, c.env, *repo, nil)
+	if err != nil {
+		return err
+	}
+	defer w.Close(ctx)
+	res, err := w.Move(ctx, wiki.MoveRequest{Path: fs.Arg(0), NewPath: fs.Arg(1), LeaveLinks: *leave, Mutation: mf.mutation()})
+	if err != nil {
+		return err
+	}
+	if mf.json {
+		return printJSON(c.stdout, res)
+	}
+	shown := *res
+	shown.Changes = slices.Clone(res.Changes)
+	for i, ch := range shown.Changes {
+		if ch.Action == wiki.ActionMoved {
+			shown.Changes[i].Path = ch.From + " -> " + ch.Path
+		}
+	}
+	printResult(c.stdout, &shown)
+	if len(res.LinksUpdated) > 0 {
+		fmt.Fprintf(c.stdout, "updated links in %s:\n", count(len(res.LinksUpdated), "note"))
+		for _, n := range res.LinksUpdated {
+			for _, l := range n.Links {
+				fmt.Fprintf(c.stdout, "  %s:%d  %s -> %s\n", n.Path, l.Line, l.Old, l.New)
+			}
+		}
+	}
+	return nil
+}
