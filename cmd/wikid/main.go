@@ -67,6 +67,13 @@ func commands(e env) map[string]command {
 		"grep":    &grepCommand{env: e},
 		"reindex": &reindexCommand{env: e},
 		"serve":   &serveCommand{env: e},
+		"history": &historyCommand{env: e},
+		"show":    &showCommand{env: e},
+		"diff":    &diffCommand{env: e},
+		"restore": &restoreCommand{env: e},
+		"log":     &logCommand{env: e},
+		"blame":   &blameCommand{env: e},
+		"revert":  &revertCommand{env: e},
 	}
 }
 
@@ -107,6 +114,13 @@ Commands:
   search     ranked full-text search with the query language
   grep       print the lines of notes that match a pattern
   reindex    bring the search index up to date, or rebuild it
+  history    the commits that changed a note
+  show       print a note as it was at a version (PATH@VERSION)
+  diff       a unified diff of a note, or of the wiki, between versions
+  restore    bring back a note's old version (or a deleted note) as a commit
+  log        the wiki's commits with author, client, tool and notes
+  blame      who last changed each line of a note
+  revert     undo one commit's changes to notes, as a new commit
   serve      serve the wiki to MCP clients over stdio or HTTP
   version    print the version
 

@@ -45,7 +45,8 @@ type ConflictHunk struct {
 
 // Revert writes a new commit that undoes what one commit did to notes:
 // changed notes get the inverse change, created notes are deleted, deleted
-// notes come back and renamed notes move back. When later commits changed
+// notes come back and renamed notes move back; a note renamed since gets
+// the inverse at its new path. When later commits changed
 // the same notes, the inverse is merged into them line by line (a
 // three-way merge, as `git revert` does); where it overlaps a later change
 // nothing is written and the error is CONFLICT with the overlapping hunks
@@ -54,7 +55,8 @@ type ConflictHunk struct {
 // returns INVALID_PARAMS (a merge commit, a commit that changed no note),
 // NOT_FOUND, AMBIGUOUS, CONFLICT, LOCAL_CHANGES and READ_ONLY.
 func (w *Wiki) Revert(ctx context.Context, req RevertRequest) (*Result, error) {
-	if _, err := w.syncHistory(ctx); err != nil {
+	head, err := w.syncHistory(ctx)
+	if err != nil {
 		return nil, err
 	}
 	commit, err := w.resolve(ctx, req.Commit)
@@ -63,6 +65,9 @@ func (w *Wiki) Revert(ctx context.Context, req RevertRequest) (*Result, error) {
 	}
 	plan, skipped, info, err := w.revertPlan(ctx, commit)
 	if err != nil {
+		return nil, err
+	}
+	if err := w.followMoves(ctx, commit, head.Commit, plan); err != nil {
 		return nil, err
 	}
 	subject := firstLine(info.Message)
@@ -168,6 +173,48 @@ func (w *Wiki) revertPlan(ctx context.Context, commit string) ([]revertStep, []s
 		plan = append(plan, step)
 	}
 	return plan, skipped, info, nil
+}
+
+// followMoves points the steps whose file was renamed between the commit
+// and head (found as git's merge finds renames) at the file's new path, so
+// that the inverse lands where the note is now.
+func (w *Wiki) followMoves(ctx context.Context, commit, head string, plan []revertStep) error {
+	snap, err := w.store.Snapshot(ctx, head)
+	if err != nil {
+		return err
+	}
+	missing := false
+	for _, s := range plan {
+		if s.after == nil {
+			continue
+		}
+		if _, err := snap.Stat(ctx, s.file); errors.Is(err, note.ErrNotFound) {
+			missing = true
+		} else if err != nil {
+			return err
+		}
+	}
+	if !missing {
+		return nil
+	}
+	changes, err := w.store.Changes(ctx, commit, head)
+	if err != nil {
+		return err
+	}
+	renames, err := w.hist.Renames(ctx, changes)
+	if err != nil {
+		return err
+	}
+	moved := make(map[string]string, len(renames))
+	for to, from := range renames {
+		moved[from] = to
+	}
+	for i := range plan {
+		if to, ok := moved[plan[i].file]; ok && plan[i].after != nil {
+			plan[i].file = to
+		}
+	}
+	return nil
 }
 
 // readBlob reads a blob; "" is absent (nil).

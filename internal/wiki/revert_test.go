@@ -46,6 +46,12 @@ func TestWiki_Revert(t *testing.T) {
 			s.edit(t, "dir/ten2", "l7\n", "L7\n")
 			return res.Commit
 		}, []string{"dir/ten2.md"}, []string{"ten.md"}},
+		{"an edit, renamed since outside wikid", func(t *testing.T, s *scenario) string {
+			c := s.edit(t, "ten", "l2\n", "L2\n")
+			gittest.Git(t, s.dir, "mv", "ten.md", "moved.md")
+			gittest.Commit(t, s.dir, "move ten", map[string]string{"moved.md": "# Ten\n\nl1\nL2\nl3\nl4\nl5\nl6\nl7\nL8\n"})
+			return c
+		}, []string{"ten.md"}, []string{"moved.md"}},
 		{"a rename with an edit made outside wikid", func(t *testing.T, s *scenario) string {
 			gittest.Git(t, s.dir, "mv", "ten.md", "eleven.md")
 			c := gittest.Commit(t, s.dir, "rename ten", map[string]string{"eleven.md": tenLines + "l9\n"})

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+type blameCommand struct{ env }
+
+func (c *blameCommand) Usage() string {
+	return `Usage: wikid blame [flags] PATH
+
+Prints each line of a note with the commit that last changed it, its author
+and date, as 'git blame' assigns them (renames followed).
+
+Flags:
+`
+}
+
+func (c *blameCommand) Run(ctx context.Context, args []string) error {
+	fs := newFlagSet("blame", c.Usage(), c.stderr)
+	repo := repoFlag(fs, c.env)
+	section := fs.String("section", "", "only this section: heading text, or Parent/Child")
+	asJSON := fs.Bool("json", false, "print the line ranges as JSON")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitError(2)
+	}
+	w, err := openWiki(ctx, c.env, *repo, nil)
+	if err != nil {
+		return err
+	}
+	defer w.Close(ctx)
+	res, err := w.Blame(ctx, wiki.BlameRequest{Path: fs.Arg(0), Section: *section})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return printJSON(c.stdout, res)
+	}
+	note, err := w.Read(ctx, wiki.ReadRequest{Path: res.File, Version: res.Commit, MaxChars: 1 << 30})
+	if err != nil {
+		return err
+	}
+	lines := strings.SplitAfter(note.Content, "\n")
+	width := len(fmt.Sprint(len(lines)))
+	for _, r := range res.Ranges {
+		author, _, _ := strings.Cut(r.Author, " <")
+		for n := r.Start; n <= r.End && n <= len(lines); n++ {
+			fmt.Fprintf(c.stdout, "%s (%-16.16s %s %*d) %s", r.Short, author, r.Date.Format("2006-01-02"), width, n, lines[n-1])
+			if !strings.HasSuffix(lines[n-1], "\n") {
+				fmt.Fprintln(c.stdout)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+type historyCommand struct{ env }
+
+func (c *historyCommand) Usage() string {
+	return `Usage: wikid history [flags] PATH
+
+Lists the commits that changed a note, newest first, as 'git log --follow'
+does (or 'git log -- file' with --no-follow): short sha, date, author,
+what happened to the note and the lines added and deleted. A deleted note
+has a history too.
+
+Flags:
+`
+}
+
+func (c *historyCommand) Run(ctx context.Context, args []string) error {
+	fs := newFlagSet("history", c.Usage(), c.stderr)
+	repo := repoFlag(fs, c.env)
+	noFollow := fs.Bool("no-follow", false, "stop at a rename instead of following the note to its old path")
+	limit := fs.Int("limit", wiki.MaxHistoryLimit, "how many commits (at most 100)")
+	cursor := fs.String("cursor", "", "continue after the page that printed this cursor")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitError(2)
+	}
+	w, err := openWiki(ctx, c.env, *repo, nil)
+	if err != nil {
+		return err
+	}
+	defer w.Close(ctx)
+	res, err := w.History(ctx, wiki.HistoryRequest{Path: fs.Arg(0), NoFollow: *noFollow, Limit: *limit, Cursor: *cursor})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return printJSON(c.stdout, res)
+	}
+	if !res.Exists {
+		fmt.Fprintf(c.stdout, "%s no longer exists; its history:\n", res.Path)
+	}
+	for _, r := range res.Revisions {
+		change := string(r.Change)
+		if r.OldPath != "" {
+			change += " from " + r.OldPath
+		}
+		fmt.Fprintf(c.stdout, "%s %s %-20s %-9s %s\n", r.Short, r.Date.Format("2006-01-02 15:04"), r.Author, counts(r.Additions, r.Deletions), r.Subject)
+		if r.Change != wiki.ChangeModified {
+			fmt.Fprintf(c.stdout, "        %s\n", change)
+		}
+	}
+	if res.NextCursor != "" {
+		fmt.Fprintf(c.stdout, "%d of %d commits; more with --cursor %s\n", len(res.Revisions), res.Total, res.NextCursor)
+	}
+	return nil
+}
+
+// counts formats added and deleted lines, "binary" for a binary file.
+func counts(add, del int) string {
+	if add < 0 {
+		return "binary"
+	}
+	return fmt.Sprintf("+%d -%d", add, del)
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+type logCommand struct{ env }
+
+func (c *logCommand) Usage() string {
+	return `Usage: wikid log [flags]
+
+Prints the wiki's activity: its commits, newest first, with the author, the
+client and wikid tool that made them, and the notes they changed.
+
+Examples:
+  wikid log --since 2024-06-01 --tool edit_note
+  wikid log --folder projects --author ada
+
+Flags:
+`
+}
+
+func (c *logCommand) Run(ctx context.Context, args []string) error {
+	fs := newFlagSet("log", c.Usage(), c.stderr)
+	repo := repoFlag(fs, c.env)
+	var req wiki.ActivityRequest
+	since := fs.String("since", "", "only commits at or after this date (YYYY-MM-DD or RFC 3339)")
+	until := fs.String("until", "", "only commits at or before this date (YYYY-MM-DD: the whole day)")
+	fs.StringVar(&req.Author, "author", "", "only commits whose author name or email contains this")
+	fs.StringVar(&req.Folder, "folder", "", "only commits that changed a note in this folder")
+	fs.StringVar(&req.Path, "path", "", "only commits that changed this note")
+	fs.StringVar(&req.Tool, "tool", "", "only commits made by this wikid tool (edit_note, ...)")
+	fs.IntVar(&req.Limit, "limit", wiki.DefaultActivityLimit, "how many commits (at most 100)")
+	fs.StringVar(&req.Cursor, "cursor", "", "continue after the page that printed this cursor")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return exitError(2)
+	}
+	var err error
+	if req.Since, err = parseDate("since", *since, false); err != nil {
+		return err
+	}
+	if req.Until, err = parseDate("until", *until, true); err != nil {
+		return err
+	}
+	w, err := openWiki(ctx, c.env, *repo, nil)
+	if err != nil {
+		return err
+	}
+	defer w.Close(ctx)
+	res, err := w.Activity(ctx, req)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return printJSON(c.stdout, res)
+	}
+	for _, e := range res.Commits {
+		via := ""
+		if e.Tool != "" {
+			via = " [" + e.Tool + " via " + e.Client + "]"
+		}
+		fmt.Fprintf(c.stdout, "%s %s %s%s %s\n", e.Short, e.Date.Format("2006-01-02 15:04"), e.Author, via, e.Subject)
+		for _, f := range e.Files {
+			name := f.Path
+			if f.OldPath != "" {
+				name = f.OldPath + " => " + f.Path
+			}
+			fmt.Fprintf(c.stdout, "    %-9s %-8s %s\n", counts(f.Additions, f.Deletions), f.Change, name)
+		}
+		if e.MoreFiles > 0 {
+			fmt.Fprintf(c.stdout, "    and %d more files\n", e.MoreFiles)
+		}
+	}
+	if res.NextCursor != "" {
+		fmt.Fprintf(c.stdout, "%d of %d commits; more with --cursor %s\n", len(res.Commits), res.Total, res.NextCursor)
+	}
+	return nil
+}
+
+// parseDate parses a flag's date: YYYY-MM-DD (in UTC; with endOfDay, its
+// last second) or RFC 3339. Empty is the zero time.
+func parseDate(flag, s string, endOfDay bool) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return time.Time{}, note.Errorf(note.CodeInvalidParams, "--%s %q is not a date", flag, s).
+			WithHint("give YYYY-MM-DD or an RFC 3339 time such as 2024-06-01T10:00:00Z")
+	}
+	if endOfDay {
+		t = t.Add(24*time.Hour - time.Second)
+	}
+	return t, nil
+}

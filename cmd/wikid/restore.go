@@ -1,0 +1,51 @@
+package main
+
+import (
+	"context"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+type restoreCommand struct{ env }
+
+func (c *restoreCommand) Usage() string {
+	return `Usage: wikid restore [flags] PATH [VERSION]
+
+Brings back a note's content at VERSION (a commit: full or short sha,
+HEAD~N) as a new commit; nothing of the history is rewritten. Without
+VERSION it restores a deleted note's last version.
+
+Examples:
+  wikid restore projects/plan HEAD~2
+  wikid restore projects/old-plan
+
+Flags:
+`
+}
+
+func (c *restoreCommand) Run(ctx context.Context, args []string) error {
+	fs := newFlagSet("restore", c.Usage(), c.stderr)
+	repo := repoFlag(fs, c.env)
+	mf := addMutationFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() < 1 || fs.NArg() > 2 {
+		fs.Usage()
+		return exitError(2)
+	}
+	w, err := openWiki(ctx, c.env, *repo, nil)
+	if err != nil {
+		return err
+	}
+	defer w.Close(ctx)
+	res, err := w.Restore(ctx, wiki.RestoreRequest{Path: fs.Arg(0), Version: fs.Arg(1), Mutation: mf.mutation()})
+	if err != nil {
+		return err
+	}
+	if mf.json {
+		return printJSON(c.stdout, res)
+	}
+	printResult(c.stdout, res)
+	return nil
+}

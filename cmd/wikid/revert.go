@@ -1,0 +1,51 @@
+package main
+
+import (
+	"context"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+type revertCommand struct{ env }
+
+func (c *revertCommand) Usage() string {
+	return `Usage: wikid revert [flags] COMMIT
+
+Undoes what one commit did to notes, as a new commit: changed notes get the
+inverse change, merged line by line into later edits; created notes are
+deleted, deleted ones come back, renamed ones move back. Where later edits
+overlap, nothing is changed and the overlapping lines are printed.
+
+Flags:
+`
+}
+
+func (c *revertCommand) Run(ctx context.Context, args []string) error {
+	fs := newFlagSet("revert", c.Usage(), c.stderr)
+	repo := repoFlag(fs, c.env)
+	message := fs.String("m", "", "why: becomes the commit body")
+	dryRun := fs.Bool("dry-run", false, "show the diff and risk, commit nothing")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitError(2)
+	}
+	w, err := openWiki(ctx, c.env, *repo, nil)
+	if err != nil {
+		return err
+	}
+	defer w.Close(ctx)
+	res, err := w.Revert(ctx, wiki.RevertRequest{Commit: fs.Arg(0),
+		Mutation: wiki.Mutation{Message: *message, DryRun: *dryRun, Caller: caller()}})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return printJSON(c.stdout, res)
+	}
+	printResult(c.stdout, res)
+	return nil
+}
