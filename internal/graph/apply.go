@@ -9,10 +9,18 @@ import (
 )
 
 // patch collects what a change touches: the lookup keys whose notes or
-// files came or went, and the notes whose links must be resolved again.
+// files came or went (nil when the graph was empty: nothing to follow),
+// and the notes whose links must be resolved again.
 type patch struct {
 	keys  map[string]bool
 	dirty map[*node]bool
+}
+
+// touch records that notes or files with key came or went.
+func (p *patch) touch(k string) {
+	if p.keys != nil {
+		p.keys[k] = true
+	}
 }
 
 // Apply brings the graph to commit `to`: it removes the deleted files, adds
@@ -23,7 +31,12 @@ type patch struct {
 func (g *Graph) Apply(to string, files []wiki.GraphFile, deleted []string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	p := &patch{keys: make(map[string]bool), dirty: make(map[*node]bool)}
+	// In an empty graph every note is new: all of them are resolved, and
+	// no key needs to be followed.
+	p := &patch{keys: make(map[string]bool), dirty: make(map[*node]bool, len(files))}
+	if len(g.notes) == 0 && len(g.files) == 0 {
+		p.keys = nil
+	}
 	for _, f := range deleted {
 		g.remove(f, p)
 	}
@@ -52,7 +65,7 @@ func (g *Graph) add(f wiki.GraphFile, p *patch) {
 		g.files[f.File] = true
 		for _, k := range suffixes(f.File) {
 			g.fileSuffix[k] = append(g.fileSuffix[k], f.File)
-			p.keys[k] = true
+			p.touch(k)
 		}
 		return
 	}
@@ -68,8 +81,10 @@ func (g *Graph) add(f wiki.GraphFile, p *patch) {
 	for _, a := range n.aliases {
 		addTo(g.byAlias, strings.ToLower(a), n)
 	}
-	for _, k := range n.keys() {
-		p.keys[k] = true
+	if p.keys != nil {
+		for _, k := range n.keys() {
+			p.touch(k)
+		}
 	}
 	for i := range n.links {
 		if k := n.links[i].key; k != "" {
@@ -113,7 +128,7 @@ func (g *Graph) remove(file string, p *patch) {
 				if len(g.fileSuffix[k]) == 0 {
 					delete(g.fileSuffix, k)
 				}
-				p.keys[k] = true
+				p.touch(k)
 			}
 		}
 		return
@@ -129,8 +144,10 @@ func (g *Graph) remove(file string, p *patch) {
 	for _, a := range n.aliases {
 		removeFrom(g.byAlias, strings.ToLower(a), n)
 	}
-	for _, k := range n.keys() {
-		p.keys[k] = true
+	if p.keys != nil {
+		for _, k := range n.keys() {
+			p.touch(k)
+		}
 	}
 	for i := range n.links {
 		if set := g.byKey[n.links[i].key]; set != nil {

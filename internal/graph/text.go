@@ -26,14 +26,13 @@ func contextLine(raw []byte, start, end int) string {
 	}
 	line := strings.ToValidUTF8(string(raw[ls:le]), "\uFFFD")
 	line = strings.ReplaceAll(line, "\r", " ")
-	at := utf8.RuneCountInString(string(raw[ls:start]))
-	lead := len(line) - len(strings.TrimLeftFunc(line, unicode.IsSpace))
-	at -= utf8.RuneCountInString(line[:lead])
-	line = strings.TrimSpace(line)
-	runes := []rune(line)
-	if len(runes) <= maxContext {
-		return line
+	trimmed := strings.TrimSpace(line)
+	if len(trimmed) <= maxContext || utf8.RuneCountInString(trimmed) <= maxContext {
+		return trimmed
 	}
+	lead := len(line) - len(strings.TrimLeftFunc(line, unicode.IsSpace))
+	at := utf8.RuneCountInString(string(raw[ls:start])) - utf8.RuneCountInString(line[:lead])
+	runes := []rune(trimmed)
 	from := max(0, min(at-contextBefore, len(runes)-maxContext))
 	to := from + maxContext
 	out := string(runes[from:to])

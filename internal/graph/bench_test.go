@@ -1,0 +1,140 @@
+package graph
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// benchNotes and benchCommits size the generated repository of the
+// benchmarks: the performance budget's 10,000 notes and 2,000 commits.
+const benchNotes, benchCommits = 10000, 2000
+
+var (
+	benchOnce  sync.Once
+	benchCache []wiki.GraphFile
+)
+
+// benchFiles returns the parsed files of the generated repository.
+func benchFiles(b *testing.B) []wiki.GraphFile {
+	b.Helper()
+	benchOnce.Do(func() {
+		dir := b.TempDir()
+		gittest.Generate(b, dir, benchNotes, benchCommits)
+		benchCache = readDir(b, dir)
+	})
+	if len(benchCache) < benchNotes {
+		b.Fatalf("generated %d files", len(benchCache))
+	}
+	return benchCache
+}
+
+// withHub adds a note "hub/target" and 500 notes that link to it in the
+// forms a move rewrites.
+func withHub(files []wiki.GraphFile) []wiki.GraphFile {
+	out := append([]wiki.GraphFile(nil), files...)
+	out = append(out, fileOf("hub/target.md", []byte("# The hub\n\nLinked from everywhere.\n")))
+	forms := []string{"[[target]]", "[[hub/target|the hub]]", "[hub](../hub/target.md)", "[[target#The hub]]"}
+	for i := range 500 {
+		f := fmt.Sprintf("linkers/l-%03d.md", i)
+		out = append(out, fileOf(f, []byte(fmt.Sprintf("# Linker %d\n\nSee %s.\n", i, forms[i%len(forms)]))))
+	}
+	return out
+}
+
+// BenchmarkGraph_Build builds the graph of 10,000 parsed notes and reports
+// the heap it keeps.
+func BenchmarkGraph_Build(b *testing.B) {
+	files := benchFiles(b)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var g *Graph
+	for b.Loop() {
+		g = New()
+		g.Apply("c", files, nil)
+	}
+	b.StopTimer()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "heap-MB")
+	b.ReportMetric(float64(g.Len()), "notes")
+	runtime.KeepAlive(g)
+}
+
+// BenchmarkGraph_ParseAndBuild parses 10,000 notes and builds their graph,
+// as a wiki does from a commit's blobs.
+func BenchmarkGraph_ParseAndBuild(b *testing.B) {
+	files := benchFiles(b)
+	for b.Loop() {
+		fresh := make([]wiki.GraphFile, len(files))
+		for i, f := range files {
+			fresh[i] = f
+			if f.Note != nil {
+				fresh[i].Note = note.Parse(f.Note.Path, f.Note.Raw)
+			}
+		}
+		New().Apply("c", fresh, nil)
+	}
+}
+
+// BenchmarkGraph_Backlinks lists the backlinks of the most linked note of
+// the generated wiki, and of a note with 500 backlinks.
+func BenchmarkGraph_Backlinks(b *testing.B) {
+	g := New()
+	g.Apply("c", withHub(benchFiles(b)), nil)
+	top := g.Hubs(wiki.HubInDegree, "", 2)
+	for _, h := range top {
+		b.Run(fmt.Sprintf("in-degree=%d", h.InDegree), func(b *testing.B) {
+			for b.Loop() {
+				if bs := g.Backlinks(h.Path); len(bs) != h.InDegree {
+					b.Fatalf("%d backlinks, want %d", len(bs), h.InDegree)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkGraph_PageRank computes PageRank over the whole graph.
+func BenchmarkGraph_PageRank(b *testing.B) {
+	g := New()
+	g.Apply("c", benchFiles(b), nil)
+	var rounds int
+	for b.Loop() {
+		g.rank.scores = nil
+		_, rounds = g.pageRank()
+	}
+	b.ReportMetric(float64(rounds), "rounds")
+}
+
+// BenchmarkGraph_Relinks plans the move of a note with 500 backlinks.
+func BenchmarkGraph_Relinks(b *testing.B) {
+	g := New()
+	g.Apply("c", withHub(benchFiles(b)), nil)
+	for b.Loop() {
+		if rel := g.Relinks(map[string]string{"hub/target": "archive/moved"}); len(rel) != 500 {
+			b.Fatalf("%d notes to relink, want 500", len(rel))
+		}
+	}
+}
+
+// BenchmarkGraph_Apply patches the graph with one changed note.
+func BenchmarkGraph_Apply(b *testing.B) {
+	files := withHub(benchFiles(b))
+	g := New()
+	g.Apply("c", files, nil)
+	edits := []wiki.GraphFile{
+		fileOf("hub/target.md", []byte("# The hub\n\nEdited.\n")),
+		fileOf("hub/target.md", []byte("# The hub\n\nLinked from everywhere.\n")),
+	}
+	i := 0
+	for b.Loop() {
+		g.Apply("c", edits[i%2:i%2+1], nil)
+		i++
+	}
+}
