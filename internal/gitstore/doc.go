@@ -44,10 +44,10 @@
 // the branch moved, so after the new index was in place: it reads the new
 // index. A `git commit` that read the old HEAD cannot take index.lock before
 // the commit is complete, and then its ref update fails ("cannot lock
-// ref"). Either way it never commits a stale index on top of a wikid commit.
-// (With the branch moved first, a `git commit` could read the new HEAD and
-// the old index in between, wait for the lock, and silently revert the
-// change.)
+// ref"). Either way no `git commit` lands a stale index on top of a wikid
+// commit (but see below for the index a failed one leaves). With the branch
+// moved first, a `git commit` could read the new HEAD and the old index in
+// between, wait for the lock, and silently revert the change.
 //
 // If the branch cannot be moved after the checkout was updated (a command
 // that takes no index lock, such as `git update-ref` or a `git fetch` into
@@ -63,15 +63,34 @@
 // see they are unchanged. Commit then returns the error (wiki.ErrHeadMoved,
 // ErrLocked, ...).
 //
-// # A race left open
+// # Races left open
 //
-// `git merge` and `git pull` read the index without the lock, compute the
-// merge, and only then take index.lock and write the index they computed.
-// A wikid commit that lands in that interval stays in the branch (a merge
-// that commits checks HEAD and fails), but the index the merge writes lacks
-// it, so `git status` shows the change as reverted, and a person who
-// concludes the merge with `git commit` commits that revert. This is git's own non-atomicity (two git commands can race the
-// same way) and cannot be closed from outside git.
+// Some git commands read the index without the lock, take index.lock later,
+// and write back the index they read. A wikid commit that lands in between
+// stays in the branch, but that index lacks it: `git status` shows the change
+// reverted (staged), Commit refuses the paths (LOCAL_CHANGES, staged
+// changes), and a person who commits that index reverts it. This is git's
+// own non-atomicity (it loses a concurrent `git add` the same way) and
+// cannot be closed from outside git:
+//
+//   - `git commit` after `git add` (without paths or -a) writes back the
+//     index, refreshed, and releases the lock before it moves the branch.
+//     The branch moved since it read HEAD, so its commit fails ("cannot lock
+//     ref 'HEAD': is at ... but expected ..."), but the index is already
+//     written: after that error, reset the index to HEAD (`git reset -q`, or
+//     `git read-tree --reset HEAD`, which reads HEAD under the lock) and
+//     stage again before committing. `git commit -a` and `git commit
+//     <paths>` keep the lock until the branch moved and leave the index alone
+//     when that fails.
+//   - `git merge` and `git pull` compute the merge from the index they read
+//     and write it under the lock. A merge that commits fails as above, as it
+//     checks HEAD; a merge that stops on conflicts leaves the index without
+//     the wikid change, and the person who concludes it with `git commit`
+//     commits the revert.
+//
+// A git command that reads the index while Commit rolls back (between the
+// index rename and the restore) can also see a change that is then not
+// committed.
 //
 // # Crash window
 //

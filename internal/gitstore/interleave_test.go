@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -25,11 +26,11 @@ type person struct {
 	quit chan struct{}
 	done chan struct{}
 
-	subjects   []string          // the commits git acknowledged, oldest first
-	files      map[string]string // the files those commits wrote
-	retries    int               // git commands retried
-	refRetries int               // of them, commits that lost the race for the branch
-	err        error
+	subjects []string          // the commits git acknowledged, oldest first
+	files    map[string]string // the files those commits wrote
+	retries  int               // git commands retried on index.lock
+	lostRef  int               // commits that lost the race for the branch
+	err      error
 }
 
 // startPerson starts committing in dir.
@@ -59,40 +60,61 @@ func (p *person) run() {
 		}
 		name := fmt.Sprintf("theirs/t%03d.md", i)
 		subject := fmt.Sprintf("by git %d", i)
-		full := filepath.Join(p.dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			p.err = err
+		if p.err = p.commit(name, subject); p.err != nil {
 			return
-		}
-		if err := os.WriteFile(full, []byte(subject+"\n"), 0o644); err != nil {
-			p.err = err
-			return
-		}
-		for _, args := range [][]string{{"add", name}, {"commit", "-q", "-m", subject}} {
-			if err := p.git(args...); err != nil {
-				p.err = err
-				return
-			}
 		}
 		p.subjects = append(p.subjects, subject)
 		p.files[name] = subject + "\n"
 	}
 }
 
-// git runs a git command until it succeeds. git fails at once when the
-// store holds index.lock, and `git commit` fails when the branch moved
-// between its reading HEAD and its moving the branch ("cannot lock ref"):
-// it is retried then, as a person would. Any other failure is returned.
-func (p *person) git(args ...string) error {
+// commit writes name and commits it with `git add` and `git commit`.
+//
+// `git commit` fails when the branch moved after it read HEAD ("cannot lock
+// ref"). By then it has already written back the index it read before it
+// took index.lock, which lacks a store commit that landed in between (see
+// the package documentation): committing again would revert that commit.
+// So the person resets the index to HEAD with `git read-tree --reset HEAD`
+// (which, unlike `git reset`, reads HEAD under index.lock), stages the file
+// again and retries (TestStore_Commit_InGitCommitWindow shows the steps).
+func (p *person) commit(name, subject string) error {
+	full := filepath.Join(p.dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(full, []byte(subject+"\n"), 0o644); err != nil {
+		return err
+	}
+	if _, err := p.git("add", name); err != nil {
+		return err
+	}
+	for {
+		lost, err := p.git("commit", "-q", "-m", subject)
+		if err != nil || !lost {
+			return err
+		}
+		p.lostRef++
+		for _, args := range [][]string{{"read-tree", "--reset", "HEAD"}, {"add", name}} {
+			if _, err := p.git(args...); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// git runs a git command, again while it fails because the store holds
+// index.lock. It reports whether the command failed because the branch
+// moved under it ("cannot lock ref"), and returns any other failure.
+func (p *person) git(args ...string) (lostRef bool, err error) {
 	for {
 		out, err := gittest.TryGit(p.dir, args...)
 		switch {
 		case err == nil:
-			return nil
+			return false, nil
 		case strings.Contains(out, "cannot lock ref"):
-			p.refRetries++
+			return true, nil
 		case !strings.Contains(out, "index.lock"):
-			return fmt.Errorf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+			return false, fmt.Errorf("git %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 		p.retries++
 		time.Sleep(time.Millisecond)
@@ -105,6 +127,13 @@ func (p *person) git(args ...string) error {
 // one side may change the other side's files (a `git commit` of an index
 // that lacks the store's last commit would revert it), the last tree must
 // have every file either side wrote, and the checkout must end up clean.
+//
+// The store's commits fail with ErrHeadMoved when git moved the branch
+// since the store read HEAD, and are retried. They fail with a.md having
+// staged changes while the index git wrote back before losing the race for
+// the branch is waiting for the person's reset (see person.commit); they
+// are retried then too. Any other failure fails the test: "a.md
+// (modified)", in particular, means that git committed over a store commit.
 func TestStore_Commit_Interleaved(t *testing.T) {
 	ctx := context.Background()
 	dir := seeded(t, map[string]string{"a.md": "a\n"})
@@ -120,8 +149,9 @@ func TestStore_Commit_Interleaved(t *testing.T) {
 	defer p.stop()
 	var acked []string // our commits, oldest first
 	want := map[string]string{}
-	retries := 0
+	retries, staged := 0, 0
 	for i := range ours {
+		start := time.Now()
 		for {
 			head, err := s.Head(ctx)
 			if err != nil {
@@ -135,11 +165,17 @@ func TestStore_Commit_Interleaved(t *testing.T) {
 				"a.md":                          fmt.Sprintf("a %d\n", i),
 			}
 			id, err := s.Commit(ctx, request(head.Commit, fmt.Sprintf("ours %d", i), files))
-			if errors.Is(err, wiki.ErrHeadMoved) {
+			switch {
+			case errors.Is(err, wiki.ErrHeadMoved):
 				retries++
 				continue
-			}
-			if err != nil {
+			case note.CodeOf(err) == note.CodeLocalChanges && strings.HasSuffix(err.Error(), "changes to a.md (staged changes)"):
+				if staged++; time.Since(start) > time.Minute {
+					t.Fatalf("commit %d: the index still has a.md staged after %s: %v", i, time.Since(start), err)
+				}
+				time.Sleep(2 * time.Millisecond)
+				continue
+			case err != nil:
 				t.Fatalf("commit %d: %v", i, err)
 			}
 			acked = append(acked, id)
@@ -152,8 +188,9 @@ func TestStore_Commit_Interleaved(t *testing.T) {
 	if p.err != nil {
 		t.Fatal(p.err)
 	}
-	t.Logf("%d commits by the store (%d retries on a moved branch), %d by git (%d retries, %d on a moved branch)",
-		len(acked), retries, len(p.subjects), p.retries, p.refRetries)
+	t.Logf("%d commits by the store (retried: %d on a moved branch, %d on a stale index), "+
+		"%d by git (%d commands retried on index.lock, %d commits on a moved branch)",
+		len(acked), retries, staged, len(p.subjects), p.retries, p.lostRef)
 	if len(p.subjects) == 0 {
 		t.Fatal("git made no commit while the store committed")
 	}
