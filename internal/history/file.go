@@ -13,7 +13,7 @@ const header = "wikid history index 1\n"
 
 // load reads the index file into memory and opens it for appending. A
 // missing file, or one with another header, is started anew; a damaged
-// record and everything after it are cut off.
+// record and everything after it are cut off. The caller holds syncMu.
 func (x *Index) load() {
 	b, err := os.ReadFile(x.file)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -32,14 +32,16 @@ func (x *Index) load() {
 			recs = append(recs, p)
 			good += n
 		}
+		x.mu.Lock()
 		if err := x.add(recs); err != nil {
 			x.log.Warn("history index damaged; rebuilding it", "err", err)
 			x.reset()
 			good = 0
 		}
-	}
-	if n := len(x.commits); n > 0 {
-		x.head = x.commits[n-1].id.String()
+		if n := len(x.commits); n > 0 {
+			x.head = x.commits[n-1].id.String()
+		}
+		x.mu.Unlock()
 	}
 	if good == 0 {
 		x.rewrite()
@@ -66,7 +68,7 @@ func (x *Index) openAppend() {
 
 // reset empties the in-memory index. The caller holds mu for writing.
 func (x *Index) reset() {
-	x.commits, x.paths, x.touches = nil, nil, nil
+	x.commits, x.paths, x.touches, x.hasChild, x.tips = nil, nil, nil, nil, 0
 	x.byID, x.pathID = map[oid]int32{}, map[string]int32{}
 	x.walks.clear()
 }

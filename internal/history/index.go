@@ -32,8 +32,9 @@ type Index struct {
 	file  string
 	log   *slog.Logger
 
-	syncMu sync.Mutex // serializes Sync and Close; guards out
+	syncMu sync.Mutex // serializes Sync and Close; guards out and loaded
 	out    *os.File   // the file, open for appending; nil when unwritable
+	loaded bool       // the file was read
 
 	mu      sync.RWMutex // guards everything below
 	closed  bool
@@ -45,14 +46,20 @@ type Index struct {
 	// touches lists, per path id, the commits whose changes hold the path,
 	// in the order of commits.
 	touches [][]int32
+	// hasChild marks the commits that are a parent of another; tips counts
+	// the others. With more than one tip, the index holds commits that the
+	// newest head does not reach.
+	hasChild []bool
+	tips     int
 
 	walks walkCache
 }
 
-// Open opens the history index of store's repository, reading what an
-// earlier run stored under store.Dir(). A missing or damaged file is not an
-// error: what cannot be read is rebuilt by the next Sync. It returns an
-// error if the folder cannot be created.
+// Open opens the history index of store's repository. What an earlier run
+// stored under store.Dir() is read by the first Sync, so that opening
+// costs nothing; a missing or damaged file is not an error: what cannot be
+// read is rebuilt by that Sync. It returns an error if the folder cannot
+// be created.
 func Open(ctx context.Context, store wiki.Store, opts Options) (*Index, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -68,12 +75,11 @@ func Open(ctx context.Context, store wiki.Store, opts Options) (*Index, error) {
 		store: store, file: filepath.Join(store.Dir(), FileName), log: logger.WithGroup("history"),
 		byID: map[oid]int32{}, pathID: map[string]int32{},
 	}
-	x.load()
 	return x, nil
 }
 
-// Commit returns the commit the index was last synced to; after Open, the
-// newest commit it read from disk.
+// Commit returns the commit the index was last synced to, "" before the
+// first Sync.
 func (x *Index) Commit() string {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
@@ -141,6 +147,14 @@ func (x *Index) add(recs []*pending) error {
 		}
 		x.commits = append(x.commits, c)
 		x.byID[p.id] = idx
+		x.hasChild = append(x.hasChild, false)
+		x.tips++
+		for _, pi := range c.parents {
+			if !x.hasChild[pi] {
+				x.hasChild[pi] = true
+				x.tips--
+			}
+		}
 	}
 	return nil
 }

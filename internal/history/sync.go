@@ -15,21 +15,29 @@ const syncBatch = 256
 
 // Sync brings the index to head ("" for an unborn branch). It adds the
 // commits reachable from head that the index does not hold, oldest first,
-// in batches that queries can see as they land; when the commit the index
-// was synced to is neither reachable from head nor an ancestor of it
-// (history was rewritten), it drops the commits head cannot reach and
-// rewrites the file. It returns an error wrapping note.ErrNotFound for an
+// in batches that queries can see as they land. When it added commits and
+// the index then holds commits that head cannot reach (history was
+// rewritten: an amend, a reset followed by new commits, a forced pull), it
+// drops those and rewrites the file. A head the index holds (an older
+// commit after a reset, say) only moves the index's commit. It returns an error wrapping note.ErrNotFound for an
 // unknown head, the store's errors, and ctx's error when interrupted (the
 // commits added so far stay).
 func (x *Index) Sync(ctx context.Context, head string) error {
 	x.syncMu.Lock()
 	defer x.syncMu.Unlock()
 	x.mu.RLock()
-	closed, old := x.closed, x.head
+	closed := x.closed
 	x.mu.RUnlock()
 	if closed {
 		return ErrClosed
 	}
+	if !x.loaded {
+		x.load()
+		x.loaded = true
+	}
+	x.mu.RLock()
+	old := x.head
+	x.mu.RUnlock()
 	if head == old {
 		return nil
 	}
@@ -44,25 +52,22 @@ func (x *Index) Sync(ctx context.Context, head string) error {
 	x.mu.RLock()
 	_, known := x.byID[h]
 	x.mu.RUnlock()
-	if !known {
-		start := time.Now()
-		n, err := x.extend(ctx, h)
-		if err != nil {
-			return fmt.Errorf("sync history to %s: %w", head, err)
-		}
-		x.log.Debug("history index extended", "head", head, "commits", n, "took", time.Since(start))
+	if known {
+		x.setHead(head)
+		return nil
 	}
+	start := time.Now()
+	n, err := x.extend(ctx, h)
+	if err != nil {
+		return fmt.Errorf("sync history to %s: %w", head, err)
+	}
+	x.log.Debug("history index extended", "head", head, "commits", n, "took", time.Since(start))
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if old != "" {
-		if oi, ok := x.byID[mustOID(old)]; ok {
-			hi := x.byID[h]
-			if !x.reaches(hi, oi) && !x.reaches(oi, hi) {
-				x.log.Info("history was rewritten; dropping unreachable commits from the history index", "old", old, "head", head)
-				x.prune(hi)
-				x.rewrite()
-			}
-		}
+	if x.tips > 1 {
+		x.log.Info("history was rewritten; dropping unreachable commits from the history index", "old", old, "head", head)
+		x.prune(x.byID[h])
+		x.rewrite()
 	}
 	x.head = head
 	return nil
@@ -178,33 +183,6 @@ func (x *Index) missing(ctx context.Context, h oid) ([]oid, map[oid]*missingComm
 		stack = stack[:len(stack)-1]
 	}
 	return order, infos, nil
-}
-
-// reaches reports whether commit b is reachable from commit a (or is a).
-// The caller holds mu.
-func (x *Index) reaches(a, b int32) bool {
-	if a == b {
-		return true
-	}
-	if b > a {
-		return false // parents come before children
-	}
-	seen := map[int32]bool{a: true}
-	stack := []int32{a}
-	for len(stack) > 0 {
-		c := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, p := range x.commits[c].parents {
-			if p == b {
-				return true
-			}
-			if p > b && !seen[p] {
-				seen[p] = true
-				stack = append(stack, p)
-			}
-		}
-	}
-	return false
 }
 
 // prune keeps only the commits reachable from head. The caller holds mu
