@@ -63,6 +63,9 @@ func commands(e env) map[string]command {
 		"write":   &writeCommand{env: e},
 		"edit":    &editCommand{env: e},
 		"rm":      &rmCommand{env: e},
+		"mv":      &mvCommand{env: e},
+		"links":   &linksCommand{env: e},
+		"check":   &checkCommand{env: e},
 		"search":  &searchCommand{env: e},
 		"grep":    &grepCommand{env: e},
 		"reindex": &reindexCommand{env: e},
@@ -111,6 +114,9 @@ Commands:
   write      create or replace a note from standard input
   edit       change part of a note (append, replace, sections, ...)
   rm         delete a note (recoverable from history)
+  mv         move a note or a folder, rewriting the links to it
+  links      the notes that link to a note, and its own links
+  check      broken links, malformed frontmatter and orphans (exit 1 if any)
   search     ranked full-text search with the query language
   grep       print the lines of notes that match a pattern
   reindex    bring the search index up to date, or rebuild it
