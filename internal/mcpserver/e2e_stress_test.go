@@ -75,8 +75,9 @@ func (l *stressLog) failf(format string, args ...any) {
 // at once over HTTP, against a wikid built with the race detector, for
 // stressDuration. Each client in turn creates a note, reads a shared note
 // and appends to it with the version it read (which may be CONFLICT), looks
-// for its last new note with search_notes (it must be found), and appends
-// to index without a version. No call may fail but with CONFLICT; the race
+// for its last new note with search_notes (it must be found, unless the
+// answer says that the index is catching up), and appends to index without
+// a version. No call may fail but with CONFLICT; the race
 // detector must stay silent; and, checked with the git CLI, history holds
 // one commit per acknowledged change, by its client, adding its marker
 // once, and nothing else.
