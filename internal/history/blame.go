@@ -13,7 +13,10 @@ import (
 // assigns lines: from each commit, lines are handed down to a parent with
 // the same content whole, or else to each parent in turn for the lines the
 // line diff leaves unchanged; a file missing in a parent is looked up under
-// its rename source there. What no parent takes is the commit's. It returns
+// its rename source there. What no parent takes is the commit's. The line
+// diffs are textdiff's, which agree with git's xdiff except where repeated
+// lines (blank ones, say) make several alignments equally short: git may
+// then hand such a line to another commit. It returns
 // an error wrapping note.ErrNotFound when file does not exist at head or
 // head was never synced.
 func (x *Index) Blame(ctx context.Context, head, file string) ([]wiki.BlameRange, error) {

@@ -13,7 +13,10 @@ import (
 // TestIndex_MatchesGit builds random histories with the git CLI in two
 // clones that merge each other's work and compares every query with git:
 // the log of every path that ever existed, with and without --follow, the
-// commits in git log order, and git blame of every file at HEAD.
+// commits in git log order, and git blame of every file at HEAD. Blame is
+// compared on histories whose lines are all unique: where repeated lines
+// make several line diffs equally short, git's xdiff may pick another one
+// than wikid's, and with it another commit for such a line.
 func TestIndex_MatchesGit(t *testing.T) {
 	seeds := []uint64{1, 2, 3, 4}
 	steps := 70
@@ -21,21 +24,23 @@ func TestIndex_MatchesGit(t *testing.T) {
 		seeds, steps = seeds[:1], 40
 	}
 	for _, seed := range seeds {
-		t.Run(fmt.Sprintf("seed %d", seed), func(t *testing.T) {
-			t.Parallel()
-			g := newHistGen(t, seed)
-			g.run(steps)
-			for k, dir := range g.dirs {
-				x, _ := openIndex(t, dir)
-				head := syncHead(t, x, dir)
-				compareWithGit(t, fmt.Sprintf("clone %d", k), x, dir, head)
-			}
-		})
+		for _, dups := range []bool{false, true} {
+			t.Run(fmt.Sprintf("seed %d, repeated lines %v", seed, dups), func(t *testing.T) {
+				t.Parallel()
+				g := newHistGen(t, seed, dups)
+				g.run(steps)
+				for k, dir := range g.dirs {
+					x, _ := openIndex(t, dir)
+					head := syncHead(t, x, dir)
+					compareWithGit(t, fmt.Sprintf("clone %d", k), x, dir, head, !dups)
+				}
+			})
+		}
 	}
 }
 
 // compareWithGit checks the index at head against the git CLI in dir.
-func compareWithGit(t *testing.T, name string, x *history.Index, dir, head string) {
+func compareWithGit(t *testing.T, name string, x *history.Index, dir, head string, blame bool) {
 	t.Helper()
 	ctx := context.Background()
 	all := map[string]bool{}
@@ -70,6 +75,9 @@ func compareWithGit(t *testing.T, name string, x *history.Index, dir, head strin
 	}
 	if d := sameList(got, want); d != "" || total != len(want) || next != "" {
 		t.Errorf("%s: Commits: %s; total %d, next %q", name, d, total, next)
+	}
+	if !blame {
+		return
 	}
 	for _, f := range gitLines(t, dir, "ls-files") {
 		compareBlame(t, name, x, dir, head, f)

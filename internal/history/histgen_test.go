@@ -18,19 +18,22 @@ import (
 // add, delete, re-create and rename notes (with and without edits, inside
 // and across folders) and merge each other's work, including merges that
 // resolve conflicts and merges that change a file themselves. Commit dates
-// mostly increase, sometimes repeat, and now and then go back.
+// mostly increase, sometimes repeat, and now and then go back. With dups,
+// notes have repeated lines (blank ones, list items); without, every line
+// of every note is unique, so that any two minimal line diffs agree.
 type histGen struct {
 	tb      testing.TB
 	rng     *rand.Rand
+	dups    bool
 	dirs    [2]string
 	clock   time.Time
 	next    int
 	deleted []string
 }
 
-func newHistGen(tb testing.TB, seed uint64) *histGen {
+func newHistGen(tb testing.TB, seed uint64, dups bool) *histGen {
 	tb.Helper()
-	g := &histGen{tb: tb, rng: rand.New(rand.NewPCG(seed, 7)), clock: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)}
+	g := &histGen{tb: tb, rng: rand.New(rand.NewPCG(seed, 7)), dups: dups, clock: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)}
 	g.dirs[0] = gittest.Init(tb)
 	for range 4 {
 		g.add(0)
@@ -205,13 +208,13 @@ func (g *histGen) write(k int, f string, lines []string) {
 	gittest.WriteFiles(g.tb, g.dirs[k], map[string]string{f: strings.Join(lines, "")})
 }
 
-// line returns a line: mostly unique, sometimes blank or a common one.
+// line returns a new line; with dups, sometimes a blank or a common one.
 func (g *histGen) line() string {
 	g.next++
-	switch g.rng.IntN(8) {
-	case 0:
+	switch r := g.rng.IntN(8); {
+	case r == 0 && g.dups:
 		return "\n"
-	case 1:
+	case r == 1 && g.dups:
 		return "- [ ] todo\n"
 	}
 	return fmt.Sprintf("line %d of the wiki\n", g.next)

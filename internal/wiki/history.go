@@ -41,8 +41,10 @@ type History interface {
 	Commits(ctx context.Context, head string, filter CommitFilter, after string, limit int) (page []ChangeSet, total int, next string, err error)
 	// Blame returns who last changed each line of file at head, as line
 	// ranges in order, as `git blame` assigns them (renames followed, no
-	// copy detection). It returns an error wrapping note.ErrNotFound when
-	// file does not exist at head or head was never synced.
+	// copy detection; where repeated lines make several line diffs equally
+	// short, git may pick another). It returns an error wrapping
+	// note.ErrNotFound when file does not exist at head or head was never
+	// synced.
 	Blame(ctx context.Context, head, file string) ([]BlameRange, error)
 	// Times returns when each of files, as it is at head, was created and
 	// last changed: the committer times of the oldest and the newest commit
