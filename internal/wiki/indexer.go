@@ -135,6 +135,12 @@ func (w *Wiki) refreshIndex(ctx context.Context) (current bool, err error) {
 		return false, nil // a build is running; answer from what is indexed
 	}
 	defer w.ix.mu.Unlock()
+	// A write may have moved HEAD and the index while we waited: catch up
+	// to HEAD as it is now, not as it was (an older HEAD would look like
+	// rewritten history and force a rebuild).
+	if head, err = w.store.Head(ctx); err != nil {
+		return false, err
+	}
 	if err := w.catchUpLocked(ctx, head.Commit, nil); err != nil {
 		return false, err
 	}
