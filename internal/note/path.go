@@ -234,6 +234,9 @@ func hasDriveLetter(p string) bool {
 		('a' <= p[0] && p[0] <= 'z' || 'A' <= p[0] && p[0] <= 'Z')
 }
 
+// pathErr returns an INVALID_PATH error with a general hint; callers with
+// a more precise one replace it.
 func pathErr(format string, args ...any) *Error {
-	return Errorf(CodeInvalidPath, format, args...)
+	return Errorf(CodeInvalidPath, format, args...).
+		WithHint("Give a path relative to the wiki root, such as projects/alpha/plan: no .., no hidden (dot) segments, nothing under .git.")
 }
