@@ -51,7 +51,9 @@ func openWiki(ctx context.Context, e env, dir string, edit func(*config.Config))
 	}
 	opts := cfg.WikiOptions()
 	opts.Logger = logger
-	opts.Graph = graph.New()
+	if withLinkGraph {
+		opts.Graph = graph.New()
+	}
 	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{Logger: logger})
 	if err != nil {
 		store.Close(ctx)
