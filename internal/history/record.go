@@ -3,6 +3,7 @@ package history
 import (
 	"encoding/hex"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wikid/wikid/internal/wiki"
@@ -47,7 +48,18 @@ func (p person) signature() wiki.Signature {
 }
 
 func (p person) time() time.Time {
-	return time.Unix(p.when, 0).In(time.FixedZone("", int(p.tz)))
+	return time.Unix(p.when, 0).In(zone(p.tz))
+}
+
+// zones caches a location per UTC offset: a wiki's commits share a few.
+var zones sync.Map // int32 -> *time.Location
+
+func zone(offset int32) *time.Location {
+	if loc, ok := zones.Load(offset); ok {
+		return loc.(*time.Location)
+	}
+	loc, _ := zones.LoadOrStore(offset, time.FixedZone("", int(offset)))
+	return loc.(*time.Location)
 }
 
 func personOf(s wiki.Signature) person {

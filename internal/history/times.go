@@ -16,8 +16,9 @@ const timesOnePass = 64
 // over head's history, oldest commit first: a change sets the file's
 // modified time, and its created time unless it has one; a rename gives the
 // new file the created time of the old. Files without history are left
-// out. It returns an error wrapping note.ErrNotFound when head was never
-// synced.
+// out. With files nil it returns every file whose last such commit did not
+// delete it. It returns an error wrapping note.ErrNotFound when head was
+// never synced.
 func (x *Index) Times(ctx context.Context, head string, files []string) (map[string]wiki.FileTimes, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -29,7 +30,7 @@ func (x *Index) Times(ctx context.Context, head string, files []string) (map[str
 		return nil, err
 	}
 	out := make(map[string]wiki.FileTimes, len(files))
-	if len(files) <= timesOnePass {
+	if files != nil && len(files) <= timesOnePass {
 		for _, f := range files {
 			p, ok := x.pathID[f]
 			if !ok {
@@ -59,6 +60,14 @@ func (x *Index) Times(ctx context.Context, head string, files []string) (map[str
 				created[ch.path] = c + 1
 			}
 		}
+	}
+	if files == nil {
+		for p, m := range modified {
+			if m != 0 && !x.commits[m-1].change(x.paths, int32(p)).new.isZero() {
+				out[x.paths[p]] = x.fileTimes(created[p]-1, m-1)
+			}
+		}
+		return out, nil
 	}
 	for _, f := range files {
 		p, ok := x.pathID[f]

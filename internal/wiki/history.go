@@ -49,6 +49,9 @@ type History interface {
 	// Times returns when each of files, as it is at head, was created and
 	// last changed: the committer times of the oldest and the newest commit
 	// of `git log --follow -- file`. Files without history are left out.
+	// With files nil, it answers for every file whose last such commit did
+	// not delete it: the files at head, but for one deleted or added by a
+	// merge alone.
 	Times(ctx context.Context, head string, files []string) (map[string]FileTimes, error)
 	// Renames pairs the deleted and added files of changes (as Store.Changes
 	// returns them) the way `git diff` detects renames by default: equal

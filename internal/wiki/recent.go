@@ -1,9 +1,12 @@
 package wiki
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -51,7 +54,8 @@ type RecentNote struct {
 
 // RecentChanges returns the notes at HEAD ordered by their last change,
 // newest first, from the history index: one pass over the history gives
-// every note's last commit (as the first entry of `git log --follow`). It
+// every note's last commit (as the first entry of `git log --follow`), and
+// only the notes of the page are read. It
 // returns INVALID_PATH (a bad folder) and INVALID_PARAMS (a bad limit or
 // cursor).
 func (w *Wiki) RecentChanges(ctx context.Context, req RecentRequest) (*RecentResult, error) {
@@ -81,54 +85,56 @@ func (w *Wiki) RecentChanges(ctx context.Context, req RecentRequest) (*RecentRes
 	if err != nil {
 		return nil, err
 	}
-	all, err := snap.Files(ctx, folder)
-	if err != nil {
-		return nil, err
-	}
-	files := make([]string, 0, len(all))
-	byPath := make(map[string]File, len(all))
-	for _, f := range all {
-		if _, _, ok := note.SplitFileName(f.Path); ok {
-			files = append(files, f.Path)
-			byPath[f.Path] = f
-		}
-	}
-	times, err := w.hist.Times(ctx, head.Commit, files)
+	times, err := w.hist.Times(ctx, head.Commit, nil)
 	if err != nil {
 		return nil, err
 	}
 	type item struct {
 		file string
 		t    FileTimes
+		unix int64
 	}
 	var items []item
 	for file, t := range times {
+		if folder != "" && !strings.HasPrefix(file, folder+"/") {
+			continue
+		}
+		if _, _, ok := note.SplitFileName(file); !ok {
+			continue
+		}
 		if t.Modified.Before(req.Since) || (req.Author != "" && !containsFold(who(t.Author), req.Author)) {
 			continue
 		}
-		items = append(items, item{file, t})
+		items = append(items, item{file, t, t.Modified.Unix()})
 	}
-	sort.Slice(items, func(i, j int) bool {
-		if !items[i].t.Modified.Equal(items[j].t.Modified) {
-			return items[i].t.Modified.After(items[j].t.Modified)
+	slices.SortFunc(items, func(a, b item) int {
+		if a.unix != b.unix {
+			return cmp.Compare(b.unix, a.unix)
 		}
-		return items[i].file < items[j].file
+		return strings.Compare(a.file, b.file)
 	})
 	res.Total = len(items)
 	start := 0
 	if after != nil {
 		start = sort.Search(len(items), func(i int) bool {
-			m := items[i].t.Modified.Unix()
+			m := items[i].unix
 			return m < after.Modified || (m == after.Modified && items[i].file > after.File)
 		})
 	}
-	for _, it := range items[start:] {
+	for i, it := range items[start:] {
 		if len(res.Notes) == limit {
-			last := res.Notes[len(res.Notes)-1]
-			res.NextCursor = encodeRecentCursor(recentCursor{Modified: last.Modified.Unix(), File: items[start+limit-1].file})
+			prev := items[start+i-1]
+			res.NextCursor = encodeRecentCursor(recentCursor{Modified: prev.unix, File: prev.file})
 			break
 		}
-		n, err := w.noteOf(ctx, snap, byPath[it.file])
+		f, err := snap.Stat(ctx, it.file)
+		if errors.Is(err, note.ErrNotFound) {
+			continue // deleted by a merge
+		}
+		if err != nil {
+			return nil, err
+		}
+		n, err := w.noteOf(ctx, snap, f)
 		if err != nil {
 			return nil, err
 		}
