@@ -85,8 +85,8 @@ func (s *Store) updateCheckout(ix *index, parent plumbing.Hash, changes []*chang
 }
 
 // stage writes the new contents to temporary files in their target folders,
-// creating folders as needed, so that a failed write changes nothing
-// visible.
+// creating folders as needed, so that a failed write leaves no file half
+// written.
 func (u *checkoutUpdate) stage(changes []*change) error {
 	for _, c := range changes {
 		if c.delete {
