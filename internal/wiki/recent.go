@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wikid/wikid/internal/note"
@@ -85,34 +86,23 @@ func (w *Wiki) RecentChanges(ctx context.Context, req RecentRequest) (*RecentRes
 	if err != nil {
 		return nil, err
 	}
-	times, err := w.hist.Times(ctx, head.Commit, nil)
+	all, err := w.recentItems(ctx, head.Commit)
 	if err != nil {
 		return nil, err
 	}
-	type item struct {
-		file string
-		t    FileTimes
-		unix int64
+	var items []recentItem
+	for _, it := range all {
+		if folder != "" && !strings.HasPrefix(it.file, folder+"/") {
+			continue
+		}
+		if it.unix < req.Since.Unix() && !req.Since.IsZero() {
+			continue
+		}
+		if req.Author != "" && !containsFold(who(it.t.Author), req.Author) {
+			continue
+		}
+		items = append(items, it)
 	}
-	var items []item
-	for file, t := range times {
-		if folder != "" && !strings.HasPrefix(file, folder+"/") {
-			continue
-		}
-		if _, _, ok := note.SplitFileName(file); !ok {
-			continue
-		}
-		if t.Modified.Before(req.Since) || (req.Author != "" && !containsFold(who(t.Author), req.Author)) {
-			continue
-		}
-		items = append(items, item{file, t, t.Modified.Unix()})
-	}
-	slices.SortFunc(items, func(a, b item) int {
-		if a.unix != b.unix {
-			return cmp.Compare(b.unix, a.unix)
-		}
-		return strings.Compare(a.file, b.file)
-	})
 	res.Total = len(items)
 	start := 0
 	if after != nil {
@@ -146,6 +136,49 @@ func (w *Wiki) RecentChanges(ctx context.Context, req RecentRequest) (*RecentRes
 			Modified: it.t.Modified, Commit: it.t.Commit, Author: who(it.t.Author)})
 	}
 	return res, nil
+}
+
+// recentCache holds the notes at one head, most recently changed first.
+type recentCache struct {
+	mu    sync.Mutex
+	head  string
+	items []recentItem
+}
+
+// recentItem is a note's file and its times.
+type recentItem struct {
+	file string
+	unix int64 // t.Modified
+	t    FileTimes
+}
+
+// recentItems returns the notes at head, most recently changed first,
+// computed once per head.
+func (w *Wiki) recentItems(ctx context.Context, head string) ([]recentItem, error) {
+	c := &w.recent
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.head == head && c.items != nil {
+		return c.items, nil
+	}
+	times, err := w.hist.Times(ctx, head, nil)
+	if err != nil {
+		return nil, err
+	}
+	items := make([]recentItem, 0, len(times))
+	for file, t := range times {
+		if _, _, ok := note.SplitFileName(file); ok {
+			items = append(items, recentItem{file, t.Modified.Unix(), t})
+		}
+	}
+	slices.SortFunc(items, func(a, b recentItem) int {
+		if a.unix != b.unix {
+			return cmp.Compare(b.unix, a.unix)
+		}
+		return strings.Compare(a.file, b.file)
+	})
+	c.head, c.items = head, items
+	return items, nil
 }
 
 // recentCursor is the position after the last note of a page.

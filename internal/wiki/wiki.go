@@ -24,6 +24,7 @@ type Wiki struct {
 	ix      *indexer    // nil without a search index
 	gr      *graphState // nil without a link graph
 	hist    History     // nil without a history index
+	recent  recentCache
 
 	cancel context.CancelFunc // stops background work
 	bg     sync.WaitGroup
