@@ -83,6 +83,10 @@ func (x *Index) followLog(head, p int32) []logEntry {
 // parents when none has (and showing the merge); other commits are shown
 // when they changed the file. The caller holds mu.
 func (x *Index) simplifiedLog(head, p int32) []logEntry {
+	touched := make(map[int32]bool, len(x.touches[p]))
+	for _, c := range x.touches[p] {
+		touched[c] = true
+	}
 	seen := make([]bool, len(x.commits))
 	seen[head] = true
 	list := []int32{head}
@@ -91,7 +95,10 @@ func (x *Index) simplifiedLog(head, p int32) []logEntry {
 		c := list[0]
 		list = list[1:]
 		rec := &x.commits[c]
-		ch := rec.change(x.paths, p)
+		var ch *changeRec
+		if touched[c] {
+			ch = rec.change(x.paths, p)
+		}
 		follow, shown := rec.parents, ch != nil
 		if rec.isMerge() {
 			follow, shown = rec.parents[:1], false // same as the first parent
