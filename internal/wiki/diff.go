@@ -65,6 +65,9 @@ func (w *Wiki) Diff(ctx context.Context, req DiffRequest) (*DiffResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if head.Commit == "" && req.To == "" {
+		return nil, note.Errorf(note.CodeNotFound, "the wiki has no commits yet, so there is nothing to compare")
+	}
 	res := &DiffResult{To: head.Commit, Files: []DiffFile{}}
 	if req.To != "" {
 		if res.To, err = w.resolve(ctx, req.To); err != nil {

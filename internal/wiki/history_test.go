@@ -284,3 +284,28 @@ func gitLines(tb testing.TB, dir string, args ...string) []string {
 	}
 	return out
 }
+
+// TestWiki_HistoryUnborn asks the history tools about a wiki without
+// commits.
+func TestWiki_HistoryUnborn(t *testing.T) {
+	w := openHistoryWiki(t, gittest.Init(t))
+	ctx := context.Background()
+	_, err := w.History(ctx, wiki.HistoryRequest{Path: "a"})
+	wantCode(t, err, note.CodeNotFound)
+	_, err = w.Diff(ctx, wiki.DiffRequest{})
+	wantCode(t, err, note.CodeNotFound)
+	_, err = w.Blame(ctx, wiki.BlameRequest{Path: "a"})
+	wantCode(t, err, note.CodeNotFound)
+	_, err = w.Restore(ctx, wiki.RestoreRequest{Path: "a"})
+	wantCode(t, err, note.CodeNotFound)
+	_, err = w.Revert(ctx, wiki.RevertRequest{Commit: "HEAD"})
+	wantCode(t, err, note.CodeNotFound)
+	act, err := w.Activity(ctx, wiki.ActivityRequest{})
+	if err != nil || len(act.Commits) != 0 || act.Total != 0 {
+		t.Errorf("activity of an empty wiki: %+v, %v", act, err)
+	}
+	rec, err := w.RecentChanges(ctx, wiki.RecentRequest{})
+	if err != nil || len(rec.Notes) != 0 {
+		t.Errorf("recent changes of an empty wiki: %+v, %v", rec, err)
+	}
+}

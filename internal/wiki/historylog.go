@@ -120,6 +120,9 @@ func (w *Wiki) historyFile(ctx context.Context, head, path string) (notePath, fi
 	if err != nil {
 		return "", "", false, err
 	}
+	if head == "" {
+		return "", "", false, note.Errorf(note.CodeNotFound, "no note %q: the wiki has no commits yet", notePath)
+	}
 	snap, err := w.store.Snapshot(ctx, head)
 	if err != nil {
 		return "", "", false, err
