@@ -39,6 +39,9 @@ type RecentResult struct {
 	Notes      []RecentNote `json:"results"`
 	Total      int          `json:"total"`
 	NextCursor string       `json:"next_cursor,omitempty"`
+	// IndexBehind is set when the answer came from a search index that has
+	// not caught up with HEAD (a wiki without a history index).
+	IndexBehind bool `json:"index_behind,omitempty"`
 }
 
 // RecentNote is a note and its last change.
@@ -47,16 +50,18 @@ type RecentNote struct {
 	Title string   `json:"title"`
 	Tags  []string `json:"tags"`
 	// Modified is the time of the last commit that changed the note, and
-	// Commit and Author that commit's.
+	// Commit and Author that commit's (absent without a history index).
 	Modified time.Time `json:"modified"`
-	Commit   string    `json:"commit"`
-	Author   string    `json:"author"`
+	Commit   string    `json:"commit,omitempty"`
+	Author   string    `json:"author,omitempty"`
 }
 
 // RecentChanges returns the notes at HEAD ordered by their last change,
 // newest first, from the history index: one pass over the history gives
 // every note's last commit (as the first entry of `git log --follow`), and
-// only the notes of the page are read. It
+// only the notes of the page are read. A wiki without a history index
+// answers from its search index instead (by the frontmatter's modified
+// date, else the last commit's time; Author is refused there). It
 // returns INVALID_PATH (a bad folder) and INVALID_PARAMS (a bad limit or
 // cursor).
 func (w *Wiki) RecentChanges(ctx context.Context, req RecentRequest) (*RecentResult, error) {
@@ -67,6 +72,9 @@ func (w *Wiki) RecentChanges(ctx context.Context, req RecentRequest) (*RecentRes
 	folder, err := note.CleanFolder(req.Folder)
 	if err != nil {
 		return nil, err
+	}
+	if w.hist == nil {
+		return w.recentFromIndex(ctx, req, limit, folder)
 	}
 	var after *recentCursor
 	if req.Cursor != "" {
@@ -134,6 +142,27 @@ func (w *Wiki) RecentChanges(ctx context.Context, req RecentRequest) (*RecentRes
 		}
 		res.Notes = append(res.Notes, RecentNote{Path: n.Path, Title: n.Title, Tags: tags,
 			Modified: it.t.Modified, Commit: it.t.Commit, Author: who(it.t.Author)})
+	}
+	return res, nil
+}
+
+// recentFromIndex answers RecentChanges from the search index.
+func (w *Wiki) recentFromIndex(ctx context.Context, req RecentRequest, limit int, folder string) (*RecentResult, error) {
+	if req.Author != "" {
+		return nil, note.Errorf(note.CodeInvalidParams, "filtering recent changes by author needs the history index, which this wiki runs without").
+			WithHint("leave author out")
+	}
+	sr, err := w.Search(ctx, SearchParams{Sort: SortModified, ModifiedSince: req.Since, Folder: folder, Limit: limit, Cursor: req.Cursor})
+	if err != nil {
+		return nil, err
+	}
+	res := &RecentResult{Notes: make([]RecentNote, len(sr.Hits)), Total: sr.Total, NextCursor: sr.NextCursor, IndexBehind: sr.IndexBehind}
+	for i, h := range sr.Hits {
+		tags := h.Tags
+		if tags == nil {
+			tags = []string{}
+		}
+		res.Notes[i] = RecentNote{Path: h.Path, Title: h.Title, Tags: tags, Modified: h.Modified}
 	}
 	return res, nil
 }
