@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -189,6 +188,8 @@ type recentNote struct {
 	Title    string    `json:"title"`
 	Tags     []string  `json:"tags"`
 	Modified time.Time `json:"modified"`
+	Commit   string    `json:"commit,omitempty"`
+	Author   string    `json:"author,omitempty"`
 }
 
 func recentChangesTool() *tool {
@@ -196,15 +197,15 @@ func recentChangesTool() *tool {
 		opt("limit", integer("Notes per page.", 1, 100).def(10)),
 		opt("since", str("Only notes modified at or after this date or time: YYYY-MM-DD or RFC 3339.")),
 		folderProp,
-		opt("author", str("Not available yet: filtering by author needs the history index. Leave it out.")),
+		opt("author", str("Only notes whose last change was made by this author: Name <email>, matched as text, ignoring case.")),
 		cursorProp,
 	)
 	return &tool{
 		name: "recent_changes", group: GroupSearch, title: "Recently changed notes", idempotent: true,
-		description: "The notes changed most recently, newest first, with their modified date and tags: use it to resume " +
-			"work or see what is new. A note's date is its frontmatter modified date, else the time of the last commit " +
-			"that changed it. Filtering by author is not available yet (it needs the history index): author is refused. " +
-			"Use search_notes with sort modified to combine recency with a query.",
+		description: "The notes changed most recently, newest first, with the time, commit and author of their last change " +
+			"and their tags: use it to resume work or see what is new, or with author what someone changed last. The " +
+			"order comes from the history (the last commit that changed each note, renames followed). For the commits " +
+			"themselves use activity_log; to combine recency with a query, search_notes with sort modified.",
 		input: in,
 		output: object("One page of notes, newest first.",
 			req("results", arrayOf("", object("",
@@ -212,6 +213,8 @@ func recentChangesTool() *tool {
 				req("title", str("Title.")),
 				req("tags", strList("Tags.")),
 				req("modified", &schema{Type: "string", Format: "date-time"}),
+				opt("commit", str("The last commit that changed the note.")),
+				opt("author", str("That commit's author, Name <email>.")),
 			))),
 			req("total", integer("How many notes match in all.", 0, 1e9)),
 			opt("next_cursor", str("Pass as cursor to get the next page; absent on the last page.")),
@@ -222,21 +225,17 @@ func recentChangesTool() *tool {
 }
 
 func runRecent(ctx context.Context, s *Server, a *recentArgs) (any, string, error) {
-	if a.Author != "" {
-		return nil, "", note.Errorf(note.CodeInvalidParams, "filtering recent changes by author is not available yet").
-			WithHint("leave author out; the history index that records authors is not built yet")
-	}
 	since, err := parseSince(s, "since", a.Since)
 	if err != nil {
 		return nil, "", err
 	}
-	res, err := s.w.Search(ctx, wiki.SearchParams{Sort: "modified", ModifiedSince: since, Folder: a.Folder, Limit: a.Limit, Cursor: a.Cursor})
+	res, err := s.w.RecentChanges(ctx, wiki.RecentRequest{Since: since, Folder: a.Folder, Author: a.Author, Limit: a.Limit, Cursor: a.Cursor})
 	if err != nil {
 		return nil, "", err
 	}
-	out := &recentOutput{Results: make([]recentNote, len(res.Hits)), Total: res.Total, NextCursor: res.NextCursor, IndexBehind: res.IndexBehind}
-	for i, h := range res.Hits {
-		out.Results[i] = newRecentNote(h)
+	out := &recentOutput{Results: make([]recentNote, len(res.Notes)), Total: res.Total, NextCursor: res.NextCursor, IndexBehind: res.IndexBehind}
+	for i, n := range res.Notes {
+		out.Results[i] = recentNote{Path: n.Path, Title: n.Title, Tags: n.Tags, Modified: n.Modified, Commit: n.Commit, Author: n.Author}
 	}
 	return out, recentText(out, a.Since), nil
 }
@@ -269,6 +268,9 @@ func recentText(out *recentOutput, since string) string {
 		line := fmt.Sprintf("- %s (%s)", n.Title, n.Path)
 		if !n.Modified.IsZero() {
 			line += " · modified " + fmtTime(n.Modified)
+		}
+		if n.Author != "" {
+			line += " by " + n.Author
 		}
 		if len(n.Tags) > 0 {
 			line += " · tags: " + strings.Join(n.Tags, ", ")

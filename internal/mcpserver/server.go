@@ -22,7 +22,7 @@ const (
 	GroupNotes   = "notes"   // read, write, edit, metadata, delete, daily notes, batches
 	GroupSearch  = "search"  // search, grep, list, tags, recent changes, resolve, random
 	GroupLinks   = "links"   // links, paths and hubs (none yet)
-	GroupHistory = "history" // history, diffs, restore (none yet)
+	GroupHistory = "history" // history, diffs, blame, activity, restore, revert
 	GroupWiki    = "wiki"    // wiki_status
 )
 
@@ -265,6 +265,7 @@ func errorSchema() *schema {
 		opt("headings", list("NOT_FOUND for a section: the headings the note has.")),
 		opt("candidates", list("AMBIGUOUS: what the name or version could mean.")),
 		opt("paths", list("LOCAL_CHANGES: the files with uncommitted changes.")),
+		opt("conflicts", list("revert_change CONFLICT: per note, why it cannot be reverted or the overlapping hunks (now, commit, before).")),
 	)
 }
 
@@ -283,5 +284,6 @@ func allTools() []*tool {
 		searchNotesTool(), grepNotesTool(), listNotesTool(), listTagsTool(), recentChangesTool(),
 		resolveNotesTool(), randomNoteTool(),
 		wikiStatusTool(),
+		noteHistoryTool(), diffVersionsTool(), blameNoteTool(), activityLogTool(), restoreNoteTool(), revertChangeTool(),
 	}
 }

@@ -1,0 +1,356 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// The history tools' read side: note_history, diff_versions, blame_note
+// and activity_log, answered from the per-path history index.
+
+// maxDiffChars is how much of a diff a result carries; more is cut.
+const maxDiffChars = 20000
+
+var dateTime = &schema{Type: "string", Format: "date-time"}
+
+// changeKinds are the values of a change kind.
+var changeKinds = []string{string(wiki.ChangeAdded), string(wiki.ChangeModified), string(wiki.ChangeDeleted), string(wiki.ChangeRenamed)}
+
+// lineCount describes an added or deleted line count.
+func lineCount(desc string) *schema { return integer(desc+" -1 for a binary file.", -1, 1e9) }
+
+type historyArgs struct {
+	Path          string `json:"path"`
+	FollowRenames *bool  `json:"follow_renames"`
+	Limit         int    `json:"limit"`
+	Cursor        string `json:"cursor"`
+}
+
+func noteHistoryTool() *tool {
+	in := object("",
+		pathProp,
+		opt("follow_renames", boolean("Follow the note across renames to its older paths, as git log --follow does. "+
+			"False lists only the commits of its current path, as git log -- file does (merges that combined changes included).").def(true)),
+		opt("limit", integer("Commits per page.", 1, wiki.MaxHistoryLimit).def(wiki.DefaultHistoryLimit)),
+		cursorProp,
+	)
+	return &tool{
+		name: "note_history", group: GroupHistory, title: "History of a note", idempotent: true,
+		description: "List the commits that changed a note, newest first: commit, date, author, message subject, what " +
+			"happened to the note (added, modified, deleted, renamed) and the lines added and deleted. Use it to see who " +
+			"changed a note and when, to find an old version (read it with read_note and version, compare with " +
+			"diff_versions, bring it back with restore_note), or to find a deleted note's last version. Works for deleted " +
+			"notes too. For what changed across the whole wiki, use activity_log.",
+		input: in,
+		output: object("One page of the note's history.",
+			req("path", str("The note's path.")),
+			req("file", str("The file in the repository.")),
+			req("exists", boolean("False when the note was deleted.")),
+			req("revisions", arrayOf("Commits, newest first.", object("",
+				req("commit", str("Full commit sha: pass it as version to read_note, restore_note or diff_versions.")),
+				req("short", str("Abbreviated sha.")),
+				req("date", dateTime),
+				req("author", str("Author as Name <email>.")),
+				req("subject", str("First line of the commit message.")),
+				req("change", enum("What the commit did to the note.", changeKinds...)),
+				req("path", str("The note's path in this commit.")),
+				opt("old_path", str("Its path before a rename.")),
+				opt("version", str("The note's version after the commit; absent when it deleted the note.")),
+				req("additions", lineCount("Lines added.")),
+				req("deletions", lineCount("Lines deleted.")),
+				opt("tool", str("The wikid tool that made the commit.")),
+				opt("client", str("The client that made the commit.")),
+			))),
+			req("total", integer("How many commits the history holds.", 0, 1e9)),
+			opt("next_cursor", str("Pass as cursor to get the next page; absent on the last page.")),
+		),
+		run: bind(in, runNoteHistory),
+	}
+}
+
+func runNoteHistory(ctx context.Context, s *Server, a *historyArgs) (any, string, error) {
+	res, err := s.w.History(ctx, wiki.HistoryRequest{Path: a.Path, NoFollow: a.FollowRenames != nil && !*a.FollowRenames,
+		Limit: a.Limit, Cursor: a.Cursor})
+	if err != nil {
+		return nil, "", err
+	}
+	var b textBuilder
+	state := ""
+	if !res.Exists {
+		state = " (deleted)"
+	}
+	b.line("History of %s%s: %s, newest first", res.Path, state, plural(res.Total, "commit"))
+	for _, r := range res.Revisions {
+		what := string(r.Change)
+		if r.OldPath != "" {
+			what += " from " + r.OldPath
+		}
+		b.line("- %s %s %s: %s (%s, %s)", r.Short, fmtTime(r.Date), r.Author, r.Subject, what, lines(r.Additions, r.Deletions))
+	}
+	if res.NextCursor != "" {
+		b.line("More: call again with cursor %q.", res.NextCursor)
+	}
+	return res, b.String(), nil
+}
+
+// lines renders added and deleted line counts.
+func lines(add, del int) string {
+	if add < 0 {
+		return "binary"
+	}
+	return fmt.Sprintf("+%d -%d", add, del)
+}
+
+type diffArgs struct {
+	Path    string `json:"path"`
+	From    string `json:"from"`
+	To      string `json:"to"`
+	Context *int   `json:"context"`
+}
+
+func diffVersionsTool() *tool {
+	in := object("",
+		opt("path", &schema{Type: "string", MinLength: ptr(1), Description: "The note to compare, followed across renames. " +
+			"Leave it out to compare every file of the wiki."}),
+		opt("from", str("The older version: a commit (full or short sha), HEAD~N or a branch. Default: the first parent of to; "+
+			"for a note with neither from nor to, the commit before its last change.")),
+		opt("to", str("The newer version. Default: HEAD; for a note with neither from nor to, its last change.")),
+		opt("context", integer("Unchanged lines shown around each change.", 0, 1000).def(wiki.DefaultDiffContext)),
+	)
+	return &tool{
+		name: "diff_versions", group: GroupHistory, title: "Diff two versions", idempotent: true,
+		description: "Show what changed between two versions as a unified diff (as git diff prints it, renames detected) " +
+			"with added and deleted lines per file. Use it with a path to see how a note changed (its last change when " +
+			"you give no versions), or without one to see what a commit changed across the wiki (give only to). Get " +
+			"versions from note_history or activity_log. Diffs longer than 20,000 characters are cut.",
+		input: in,
+		output: object("The diff.",
+			req("from", str("The older commit; empty for the empty tree (before the first commit).")),
+			req("to", str("The newer commit.")),
+			req("files", arrayOf("The files that differ.", object("",
+				req("path", str("Note path (the file, for a file that is not a note).")),
+				req("file", str("The file in the newer version (the old file for a deletion).")),
+				opt("old_file", str("The file in the older version, when it was renamed.")),
+				req("change", enum("", changeKinds...)),
+				req("additions", lineCount("Lines added.")),
+				req("deletions", lineCount("Lines deleted.")),
+				opt("binary", boolean("A binary file, left out of the diff.")),
+			))),
+			req("additions", integer("Lines added, over all files.", 0, 1e9)),
+			req("deletions", integer("Lines deleted, over all files.", 0, 1e9)),
+			req("diff", str("The unified diff; git apply reproduces the newer version from it.")),
+			opt("truncated", boolean("Set when the diff was cut.")),
+		),
+		run: bind(in, runDiffVersions),
+	}
+}
+
+// diffOutput is a diff with the truncation mark.
+type diffOutput struct {
+	*wiki.DiffResult
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+func runDiffVersions(ctx context.Context, s *Server, a *diffArgs) (any, string, error) {
+	ctxLines := 0 // the default
+	if a.Context != nil {
+		ctxLines = *a.Context
+		if ctxLines == 0 {
+			ctxLines = -1 // none
+		}
+	}
+	res, err := s.w.Diff(ctx, wiki.DiffRequest{Path: a.Path, From: a.From, To: a.To, Context: ctxLines})
+	if err != nil {
+		return nil, "", err
+	}
+	out := &diffOutput{DiffResult: res}
+	out.Diff, out.Truncated = clip(res.Diff, maxDiffChars)
+	var b textBuilder
+	from := shortID(res.From)
+	if from == "" {
+		from = "the empty tree"
+	}
+	b.line("Diff from %s to %s: %s, +%d -%d", from, shortID(res.To), plural(len(res.Files), "file"), res.Additions, res.Deletions)
+	for _, f := range res.Files {
+		name := f.Path
+		if f.OldFile != "" {
+			name = f.OldFile + " → " + f.File
+		}
+		b.line("- %s %s (%s)", f.Change, name, lines(f.Additions, f.Deletions))
+	}
+	if out.Diff != "" {
+		b.line("")
+		b.WriteString(out.Diff)
+	}
+	return out, b.String(), nil
+}
+
+type blameArgs struct {
+	Path    string `json:"path"`
+	Section string `json:"section"`
+}
+
+func blameNoteTool() *tool {
+	in := object("",
+		pathProp,
+		opt("section", str("Only this section: a heading's text, or Parent/Child. The lines keep their numbers in the note.")),
+	)
+	return &tool{
+		name: "blame_note", group: GroupHistory, title: "Who changed each line", idempotent: true,
+		description: "For each line of a note (or of one section), the commit that last changed it, with its author, date and " +
+			"subject, as runs of lines (as git blame assigns them, following renames). Use it to find out where a " +
+			"statement in a note came from or who wrote a part of it; read the lines themselves with read_note.",
+		input: in,
+		output: object("Line ranges, in order.",
+			req("path", str("Note path.")),
+			req("file", str("The file in the repository.")),
+			req("commit", str("The commit the note was blamed at (HEAD).")),
+			req("version", str("The note's version.")),
+			opt("section", str("The section's heading.")),
+			req("lines", integer("How many lines the ranges cover.", 0, 1e9)),
+			req("ranges", arrayOf("Runs of lines last changed by one commit.", object("",
+				req("start", integer("First line (1-based).", 1, 1e9)),
+				req("end", integer("Last line, inclusive.", 1, 1e9)),
+				req("commit", str("Full commit sha.")),
+				req("short", str("Abbreviated sha.")),
+				req("author", str("Author as Name <email>.")),
+				req("date", dateTime),
+				req("subject", str("First line of the commit message.")),
+				opt("old_path", str("The note's path in that commit, when it was renamed since.")),
+			))),
+		),
+		run: bind(in, runBlame),
+	}
+}
+
+func runBlame(ctx context.Context, s *Server, a *blameArgs) (any, string, error) {
+	res, err := s.w.Blame(ctx, wiki.BlameRequest{Path: a.Path, Section: a.Section})
+	if err != nil {
+		return nil, "", err
+	}
+	var b textBuilder
+	where := res.Path
+	if res.Section != "" {
+		where += ", section " + res.Section
+	}
+	b.line("Blame of %s (%s) at %s:", where, plural(res.Lines, "line"), shortID(res.Commit))
+	for _, r := range res.Ranges {
+		span := fmt.Sprintf("line %d", r.Start)
+		if r.End > r.Start {
+			span = fmt.Sprintf("lines %d-%d", r.Start, r.End)
+		}
+		from := ""
+		if r.OldPath != "" {
+			from = " (as " + r.OldPath + ")"
+		}
+		b.line("- %s: %s %s %s: %s%s", span, r.Short, fmtTime(r.Date), r.Author, r.Subject, from)
+	}
+	return res, b.String(), nil
+}
+
+type activityArgs struct {
+	Limit  int    `json:"limit"`
+	Cursor string `json:"cursor"`
+	Since  string `json:"since"`
+	Until  string `json:"until"`
+	Author string `json:"author"`
+	Folder string `json:"folder"`
+	Path   string `json:"path"`
+	Tool   string `json:"tool"`
+}
+
+func activityLogTool() *tool {
+	in := object("",
+		opt("limit", integer("Commits per page.", 1, wiki.MaxActivityLimit).def(wiki.DefaultActivityLimit)),
+		cursorProp,
+		opt("since", str("Only commits at or after this date or time: YYYY-MM-DD or RFC 3339.")),
+		opt("until", str("Only commits at or before this date or time: YYYY-MM-DD (the whole day) or RFC 3339.")),
+		opt("author", str("Only commits whose author (Name <email>) contains this text, ignoring case.")),
+		folderProp,
+		opt("path", str("Only commits that changed this note (its current or any earlier path is matched as given).")),
+		opt("tool", str("Only commits made by this wikid tool, e.g. edit_note (the Wiki-Tool trailer).")),
+	)
+	return &tool{
+		name: "activity_log", group: GroupHistory, title: "Activity log", idempotent: true,
+		description: "List the wiki's commits, newest first, as git log does: who made each (author, and for changes made " +
+			"through wikid the client and tool), when, the subject, and the notes it changed with added and deleted lines. " +
+			"Use it to review what happened lately or what an assistant did, then inspect a commit with diff_versions (to) " +
+			"or undo it with revert_change. For one note's history use note_history; for the notes changed most recently, " +
+			"recent_changes.",
+		input: in,
+		output: object("One page of commits, newest first.",
+			req("commits", arrayOf("", object("",
+				req("commit", str("Full commit sha.")),
+				req("short", str("Abbreviated sha.")),
+				req("date", dateTime),
+				req("author", str("Author as Name <email>.")),
+				opt("client", str("The client that made the change through wikid.")),
+				opt("tool", str("The wikid tool that made it.")),
+				req("subject", str("First line of the commit message.")),
+				opt("merge", boolean("A merge commit; its files are compared with its first parent.")),
+				req("files", arrayOf("The files it changed.", object("",
+					req("path", str("Note path (the file, for a file that is not a note).")),
+					opt("old_path", str("The path before a rename.")),
+					req("change", enum("", changeKinds...)),
+					req("additions", lineCount("Lines added.")),
+					req("deletions", lineCount("Lines deleted.")),
+				))),
+				opt("more_files", integer("Files left out of files.", 0, 1e9)),
+				req("additions", integer("Lines added over all files.", 0, 1e9)),
+				req("deletions", integer("Lines deleted over all files.", 0, 1e9)),
+			))),
+			req("total", integer("How many commits match in all.", 0, 1e9)),
+			opt("next_cursor", str("Pass as cursor to get the next page; absent on the last page.")),
+		),
+		run: bind(in, runActivity),
+	}
+}
+
+func runActivity(ctx context.Context, s *Server, a *activityArgs) (any, string, error) {
+	since, err := parseSince(s, "since", a.Since)
+	if err != nil {
+		return nil, "", err
+	}
+	until, err := parseSince(s, "until", a.Until)
+	if err != nil {
+		return nil, "", err
+	}
+	if until.Hour() == 0 && until.Minute() == 0 && until.Second() == 0 && len(a.Until) == len("2006-01-02") {
+		until = until.AddDate(0, 0, 1).Add(-1) // the whole day
+	}
+	res, err := s.w.Activity(ctx, wiki.ActivityRequest{Since: since, Until: until, Author: a.Author, Folder: a.Folder,
+		Path: a.Path, Tool: a.Tool, Limit: a.Limit, Cursor: a.Cursor})
+	if err != nil {
+		return nil, "", err
+	}
+	var b textBuilder
+	b.line("%s, newest first:", plural(res.Total, "commit"))
+	for _, c := range res.Commits {
+		via := ""
+		if c.Tool != "" {
+			via = fmt.Sprintf(" via %s (%s)", c.Tool, c.Client)
+		}
+		b.line("- %s %s %s%s: %s (+%d -%d)", c.Short, fmtTime(c.Date), c.Author, via, c.Subject, c.Additions, c.Deletions)
+		var files []string
+		for _, f := range c.Files {
+			name := f.Path
+			if f.OldPath != "" {
+				name = f.OldPath + " → " + f.Path
+			}
+			files = append(files, fmt.Sprintf("%s %s", f.Change, name))
+		}
+		if c.MoreFiles > 0 {
+			files = append(files, fmt.Sprintf("and %d more", c.MoreFiles))
+		}
+		if len(files) > 0 {
+			b.line("  %s", strings.Join(files, ", "))
+		}
+	}
+	if res.NextCursor != "" {
+		b.line("More: call again with cursor %q.", res.NextCursor)
+	}
+	return res, b.String(), nil
+}
