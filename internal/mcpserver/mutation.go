@@ -42,7 +42,8 @@ func mutationResultProps() []prop {
 		req("changes", arrayOf("What happened to each note.", object("",
 			req("path", str("Note path.")),
 			req("file", str("The file in the repository.")),
-			req("action", enum("", "created", "modified", "deleted")),
+			req("action", enum("", "created", "modified", "deleted", "moved")),
+			opt("from", str("For a moved note, its old path.")),
 			opt("old_version", str("Version before the change.")),
 			opt("version", str("Version after the change; absent for a deleted note.")),
 			req("additions", integer("Lines added.", 0, 1e9)),
@@ -53,9 +54,23 @@ func mutationResultProps() []prop {
 		req("summary", str("One line on what the change does.")),
 		opt("metadata", object("Frontmatter before and after (update_metadata).",
 			req("before", openObject("")), req("after", openObject("")))),
+		opt("links_updated", arrayOf("The notes whose links a move rewrote.", linkedNoteSchema)),
+		opt("broken_links", arrayOf("The notes whose links a move (with update_links false) or a delete left naming a note "+
+			"that is gone: they now resolve to nothing (now absent) or to another note (now).", linkedNoteSchema)),
 		opt("warnings", strList("Things to know, such as notes that now have broken links.")),
 	}
 }
+
+// linkedNoteSchema describes wiki.LinkedNote.
+var linkedNoteSchema = object("",
+	req("path", str("The linking note, at its path after the change.")),
+	req("links", arrayOf("Its links that the change affects.", object("",
+		req("line", integer("The line of the link.", 1, 1e9)),
+		req("old", str("The target as it was written.")),
+		opt("new", str("The target as the move rewrote it.")),
+		opt("now", str("The note the old target resolves to after the change.")),
+	))),
+)
 
 // noteMutationOutput is a mutation of one note: the wiki's result plus
 // the note's path and new version at the top.
@@ -125,6 +140,10 @@ func changeLines(b *textBuilder, res *wiki.Result) {
 		v := ""
 		if c.Version != "" {
 			v = fmt.Sprintf(", version %s", shortID(c.Version))
+		}
+		if c.Action == wiki.ActionMoved {
+			b.line("- moved %s → %s (+%d -%d%s)", c.From, c.Path, c.Additions, c.Deletions, v)
+			continue
 		}
 		b.line("- %s %s (+%d -%d%s)", c.Action, c.Path, c.Additions, c.Deletions, v)
 	}

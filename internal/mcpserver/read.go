@@ -21,7 +21,8 @@ func readNoteTool() *tool {
 		pathProp,
 		opt("section", str("Read only this section: a heading's text (the first heading with that text, at any level), "+
 			"or Parent/Child to pick one of several. The section runs to the next heading of the same or a higher level.")),
-		opt("metadata_only", boolean("Return the frontmatter, title, tags, aliases and outline (headings with line numbers) without the content.").def(false)),
+		opt("metadata_only", boolean("Return the frontmatter, title, tags, aliases, outline (headings with line numbers) and backlinks "+
+			"(the notes that link here, with each link's line and text) without the content.").def(false)),
 		opt("version", str("Read the note as it was at this commit: a full or short sha, or HEAD~N. Default: the current version.")),
 		opt("offset", integer("First character to return; continue a truncated read with the next_offset it returned.", 0, 1e9).def(0)),
 		opt("max_chars", integer("How many characters to return at most.", 1, 100000).def(wiki.DefaultMaxChars)),
@@ -29,7 +30,7 @@ func readNoteTool() *tool {
 	return &tool{
 		name: "read_note", group: GroupNotes, title: "Read a note", idempotent: true,
 		description: "Read a note: its content with its title, tags, version and commit. Use section to read one part of a long note, " +
-			"metadata_only for the frontmatter and outline, version to read an older state. Content longer than max_chars " +
+			"metadata_only for the frontmatter, outline and backlinks, version to read an older state. Content longer than max_chars " +
 			"(10,000 by default) is cut: continue with offset. Use this when you know the path; when you do not, find it with " +
 			"search_notes, resolve_notes or list_notes first. Pass the returned version as expected_version when you change the note.",
 		input:  in,
@@ -83,6 +84,15 @@ func readText(r *wiki.ReadResult, metadataOnly bool) string {
 				b.line("  %s %s (line %d)", strings.Repeat("#", h.Level), h.Text, h.Line)
 			}
 		}
+		if len(r.Backlinks) > 0 {
+			b.line("")
+			b.line("backlinks:")
+			for _, bl := range r.Backlinks {
+				for _, l := range bl.Links {
+					b.line("  %s line %d: %s", bl.Path, l.Line, l.Context)
+				}
+			}
+		}
 		return b.String()
 	}
 	if r.Section != "" {
@@ -116,6 +126,7 @@ func readResultSchema(desc string) *schema {
 		req("commit", str("The commit the note was read at.")),
 		opt("headings", arrayOf("The outline.", object("",
 			req("level", integer("", 1, 6)), req("text", str("")), req("line", integer("", 1, 1e9))))),
+		opt("backlinks", arrayOf("With metadata_only: the notes that link to this one, by path.", backlinkSchema)),
 		opt("section", str("The heading of the section read.")),
 		opt("content", str("The content (or the section's), from offset.")),
 		req("offset", integer("First character returned.", 0, 1e9)),

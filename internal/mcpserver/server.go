@@ -21,7 +21,7 @@ import (
 const (
 	GroupNotes   = "notes"   // read, write, edit, metadata, delete, daily notes, batches
 	GroupSearch  = "search"  // search, grep, list, tags, recent changes, resolve, random
-	GroupLinks   = "links"   // links, paths and hubs (none yet)
+	GroupLinks   = "links"   // links, paths, hubs and broken links
 	GroupHistory = "history" // history, diffs, blame, activity, restore, revert
 	GroupWiki    = "wiki"    // wiki_status
 )
@@ -279,10 +279,11 @@ var errorCodes = []string{
 // allTools lists every tool wikid has, in no particular order.
 func allTools() []*tool {
 	return []*tool{
-		readNoteTool(), writeNoteTool(), editNoteTool(), updateMetadataTool(), deleteNoteTool(),
+		readNoteTool(), writeNoteTool(), editNoteTool(), updateMetadataTool(), moveNoteTool(), deleteNoteTool(),
 		dailyNoteTool(), applyChangesTool(),
 		searchNotesTool(), grepNotesTool(), listNotesTool(), listTagsTool(), recentChangesTool(),
 		resolveNotesTool(), randomNoteTool(),
+		getLinksTool(), findPathTool(), getHubsTool(), findBrokenLinksTool(),
 		wikiStatusTool(),
 		noteHistoryTool(), diffVersionsTool(), blameNoteTool(), activityLogTool(), restoreNoteTool(), revertChangeTool(),
 	}

@@ -17,13 +17,13 @@ import (
 
 // allTools is the tool set of TOOLS.md that exists so far.
 var allTools = []string{
-	"apply_changes", "daily_note", "delete_note", "edit_note", "grep_notes", "list_notes", "list_tags",
-	"random_note", "read_note", "recent_changes", "resolve_notes", "search_notes", "update_metadata",
-	"wiki_status", "write_note",
+	"apply_changes", "daily_note", "delete_note", "edit_note", "find_broken_links", "find_path", "get_hubs",
+	"get_links", "grep_notes", "list_notes", "list_tags", "move_note", "random_note", "read_note",
+	"recent_changes", "resolve_notes", "search_notes", "update_metadata", "wiki_status", "write_note",
 }
 
 // mutatingTools change the wiki.
-var mutatingTools = []string{"apply_changes", "daily_note", "delete_note", "edit_note", "update_metadata", "write_note"}
+var mutatingTools = []string{"apply_changes", "daily_note", "delete_note", "edit_note", "move_note", "update_metadata", "write_note"}
 
 // runSuite drives every tool of a server over the fixture wiki at dir, as a
 // client would, and checks the results against the repository with the

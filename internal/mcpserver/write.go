@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
@@ -241,8 +240,9 @@ func deleteNoteTool() *tool {
 	return &tool{
 		name: "delete_note", group: GroupNotes, mutating: true, destructive: true, idempotent: true, title: "Delete a note",
 		description: "Delete a note as one git commit. It stays in history and can be brought back (restore_note, or git). " +
-			"confirm must be true. Links to it from other notes are not changed: the result lists the notes that link " +
-			"to it by path, whose links are now broken. Use dry_run to see the diff first.",
+			"confirm must be true. Links to it from other notes are not changed: the result lists the notes whose links " +
+			"named it (broken_links), by path, title or alias. Use dry_run to see the diff first; use move_note instead " +
+			"to rename or file away a note.",
 		input:  in,
 		output: noteMutationSchema("The outcome."),
 		run: bind(in, func(ctx context.Context, s *Server, a *deleteArgs) (any, string, error) {
@@ -251,31 +251,8 @@ func deleteNoteTool() *tool {
 				return nil, "", err
 			}
 			out := noteOutput(a.Path, res)
-			res.Warnings = append(res.Warnings, s.linkersWarning(ctx, out.Path, res.DryRun)...)
 			return out, mutationText("Deleted note "+out.Path, res), nil
 		}),
 	}
 }
 
-// linkersWarning names the notes that link to notePath by path, as the
-// search index knows them.
-func (s *Server) linkersWarning(ctx context.Context, notePath string, dryRun bool) []string {
-	res, err := s.w.Search(ctx, wiki.SearchParams{BacklinksTo: notePath, Sort: "title", Limit: 20})
-	if err != nil || res.Total == 0 {
-		return nil
-	}
-	paths := make([]string, len(res.Hits))
-	for i, h := range res.Hits {
-		paths[i] = h.Path
-	}
-	more := ""
-	if res.Total > len(res.Hits) {
-		more = fmt.Sprintf(" and %d more", res.Total-len(res.Hits))
-	}
-	now := "now have"
-	if dryRun {
-		now = "would have"
-	}
-	return []string{fmt.Sprintf("notes that link to %s by its path %s broken links: %s%s",
-		notePath, now, strings.Join(paths, ", "), more)}
-}

@@ -1,0 +1,112 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+type moveArgs struct {
+	Path        string `json:"path"`
+	NewPath     string `json:"new_path"`
+	UpdateLinks *bool  `json:"update_links"`
+	mutationArgs
+}
+
+// moveOutput is a move's result with the old and new paths at the top.
+type moveOutput struct {
+	*wiki.Result
+	From string `json:"from"`
+	Path string `json:"path"`
+	// Version is the moved note's version, for a note.
+	Version string `json:"version,omitempty"`
+}
+
+func (a *moveArgs) request(c wiki.Caller) wiki.MoveRequest {
+	return wiki.MoveRequest{Path: a.Path, NewPath: a.NewPath, LeaveLinks: a.UpdateLinks != nil && !*a.UpdateLinks, Mutation: a.mutation(c)}
+}
+
+func moveNoteTool() *tool {
+	in := object("", mutationProps(
+		req("path", &schema{Type: "string", MinLength: ptr(1), Description: "The note to move, or a folder: a path ending in / " +
+			"(or one that names no note) moves every note under it."}),
+		req("new_path", &schema{Type: "string", MinLength: ptr(1), Description: "The new path: of the note (without extension it " +
+			"keeps its own), or of the folder (/ for the root)."}),
+		opt("update_links", boolean("Rewrite every link that would no longer reach a moved note, in the same commit. "+
+			"false moves the files only and lists the notes that still point at the old paths.").def(true)),
+	)...)
+	return &tool{
+		name: "move_note", group: GroupNotes, mutating: true, title: "Move or rename a note or folder",
+		description: "Move or rename a note, or a whole folder, as one git commit in which git sees each note renamed (history " +
+			"follows it). By default every link to a moved note, in every note, is rewritten in the same commit in its own " +
+			"style — [[name|label]] keeps its label, [[name#Heading]] its heading, markdown links stay relative, links by " +
+			"title or alias stay as they are — and nothing else in the notes changes; the result lists the notes whose links " +
+			"changed. With update_links false it lists the notes left pointing at the old path. ALREADY_EXISTS when a note " +
+			"has the new path. Use dry_run to see the whole diff first; use this rather than write_note plus delete_note, which " +
+			"loses the history and breaks links.",
+		input: in,
+		output: object("The outcome.", append([]prop{
+			req("from", str("The old path (a folder ends in /).")),
+			req("path", str("The new path (a folder ends in /).")),
+			opt("version", str("The moved note's version: pass it as expected_version next time. Absent for a folder.")),
+		}, mutationResultProps()...)...),
+		run: bind(in, func(ctx context.Context, s *Server, a *moveArgs) (any, string, error) {
+			res, err := s.w.Move(ctx, a.request(s.caller(ctx)))
+			if err != nil {
+				return nil, "", err
+			}
+			out := &moveOutput{Result: res, From: a.Path, Path: a.NewPath}
+			var moved []wiki.NoteChange
+			for _, c := range res.Changes {
+				if c.Action == wiki.ActionMoved {
+					moved = append(moved, c)
+				}
+			}
+			if len(moved) == 1 && moved[0].From != "" {
+				out.From, out.Path, out.Version = moved[0].From, moved[0].Path, moved[0].Version
+			}
+			what := "note"
+			if len(moved) != 1 {
+				what = fmt.Sprintf("folder (%s)", plural(len(moved), "note"))
+			}
+			return out, moveText(fmt.Sprintf("Moved %s from %s to %s", what, out.From, out.Path), res, a.UpdateLinks == nil || *a.UpdateLinks), nil
+		}),
+	}
+}
+
+// moveText renders a move in the style of the seeds: the headline, then the
+// notes whose links were updated or still point at the old path.
+func moveText(headline string, res *wiki.Result, updating bool) string {
+	var details []string
+	if len(res.LinksUpdated) > 0 {
+		verb := "Updated"
+		if res.DryRun {
+			verb = "Would update"
+		}
+		details = append(details, "", fmt.Sprintf("%s links in %s:", verb, plural(len(res.LinksUpdated), "note")))
+		for _, n := range res.LinksUpdated {
+			details = append(details, fmt.Sprintf("- %s (%s)", n.Path, plural(len(n.Links), "link")))
+		}
+	}
+	if len(res.BrokenLinks) > 0 {
+		details = append(details, "", fmt.Sprintf("%s %s links that now point to the old path:", plural(len(res.BrokenLinks), "note"),
+			verb(len(res.BrokenLinks), "has", "have")))
+		for _, n := range res.BrokenLinks {
+			details = append(details, fmt.Sprintf("- %s (%s)", n.Path, plural(len(n.Links), "link")))
+		}
+		if !updating {
+			details = append(details, "", "Use update_links: true to update these links.")
+		}
+	}
+	// the warnings say the same as the lists above
+	shown := *res
+	shown.Warnings = nil
+	for _, w := range res.Warnings {
+		if len(res.BrokenLinks) == 0 || !strings.Contains(w, "links that still name the old paths") {
+			shown.Warnings = append(shown.Warnings, w)
+		}
+	}
+	return mutationText(headline, &shown, details...)
+}
