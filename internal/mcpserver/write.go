@@ -255,4 +255,3 @@ func deleteNoteTool() *tool {
 		}),
 	}
 }
-
