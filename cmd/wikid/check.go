@@ -36,7 +36,6 @@ func (c *checkCommand) Run(ctx context.Context, args []string) error {
 		fs.Usage()
 		return exitError(2)
 	}
-	withLinkGraph = true
 	w, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {
 		return err

@@ -9,11 +9,6 @@ import (
 	"github.com/wikid/wikid/internal/wiki"
 )
 
-// withLinkGraph says whether openWiki gives the wiki its link graph. The
-// commands that need it set it until the MCP tools declare the graph's
-// results, and every command gets it.
-var withLinkGraph = false
-
 type linksCommand struct{ env }
 
 func (c *linksCommand) Usage() string {
@@ -41,7 +36,6 @@ func (c *linksCommand) Run(ctx context.Context, args []string) error {
 		fs.Usage()
 		return exitError(2)
 	}
-	withLinkGraph = true
 	w, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {
 		return err

@@ -40,7 +40,6 @@ func (c *mvCommand) Run(ctx context.Context, args []string) error {
 		fs.Usage()
 		return exitError(2)
 	}
-	withLinkGraph = true
 	w, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {
 		return err

@@ -51,9 +51,7 @@ func openWiki(ctx context.Context, e env, dir string, edit func(*config.Config))
 	}
 	opts := cfg.WikiOptions()
 	opts.Logger = logger
-	if withLinkGraph {
-		opts.Graph = graph.New()
-	}
+	opts.Graph = graph.New()
 	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{Logger: logger})
 	if err != nil {
 		store.Close(ctx)
