@@ -17,13 +17,15 @@ import (
 
 // allTools is the tool set of TOOLS.md that exists so far.
 var allTools = []string{
-	"apply_changes", "daily_note", "delete_note", "edit_note", "find_broken_links", "find_path", "get_hubs",
-	"get_links", "grep_notes", "list_notes", "list_tags", "move_note", "random_note", "read_note",
-	"recent_changes", "resolve_notes", "search_notes", "update_metadata", "wiki_status", "write_note",
+	"activity_log", "apply_changes", "blame_note", "daily_note", "delete_note", "diff_versions", "edit_note",
+	"find_broken_links", "find_path", "get_hubs", "get_links", "grep_notes", "list_notes", "list_tags", "move_note",
+	"note_history", "random_note", "read_note", "recent_changes", "resolve_notes", "restore_note", "revert_change",
+	"search_notes", "update_metadata", "wiki_status", "write_note",
 }
 
 // mutatingTools change the wiki.
-var mutatingTools = []string{"apply_changes", "daily_note", "delete_note", "edit_note", "move_note", "update_metadata", "write_note"}
+var mutatingTools = []string{"apply_changes", "daily_note", "delete_note", "edit_note", "move_note", "restore_note",
+	"revert_change", "update_metadata", "write_note"}
 
 // runSuite drives every tool of a server over the fixture wiki at dir, as a
 // client would, and checks the results against the repository with the
@@ -104,7 +106,7 @@ func checkToolList(t *testing.T, s *session, readOnly bool) {
 					t.Errorf("%s lacks %s", name, p)
 				}
 			}
-			if _, ok := props["expected_version"]; !ok && name != "apply_changes" {
+			if _, ok := props["expected_version"]; !ok && name != "apply_changes" && name != "revert_change" {
 				t.Errorf("%s lacks expected_version", name)
 			}
 		}
