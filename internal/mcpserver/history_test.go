@@ -257,6 +257,9 @@ func TestHistoryTools(t *testing.T) {
 		if cs, _ := e["conflicts"].([]any); len(cs) != 1 {
 			t.Errorf("conflict details: %v", e)
 		}
+		if git(t, dir, "rev-parse", "HEAD") != before {
+			t.Errorf("a conflicting revert moved HEAD")
+		}
 		gittest.Commit(t, dir, "not a note", map[string]string{"data.txt": "x\n"})
 		before = git(t, dir, "rev-parse", "HEAD")
 		s.fail("revert_change", map[string]any{"commit": before}, "INVALID_PARAMS")
