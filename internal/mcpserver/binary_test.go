@@ -124,7 +124,7 @@ func TestServe_StdioLegacy(t *testing.T) {
 
 func TestServe_StdioReadOnly(t *testing.T) {
 	dir := fixtureRepo(t)
-	s := newSession(t, connectStdio(t, "--repo", dir, "--read-only", "--tools", "notes,search,wiki"))
+	s := newSession(t, connectStdio(t, "--repo", dir, "--read-only", "--tools", "notes,search,links,history,wiki"))
 	checkToolList(t, s, true)
 	s.fail("write_note", map[string]any{"path": "x", "content": "x"}, "READ_ONLY")
 	if st, _ := ok[struct {

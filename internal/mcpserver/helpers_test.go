@@ -21,6 +21,7 @@ import (
 
 	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/graph"
 	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/mcpserver"
 	"github.com/wikid/wikid/internal/wiki"
@@ -71,6 +72,7 @@ func openWiki(tb testing.TB, dir string, edit func(*wiki.Options)) *wiki.Wiki {
 		Committer: wiki.Identity{Name: "wikid", Email: "wikid@example.com"},
 		Daily:     wiki.DailyOptions{Folder: "journal", Template: "templates/daily"},
 		Logger:    logger,
+		Graph:     graph.New(),
 	}
 	if edit != nil {
 		edit(&opts)

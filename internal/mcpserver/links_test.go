@@ -6,17 +6,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wikid/wikid/internal/graph"
 	"github.com/wikid/wikid/internal/mcpserver"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
-// linkSession serves the fixture wiki with its link graph, as wikid serve
-// does, and connects a client.
+// linkSession serves the fixture wiki (with its link graph, as wikid serve
+// does) and connects a client.
 func linkSession(t *testing.T) (*session, string) {
 	t.Helper()
 	dir := fixtureRepo(t)
-	w := openWiki(t, dir, func(o *wiki.Options) { o.Graph = graph.New() })
+	w := openWiki(t, dir, nil)
 	url := serveHTTP(t, w, mcpserver.Options{}, mcpserver.HTTPOptions{})
 	return newSession(t, connectHTTP(t, url, nil, handshakeProtocol)), dir
 }

@@ -520,7 +520,8 @@ func checkMutations(t *testing.T, s *session, dir string) {
 			t.Errorf("delete %+v", out)
 		}
 		// inbox/second links to it by path.
-		if !strings.Contains(txt, "Warning: notes that link to inbox/New Idea by its path now have broken links: inbox/second.") {
+		if !strings.Contains(txt, "Warning: 1 note has links that named the deleted note: inbox/second (1 link).") ||
+			len(out.BrokenLinks) != 1 || out.BrokenLinks[0].Path != "inbox/second" {
 			t.Errorf("text:\n%s", txt)
 		}
 		s.fail("delete_note", map[string]any{"path": "inbox/New Idea", "confirm": true}, "NOT_FOUND")
