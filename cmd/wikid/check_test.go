@@ -46,8 +46,8 @@ func TestCheckCommand_Run(t *testing.T) {
 		dir := gittest.Init(t)
 		gittest.Commit(t, dir, "seed", map[string]string{"a.md": "[[b]]\n", "b.md": "# B\n"})
 		e, stdout, _ := testEnv("", nil)
-		if err := (&checkCommand{env: e}).Run(ctx, []string{"--repo", dir}); err != nil {
-			t.Errorf("an orphan fails without --strict: %v", err)
+		if err := (&checkCommand{env: e}).Run(ctx, []string{"--repo", dir}); err != nil || !strings.Contains(stdout.String(), "a: orphan (note)") {
+			t.Errorf("an orphan fails without --strict: %v\n%s", err, stdout)
 		}
 		e, stdout, _ = testEnv("", nil)
 		if err := (&checkCommand{env: e}).Run(ctx, []string{"--repo", dir, "--strict", "--json"}); err != exitError(1) {
