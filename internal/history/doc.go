@@ -18,20 +18,22 @@
 // The index is built from the commits' tree diffs once and then extended by
 // every new commit, whoever made it. It lives in one file under the wiki's
 // derived-state folder (.git/wikid/history): a header and one checksummed
-// record per commit, parents before children, appended as commits arrive.
-// A damaged tail is cut off and rebuilt from the commits; when history was
-// rewritten (the commit the index was at is no longer reachable), the
-// commits that are no longer reachable are dropped and the file rewritten.
+// record per commit, parents before children, appended as commits arrive;
+// it is read by the first Sync, so opening costs nothing. A damaged tail is
+// cut off and rebuilt from the commits. When history was rewritten (an
+// amend, a reset followed by new commits, a forced pull), the commits the
+// branch no longer reaches are dropped and the file is rewritten.
 //
 // # How it answers
 //
 // Queries walk the commit graph in memory the way git does, without reading
 // a single object: the commits in `git log` order (by committer date,
 // first in first out among equal dates); `git log -- path` with git's
-// default history simplification (a merge that has the path as one of its
-// parents has it is followed into that parent only, and left out); `git log
-// --follow`, which walks every commit, leaves merges out and switches to the
-// old path at a rename; and `git blame`, which hands lines down to parents
-// through line diffs of the blobs, reading only the blobs of the commits
-// that changed the file.
+// default history simplification (a merge whose file equals one of its
+// parents' is followed into the first such parent only, and left out; one
+// that differs from all of them is shown and all parents followed); `git
+// log --follow`, which walks every commit, leaves merges out and switches
+// to the old path at a rename; and `git blame`, which hands lines down to
+// parents through line diffs of the blobs, reading only the blobs of the
+// commits that changed the file.
 package history
