@@ -3,7 +3,6 @@ package wiki
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -257,6 +256,19 @@ func (t *txn) checkFree(moves []fileMove) error {
 	for _, m := range moves {
 		leaving[m.from.file] = m.from
 	}
+	// every note at HEAD by its path ignoring case, listed once for all
+	// the moves of a folder
+	files, err := t.snap.Files(t.ctx, "")
+	if err != nil {
+		return fmt.Errorf("list notes: %w", err)
+	}
+	byPath := make(map[string][]string)
+	for _, f := range files {
+		if p, _, ok := note.SplitFileName(f.Path); ok {
+			k := strings.ToLower(p)
+			byPath[k] = append(byPath[k], f.Path)
+		}
+	}
 	seen := make(map[string]bool, len(moves))
 	for i, m := range moves {
 		key := strings.ToLower(m.toPath)
@@ -268,15 +280,8 @@ func (t *txn) checkFree(moves []fileMove) error {
 		if s, ok := t.files[m.toFile]; ok && s.content != nil && leaving[m.toFile] == nil {
 			return exists(m.toPath) // written earlier in the batch
 		}
-		f, err := locate(t.ctx, t.snap, m.toPath, "")
-		switch {
-		case errors.Is(err, note.ErrAmbiguous):
-			return exists(m.toPath)
-		case errors.Is(err, note.ErrNotFound):
-		case err != nil:
-			return err
-		case leaving[f.Path] == nil:
-			if s, ok := t.files[f.Path]; !ok || s.content != nil {
+		for _, f := range byPath[key] {
+			if s, staged := t.files[f]; leaving[f] == nil && (!staged || s.content != nil) {
 				return exists(m.toPath)
 			}
 		}
