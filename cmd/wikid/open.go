@@ -51,7 +51,6 @@ func openWiki(ctx context.Context, e env, dir string, edit func(*config.Config))
 	}
 	opts := cfg.WikiOptions()
 	opts.Logger = logger
-	opts.Graph = graph.New()
 	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{Logger: logger})
 	if err != nil {
 		store.Close(ctx)
@@ -63,7 +62,7 @@ func openWiki(ctx context.Context, e env, dir string, edit func(*config.Config))
 		store.Close(ctx)
 		return nil, err
 	}
-	w, err := wiki.OpenWithHistory(ctx, store, idx, hist, opts)
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New()}, opts)
 	if err != nil {
 		hist.Close(ctx)
 		idx.Close(ctx)

@@ -22,6 +22,7 @@ import (
 	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/graph"
+	"github.com/wikid/wikid/internal/history"
 	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/mcpserver"
 	"github.com/wikid/wikid/internal/wiki"
@@ -72,7 +73,6 @@ func openWiki(tb testing.TB, dir string, edit func(*wiki.Options)) *wiki.Wiki {
 		Committer: wiki.Identity{Name: "wikid", Email: "wikid@example.com"},
 		Daily:     wiki.DailyOptions{Folder: "journal", Template: "templates/daily"},
 		Logger:    logger,
-		Graph:     graph.New(),
 	}
 	if edit != nil {
 		edit(&opts)
@@ -81,7 +81,11 @@ func openWiki(tb testing.TB, dir string, edit func(*wiki.Options)) *wiki.Wiki {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	w, err := wiki.Open(ctx, store, idx, opts)
+	hist, err := history.Open(ctx, store, history.Options{Logger: logger})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New()}, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func openHistoryWiki(tb testing.TB, dir string) *wiki.Wiki {
 		tb.Fatal(err)
 	}
 	opts := wiki.Options{Committer: wiki.Identity{Name: "wikid", Email: "wikid@example.com"}, Logger: logger}
-	w, err := wiki.OpenWithHistory(ctx, store, idx, hist, opts)
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist}, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}

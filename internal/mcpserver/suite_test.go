@@ -369,7 +369,6 @@ func checkBadArguments(t *testing.T, s *session, dir string) {
 		{"list_notes", map[string]any{"path": "no-such-folder"}, note.CodeNotFound, ""},
 		{"list_tags", map[string]any{"cursor": "zzz"}, note.CodeInvalidParams, ""},
 		{"list_tags", map[string]any{"limit": -1}, note.CodeInvalidParams, "limit"},
-		{"recent_changes", map[string]any{"author": "alice"}, note.CodeInvalidParams, ""},
 		{"recent_changes", map[string]any{"since": "soon"}, note.CodeInvalidParams, "since"},
 		{"resolve_notes", map[string]any{"names": []any{}}, note.CodeInvalidParams, "names"},
 		{"resolve_notes", map[string]any{"names": []any{"a"}, "strategy": "semantic"}, note.CodeInvalidParams, ""},

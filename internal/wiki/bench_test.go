@@ -67,7 +67,7 @@ func BenchmarkWiki_Edit(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			w, err := wiki.Open(ctx, store, idx, wiki.Options{})
+			w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx}, wiki.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -30,7 +30,7 @@ func openBenchWiki(b *testing.B, dir string, withIndex bool) *wiki.Wiki {
 			b.Fatal(err)
 		}
 	}
-	w, err := wiki.Open(ctx, store, idx, wiki.Options{Graph: graph.New()})
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, Graph: graph.New()}, wiki.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package wiki_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -19,7 +20,7 @@ import (
 func openGraphWiki(tb testing.TB, dir string) (*wiki.Wiki, *graph.Graph) {
 	tb.Helper()
 	g := graph.New()
-	return openWiki(tb, dir, func(o *wiki.Options) { o.Graph = g }), g
+	return openWikiWith(tb, dir, nil, io.Discard, g), g
 }
 
 // gitFiles returns every file at HEAD, read with the git CLI.

@@ -20,11 +20,18 @@ import (
 // openWiki opens a wiki over the repository at dir with a fixed clock.
 func openWiki(tb testing.TB, dir string, edit func(*wiki.Options)) *wiki.Wiki {
 	tb.Helper()
-	return openWikiLogged(tb, dir, edit, io.Discard)
+	return openWikiWith(tb, dir, edit, io.Discard, nil)
 }
 
 // openWikiLogged is openWiki with the logs written to log.
 func openWikiLogged(tb testing.TB, dir string, edit func(*wiki.Options), log io.Writer) *wiki.Wiki {
+	tb.Helper()
+	return openWikiWith(tb, dir, edit, log, nil)
+}
+
+// openWikiWith is openWiki with the logs written to log and a link graph
+// (nil for none).
+func openWikiWith(tb testing.TB, dir string, edit func(*wiki.Options), log io.Writer, g wiki.Graph) *wiki.Wiki {
 	tb.Helper()
 	logger := slog.New(slog.NewTextHandler(log, nil))
 	ctx := context.Background()
@@ -45,7 +52,7 @@ func openWikiLogged(tb testing.TB, dir string, edit func(*wiki.Options), log io.
 	if err != nil {
 		tb.Fatalf("index.Open: %v", err)
 	}
-	w, err := wiki.Open(ctx, store, idx, opts)
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, Graph: g}, opts)
 	if err != nil {
 		tb.Fatalf("wiki.Open: %v", err)
 	}

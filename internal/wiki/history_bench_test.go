@@ -60,7 +60,7 @@ func newHistoryBench(b *testing.B) *historyBench {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if hb.w, err = wiki.OpenWithHistory(ctx, store, nil, hist, wiki.Options{Logger: logger}); err != nil {
+	if hb.w, err = wiki.Open(ctx, wiki.Deps{Store: store, History: hist}, wiki.Options{Logger: logger}); err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { hb.w.Close(ctx) })

@@ -39,9 +39,9 @@ func openHistoryWiki(tb testing.TB, dir string) *wiki.Wiki {
 		Committer: wiki.Identity{Name: "wikid", Email: "wikid@example.com"},
 		Logger:    logger,
 	}
-	w, err := wiki.OpenWithHistory(ctx, store, idx, hist, opts)
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist}, opts)
 	if err != nil {
-		tb.Fatalf("wiki.OpenWithHistory: %v", err)
+		tb.Fatalf("wiki.Open: %v", err)
 	}
 	tb.Cleanup(func() { w.Close(ctx) })
 	return w

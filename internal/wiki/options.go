@@ -30,9 +30,6 @@ type Options struct {
 	Logger *slog.Logger
 	// Now returns the current time; default time.Now.
 	Now func() time.Time
-	// Graph is the link graph the wiki keeps in step with the branch; nil
-	// for none, and then the link tools fail and moves rewrite no links.
-	Graph Graph
 }
 
 // Identity is a name and an email address.

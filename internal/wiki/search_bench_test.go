@@ -36,7 +36,7 @@ func BenchmarkWiki_Search(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	w, err := wiki.Open(ctx, store, idx, wiki.Options{})
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx}, wiki.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -30,19 +30,23 @@ type Wiki struct {
 	bg     sync.WaitGroup
 }
 
-// Open returns a wiki over store, with search over idx (nil for none). Close
-// closes both. The index catches up with HEAD in the background; until it
-// has, searches answer from what it holds and IndexState says so. Open
-// returns an error if the options are invalid or HEAD cannot be read.
-func Open(ctx context.Context, store Store, idx Index, opts Options) (*Wiki, error) {
-	return OpenWithHistory(ctx, store, idx, nil, opts)
+// Deps are the adapters a wiki runs on. Only Store is required; without an
+// Index search fails, without a History the history tools fail (and the
+// index's file times come from a walk of the first-parent history), and
+// without a Graph the link tools fail.
+type Deps struct {
+	Store   Store
+	Index   Index
+	History History
+	Graph   Graph
 }
 
-// OpenWithHistory is Open with a per-path history index (nil for none),
-// which the wiki brings to HEAD in the background, extends with every
-// commit and closes on Close. Without one, the history tools fail and the
-// index's file times come from a walk of the first-parent history.
-func OpenWithHistory(ctx context.Context, store Store, idx Index, hist History, opts Options) (*Wiki, error) {
+// Open returns a wiki over the adapters in d; Close closes them all. The
+// index, history and graph catch up with HEAD in the background: until they
+// have, searches answer from what the index holds and IndexState says so.
+// Open returns an error if the options are invalid or HEAD cannot be read.
+func Open(ctx context.Context, d Deps, opts Options) (*Wiki, error) {
+	store, idx, hist := d.Store, d.Index, d.History
 	if err := opts.Validate(); err != nil {
 		return nil, fmt.Errorf("open wiki: %w", err)
 	}
@@ -75,8 +79,8 @@ func OpenWithHistory(ctx context.Context, store Store, idx Index, hist History, 
 			w.catchUp(bg)
 		}()
 	}
-	if opts.Graph != nil {
-		w.gr = &graphState{g: opts.Graph}
+	if d.Graph != nil {
+		w.gr = &graphState{g: d.Graph}
 		w.bg.Add(1)
 		go func() {
 			defer w.bg.Done()
