@@ -127,7 +127,7 @@ func (w *Wiki) historyFile(ctx context.Context, head, path string) (notePath, fi
 	if err != nil {
 		return "", "", false, err
 	}
-	f, err := locate(ctx, snap, notePath, ext)
+	f, err := w.locate(ctx, snap, notePath, ext)
 	if err == nil {
 		return notePathOf(f.Path), f.Path, true, nil
 	}

@@ -136,7 +136,7 @@ func (w *Wiki) findNote(ctx context.Context, path string) (Snapshot, string, boo
 	if err != nil {
 		return nil, "", false, err
 	}
-	f, err := locate(ctx, snap, notePath, ext)
+	f, err := w.locate(ctx, snap, notePath, ext)
 	switch {
 	case errors.Is(err, note.ErrNotFound):
 		return snap, notePath, false, nil

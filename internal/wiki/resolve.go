@@ -18,7 +18,7 @@ var noteExts = []string{".md", ".markdown", ".mdx"}
 // tried in order; a miss falls back to a unique case-insensitive match. It
 // returns an error wrapping note.ErrNotFound when there is no such note and
 // note.ErrAmbiguous when several notes differ from the path only in case.
-func locate(ctx context.Context, snap Snapshot, notePath, ext string) (File, error) {
+func (w *Wiki) locate(ctx context.Context, snap Snapshot, notePath, ext string) (File, error) {
 	exts := noteExts
 	if ext != "" {
 		exts = []string{ext}
@@ -32,15 +32,23 @@ func locate(ctx context.Context, snap Snapshot, notePath, ext string) (File, err
 			return File{}, err
 		}
 	}
-	return locateFold(ctx, snap, notePath, ext)
+	return w.locateFold(ctx, snap, notePath, ext)
 }
 
-// locateFold is locate's case-insensitive fallback. It lists the whole
-// tree, so it runs only after the exact lookups missed.
-func locateFold(ctx context.Context, snap Snapshot, notePath, ext string) (File, error) {
-	files, err := snap.Files(ctx, "")
+// locateFold is locate's case-insensitive fallback. It asks the wiki's
+// case-folded index of the tree, which follows the commits by tree diffs.
+func (w *Wiki) locateFold(ctx context.Context, snap Snapshot, notePath, ext string) (File, error) {
+	candidates, err := w.fold.lookup(ctx, w.store, snap, notePath)
 	if err != nil {
 		return File{}, err
+	}
+	files := make([]File, 0, len(candidates))
+	for _, c := range candidates {
+		f, err := snap.Stat(ctx, c)
+		if err != nil {
+			return File{}, err
+		}
+		files = append(files, f)
 	}
 	var matches []File
 	for _, f := range files {
@@ -77,7 +85,7 @@ func notePathOf(file string) string {
 
 // readNote reads and parses the note at notePath in snap.
 func (w *Wiki) readNote(ctx context.Context, snap Snapshot, notePath, ext string) (File, *note.Note, error) {
-	f, err := locate(ctx, snap, notePath, ext)
+	f, err := w.locate(ctx, snap, notePath, ext)
 	if err != nil {
 		return File{}, nil, err
 	}

@@ -53,7 +53,7 @@ func (t *txn) stage(path string) (*staged, error) {
 	if s, ok := t.byNote[notePath]; ok && (ext == "" || s.file == note.FileName(notePath, ext)) {
 		return s, nil
 	}
-	f, err := locate(t.ctx, t.snap, notePath, ext)
+	f, err := t.w.locate(t.ctx, t.snap, notePath, ext)
 	switch {
 	case err == nil:
 		if s, ok := t.files[f.Path]; ok {

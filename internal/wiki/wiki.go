@@ -21,6 +21,7 @@ type Wiki struct {
 	// writeMu admits one mutation at a time.
 	writeMu sync.Mutex
 	notes   *noteCache
+	fold    foldIndex   // case-insensitive path lookups
 	ix      *indexer    // nil without a search index
 	gr      *graphState // nil without a link graph
 	hist    History     // nil without a history index
