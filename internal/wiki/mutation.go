@@ -171,15 +171,10 @@ func (t *txn) finish(tool string, m Mutation) (*Result, error) {
 		req.Changes = append(req.Changes, FileChange{Path: s.file, Delete: s.content == nil, Content: s.content})
 	}
 	commit, err := t.w.store.Commit(t.ctx, req)
-	if commit == "" {
+	if err != nil {
 		return nil, err
 	}
-	// The commit landed; err, if any, says the checkout was not refreshed.
 	res.Commit = commit
-	if err != nil {
-		t.w.log.Warn("commit landed but the checkout was not refreshed", "commit", commit, "err", err)
-		res.Warnings = append(res.Warnings, "committed, but the checked-out files were not all refreshed: "+err.Error())
-	}
 	t.w.indexCommit(t.ctx, t.head.Commit, commit, req.Committer.When, changed)
 	t.w.graphCommit(t.head.Commit, commit, changed)
 	return res, nil

@@ -25,14 +25,13 @@ type Store interface {
 	// Such files fail with an *note.Error of code LOCAL_CHANGES naming them.
 	// A bare repository always passes.
 	CheckWorktree(ctx context.Context, parent string, files []string) error
-	// Commit writes one commit with the changes on top of req.Parent and
-	// moves the branch to it with git's lock protocol, then (for a checkout)
-	// writes the touched files and refreshes their index entries. It checks
-	// the worktree like CheckWorktree before writing anything. If the branch
-	// no longer points at req.Parent it returns ErrHeadMoved and changes
-	// nothing; on a detached HEAD it returns ErrDetached. If the commit
-	// landed but the checkout could not be refreshed, it returns the new
-	// commit id together with an error.
+	// Commit writes one commit with the changes on top of req.Parent and,
+	// for a checkout, puts the touched files and their index entries in
+	// place, then moves the branch to it with git's lock protocol, all under
+	// the index lock. It checks the worktree like CheckWorktree before
+	// writing anything. It lands completely or changes nothing: if the branch
+	// no longer points at req.Parent it returns ErrHeadMoved; on a detached
+	// HEAD it returns ErrDetached.
 	Commit(ctx context.Context, req CommitRequest) (string, error)
 	// Changes lists the files that differ between two commits ("" is the
 	// empty tree), sorted by path. Renames are reported as a delete and an
