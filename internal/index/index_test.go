@@ -146,7 +146,13 @@ func TestOpen(t *testing.T) {
 
 	t.Run("recreates another schema version", func(t *testing.T) {
 		x := openFixture(t)
-		if err := x.bi.SetInternal(internalSchema, []byte("0")); err != nil {
+		// Write the old version the way Apply writes, so that Close waits
+		// for it to reach the disk (a direct SetInternal may not).
+		b := x.bi.NewBatch()
+		b.SetInternal(internalSchema, []byte("0"))
+		saved := x.unsaved.add()
+		b.SetPersistedCallback(func(error) { saved() })
+		if err := x.bi.Batch(b); err != nil {
 			t.Fatal(err)
 		}
 		y, log := reopen(t, x)
