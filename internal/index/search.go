@@ -65,10 +65,6 @@ func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (*wiki.Searc
 	sreq := bleve.NewSearchRequestOptions(withFilter(q, filter), limit+1, 0, false)
 	sreq.SortByCustom(sortOrder(mode))
 	sreq.Fields = []string{fieldTitle, fieldTagNames, fieldModStamp}
-	if req.Snippets {
-		sreq.Fields = append(sreq.Fields, fieldBody, fieldBodyLine)
-		sreq.IncludeLocations = true
-	}
 	if cur != nil {
 		after := cur.After
 		if mode == sortRelevance {
@@ -92,13 +88,50 @@ func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (*wiki.Searc
 			out.NextCursor = cursorAfter(mode, res.Hits[i-1])
 			break
 		}
-		out.Hits = append(out.Hits, hit(h, req.Snippets))
+		out.Hits = append(out.Hits, hit(h))
+	}
+	if req.Snippets && len(out.Hits) > 0 {
+		if err := x.addSnippets(ctx, q, out.Hits); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
 
-// hit turns a bleve hit into a search hit.
-func hit(h *search.DocumentMatch, withSnippets bool) wiki.SearchHit {
+// addSnippets fills in the snippets of a page of hits. It asks bleve for
+// term locations only for the notes of the page: asking for them in the
+// main search makes bleve collect them for every matching note.
+func (x *Index) addSnippets(ctx context.Context, q query.Query, hits []wiki.SearchHit) error {
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.Path
+	}
+	page := query.NewConjunctionQuery([]query.Query{query.NewDocIDQuery(ids), must(q)})
+	sreq := bleve.NewSearchRequestOptions(page, len(ids), 0, false)
+	sreq.Fields = []string{fieldBody, fieldBodyLine}
+	sreq.IncludeLocations = true
+	res, err := x.bi.SearchInContext(ctx, sreq)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("search: snippets: %w", err)
+	}
+	byID := make(map[string]*search.DocumentMatch, len(res.Hits))
+	for _, h := range res.Hits {
+		byID[h.ID] = h
+	}
+	for i := range hits {
+		if h, ok := byID[hits[i].Path]; ok {
+			line, _ := strconv.Atoi(firstString(h.Fields[fieldBodyLine]))
+			hits[i].Snippets = snippets(firstString(h.Fields[fieldBody]), line, h.Locations[fieldBody])
+		}
+	}
+	return nil
+}
+
+// hit turns a bleve hit into a search hit, without snippets.
+func hit(h *search.DocumentMatch) wiki.SearchHit {
 	out := wiki.SearchHit{
 		Path:  h.ID,
 		Title: firstString(h.Fields[fieldTitle]),
@@ -110,10 +143,6 @@ func hit(h *search.DocumentMatch, withSnippets bool) wiki.SearchHit {
 	}
 	if t, err := time.Parse(time.RFC3339Nano, firstString(h.Fields[fieldModStamp])); err == nil {
 		out.Modified = t
-	}
-	if withSnippets {
-		line, _ := strconv.Atoi(firstString(h.Fields[fieldBodyLine]))
-		out.Snippets = snippets(firstString(h.Fields[fieldBody]), line, h.Locations[fieldBody])
 	}
 	return out
 }
