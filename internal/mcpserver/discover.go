@@ -137,6 +137,8 @@ func wikiStatusTool() *tool {
 				req("caught_up", boolean("Whether the index reflects HEAD.")),
 				req("behind", integer("Commits between the index and HEAD; -1 when not counted.", -1, 1e12)),
 			)),
+			req("history", derivedSchema("The per-path history index behind the history tools.")),
+			req("graph", derivedSchema("The link graph behind the link tools and backlinks.")),
 			req("sync", object("Syncing with a remote.",
 				req("configured", boolean("Whether sync is set up.")),
 				req("message", str("The sync state in words.")),
@@ -181,6 +183,7 @@ func statusText(st *wiki.Status) string {
 	if st.Index.Err != "" {
 		b.line("Last index error: %s", st.Index.Err)
 	}
+	b.line("History index: %s. Link graph: %s.", derivedText(st.History), derivedText(st.Graph))
 	if st.ReadOnly {
 		b.line("Read-only: changes are refused.")
 	} else {
@@ -188,4 +191,24 @@ func statusText(st *wiki.Status) string {
 	}
 	b.line("Sync: %s", st.Sync.Message)
 	return b.String()
+}
+
+// derivedSchema describes a wiki.DerivedStatus.
+func derivedSchema(desc string) *schema {
+	return object(desc,
+		req("enabled", boolean("Whether the wiki keeps it.")),
+		opt("commit", str("The commit it reflects.")),
+		req("caught_up", boolean("Whether it reflects HEAD; it catches up on the next request that needs it.")),
+	)
+}
+
+func derivedText(d wiki.DerivedStatus) string {
+	switch {
+	case !d.Enabled:
+		return "none"
+	case d.CaughtUp:
+		return "up to date"
+	default:
+		return "catching up"
+	}
 }

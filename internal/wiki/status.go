@@ -28,7 +28,23 @@ type Status struct {
 	Notes    int         `json:"notes"`
 	ReadOnly bool        `json:"read_only"`
 	Index    IndexStatus `json:"index"`
-	Sync     SyncStatus  `json:"sync"`
+	// History and Graph are the per-path history index and the link graph.
+	History DerivedStatus `json:"history"`
+	Graph   DerivedStatus `json:"graph"`
+	Sync    SyncStatus    `json:"sync"`
+}
+
+// DerivedStatus is the state of derived data that follows HEAD.
+type DerivedStatus struct {
+	// Enabled is false when the wiki runs without it.
+	Enabled bool `json:"enabled"`
+	// Commit is the commit it reflects; CaughtUp is true when that is HEAD.
+	Commit   string `json:"commit,omitempty"`
+	CaughtUp bool   `json:"caught_up"`
+}
+
+func derived(enabled bool, commit, head string) DerivedStatus {
+	return DerivedStatus{Enabled: enabled, Commit: commit, CaughtUp: enabled && commit == head}
 }
 
 // IndexStatus is the search index's state relative to HEAD.
@@ -75,6 +91,12 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 		if _, _, ok := note.SplitFileName(f.Path); ok {
 			st.Notes++
 		}
+	}
+	if w.hist != nil {
+		st.History = derived(true, w.hist.Commit(), head.Commit)
+	}
+	if w.gr != nil {
+		st.Graph = derived(true, w.gr.g.Commit(), head.Commit)
 	}
 	if w.ix == nil {
 		st.Index.Behind = -1
