@@ -30,6 +30,7 @@ func stepTools() map[string]stepTool {
 		"edit_note":       {step(editNoteInput()), func() stepArgs { return &editArgs{} }},
 		"update_metadata": {step(updateMetadataInput()), func() stepArgs { return &metadataArgs{} }},
 		"delete_note":     {step(deleteNoteInput()), func() stepArgs { return &deleteArgs{} }},
+		"move_note":       {step(moveNoteInput()), func() stepArgs { return &moveArgs{} }},
 	}
 }
 
@@ -47,7 +48,7 @@ func applyChangesTool() *tool {
 		req("changes", &schema{Type: "array", MinItems: ptr(1), MaxItems: ptr(maxBatch),
 			Description: "The changes, applied in order; each sees the notes as the earlier ones left them.",
 			Items: object("One change: a tool and its arguments, exactly as that tool takes them (without dry_run and message).",
-				req("tool", enum("The tool.", "write_note", "edit_note", "update_metadata", "delete_note")),
+				req("tool", enum("The tool; move_note only as the first change.", "move_note", "write_note", "edit_note", "update_metadata", "delete_note")),
 				req("arguments", openObject("The tool's arguments; expected_version is checked per change.")),
 			)}),
 		dryRunProp,
@@ -55,10 +56,10 @@ func applyChangesTool() *tool {
 	)
 	return &tool{
 		name: "apply_changes", group: GroupNotes, mutating: true, destructive: true, title: "Change several notes in one commit",
-		description: "Apply several changes (write_note, edit_note, update_metadata, delete_note) as one git commit, all or " +
-			"nothing: if any change fails, nothing is written and the error names the change. Use it when notes must change " +
-			"together (a new note and the links to it, a reorganisation); for a single note, call its tool directly. " +
-			"dry_run previews the whole batch as one diff.",
+		description: "Apply several changes (write_note, edit_note, update_metadata, delete_note, and move_note as the " +
+			"first change) as one git commit, all or nothing: if any change fails, nothing is written and the error names the " +
+			"change. Use it when notes must change together (a new note and the links to it, a move plus edits to the moved " +
+			"note, a reorganisation); for a single note, call its tool directly. dry_run previews the whole batch as one diff.",
 		input:  in,
 		output: object("The outcome.", mutationResultProps()...),
 		run:    bind(in, runApply),

@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"fmt"
+	"github.com/wikid/wikid/internal/gittest"
 	"slices"
 	"strings"
 	"testing"
@@ -172,4 +173,25 @@ func TestServer_DeleteListsBrokenLinks(t *testing.T) {
 	if n := strings.Count(txt, "projects/beta/overview"); n != 1 || !strings.Contains(txt, "1 note has links that named the deleted note: projects/beta/overview (1 link)") {
 		t.Errorf("text names the linking note %d times:\n%s", n, txt)
 	}
+}
+
+func TestServer_ApplyChangesWithMove(t *testing.T) {
+	s, dir := linkSession(t)
+	before := git(t, dir, "rev-parse", "HEAD")
+	out, _ := ok[mutationOut](s, "apply_changes", map[string]any{"changes": []any{
+		map[string]any{"tool": "move_note", "arguments": map[string]any{"path": "projects/beta/risks", "new_path": "archive/beta-risks"}},
+		map[string]any{"tool": "edit_note", "arguments": map[string]any{"path": "archive/beta-risks",
+			"edits": []any{map[string]any{"op": "append", "content": "On hold."}}}},
+	}})
+	checkCommit(t, dir, before, "apply_changes", out.Commit)
+	if len(out.LinksUpdated) != 2 {
+		t.Errorf("links updated %+v", out.LinksUpdated)
+	}
+	if got := gittest.Git(t, dir, "show", "HEAD:archive/beta-risks.md"); !strings.HasSuffix(got, "]].\r\nOn hold.\r\n") {
+		t.Errorf("moved and edited note ends %q", got[max(0, len(got)-20):])
+	}
+	s.fail("apply_changes", map[string]any{"changes": []any{
+		map[string]any{"tool": "edit_note", "arguments": map[string]any{"path": "index", "edits": []any{map[string]any{"op": "append", "content": "x"}}}},
+		map[string]any{"tool": "move_note", "arguments": map[string]any{"path": "index", "new_path": "home"}},
+	}}, "INVALID_PARAMS")
 }

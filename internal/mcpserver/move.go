@@ -28,8 +28,14 @@ func (a *moveArgs) request(c wiki.Caller) wiki.MoveRequest {
 	return wiki.MoveRequest{Path: a.Path, NewPath: a.NewPath, LeaveLinks: a.UpdateLinks != nil && !*a.UpdateLinks, Mutation: a.mutation(c)}
 }
 
-func moveNoteTool() *tool {
-	in := object("", mutationProps(
+// change makes the move a step of apply_changes.
+func (a *moveArgs) change(c wiki.Caller) wiki.Change {
+	r := a.request(c)
+	return wiki.Change{Move: &r}
+}
+
+func moveNoteInput() *schema {
+	return object("", mutationProps(
 		req("path", &schema{Type: "string", MinLength: ptr(1), Description: "The note to move, or a folder: a path ending in / " +
 			"(or one that names no note) moves every note under it."}),
 		req("new_path", &schema{Type: "string", MinLength: ptr(1), Description: "The new path: of the note (without extension it " +
@@ -37,6 +43,10 @@ func moveNoteTool() *tool {
 		opt("update_links", boolean("Rewrite every link that would no longer reach a moved note, in the same commit. "+
 			"false moves the files only and lists the notes that still point at the old paths.").def(true)),
 	)...)
+}
+
+func moveNoteTool() *tool {
+	in := moveNoteInput()
 	return &tool{
 		name: "move_note", group: GroupNotes, mutating: true, title: "Move or rename a note or folder",
 		description: "Move or rename a note, or a whole folder, as one git commit in which git sees each note renamed (history " +

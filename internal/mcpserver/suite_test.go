@@ -347,7 +347,7 @@ func checkBadArguments(t *testing.T, s *session, dir string) {
 		{"daily_note", map[string]any{"op": "append"}, note.CodeInvalidParams, "content"},
 		{"daily_note", map[string]any{"op": "replace", "content": "x"}, note.CodeInvalidParams, "op"},
 		{"apply_changes", map[string]any{"changes": []any{}}, note.CodeInvalidParams, "changes"},
-		{"apply_changes", map[string]any{"changes": []any{map[string]any{"tool": "move_note", "arguments": map[string]any{}}}}, note.CodeInvalidParams, "changes[0].tool"},
+		{"apply_changes", map[string]any{"changes": []any{map[string]any{"tool": "note_history", "arguments": map[string]any{}}}}, note.CodeInvalidParams, "changes[0].tool"},
 		{"apply_changes", map[string]any{"changes": []any{map[string]any{"tool": "write_note",
 			"arguments": map[string]any{"path": "a", "content": "x", "dry_run": true}}}}, note.CodeInvalidParams, ""},
 		{"apply_changes", map[string]any{"changes": []any{map[string]any{"tool": "write_note",

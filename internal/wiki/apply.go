@@ -10,12 +10,15 @@ import (
 
 // Change is one step of a batch: exactly one of its fields is set. The
 // step's own DryRun, Message and Caller are ignored; its ExpectedVersion
-// counts.
+// counts. A Move must be the batch's first change: its link rewrites are
+// planned from the link graph at HEAD, which the steps before it would
+// have made stale.
 type Change struct {
 	Write    *WriteRequest
 	Edit     *EditRequest
 	Metadata *MetadataRequest
 	Delete   *DeleteRequest
+	Move     *MoveRequest
 }
 
 // ApplyRequest is a batch of changes committed together.
@@ -32,28 +35,64 @@ func (w *Wiki) Apply(ctx context.Context, req ApplyRequest) (*Result, error) {
 	if len(req.Changes) == 0 {
 		return nil, note.Errorf(note.CodeInvalidParams, "changes is empty").WithHint("give at least one change")
 	}
-	return w.mutate(ctx, "apply_changes", req.Mutation, func(t *txn) error {
+	for i, c := range req.Changes {
+		if c.Move != nil && i > 0 {
+			return nil, stepError(i, c, note.Errorf(note.CodeInvalidParams, "move_note can only be the first change of a batch").
+				WithHint("put the move first, or move in a call of its own before the batch"))
+		}
+	}
+	var updated, broken []LinkedNote
+	res, err := w.mutate(ctx, "apply_changes", req.Mutation, func(t *txn) error {
+		updated, broken = nil, nil
 		for i, c := range req.Changes {
-			if err := t.apply(c); err != nil {
+			var err error
+			if c.Move != nil && c.count() == 1 {
+				updated, broken, err = t.move(*c.Move)
+			} else {
+				err = t.apply(c)
+			}
+			if err != nil {
 				return stepError(i, c, err)
 			}
 		}
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	res.LinksUpdated, res.BrokenLinks = updated, broken
+	if len(broken) > 0 {
+		res.Warnings = append(res.Warnings, brokenWarning(broken, "still name the old paths"))
+	}
+	return res, nil
 }
 
+// apply runs one change that is not a move.
 func (t *txn) apply(c Change) error {
+	if c.count() != 1 {
+		return note.Errorf(note.CodeInvalidParams, "a change must name exactly one tool")
+	}
 	switch {
-	case c.Write != nil && c.Edit == nil && c.Metadata == nil && c.Delete == nil:
+	case c.Write != nil:
 		return t.write(*c.Write)
-	case c.Edit != nil && c.Write == nil && c.Metadata == nil && c.Delete == nil:
+	case c.Edit != nil:
 		return t.edit(*c.Edit)
-	case c.Metadata != nil && c.Write == nil && c.Edit == nil && c.Delete == nil:
+	case c.Metadata != nil:
 		return t.updateMetadata(*c.Metadata)
-	case c.Delete != nil && c.Write == nil && c.Edit == nil && c.Metadata == nil:
+	default:
 		return t.delete(*c.Delete)
 	}
-	return note.Errorf(note.CodeInvalidParams, "a change must name exactly one tool")
+}
+
+// count returns how many tools the change names.
+func (c Change) count() int {
+	n := 0
+	for _, set := range []bool{c.Write != nil, c.Edit != nil, c.Metadata != nil, c.Delete != nil, c.Move != nil} {
+		if set {
+			n++
+		}
+	}
+	return n
 }
 
 func (c Change) tool() string {
@@ -66,6 +105,8 @@ func (c Change) tool() string {
 		return "update_metadata"
 	case c.Delete != nil:
 		return "delete_note"
+	case c.Move != nil:
+		return "move_note"
 	}
 	return "unknown"
 }
