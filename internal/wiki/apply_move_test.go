@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wikid/wikid/internal/graph"
 	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/graph"
 	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
