@@ -105,3 +105,25 @@ func Status(tb testing.TB, dir string) string {
 	tb.Helper()
 	return Git(tb, dir, "status", "--porcelain")
 }
+
+// CopyRepo returns a new checkout holding a copy of the folder src (such
+// as a wiki under fixtures/) in one commit.
+func CopyRepo(tb testing.TB, src string) string {
+	tb.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(src, p)
+		files[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	dir := Init(tb)
+	Commit(tb, dir, "seed", files)
+	return dir
+}

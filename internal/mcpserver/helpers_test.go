@@ -5,10 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -40,23 +38,7 @@ const (
 // commit.
 func fixtureRepo(tb testing.TB) string {
 	tb.Helper()
-	src := filepath.Join("..", "..", "fixtures", "basic")
-	files := map[string]string{}
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(src, p)
-		files[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	dir := gittest.Init(tb)
-	gittest.Commit(tb, dir, "seed", files)
-	return dir
+	return gittest.CopyRepo(tb, filepath.Join("..", "..", "fixtures", "basic"))
 }
 
 // openWiki opens a wiki over dir, configured as wikid serve would from the

@@ -19,21 +19,7 @@ import (
 // commit.
 func fixtureRepo(tb testing.TB, name string) string {
 	tb.Helper()
-	src := filepath.Join("..", "..", "fixtures", name)
-	files := map[string]string{}
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(src, p)
-		files[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return seeded(tb, files)
+	return gittest.CopyRepo(tb, filepath.Join("..", "..", "fixtures", name))
 }
 
 // fixtureNotes parses every note of a fixture wiki: the oracle the index
