@@ -1,17 +1,14 @@
 package mcpserver_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -147,49 +144,7 @@ type served struct {
 // exits.
 func startServe(t *testing.T, env []string, args ...string) *served {
 	t.Helper()
-	cmd := exec.Command(wikidBin, append([]string{"serve"}, args...)...)
-	cmd.Env = env
-	pr, pw := io.Pipe()
-	p := &served{cmd: cmd, stderr: &lockedBuffer{}, exited: make(chan struct{})}
-	cmd.Stderr = io.MultiWriter(pw, p.stderr)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		cmd.Wait()
-		pw.Close()
-		close(p.exited)
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-p.exited:
-		default:
-			cmd.Process.Kill()
-			<-p.exited
-		}
-		if t.Failed() {
-			t.Logf("wikid standard error:\n%s", p.stderr)
-		}
-	})
-	found := make(chan string, 1)
-	go func() {
-		re := regexp.MustCompile(`serving MCP at (http://\S+)`)
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				found <- m[1]
-				break
-			}
-		}
-		io.Copy(io.Discard, pr)
-	}()
-	select {
-	case p.url = <-found:
-	case <-p.exited:
-	case <-time.After(30 * time.Second):
-		t.Fatal("wikid serve printed no endpoint")
-	}
-	return p
+	return startBinary(t, wikidBin, env, args...)
 }
 
 func TestServe_HTTP(t *testing.T) {

@@ -302,7 +302,7 @@ func buildRaceWikid(tb testing.TB) string {
 }
 
 // startBinary runs `bin serve args...` until it prints its HTTP endpoint
-// or exits, like startServe does for the plain build.
+// or exits.
 func startBinary(tb testing.TB, bin string, env []string, args ...string) *served {
 	tb.Helper()
 	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
