@@ -5,7 +5,9 @@ package config
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"time"
 
@@ -48,7 +50,7 @@ func Default() Config {
 func (c *Config) ApplyFile(data []byte) error {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(c); err != nil && err.Error() != "EOF" {
+	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("%s: %w", FileName, err)
 	}
 	return nil

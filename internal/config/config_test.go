@@ -1,0 +1,64 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestConfig_Layers(t *testing.T) {
+	c := Default()
+	if err := c.ApplyFile([]byte("timezone: Europe/Berlin\ndaily:\n  folder: journal\n  template: templates/daily\nauthor:\n  name: Ada\n  email: ada@example.com\n")); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"WIKID_TIMEZONE": "Asia/Tokyo", "WIKID_READ_ONLY": "true", "WIKID_MAX_NOTE_SIZE": "2048"}
+	if err := c.ApplyEnv(func(k string) string { return env[k] }); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	o := c.WikiOptions()
+	if o.Location.String() != "Asia/Tokyo" || !o.ReadOnly || o.MaxNoteSize != 2048 ||
+		o.Daily.Folder != "journal" || o.Daily.Template != "templates/daily" || o.Author.Name != "Ada" {
+		t.Errorf("options %+v", o)
+	}
+	if o.Committer.Name != "wikid" {
+		t.Errorf("committer %+v, want the default", o.Committer)
+	}
+	if _, offset := time.Date(2024, 1, 1, 0, 0, 0, 0, o.Location).Zone(); offset != 9*3600 {
+		t.Errorf("zone offset %d", offset)
+	}
+}
+
+func TestConfig_Errors(t *testing.T) {
+	tests := []struct {
+		name string
+		run  func(c *Config) error
+		want string
+	}{
+		{"unknown key", func(c *Config) error { return c.ApplyFile([]byte("timezon: UTC\n")) }, "timezon"},
+		{"bad yaml", func(c *Config) error { return c.ApplyFile([]byte("daily: [\n")) }, FileName},
+		{"bad size", func(c *Config) error {
+			return c.ApplyEnv(func(k string) string { return map[string]string{"WIKID_MAX_NOTE_SIZE": "big"}[k] })
+		}, "WIKID_MAX_NOTE_SIZE"},
+		{"bad bool", func(c *Config) error {
+			return c.ApplyEnv(func(k string) string { return map[string]string{"WIKID_READ_ONLY": "maybe"}[k] })
+		}, "WIKID_READ_ONLY"},
+		{"bad zone", func(c *Config) error { c.TimeZone = "Mars/Olympus"; return c.Validate() }, "Mars/Olympus"},
+		{"bad identity", func(c *Config) error { c.Author.Name = "a <b>"; return c.Validate() }, "identity"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := Default()
+			err := tt.run(&c)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want one naming %q", err, tt.want)
+			}
+		})
+	}
+	c := Default()
+	if err := c.ApplyFile(nil); err != nil {
+		t.Errorf("an empty file: %v", err)
+	}
+}
