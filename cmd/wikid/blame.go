@@ -25,12 +25,8 @@ func (c *blameCommand) Run(ctx context.Context, args []string) error {
 	repo := repoFlag(fs, c.env)
 	section := fs.String("section", "", "only this section: heading text, or Parent/Child")
 	asJSON := fs.Bool("json", false, "print the line ranges as JSON")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args, 1, 1); err != nil {
 		return err
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return exitError(2)
 	}
 	w, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {

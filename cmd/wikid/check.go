@@ -29,12 +29,8 @@ func (c *checkCommand) Run(ctx context.Context, args []string) error {
 	repo := repoFlag(fs, c.env)
 	strict := fs.Bool("strict", false, "count orphans as problems too")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args, 0, 1); err != nil {
 		return err
-	}
-	if fs.NArg() > 1 {
-		fs.Usage()
-		return exitError(2)
 	}
 	w, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {

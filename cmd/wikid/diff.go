@@ -34,12 +34,8 @@ func (c *diffCommand) Run(ctx context.Context, args []string) error {
 	unified := fs.Int("U", wiki.DefaultDiffContext, "lines of context around each change")
 	stat := fs.Bool("stat", false, "print the changed files and their line counts instead of the diff")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args, 0, 1); err != nil {
 		return err
-	}
-	if fs.NArg() > 1 {
-		fs.Usage()
-		return exitError(2)
 	}
 	w, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {

@@ -29,12 +29,8 @@ func (c *grepCommand) Run(ctx context.Context, args []string) error {
 	fs.StringVar(&req.Folder, "folder", "", "only notes under this folder")
 	fs.IntVar(&req.Limit, "limit", 1000, "at most this many lines")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args, 1, 1); err != nil {
 		return err
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return exitError(2)
 	}
 	req.Pattern = fs.Arg(0)
 	w, err := openWiki(ctx, c.env, *repo, nil)

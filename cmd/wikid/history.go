@@ -28,12 +28,8 @@ func (c *historyCommand) Run(ctx context.Context, args []string) error {
 	limit := fs.Int("limit", wiki.MaxHistoryLimit, "how many commits (at most 100)")
 	cursor := fs.String("cursor", "", "continue after the page that printed this cursor")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args, 1, 1); err != nil {
 		return err
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return exitError(2)
 	}
 	w, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {

@@ -47,12 +47,8 @@ daily:
 func (c *initCommand) Run(ctx context.Context, args []string) error {
 	fs := newFlagSet("init", c.Usage(), c.stderr)
 	bare := fs.Bool("bare", false, "create a bare repository (no checked-out files), e.g. for a server")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args, 0, 1); err != nil {
 		return err
-	}
-	if fs.NArg() > 1 {
-		fs.Usage()
-		return exitError(2)
 	}
 	dir := "."
 	if fs.NArg() == 1 {

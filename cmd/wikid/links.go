@@ -29,12 +29,8 @@ func (c *linksCommand) Run(ctx context.Context, args []string) error {
 	depth := fs.Int("depth", 1, fmt.Sprintf("list neighbors up to this many links away (at most %d)", wiki.MaxLinksDepth))
 	limit := fs.Int("limit", wiki.DefaultLinksLimit, fmt.Sprintf("at most this many entries per list (at most %d)", wiki.MaxLinksLimit))
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args, 1, 1); err != nil {
 		return err
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return exitError(2)
 	}
 	w, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {

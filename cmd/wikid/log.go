@@ -39,12 +39,8 @@ func (c *logCommand) Run(ctx context.Context, args []string) error {
 	fs.IntVar(&req.Limit, "limit", wiki.DefaultActivityLimit, "how many commits (at most 100)")
 	fs.StringVar(&req.Cursor, "cursor", "", "continue after the page that printed this cursor")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args, 0, 0); err != nil {
 		return err
-	}
-	if fs.NArg() != 0 {
-		fs.Usage()
-		return exitError(2)
 	}
 	var err error
 	if req.Since, err = parseDate("since", *since, false); err != nil {

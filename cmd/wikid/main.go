@@ -144,3 +144,17 @@ func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 	}
 	return fs
 }
+
+// parseArgs parses args and checks that at least min and at most max
+// (-1: any number of) positional arguments remain; otherwise it prints the
+// usage and asks for exit status 2.
+func parseArgs(fs *flag.FlagSet, args []string, min, max int) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if n := fs.NArg(); n < min || max >= 0 && n > max {
+		fs.Usage()
+		return exitError(2)
+	}
+	return nil
+}

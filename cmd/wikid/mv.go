@@ -33,12 +33,8 @@ func (c *mvCommand) Run(ctx context.Context, args []string) error {
 	repo := repoFlag(fs, c.env)
 	mf := addMutationFlags(fs)
 	leave := fs.Bool("no-update-links", false, "move the files only; list the notes whose links still name the old paths")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args, 2, 2); err != nil {
 		return err
-	}
-	if fs.NArg() != 2 {
-		fs.Usage()
-		return exitError(2)
 	}
 	w, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {

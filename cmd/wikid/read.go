@@ -27,12 +27,8 @@ func (c *readCommand) Run(ctx context.Context, args []string) error {
 	ver := fs.String("version", "", "read at this revision (sha, short sha, HEAD~N)")
 	meta := fs.Bool("metadata", false, "print only the metadata")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args, 1, 1); err != nil {
 		return err
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return exitError(2)
 	}
 	w, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {

@@ -27,12 +27,8 @@ func (c *restoreCommand) Run(ctx context.Context, args []string) error {
 	fs := newFlagSet("restore", c.Usage(), c.stderr)
 	repo := repoFlag(fs, c.env)
 	mf := addMutationFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args, 1, 2); err != nil {
 		return err
-	}
-	if fs.NArg() < 1 || fs.NArg() > 2 {
-		fs.Usage()
-		return exitError(2)
 	}
 	w, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {

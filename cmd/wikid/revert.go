@@ -26,12 +26,8 @@ func (c *revertCommand) Run(ctx context.Context, args []string) error {
 	message := fs.String("m", "", "why: becomes the commit body")
 	dryRun := fs.Bool("dry-run", false, "show the diff and risk, commit nothing")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args, 1, 1); err != nil {
 		return err
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return exitError(2)
 	}
 	w, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {

@@ -22,12 +22,8 @@ func (c *rmCommand) Run(ctx context.Context, args []string) error {
 	fs := newFlagSet("rm", c.Usage(), c.stderr)
 	repo := repoFlag(fs, c.env)
 	mf := addMutationFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args, 1, 1); err != nil {
 		return err
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return exitError(2)
 	}
 	w, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {

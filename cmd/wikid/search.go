@@ -35,12 +35,8 @@ func (c *searchCommand) Run(ctx context.Context, args []string) error {
 	limit := fs.Int("limit", 10, "how many results (at most 100)")
 	sort := fs.String("sort", "relevance", "relevance, modified, created or title")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args, 1, -1); err != nil {
 		return err
-	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return exitError(2)
 	}
 	w, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {

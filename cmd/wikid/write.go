@@ -23,12 +23,8 @@ func (c *writeCommand) Run(ctx context.Context, args []string) error {
 	repo := repoFlag(fs, c.env)
 	overwrite := fs.Bool("overwrite", false, "replace the note if it exists")
 	mf := addMutationFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args, 1, 1); err != nil {
 		return err
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return exitError(2)
 	}
 	content, err := readInput(c.env, "", false)
 	if err != nil {

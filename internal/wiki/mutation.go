@@ -165,7 +165,7 @@ func (t *txn) finish(tool string, m Mutation) (*Result, error) {
 		Changes:   make([]FileChange, 0, len(changed)),
 		Author:    t.w.signature(m.Caller.Author),
 		Committer: t.w.signature(t.w.opts.Committer),
-		Message:   commitMessage(t.subject(tool), m, tool, t.head.Commit),
+		Message:   commitMessage(t.subject(changed), m, tool, t.head.Commit),
 	}
 	for _, s := range changed {
 		req.Changes = append(req.Changes, FileChange{Path: s.file, Delete: s.content == nil, Content: s.content})
@@ -236,8 +236,7 @@ func (t *txn) changed() []*staged {
 }
 
 // subject is the commit subject: "<verb>: <path>", or "batch: N notes".
-func (t *txn) subject(tool string) string {
-	changed := t.changed()
+func (t *txn) subject(changed []*staged) string {
 	if len(t.verbs) == 1 && t.subjectLine != "" {
 		return t.subjectLine
 	}
