@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"strconv"
-	"time"
 
 	"github.com/blevesearch/bleve/v2/search"
 
@@ -41,9 +40,9 @@ func sortOrder(mode string) search.SortOrder {
 	byID := &search.SortDocID{}
 	switch mode {
 	case sortModified:
-		return search.SortOrder{dateDesc(fieldModified), byID}
+		return search.SortOrder{keyDesc(fieldModKey), byID}
 	case sortCreated:
-		return search.SortOrder{dateDesc(fieldCreated), byID}
+		return search.SortOrder{keyDesc(fieldCreatedKey), byID}
 	case sortTitle:
 		return search.SortOrder{&search.SortField{Field: fieldTitleSort, Type: search.SortFieldAsString}, byID}
 	default:
@@ -51,8 +50,9 @@ func sortOrder(mode string) search.SortOrder {
 	}
 }
 
-func dateDesc(field string) *search.SortField {
-	return &search.SortField{Field: field, Type: search.SortFieldAsDate, Desc: true}
+// keyDesc sorts on a time key, newest first.
+func keyDesc(field string) *search.SortField {
+	return &search.SortField{Field: field, Type: search.SortFieldAsString, Desc: true}
 }
 
 // cursor is the position after the last hit of a page: the sort order and
@@ -65,11 +65,15 @@ type cursor struct {
 
 // cursorAfter returns the cursor that continues after hit h.
 func cursorAfter(mode string, h *search.DocumentMatch) string {
-	after := make([]string, len(h.DecodedSort))
-	copy(after, h.DecodedSort)
-	if mode == sortRelevance && len(after) > 0 {
-		after[0] = strconv.FormatFloat(h.Score, 'g', -1, 64)
+	// A hit collected by its sort key alone has no path in its sort, and
+	// one collected by score alone no sort key but its score.
+	key := ""
+	if mode == sortRelevance {
+		key = strconv.FormatFloat(h.Score, 'g', -1, 64)
+	} else if len(h.DecodedSort) > 0 {
+		key = h.DecodedSort[0]
 	}
+	after := []string{key, h.ID}
 	b, _ := json.Marshal(cursor{Sort: mode, After: after})
 	return base64.RawURLEncoding.EncodeToString(b)
 }
@@ -102,7 +106,7 @@ func decodeCursor(s, mode string) (*cursor, error) {
 			return nil, bad("wrong score")
 		}
 	case sortModified, sortCreated:
-		if _, err := time.Parse(time.RFC3339Nano, c.After[0]); err != nil {
+		if !isTimeKey(c.After[0]) {
 			return nil, bad("wrong date")
 		}
 	}

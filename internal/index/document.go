@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"path"
 	"sort"
 	"strconv"
@@ -34,24 +35,45 @@ func fields(d *wiki.Document) map[string]any {
 		links = append(links, normPath(l))
 	}
 	return map[string]any{
-		fieldPath:      d.Path,
-		fieldFolders:   folders(d.Path),
-		fieldTitle:     d.Title,
-		fieldTitleSort: title,
-		fieldAliases:   d.Aliases,
-		fieldBody:      d.Body,
-		fieldBodyLine:  strconv.Itoa(d.BodyLine),
-		fieldTags:      tagAncestors(d.Tags),
-		fieldTagsExact: tagAncestors(d.Tags),
-		fieldTagNames:  d.Tags,
-		fieldProps:     props,
-		fieldCreated:   indexTime(d.Created),
-		fieldModified:  indexTime(d.Modified),
-		fieldModStamp:  d.Modified.Format(time.RFC3339Nano),
-		fieldLinks:     links,
-		fieldFile:      d.File,
-		fieldVersion:   d.Version,
+		fieldPath:       d.Path,
+		fieldFolders:    folders(d.Path),
+		fieldTitle:      d.Title,
+		fieldTitleSort:  title,
+		fieldAliases:    d.Aliases,
+		fieldBody:       d.Body,
+		fieldBodyLine:   strconv.Itoa(d.BodyLine),
+		fieldTags:       tagAncestors(d.Tags),
+		fieldTagsExact:  tagAncestors(d.Tags),
+		fieldTagNames:   d.Tags,
+		fieldProps:      props,
+		fieldCreated:    indexTime(d.Created),
+		fieldModified:   indexTime(d.Modified),
+		fieldCreatedKey: timeKey(d.Created),
+		fieldModKey:     timeKey(d.Modified),
+		fieldModStamp:   d.Modified.Format(time.RFC3339Nano),
+		fieldLinks:      links,
+		fieldFile:       d.File,
+		fieldVersion:    d.Version,
 	}
+}
+
+// timeKey returns t (unknownTime when zero) as a string that sorts as the
+// times do: the nanoseconds since 1970, sign bit flipped, in 16 hex digits.
+func timeKey(t time.Time) string {
+	return fmt.Sprintf("%016x", uint64(indexTime(t).UnixNano())^(1<<63))
+}
+
+// isTimeKey reports whether s has the form of a timeKey.
+func isTimeKey(s string) bool {
+	if len(s) != 16 {
+		return false
+	}
+	for i := range len(s) {
+		if !('0' <= s[i] && s[i] <= '9' || 'a' <= s[i] && s[i] <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // folders returns every ancestor folder of a note path: "a/b/c" gives "a"

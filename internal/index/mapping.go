@@ -12,27 +12,29 @@ import (
 // schemaVersion names the mapping below and the way documents are shaped.
 // Bump it whenever either changes: an index recorded with another version
 // is removed and rebuilt on Open.
-const schemaVersion = "1"
+const schemaVersion = "2"
 
 // Field names in the bleve documents.
 const (
-	fieldPath      = "path"      // keyword, lowercased; stored as written
-	fieldFolders   = "folders"   // keyword, lowercased: every ancestor folder
-	fieldTitle     = "title"     // text, stored
-	fieldTitleSort = "title_key" // keyword, lowercased title, for sorting
-	fieldAliases   = "aliases"   // text
-	fieldBody      = "body"      // text, stored, term vectors for snippets
-	fieldBodyLine  = "body_line" // stored only: the file line of the body's first line
-	fieldTags      = "tags"      // keyword, lowercased, with ancestors
-	fieldTagsExact = "tags_as"   // keyword as written, with ancestors, for list_tags
-	fieldTagNames  = "tag_names" // stored only: the tags as written
-	fieldProps     = "props"     // keyword, lowercased "key=value"
-	fieldCreated   = "created"   // datetime
-	fieldModified  = "modified"  // datetime
-	fieldModStamp  = "mtime"     // stored only: modified, RFC 3339 with nanoseconds
-	fieldLinks     = "links"     // keyword, lowercased; stored for linkedfrom
-	fieldFile      = "file"      // stored only
-	fieldVersion   = "version"   // stored only
+	fieldPath       = "path"         // keyword, lowercased; stored as written
+	fieldFolders    = "folders"      // keyword, lowercased: every ancestor folder
+	fieldTitle      = "title"        // text, stored
+	fieldTitleSort  = "title_key"    // keyword, lowercased title, for sorting
+	fieldAliases    = "aliases"      // text
+	fieldBody       = "body"         // text, stored, term vectors for snippets
+	fieldBodyLine   = "body_line"    // stored only: the file line of the body's first line
+	fieldTags       = "tags"         // keyword, lowercased, with ancestors
+	fieldTagsExact  = "tags_as"      // keyword as written, with ancestors, for list_tags
+	fieldTagNames   = "tag_names"    // stored only: the tags as written
+	fieldProps      = "props"        // keyword, lowercased "key=value"
+	fieldCreated    = "created"      // datetime
+	fieldModified   = "modified"     // datetime
+	fieldCreatedKey = "created_key"  // keyword: created as a sortable string
+	fieldModKey     = "modified_key" // keyword: modified as a sortable string
+	fieldModStamp   = "mtime"        // stored only: modified, RFC 3339 with nanoseconds
+	fieldLinks      = "links"        // keyword, lowercased; stored for linkedfrom
+	fieldFile       = "file"         // stored only
+	fieldVersion    = "version"      // stored only
 )
 
 // Analyzer names registered in the mapping.
@@ -98,6 +100,8 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 	doc.AddFieldMappingsAt(fieldProps, keywordField(analyzerKey, false, false))
 	doc.AddFieldMappingsAt(fieldCreated, dateField())
 	doc.AddFieldMappingsAt(fieldModified, dateField())
+	doc.AddFieldMappingsAt(fieldCreatedKey, keywordField(analyzerExact, false, true))
+	doc.AddFieldMappingsAt(fieldModKey, keywordField(analyzerExact, false, true))
 	doc.AddFieldMappingsAt(fieldModStamp, storedField())
 	doc.AddFieldMappingsAt(fieldLinks, keywordField(analyzerKey, true, false))
 	doc.AddFieldMappingsAt(fieldFile, storedField())
@@ -141,11 +145,12 @@ func storedField() *mapping.FieldMapping {
 	}
 }
 
-// dateField is a searchable and sortable datetime.
+// dateField is a searchable datetime. Sorts use its key field instead:
+// bleve keeps several terms per date in doc values, and reading them for
+// every hit of a large result made sorting by date slow.
 func dateField() *mapping.FieldMapping {
 	return &mapping.FieldMapping{
-		Type:      "datetime",
-		Index:     true,
-		DocValues: true,
+		Type:  "datetime",
+		Index: true,
 	}
 }

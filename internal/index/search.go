@@ -11,6 +11,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
+	"github.com/wikid/wikid/grammar"
 	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -62,72 +63,50 @@ func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (*wiki.Searc
 	}
 	filter := c.filters(req)
 
-	sreq := bleve.NewSearchRequestOptions(withFilter(q, filter), limit+1, 0, false)
-	sreq.SortByCustom(sortOrder(mode))
-	sreq.Fields = []string{fieldTitle, fieldTagNames, fieldModStamp}
+	var after []string
 	if cur != nil {
-		after := cur.After
+		after = cur.After
 		if mode == sortRelevance {
 			if after, err = x.rescore(ctx, q, filter, after); err != nil {
 				return nil, err
 			}
 		}
-		sreq.SearchAfter = after
 	}
-	res, err := x.bi.SearchInContext(ctx, sreq)
+	fields := []string{fieldTitle, fieldTagNames, fieldModStamp}
+	if req.Snippets {
+		fields = append(fields, fieldBody, fieldBodyLine)
+	}
+	hits, total, err := x.top(ctx, withFilter(q, filter), mode, after, limit, fields)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, err
 	}
 
-	out := &wiki.SearchResult{Total: int(res.Total), Hits: make([]wiki.SearchHit, 0, min(limit, len(res.Hits)))}
-	for i, h := range res.Hits {
+	out := &wiki.SearchResult{Total: int(total), Hits: make([]wiki.SearchHit, 0, min(limit, len(hits)))}
+	for i, h := range hits {
 		if i == limit {
-			out.NextCursor = cursorAfter(mode, res.Hits[i-1])
+			out.NextCursor = cursorAfter(mode, hits[i-1])
 			break
 		}
 		out.Hits = append(out.Hits, hit(h))
 	}
-	if req.Snippets && len(out.Hits) > 0 {
-		if err := x.addSnippets(ctx, q, out.Hits); err != nil {
-			return nil, err
-		}
+	if req.Snippets {
+		x.addSnippets(c, req.Query, hits[:len(out.Hits)], out.Hits)
 	}
 	return out, nil
 }
 
-// addSnippets fills in the snippets of a page of hits. It asks bleve for
-// term locations only for the notes of the page: asking for them in the
-// main search makes bleve collect them for every matching note.
-func (x *Index) addSnippets(ctx context.Context, q query.Query, hits []wiki.SearchHit) error {
-	ids := make([]string, len(hits))
-	for i, h := range hits {
-		ids[i] = h.Path
+// addSnippets fills in the snippets of a page of hits from their stored
+// bodies.
+func (x *Index) addSnippets(c *compiler, q *grammar.Query, page []*search.DocumentMatch, hits []wiki.SearchHit) {
+	h := c.highlighter(q)
+	if h.empty() {
+		return
 	}
-	page := query.NewConjunctionQuery([]query.Query{query.NewDocIDQuery(ids), must(q)})
-	sreq := bleve.NewSearchRequestOptions(page, len(ids), 0, false)
-	sreq.Fields = []string{fieldBody, fieldBodyLine}
-	sreq.IncludeLocations = true
-	res, err := x.bi.SearchInContext(ctx, sreq)
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("search: snippets: %w", err)
+	for i, m := range page {
+		line, _ := strconv.Atoi(firstString(m.Fields[fieldBodyLine]))
+		body := firstString(m.Fields[fieldBody])
+		hits[i].Snippets = snippets(body, line, c.locate(h, body))
 	}
-	byID := make(map[string]*search.DocumentMatch, len(res.Hits))
-	for _, h := range res.Hits {
-		byID[h.ID] = h
-	}
-	for i := range hits {
-		if h, ok := byID[hits[i].Path]; ok {
-			line, _ := strconv.Atoi(firstString(h.Fields[fieldBodyLine]))
-			hits[i].Snippets = snippets(firstString(h.Fields[fieldBody]), line, h.Locations[fieldBody])
-		}
-	}
-	return nil
 }
 
 // hit turns a bleve hit into a search hit, without snippets.

@@ -39,6 +39,17 @@ func TestIndex_Search_snippets(t *testing.T) {
 			{Line: 5, Text: "The context «protocol» model is different."},
 		}},
 		{"title:beta", "projects/beta/notes", nil}, // no match in the body
+		// A negated word is never marked, even where the note holds it.
+		{"protocol OR -different", "projects/beta/notes", []wiki.Snippet{
+			{Line: 5, Text: "The context «protocol» model is different."},
+		}},
+		{"-(-different) protocol", "projects/beta/notes", []wiki.Snippet{
+			{Line: 5, Text: "The context «protocol» model is «different»."},
+		}},
+		// The words of a phrase are marked only where they are adjacent.
+		{`"protocol model"`, "projects/beta/notes", []wiki.Snippet{
+			{Line: 5, Text: "The context «protocol model» is different."},
+		}},
 		{"clients", "research/mcp", []wiki.Snippet{
 			{Line: 4, Text: "…files and prompts without a custom integration for every pair of client and server, and the Model Context Protocol now has many servers and «clients» in the wild."},
 		}},

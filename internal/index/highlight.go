@@ -1,0 +1,183 @@
+package index
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/search"
+
+	"github.com/wikid/wikid/grammar"
+)
+
+// highlighter finds in a note's body the words that a query's free-text
+// terms match, for the snippets of a page of hits. Locating them in the
+// few bodies of the page is cheaper than asking bleve for term locations:
+// bleve would run the query again, and a rare phrase of common words makes
+// it walk every note that holds them.
+type highlighter struct {
+	words    map[string]bool // whole words
+	prefixes []string        // words that start with one of these
+	phrases  [][]string      // runs of adjacent words
+}
+
+// highlighter returns the highlighter of q's free-text terms that are not
+// negated. Terms of other fields never match in the body.
+func (c *compiler) highlighter(q *grammar.Query) *highlighter {
+	h := &highlighter{words: map[string]bool{}}
+	if q != nil && q.Root != nil {
+		c.collect(h, q.Root, true)
+	}
+	return h
+}
+
+func (c *compiler) collect(h *highlighter, n grammar.Node, positive bool) {
+	switch n := n.(type) {
+	case *grammar.And:
+		for _, m := range n.Nodes {
+			c.collect(h, m, positive)
+		}
+	case *grammar.Or:
+		for _, m := range n.Nodes {
+			c.collect(h, m, positive)
+		}
+	case *grammar.Not:
+		c.collect(h, n.Node, !positive)
+	case *grammar.Term:
+		if !positive || n.Field != grammar.FieldText {
+			return
+		}
+		tokens := c.tokens(analyzerText, n.Value)
+		switch {
+		case len(tokens) == 0:
+		case n.Prefix:
+			// As compiled by prefixPhrase: the words anywhere, the last
+			// as a prefix.
+			for _, t := range tokens[:len(tokens)-1] {
+				h.words[t] = true
+			}
+			h.prefixes = append(h.prefixes, tokens[len(tokens)-1])
+		case len(tokens) == 1:
+			h.words[tokens[0]] = true
+		default:
+			h.phrases = append(h.phrases, tokens)
+		}
+	}
+}
+
+// empty reports whether the highlighter can match nothing.
+func (h *highlighter) empty() bool {
+	return len(h.words) == 0 && len(h.prefixes) == 0 && len(h.phrases) == 0
+}
+
+// locate returns the locations of the matches in body, by term, in the
+// form bleve reports them. Only the runs of lines that hold one of the
+// words as a substring are analyzed: analyzing a whole body costs more than
+// the rest of a search.
+func (c *compiler) locate(h *highlighter, body string) search.TermLocationMap {
+	a := c.im.AnalyzerNamed(analyzerText)
+	if a == nil || h.empty() {
+		return nil
+	}
+	needles := h.needles()
+	locs := search.TermLocationMap{}
+	runStart, runEnd := -1, -1
+	for start := 0; start < len(body); {
+		end := strings.IndexByte(body[start:], '\n')
+		if end < 0 {
+			end = len(body)
+		} else {
+			end += start
+		}
+		line := foldCase(body[start:end])
+		if slices.ContainsFunc(needles, func(n string) bool { return strings.Contains(line, n) }) {
+			if runStart < 0 {
+				runStart = start
+			}
+			runEnd = end
+		} else if runStart >= 0 {
+			h.locateRun(a, body, runStart, runEnd, locs)
+			runStart = -1
+		}
+		start = end + 1
+	}
+	if runStart >= 0 {
+		h.locateRun(a, body, runStart, runEnd, locs)
+	}
+	return locs
+}
+
+// needles returns the case-folded words that a line must hold, as a
+// substring, to hold a match.
+func (h *highlighter) needles() []string {
+	var out []string
+	for w := range h.words {
+		out = append(out, foldCase(w))
+	}
+	for _, p := range h.prefixes {
+		out = append(out, foldCase(p))
+	}
+	for _, p := range h.phrases {
+		for _, w := range p {
+			out = append(out, foldCase(w))
+		}
+	}
+	return out
+}
+
+// foldCase lowercases s, and the final sigma that the lowercase filter
+// makes too: a substring check then never misses a word.
+func foldCase(s string) string {
+	return strings.ReplaceAll(strings.ToLower(s), "ς", "σ")
+}
+
+// locateRun adds to locs the matches in body[start:end], a run of lines.
+func (h *highlighter) locateRun(a analysis.Analyzer, body string, start, end int, locs search.TermLocationMap) {
+	stream := a.Analyze([]byte(body[start:end]))
+	matched := make([]bool, len(stream))
+	for i, t := range stream {
+		term := string(t.Term)
+		if h.words[term] {
+			matched[i] = true
+			continue
+		}
+		for _, p := range h.prefixes {
+			if strings.HasPrefix(term, p) {
+				matched[i] = true
+				break
+			}
+		}
+	}
+	for _, p := range h.phrases {
+		for i := 0; i+len(p) <= len(stream); i++ {
+			if phraseAt(stream[i:i+len(p)], p) {
+				for k := range p {
+					matched[i+k] = true
+				}
+			}
+		}
+	}
+	for i, m := range matched {
+		if !m {
+			continue
+		}
+		t := stream[i]
+		term := string(t.Term)
+		locs[term] = append(locs[term], &search.Location{
+			Pos:   uint64(t.Position),
+			Start: uint64(start + t.Start),
+			End:   uint64(start + t.End),
+		})
+	}
+}
+
+// phraseAt reports whether the tokens are the words of phrase, at
+// adjacent positions.
+func phraseAt(tokens analysis.TokenStream, phrase []string) bool {
+	for k, t := range tokens {
+		if string(t.Term) != phrase[k] || t.Position != tokens[0].Position+k {
+			return false
+		}
+	}
+	return true
+}
