@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -41,6 +43,8 @@ func fields(d *wiki.Document) map[string]any {
 		fieldTitleSort:  title,
 		fieldAliases:    d.Aliases,
 		fieldBody:       d.Body,
+		fieldFront:      d.Frontmatter,
+		fieldUnsure:     unsure(d.Frontmatter, d.Body),
 		fieldBodyLine:   strconv.Itoa(d.BodyLine),
 		fieldTags:       tagAncestors(d.Tags),
 		fieldTagsExact:  tagAncestors(d.Tags),
@@ -55,6 +59,40 @@ func fields(d *wiki.Document) map[string]any {
 		fieldFile:       d.File,
 		fieldVersion:    d.Version,
 	}
+}
+
+// unsure returns "true" when Containing cannot rule out texts by their
+// indexed words, and "" otherwise: when they hold a letter whose
+// lowercase is longer or shorter in UTF-8 (the Kelvin sign, the dotted
+// capital I, ...), which bleve's lowercase filter garbles along with the
+// letters around it, or a letter that a case-insensitive regular
+// expression takes for an ASCII one (the long s).
+func unsure(texts ...string) string {
+	for _, s := range texts {
+		for i := 0; i < len(s); i++ {
+			if s[i] < utf8.RuneSelf {
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if unsureRune(r, size) {
+				return "true"
+			}
+			i += size - 1
+		}
+	}
+	return ""
+}
+
+func unsureRune(r rune, size int) bool {
+	if utf8.RuneLen(unicode.ToLower(r)) != size {
+		return true
+	}
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		if f < utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
 }
 
 // timeKey returns t (unknownTime when zero) as a string that sorts as the

@@ -12,7 +12,7 @@ import (
 // schemaVersion names the mapping below and the way documents are shaped.
 // Bump it whenever either changes: an index recorded with another version
 // is removed and rebuilt on Open.
-const schemaVersion = "2"
+const schemaVersion = "3"
 
 // Field names in the bleve documents.
 const (
@@ -23,6 +23,8 @@ const (
 	fieldAliases    = "aliases"      // text
 	fieldBody       = "body"         // text, stored, term vectors for snippets
 	fieldBodyLine   = "body_line"    // stored only: the file line of the body's first line
+	fieldFront      = "front"        // text: the frontmatter block as written, for grep
+	fieldUnsure     = "unsure"       // keyword "true": Containing cannot rule the note out
 	fieldTags       = "tags"         // keyword, lowercased, with ancestors
 	fieldTagsExact  = "tags_as"      // keyword as written, with ancestors, for list_tags
 	fieldTagNames   = "tag_names"    // stored only: the tags as written
@@ -94,6 +96,8 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 	doc.AddFieldMappingsAt(fieldAliases, textField(false))
 	doc.AddFieldMappingsAt(fieldBodyLine, storedField())
 	doc.AddFieldMappingsAt(fieldBody, textField(true))
+	doc.AddFieldMappingsAt(fieldFront, &mapping.FieldMapping{Type: "text", Analyzer: analyzerText, Index: true})
+	doc.AddFieldMappingsAt(fieldUnsure, keywordField(analyzerKey, false, false))
 	doc.AddFieldMappingsAt(fieldTags, keywordField(analyzerKey, false, true))
 	doc.AddFieldMappingsAt(fieldTagsExact, keywordField(analyzerExact, false, false))
 	doc.AddFieldMappingsAt(fieldTagNames, storedField())

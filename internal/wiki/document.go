@@ -16,7 +16,8 @@ func document(n *note.Note, f File, t pathTime) Document {
 	d := Document{
 		Path: n.Path, File: f.Path, Version: f.Blob,
 		Title: n.Title, Aliases: n.Aliases,
-		Body: string(n.Raw[n.BodyStart:]), BodyLine: n.BodyLine,
+		Frontmatter: string(n.Raw[:n.BodyStart]),
+		Body:        string(n.Raw[n.BodyStart:]), BodyLine: n.BodyLine,
 		Tags:       make([]string, len(n.Tags)),
 		Properties: properties(n.Properties),
 		Created:    firstSet(n.Created, t.created),

@@ -18,6 +18,7 @@ type foldIndex struct {
 	mu     sync.Mutex
 	commit string
 	files  map[string][]string // nil until first built
+	shared map[string]bool     // keys of files with more than one file
 }
 
 // lookup returns the files of snap whose note path equals notePath
@@ -29,6 +30,37 @@ func (fi *foldIndex) lookup(ctx context.Context, store Store, snap Snapshot, not
 		return nil, err
 	}
 	return slices.Clone(fi.files[strings.ToLower(notePath)]), nil
+}
+
+// filesOf returns, in path order, the files of snap under folder ("" for
+// all) whose note paths are in paths, and every file under folder that
+// shares its note path with another, ignoring case.
+func (fi *foldIndex) filesOf(ctx context.Context, store Store, snap Snapshot, paths []string, folder string) ([]string, error) {
+	fi.mu.Lock()
+	defer fi.mu.Unlock()
+	if err := fi.moveTo(ctx, store, snap); err != nil {
+		return nil, err
+	}
+	var out []string
+	add := func(file string) {
+		if folder == "" || strings.HasPrefix(file, folder+"/") {
+			out = append(out, file)
+		}
+	}
+	for _, p := range paths {
+		for _, f := range fi.files[strings.ToLower(p)] {
+			if !fi.shared[strings.ToLower(p)] && notePathOf(f) == p {
+				add(f)
+			}
+		}
+	}
+	for k := range fi.shared {
+		for _, f := range fi.files[k] {
+			add(f)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }
 
 func (fi *foldIndex) moveTo(ctx context.Context, store Store, snap Snapshot) error {
@@ -58,6 +90,7 @@ func (fi *foldIndex) moveTo(ctx context.Context, store Store, snap Snapshot) err
 		return fmt.Errorf("case-insensitive lookup: %w", err)
 	}
 	fi.files = make(map[string][]string, len(files))
+	fi.shared = map[string]bool{}
 	for _, f := range files {
 		fi.add(f.Path)
 	}
@@ -74,6 +107,9 @@ func (fi *foldIndex) add(file string) {
 	if !slices.Contains(fi.files[k], file) {
 		fi.files[k] = append(fi.files[k], file)
 	}
+	if len(fi.files[k]) > 1 {
+		fi.shared[k] = true
+	}
 }
 
 func (fi *foldIndex) remove(file string) {
@@ -83,6 +119,9 @@ func (fi *foldIndex) remove(file string) {
 	}
 	k := strings.ToLower(p)
 	fi.files[k] = slices.DeleteFunc(fi.files[k], func(f string) bool { return f == file })
+	if len(fi.files[k]) < 2 {
+		delete(fi.shared, k)
+	}
 	if len(fi.files[k]) == 0 {
 		delete(fi.files, k)
 	}

@@ -24,6 +24,12 @@ type Index interface {
 	// when the query cannot be compiled and note.ErrInvalidParams for a bad
 	// cursor or sort.
 	Search(ctx context.Context, req SearchRequest) (*SearchResult, error)
+	// Containing returns the paths of the notes under folder ("" for all)
+	// whose text, frontmatter and body, may hold every one of strs,
+	// compared ignoring case: a note left out holds one of them nowhere.
+	// It reports false, and no paths, when it cannot narrow the notes for
+	// these strings, and the caller must look at every note.
+	Containing(ctx context.Context, strs []string, folder string) (paths []string, ok bool, err error)
 	// Tags counts the notes per tag, nested tags counted for every ancestor.
 	Tags(ctx context.Context, req TagsRequest) ([]TagCount, error)
 	// Len returns the number of indexed notes.
@@ -39,7 +45,10 @@ type Document struct {
 	Version string // blob id
 	Title   string
 	Aliases []string
-	Body    string // the note's text after the frontmatter
+	// Frontmatter is the note's text before Body: the frontmatter block
+	// with its fences, or "".
+	Frontmatter string
+	Body        string // the note's text after the frontmatter
 	// BodyLine is the line number of Body's first line in the file, so
 	// snippets report file line numbers.
 	BodyLine int
