@@ -32,13 +32,26 @@ func (x *Index) Apply(ctx context.Context, to string, docs []wiki.Document, dele
 	for _, p := range deleted {
 		b.Delete(p)
 	}
+	c := &compiler{bi: x.bi, im: x.im}
+	common := x.common.get()
+	if common == nil {
+		if n, err := x.bi.DocCount(); err == nil && n == 0 {
+			if common = c.chooseCommon(docs); common != nil {
+				b.SetInternal(internalCommon, common.encode())
+			}
+		}
+	}
 	for i := range docs {
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		if err := b.Index(docs[i].Path, fields(&docs[i])); err != nil {
+		var pairs []string
+		if len(common) > 0 {
+			pairs = common.pairs(c.tokens(analyzerText, docs[i].Body))
+		}
+		if err := b.Index(docs[i].Path, fields(&docs[i], pairs)); err != nil {
 			return fmt.Errorf("index note %q: %w", docs[i].Path, err)
 		}
 	}
@@ -51,6 +64,9 @@ func (x *Index) Apply(ctx context.Context, to string, docs []wiki.Document, dele
 	if err := x.bi.Batch(b); err != nil {
 		saved()
 		return fmt.Errorf("write index batch: %w", err)
+	}
+	if common != nil {
+		x.common.set(common)
 	}
 	x.setCommit(to)
 	return nil

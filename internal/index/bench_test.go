@@ -18,9 +18,9 @@ import (
 	"github.com/wikid/wikid/internal/wiki"
 )
 
-// commonWords head the generated vocabulary, so that the most frequent
+// headWords head the generated vocabulary, so that the most frequent
 // words look like English; the rest are made-up words.
-var commonWords = strings.Fields(`the of and to in is that for it as with was on be by this
+var headWords = strings.Fields(`the of and to in is that for it as with was on be by this
 are from at or have an not but which they we all can has more one their
 will about if there so what when up out into time some could them than only
 other new also its these two may then first any like our over such how most
@@ -42,7 +42,7 @@ func newCorpus(n int) *corpus {
 	r := rand.New(rand.NewPCG(1, 2))
 	c := &corpus{}
 	seen := map[string]bool{}
-	for _, w := range commonWords {
+	for _, w := range headWords {
 		seen[w] = true
 		c.vocab = append(c.vocab, w)
 	}

@@ -40,6 +40,7 @@ type compiler struct {
 	bi     bleve.Index
 	im     *mapping.IndexMappingImpl
 	linked func(name string, dir wiki.Direction, prefix bool) []string
+	common commonWords // see bodyPhrase
 }
 
 // compile returns the bleve query for q; a nil query, or one without a
@@ -200,6 +201,8 @@ func (c *compiler) text(t *grammar.Term, fields []weighted) (query.Query, error)
 			tq := query.NewTermQuery(tokens[0])
 			tq.SetField(f.field)
 			q = tq
+		case f.field == fieldBody:
+			q = c.bodyPhrase(tokens)
 		default:
 			q = query.NewPhraseQuery(tokens, f.field)
 		}

@@ -19,8 +19,8 @@ import (
 var unknownTime = time.Unix(0, 0).UTC()
 
 // fields returns the bleve document of a note, keyed by the field names of
-// the mapping.
-func fields(d *wiki.Document) map[string]any {
+// the mapping; pairs are its body's pairs of common words.
+func fields(d *wiki.Document, pairs []string) map[string]any {
 	title := d.Title
 	if title == "" {
 		title = path.Base(d.Path)
@@ -44,6 +44,7 @@ func fields(d *wiki.Document) map[string]any {
 		fieldAliases:    d.Aliases,
 		fieldBody:       d.Body,
 		fieldFront:      d.Frontmatter,
+		fieldPairs:      pairs,
 		fieldUnsure:     unsure(d.Frontmatter, d.Body),
 		fieldBodyLine:   strconv.Itoa(d.BodyLine),
 		fieldTags:       tagAncestors(d.Tags),

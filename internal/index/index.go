@@ -43,6 +43,8 @@ type Index struct {
 	commitMu sync.Mutex
 	commit   string // the commit recorded in bi
 
+	common commonOf // the common words of bi, for phrases
+
 	// writeMu serializes Apply and Reset, so that the recorded commit
 	// follows the order of the calls.
 	writeMu sync.Mutex
@@ -85,6 +87,9 @@ func Open(ctx context.Context, dir string, opts Options) (*Index, error) {
 	if x.im, err = indexMapping(x.bi); err != nil {
 		_ = x.bi.Close()
 		return nil, err
+	}
+	if b, err := x.bi.GetInternal(internalCommon); err == nil && b != nil {
+		x.common.set(decodeCommon(b))
 	}
 	return x, nil
 }
@@ -141,6 +146,7 @@ func (x *Index) Reset(ctx context.Context) error {
 		return fmt.Errorf("reset index: %w", err)
 	}
 	x.bi, x.im, x.unsaved = bi, im, &unsaved{}
+	x.common.set(nil)
 	return nil
 }
 

@@ -12,7 +12,7 @@ import (
 // schemaVersion names the mapping below and the way documents are shaped.
 // Bump it whenever either changes: an index recorded with another version
 // is removed and rebuilt on Open.
-const schemaVersion = "3"
+const schemaVersion = "4"
 
 // Field names in the bleve documents.
 const (
@@ -23,6 +23,7 @@ const (
 	fieldAliases    = "aliases"      // text
 	fieldBody       = "body"         // text, stored, term vectors for snippets
 	fieldBodyLine   = "body_line"    // stored only: the file line of the body's first line
+	fieldPairs      = "pairs"        // keyword: adjacent common body words, "a b"
 	fieldFront      = "front"        // text: the frontmatter block as written, for grep
 	fieldUnsure     = "unsure"       // keyword "true": Containing cannot rule the note out
 	fieldTags       = "tags"         // keyword, lowercased, with ancestors
@@ -55,6 +56,7 @@ const (
 var (
 	internalCommit = []byte("wikid.commit")
 	internalSchema = []byte("wikid.schema")
+	internalCommon = []byte("wikid.common") // see commonWords
 )
 
 // newMapping returns the index mapping: a static document mapping (no
@@ -97,6 +99,7 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 	doc.AddFieldMappingsAt(fieldBodyLine, storedField())
 	doc.AddFieldMappingsAt(fieldBody, textField(true))
 	doc.AddFieldMappingsAt(fieldFront, &mapping.FieldMapping{Type: "text", Analyzer: analyzerText, Index: true})
+	doc.AddFieldMappingsAt(fieldPairs, keywordField(analyzerExact, false, false))
 	doc.AddFieldMappingsAt(fieldUnsure, keywordField(analyzerKey, false, false))
 	doc.AddFieldMappingsAt(fieldTags, keywordField(analyzerKey, false, true))
 	doc.AddFieldMappingsAt(fieldTagsExact, keywordField(analyzerExact, false, false))

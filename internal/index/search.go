@@ -56,7 +56,7 @@ func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (*wiki.Searc
 	if x.bi == nil {
 		return nil, ErrClosed
 	}
-	c := &compiler{bi: x.bi, im: x.im, linked: req.LinkedNotes}
+	c := &compiler{bi: x.bi, im: x.im, linked: req.LinkedNotes, common: x.common.get()}
 	q, err := c.compile(ctx, req.Query)
 	if err != nil {
 		return nil, err

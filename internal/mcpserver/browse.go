@@ -207,8 +207,9 @@ func grepNotesTool() *tool {
 		name: "grep_notes", group: GroupSearch, title: "Find exact lines", idempotent: true,
 		description: "Every line, in every note, that contains an exact text or matches a regular expression, with its path " +
 			"and line number, in path order. Use it for exact strings (a name, a URL, a TODO marker, a date) and to find " +
-			"every occurrence before replacing text with edit_note; use search_notes for ranked results on a topic. Lines " +
-			"longer than 500 characters are cut.",
+			"every occurrence before replacing text with edit_note; use search_notes for ranked results on a topic. A " +
+			"pattern holding a word of three or more letters or digits is fastest: the search index picks the notes to " +
+			"read. Lines longer than 500 characters are cut.",
 		input: in,
 		output: object("The matching lines.",
 			req("matches", arrayOf("", object("",
