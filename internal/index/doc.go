@@ -17,7 +17,17 @@
 // ancestor of a nested tag ("project/alpha" also indexes "project"),
 // folders as every ancestor folder of the path ("a/b/c" indexes "a" and
 // "a/b", so a folder filter is a single term lookup), properties as
-// "key=value" terms. Scoring is BM25.
+// "key=value" terms. Dates are indexed twice: as bleve datetimes for
+// ranges, and as one sortable string each for sorting, whose doc values
+// are cheaper to read than a datetime's several terms. The frontmatter
+// block is indexed as text too, for grep only. Scoring is BM25.
+//
+// The pairs field holds, for each pair of adjacent body words that are
+// both common (in at least a fifth of the notes of the first batch applied
+// to an empty index), the pair "a b". A phrase of two such words is a
+// single term lookup there, and a longer phrase runs only over the notes
+// that hold all its common pairs: bleve would otherwise check the word
+// positions of every note holding both words.
 //
 // # Queries
 //
@@ -37,10 +47,19 @@
 //
 // # Snippets and cursors
 //
-// Snippets come from the term locations bleve records for the body (term
-// vectors), never from scanning the text again: the lines with the most
-// distinct matched terms, cut to about 160 characters around the first
-// match, matches marked «». A cursor is the sort key of the last hit
+// Snippets come from the stored bodies of the page's hits: the lines that
+// hold one of the query's positive words as a substring are analyzed with
+// the index's analyzer, and their matches located as bleve would (words,
+// prefixes, adjacent words of a phrase). Asking bleve for term locations
+// instead would run the query a second time. The lines with the most
+// distinct matched terms are kept, cut to about 160 characters around the
+// first match, matches marked «».
+//
+// Every sort ends with the note path, so the order is total. Collecting
+// the path of every hit is most of the cost of a search matching many
+// notes, so a page is first collected by its sort key alone and kept
+// unless a note outside it ties with its last hit; only then is it
+// collected again in the full order. A cursor is the sort key of the last hit
 // (score, date or title, then path) for bleve's SearchAfter, so a page
 // never repeats or skips a note because notes were added or deleted
 // before it. A relevance cursor scores its note again first, because BM25
@@ -56,4 +75,14 @@
 // catches up in the background, and Close waits for it. An index that is missing, unreadable or of another
 // schema version is recreated empty on Open, and Commit returns "" so the
 // wiki rebuilds it.
+//
+// # Grep
+//
+// Containing narrows a grep: a run of ASCII letters, digits and '_' is
+// never split by the word segmentation, so wherever a pattern occurs each
+// of its runs of three or more characters is inside one indexed word, and
+// a wildcard over the term dictionaries of the body and the frontmatter
+// finds every note that may hold it. Notes with a letter whose lowercase
+// has another UTF-8 length, which bleve's lowercase filter garbles, are
+// always candidates.
 package index
