@@ -23,9 +23,9 @@ var searchCases = []struct {
 	{"word tag folder -tag", "latency tag:project folder:projects -tag:draft", nil},
 }
 
-// BenchmarkWiki_Search runs searches with snippets through the wiki on the
-// generated 10,000-note repository, index built.
-func BenchmarkWiki_Search(b *testing.B) {
+// indexedBenchWiki opens the generated 10,000-note repository with its
+// search index built, and returns the wiki and the checkout.
+func indexedBenchWiki(b *testing.B) (*wiki.Wiki, string) {
 	ctx := context.Background()
 	dir, _ := benchRepo(b)
 	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
@@ -40,10 +40,18 @@ func BenchmarkWiki_Search(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer w.Close(ctx)
+	b.Cleanup(func() { w.Close(ctx) })
 	if err := w.Reindex(ctx, false, nil); err != nil {
 		b.Fatal(err)
 	}
+	return w, dir
+}
+
+// BenchmarkWiki_Search runs searches with snippets through the wiki on the
+// generated 10,000-note repository, index built.
+func BenchmarkWiki_Search(b *testing.B) {
+	ctx := context.Background()
+	w, _ := indexedBenchWiki(b)
 	for _, c := range searchCases {
 		b.Run(c.name, func(b *testing.B) {
 			var d durations
@@ -102,23 +110,7 @@ var grepCases = []struct {
 // "unnarrowed" has no run of three word characters, so it reads every note.
 func BenchmarkWiki_Grep(b *testing.B) {
 	ctx := context.Background()
-	dir, _ := benchRepo(b)
-	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx}, wiki.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer w.Close(ctx)
-	if err := w.Reindex(ctx, false, nil); err != nil {
-		b.Fatal(err)
-	}
+	w, dir := indexedBenchWiki(b)
 	for _, c := range grepCases {
 		b.Run("wikid/"+c.name, func(b *testing.B) {
 			var d durations
