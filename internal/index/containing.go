@@ -38,27 +38,24 @@ func (x *Index) Containing(ctx context.Context, strs []string, folder string) ([
 	if x.bi == nil {
 		return nil, false, ErrClosed
 	}
-	c := &compiler{bi: x.bi, im: x.im}
-	qs := make([]query.Query, 0, len(runs)+1)
+	holds := make([]query.Query, 0, len(runs))
 	for _, r := range runs {
 		// The wildcard's only special characters are '*' and '?', which
 		// a run never holds.
-		qs = append(qs, query.NewDisjunctionQuery([]query.Query{
+		holds = append(holds, query.NewDisjunctionQuery([]query.Query{
 			substring(fieldBody, r), substring(fieldFront, r),
 		}))
 	}
+	unsure := query.NewTermQuery("true")
+	unsure.SetField(fieldUnsure)
+	q := query.Query(query.NewDisjunctionQuery([]query.Query{query.NewConjunctionQuery(holds), unsure}))
 	if f := strings.Trim(folder, "/"); f != "" {
-		qs = append(qs, c.keyword(fieldFolders, f, false))
+		c := &compiler{bi: x.bi, im: x.im}
+		q = query.NewConjunctionQuery([]query.Query{q, c.keyword(fieldFolders, f, false)})
 	}
 	n, err := x.bi.DocCount()
 	if err != nil {
 		return nil, false, searchError(ctx, err)
-	}
-	unsure := query.NewTermQuery("true")
-	unsure.SetField(fieldUnsure)
-	q := query.Query(query.NewDisjunctionQuery([]query.Query{query.NewConjunctionQuery(qs[:len(runs)]), unsure}))
-	if len(qs) > len(runs) {
-		q = query.NewConjunctionQuery([]query.Query{q, qs[len(runs)]})
 	}
 	sreq := bleve.NewSearchRequestOptions(q, int(n), 0, false)
 	sreq.Score = "none"

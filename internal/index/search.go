@@ -90,14 +90,14 @@ func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (*wiki.Searc
 		out.Hits = append(out.Hits, hit(h))
 	}
 	if req.Snippets {
-		x.addSnippets(c, req.Query, hits[:len(out.Hits)], out.Hits)
+		addSnippets(c, req.Query, hits[:len(out.Hits)], out.Hits)
 	}
 	return out, nil
 }
 
 // addSnippets fills in the snippets of a page of hits from their stored
 // bodies.
-func (x *Index) addSnippets(c *compiler, q *grammar.Query, page []*search.DocumentMatch, hits []wiki.SearchHit) {
+func addSnippets(c *compiler, q *grammar.Query, page []*search.DocumentMatch, hits []wiki.SearchHit) {
 	h := c.highlighter(q)
 	if h.empty() {
 		return
