@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,23 +12,7 @@ import (
 // fixtureCheckout returns a checkout of fixtures/<name> in one commit.
 func fixtureCheckout(tb testing.TB, name string) string {
 	tb.Helper()
-	src := filepath.Join("..", "..", "fixtures", name)
-	files := map[string]string{}
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(src, p)
-		files[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	dir := gittest.Init(tb)
-	gittest.Commit(tb, dir, "seed", files)
-	return dir
+	return gittest.CopyRepo(tb, filepath.Join("..", "..", "fixtures", name))
 }
 
 func TestLinksCommand_Run(t *testing.T) {

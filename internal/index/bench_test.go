@@ -222,6 +222,19 @@ func dirSize(tb testing.TB, dir string) int64 {
 	return n
 }
 
+// measure runs op in the benchmark loop and reports its latencies.
+func measure(b *testing.B, op func() error) {
+	var lat latencies
+	for b.Loop() {
+		t0 := time.Now()
+		if err := op(); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	lat.report(b)
+}
+
 // latencies records the duration of each operation and reports the
 // median and the 99th percentile.
 type latencies []time.Duration
@@ -329,42 +342,18 @@ func benchSearch(b *testing.B, n int) {
 		b.Run(q.name, func(b *testing.B) {
 			req := wiki.SearchRequest{Query: pq, Sort: q.sort, Snippets: q.snippets}
 			total := find(b, x, req).Total
-			var lat latencies
-			for b.Loop() {
-				t0 := time.Now()
-				if _, err := x.Search(ctx, req); err != nil {
-					b.Fatal(err)
-				}
-				lat = append(lat, time.Since(t0))
-			}
-			lat.report(b)
+			measure(b, func() error { _, err := x.Search(ctx, req); return err })
 			b.ReportMetric(float64(total), "hits")
 		})
 	}
 	b.Run("next page", func(b *testing.B) {
 		req := wiki.SearchRequest{Query: parse(b, "project"), Snippets: true}
 		req.Cursor = find(b, x, req).NextCursor
-		var lat latencies
-		for b.Loop() {
-			t0 := time.Now()
-			if _, err := x.Search(ctx, req); err != nil {
-				b.Fatal(err)
-			}
-			lat = append(lat, time.Since(t0))
-		}
-		lat.report(b)
+		measure(b, func() error { _, err := x.Search(ctx, req); return err })
 	})
 	for _, tr := range []wiki.TagsRequest{{}, {Folder: "projects"}, {Prefix: "project/p1"}} {
 		b.Run(fmt.Sprintf("tags %+v", tr), func(b *testing.B) {
-			var lat latencies
-			for b.Loop() {
-				t0 := time.Now()
-				if _, err := x.Tags(ctx, tr); err != nil {
-					b.Fatal(err)
-				}
-				lat = append(lat, time.Since(t0))
-			}
-			lat.report(b)
+			measure(b, func() error { _, err := x.Tags(ctx, tr); return err })
 		})
 	}
 	b.Run("apply one note", func(b *testing.B) {

@@ -19,6 +19,7 @@ type highlighter struct {
 	words    map[string]bool // whole words
 	prefixes []string        // words that start with one of these
 	phrases  [][]string      // runs of adjacent words
+	needles  []string        // case-folded words a line must hold to match
 }
 
 // highlighter returns the highlighter of q's free-text terms that are not
@@ -28,6 +29,7 @@ func (c *compiler) highlighter(q *grammar.Query) *highlighter {
 	if q != nil && q.Root != nil {
 		c.collect(h, q.Root, true)
 	}
+	h.needles = h.foldedWords()
 	return h
 }
 
@@ -79,7 +81,6 @@ func (c *compiler) locate(h *highlighter, body string) search.TermLocationMap {
 	if a == nil || h.empty() {
 		return nil
 	}
-	needles := h.needles()
 	locs := search.TermLocationMap{}
 	runStart, runEnd := -1, -1
 	for start := 0; start < len(body); {
@@ -90,7 +91,7 @@ func (c *compiler) locate(h *highlighter, body string) search.TermLocationMap {
 			end += start
 		}
 		line := foldCase(body[start:end])
-		if slices.ContainsFunc(needles, func(n string) bool { return strings.Contains(line, n) }) {
+		if slices.ContainsFunc(h.needles, func(n string) bool { return strings.Contains(line, n) }) {
 			if runStart < 0 {
 				runStart = start
 			}
@@ -107,9 +108,9 @@ func (c *compiler) locate(h *highlighter, body string) search.TermLocationMap {
 	return locs
 }
 
-// needles returns the case-folded words that a line must hold, as a
+// foldedWords returns the case-folded words that a line must hold, as a
 // substring, to hold a match.
-func (h *highlighter) needles() []string {
+func (h *highlighter) foldedWords() []string {
 	var out []string
 	for w := range h.words {
 		out = append(out, foldCase(w))
