@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"flag"
 
 	"github.com/wikid/wikid/internal/note"
@@ -36,10 +37,11 @@ func (c *editCommand) Run(ctx context.Context, args []string) error {
 	fs.IntVar(&e.ExpectedMatches, "expected-matches", 1, "how many times --find must match")
 	content := fs.String("content", "", `the new content ("-" reads standard input)`)
 	mf := addMutationFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args, 1, 1); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 || e.Op == "" {
+	if e.Op == "" {
+		fmt.Fprint(c.stderr, "wikid edit: --op is required\n\n")
 		fs.Usage()
 		return exitError(2)
 	}
@@ -49,7 +51,7 @@ func (c *editCommand) Run(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	w, err := openWiki(ctx, c.env, *repo, nil)
+	w, err := mf.open(ctx, c.env, *repo)
 	if err != nil {
 		return err
 	}

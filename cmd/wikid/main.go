@@ -81,12 +81,12 @@ func commands(e env) map[string]command {
 }
 
 func run(ctx context.Context, e env, args []string) error {
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
+		args = append([]string{"version"}, args[1:]...)
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		if len(args) > 1 {
-			if c, ok := commands(e)[args[1]]; ok {
-				fmt.Fprint(e.stdout, c.Usage())
-				return nil
-			}
+			return help(ctx, e, args[1])
 		}
 		fmt.Fprint(e.stdout, usage)
 		if len(args) == 0 {
@@ -102,11 +102,29 @@ func run(ctx context.Context, e env, args []string) error {
 	return c.Run(ctx, args[1:])
 }
 
+// help prints a command's usage and flags on standard output: what
+// "wikid CMD --help" prints on standard error.
+func help(ctx context.Context, e env, name string) error {
+	out := e
+	out.stderr = e.stdout
+	c, ok := commands(out)[name]
+	if !ok {
+		fmt.Fprintf(e.stderr, "wikid: unknown command %q\n\n%s", name, usage)
+		return exitError(2)
+	}
+	// Every command parses its flags before it does anything else, and
+	// -h stops it there.
+	if err := c.Run(ctx, []string{"-h"}); !errors.Is(err, flag.ErrHelp) {
+		return fmt.Errorf("help %s: %v", name, err)
+	}
+	return nil
+}
+
 const usage = `wikid serves a git repository of markdown notes to AI assistants over MCP.
 Every change is one git commit; git is the only source of truth.
 
 Usage:
-  wikid <command> [flags] [arguments]
+  wikid <command> [arguments] [flags]
 
 Commands:
   init       create a new wiki repository
@@ -130,31 +148,7 @@ Commands:
   serve      serve the wiki to MCP clients over stdio or HTTP
   version    print the version
 
+Flags may come before or after the arguments; "--" ends them, so that an
+argument may begin with "-". 'wikid --version' prints the version.
 Run 'wikid help <command>' or 'wikid <command> --help' for a command's flags.
 `
-
-// newFlagSet returns a flag set that prints the command's usage on -h and
-// reports bad flags as errors rather than exiting.
-func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-// parseArgs parses args and checks that at least min and at most max
-// (-1: any number of) positional arguments remain; otherwise it prints the
-// usage and asks for exit status 2.
-func parseArgs(fs *flag.FlagSet, args []string, min, max int) error {
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if n := fs.NArg(); n < min || max >= 0 && n > max {
-		fs.Usage()
-		return exitError(2)
-	}
-	return nil
-}

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"context"
 	"flag"
+	"fmt"
 
+	"github.com/wikid/wikid/internal/config"
+	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -10,6 +14,7 @@ import (
 type mutationFlags struct {
 	message, expected string
 	dryRun, json      bool
+	author            *string
 }
 
 func addMutationFlags(fs *flag.FlagSet) *mutationFlags {
@@ -18,9 +23,50 @@ func addMutationFlags(fs *flag.FlagSet) *mutationFlags {
 	fs.StringVar(&m.expected, "expected-version", "", "fail with CONFLICT unless the note is still at this version")
 	fs.BoolVar(&m.dryRun, "dry-run", false, "show the diff and risk, commit nothing")
 	fs.BoolVar(&m.json, "json", false, "print the result as JSON")
+	m.author = authorFlag(fs)
 	return m
+}
+
+// authorFlag registers --author: who a command's commit is by.
+func authorFlag(fs *flag.FlagSet) *string {
+	return fs.String("author", "", `commit as "Name <email>" (default: you, as git knows you: GIT_AUTHOR_NAME/EMAIL, user.name/email)`)
 }
 
 func (m *mutationFlags) mutation() wiki.Mutation {
 	return wiki.Mutation{ExpectedVersion: m.expected, DryRun: m.dryRun, Message: m.message, Caller: caller()}
+}
+
+// open opens the wiki at dir for a command that commits as the person at
+// the command line (see settleAuthor).
+func (m *mutationFlags) open(ctx context.Context, e env, dir string) (*wiki.Wiki, error) {
+	return openWikiAs(ctx, e, dir, *m.author)
+}
+
+// settleAuthor sets cfg.Author to the person a command line commit is by:
+// the --author flag (flag), else the person git names (GIT_AUTHOR_NAME and
+// GIT_AUTHOR_EMAIL, else author.* or user.* of git's configuration), else
+// the author .wikid.yaml or WIKID_AUTHOR_NAME and WIKID_AUTHOR_EMAIL name,
+// else wikid itself, which it says on standard error with how to set a
+// name. A git configuration wikid cannot read is reported the same way.
+func settleAuthor(e env, store *gitstore.Store, cfg *config.Config, flag string) error {
+	if flag != "" {
+		id, err := parseIdentity(flag)
+		if err == nil {
+			cfg.Author = id
+		}
+		return err
+	}
+	id, err := store.UserIdentity(e.getenv)
+	switch {
+	case err == nil && id.Name != "" && id.Email != "":
+		cfg.Author = id
+		return nil
+	case err != nil:
+		fmt.Fprintf(e.stderr, "wikid: %v\n", err)
+	}
+	if cfg.Author == (wiki.Identity{}) {
+		fmt.Fprintf(e.stderr, "wikid: git names nobody (user.name, user.email): committing as %s; "+
+			"set yours with git config --global user.name \"Your Name\" and user.email, or pass --author \"Name <email>\"\n", cfg.Committer)
+	}
+	return nil
 }

@@ -36,7 +36,7 @@ func (c *mvCommand) Run(ctx context.Context, args []string) error {
 	if err := parseArgs(fs, args, 2, 2); err != nil {
 		return err
 	}
-	w, err := openWiki(ctx, c.env, *repo, nil)
+	w, err := mf.open(ctx, c.env, *repo)
 	if err != nil {
 		return err
 	}

@@ -33,14 +33,31 @@ func repoFlag(fs *flag.FlagSet, e env) *string {
 // openWiki opens the repository at dir and the wiki over it, configured by
 // defaults, the repository's .wikid.yaml at HEAD, and the environment.
 func openWiki(ctx context.Context, e env, dir string, edit func(*config.Config)) (*wiki.Wiki, error) {
+	return openWikiWith(ctx, e, dir, edit, nil)
+}
+
+// openWikiAs is openWiki for a command that commits: its commits are
+// authored by the person at the command line, as settleAuthor finds them
+// (author is the --author flag, or "").
+func openWikiAs(ctx context.Context, e env, dir, author string) (*wiki.Wiki, error) {
+	return openWikiWith(ctx, e, dir, nil, &author)
+}
+
+func openWikiWith(ctx context.Context, e env, dir string, edit func(*config.Config), author *string) (*wiki.Wiki, error) {
 	logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	store, err := gitstore.Open(ctx, dir, gitstore.Options{Logger: logger})
+	if errors.Is(err, gitstore.ErrNoRepository) {
+		return nil, noRepository(dir, err)
+	}
 	if err != nil {
 		return nil, err
 	}
 	cfg, err := loadConfig(ctx, e, store)
 	if err == nil && edit != nil {
 		edit(&cfg)
+	}
+	if err == nil && author != nil {
+		err = settleAuthor(e, store, &cfg, *author)
 	}
 	if err == nil {
 		err = cfg.Validate()
@@ -70,6 +87,13 @@ func openWiki(ctx context.Context, e env, dir string, edit func(*config.Config))
 		return nil, err
 	}
 	return w, nil
+}
+
+// noRepository explains that dir is not in a wiki, and what to run.
+func noRepository(dir string, err error) error {
+	return note.Errorf(note.CodeNotFound, "%s is not in a git repository (%v)", dir, err).
+		WithHint("run 'wikid init %s' to make it a wiki (a folder of notes is committed as it is), "+
+			"or name the wiki with --repo DIR or WIKID_REPO", dir)
 }
 
 // loadConfig reads .wikid.yaml from HEAD (so a bare repository has one too)

@@ -23,7 +23,7 @@ func (c *reindexCommand) Run(ctx context.Context, args []string) error {
 	fs := newFlagSet("reindex", c.Usage(), c.stderr)
 	repo := repoFlag(fs, c.env)
 	rebuild := fs.Bool("rebuild", false, "drop the index and build it from scratch")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args, 0, 0); err != nil {
 		return err
 	}
 	w, err := openWiki(ctx, c.env, *repo, nil)

@@ -30,7 +30,7 @@ func (c *restoreCommand) Run(ctx context.Context, args []string) error {
 	if err := parseArgs(fs, args, 1, 2); err != nil {
 		return err
 	}
-	w, err := openWiki(ctx, c.env, *repo, nil)
+	w, err := mf.open(ctx, c.env, *repo)
 	if err != nil {
 		return err
 	}

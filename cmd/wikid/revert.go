@@ -26,10 +26,11 @@ func (c *revertCommand) Run(ctx context.Context, args []string) error {
 	message := fs.String("m", "", "why: becomes the commit body")
 	dryRun := fs.Bool("dry-run", false, "show the diff and risk, commit nothing")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	author := authorFlag(fs)
 	if err := parseArgs(fs, args, 1, 1); err != nil {
 		return err
 	}
-	w, err := openWiki(ctx, c.env, *repo, nil)
+	w, err := openWikiAs(ctx, c.env, *repo, *author)
 	if err != nil {
 		return err
 	}

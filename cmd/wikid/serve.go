@@ -76,12 +76,8 @@ func (c *serveCommand) parse(args []string) (*serveFlags, error) {
 	fs.StringVar(&f.tools, "tools", "", "comma-separated tool groups to serve: notes, search, links, history, wiki (default all)")
 	fs.StringVar(&f.author, "author", "", `commit author for every change, "Name <email>" (default: the MCP client's name)`)
 	fs.StringVar(&f.logLevel, "log-level", "info", "log level on standard error: debug, info, warn or error")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args, 0, 0); err != nil {
 		return nil, err
-	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return nil, exitError(2)
 	}
 	f.repo = *repo
 	fs.Visit(func(fl *flag.Flag) { f.httpSet = f.httpSet || fl.Name == "http" })

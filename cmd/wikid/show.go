@@ -29,11 +29,12 @@ func (c *showCommand) Run(ctx context.Context, args []string) error {
 	repo := repoFlag(fs, c.env)
 	section := fs.String("section", "", "only this section: heading text, or Parent/Child")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args, 1, 1); err != nil {
 		return err
 	}
 	i := strings.LastIndex(fs.Arg(0), "@")
-	if fs.NArg() != 1 || i <= 0 || i == len(fs.Arg(0))-1 {
+	if i <= 0 || i == len(fs.Arg(0))-1 {
+		fmt.Fprintf(c.stderr, "wikid show: want PATH@VERSION, got %q\n\n", fs.Arg(0))
 		fs.Usage()
 		return exitError(2)
 	}

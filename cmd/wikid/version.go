@@ -17,7 +17,7 @@ func (c *versionCommand) Usage() string {
 
 func (c *versionCommand) Run(ctx context.Context, args []string) error {
 	fs := newFlagSet("version", c.Usage(), c.stderr)
-	if err := fs.Parse(args); err != nil {
+	if err := parseArgs(fs, args, 0, 0); err != nil {
 		return err
 	}
 	rev := ""

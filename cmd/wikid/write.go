@@ -30,7 +30,7 @@ func (c *writeCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	w, err := openWiki(ctx, c.env, *repo, nil)
+	w, err := mf.open(ctx, c.env, *repo)
 	if err != nil {
 		return err
 	}

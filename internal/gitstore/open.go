@@ -40,7 +40,7 @@ func discover(path string) (layout, error) {
 			return l, err
 		}
 		if filepath.Dir(dir) == dir {
-			return layout{}, fmt.Errorf("open repository: no git repository at or above %q", abs)
+			return layout{}, fmt.Errorf("open repository: %w at or above %q", ErrNoRepository, abs)
 		}
 	}
 }
