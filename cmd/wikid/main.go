@@ -40,10 +40,10 @@ func main() {
 	case errors.As(err, new(exitError)):
 		os.Exit(int(err.(exitError)))
 	default:
-		fmt.Fprintln(os.Stderr, "wikid:", err)
+		fmt.Fprintln(os.Stderr, "wikid:", cliWords(err.Error()))
 		var ne *note.Error
 		if errors.As(err, &ne) && ne.Hint != "" {
-			fmt.Fprintln(os.Stderr, "hint:", ne.Hint)
+			fmt.Fprintln(os.Stderr, "hint:", cliWords(ne.Hint))
 		}
 		os.Exit(1)
 	}

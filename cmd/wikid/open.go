@@ -140,7 +140,7 @@ func printResult(w io.Writer, res *wiki.Result) {
 		fmt.Fprintf(w, "commit %s\n", res.Commit)
 	}
 	for _, warn := range res.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", warn)
+		fmt.Fprintf(w, "warning: %s\n", cliWords(warn))
 	}
 }
 
