@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -137,7 +139,6 @@ func TestServeCommand_Run(t *testing.T) {
 		{"unknown group", []string{"--repo", dir, "--tools", "notes,graph"}, `unknown tool group "graph"`},
 		{"bad author", []string{"--repo", dir, "--author", "nobody"}, `want "Name <email>"`},
 		{"bad log level", []string{"--repo", dir, "--log-level", "loud"}, "--log-level"},
-		{"no repository", []string{"--repo", t.TempDir()}, ""},
 	}
 	for _, tt := range refusals {
 		t.Run(tt.name, func(t *testing.T) {
@@ -151,6 +152,21 @@ func TestServeCommand_Run(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("outside a repository, says what to run", func(t *testing.T) {
+		notes := t.TempDir()
+		gittest.WriteFiles(t, notes, map[string]string{"a.md": "# A\n"})
+		e, stdout, _ := testEnv("", nil)
+		err := run(ctx, e, []string{"serve", "--repo", notes})
+		var ne *note.Error
+		if !errors.As(err, &ne) || !strings.Contains(ne.Message, "is not in a git repository") ||
+			!strings.Contains(ne.Hint, "run 'wikid init "+notes+"' to make it a wiki") {
+			t.Errorf("error %#v, want one that says to run wikid init", err)
+		}
+		if stdout.Len() != 0 {
+			t.Errorf("wrote to standard output: %q", stdout)
+		}
+	})
 
 	t.Run("stdio until the input ends", func(t *testing.T) {
 		in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"cli-test","version":"1"}}}` + "\n"
