@@ -96,8 +96,8 @@ func TestInitCommand_Run(t *testing.T) {
 	t.Run("an existing .gitignore and .wikid.yaml are kept", func(t *testing.T) {
 		dir := vault(t)
 		gittest.WriteFiles(t, dir, map[string]string{
-			".gitignore":  "private/\n.trash/",
-			".wikid.yaml": "timezone: Europe/Berlin\n",
+			".gitignore":   "private/\n.trash/",
+			".wikid.yaml":  "timezone: Europe/Berlin\n",
 			"private/x.md": "# secret\n",
 		})
 		e, _, stderr := testEnv("", initEnv(nil))
