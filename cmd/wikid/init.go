@@ -178,8 +178,8 @@ func (c *initCommand) commit(ctx context.Context, dir string, welcome bool, auth
 	if err != nil {
 		abs = dir
 	}
-	fmt.Fprintf(c.stdout, "created a wiki in %s: commit %s, %d notes, %d files in all, authored by %s\n\n",
-		dir, commit[:12], notes, files, opts.Author)
+	fmt.Fprintf(c.stdout, "created a wiki in %s: commit %s, %d note%s, %d file%s in all, authored by %s\n\n",
+		abs, commit[:12], notes, plural(notes), files, plural(files), opts.Author)
 	fmt.Fprintf(c.stdout, `Next, connect an MCP client, for example Claude Code:
   claude mcp add wiki -- wikid serve --repo %q
 or try the command line:
