@@ -91,7 +91,7 @@ func openWikiWith(ctx context.Context, e env, dir string, edit func(*config.Conf
 
 // noRepository explains that dir is not in a wiki, and what to run.
 func noRepository(dir string, err error) error {
-	return note.Errorf(note.CodeNotFound, "%s is not in a git repository (%v)", dir, err).
+	return note.Errorf(note.CodeNotFound, "%v", err).
 		WithHint("run 'wikid init %s' to make it a wiki (a folder of notes is committed as it is), "+
 			"or name the wiki with --repo DIR or WIKID_REPO", dir)
 }

@@ -159,7 +159,7 @@ func TestServeCommand_Run(t *testing.T) {
 		e, stdout, _ := testEnv("", nil)
 		err := run(ctx, e, []string{"serve", "--repo", notes})
 		var ne *note.Error
-		if !errors.As(err, &ne) || !strings.Contains(ne.Message, "is not in a git repository") ||
+		if !errors.As(err, &ne) || !strings.Contains(ne.Message, "no git repository at or above") ||
 			!strings.Contains(ne.Hint, "run 'wikid init "+notes+"' to make it a wiki") {
 			t.Errorf("error %#v, want one that says to run wikid init", err)
 		}
