@@ -62,7 +62,8 @@ func openWiki(ctx context.Context, e env, dir string, edit func(*config.Config))
 		store.Close(ctx)
 		return nil, err
 	}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New()}, opts)
+	resolve := cfg.ResolveLinks(func() bool { return hasObsidianFolder(ctx, store, dir) })
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.NewResolving(resolve)}, opts)
 	if err != nil {
 		hist.Close(ctx)
 		idx.Close(ctx)
@@ -92,6 +93,36 @@ func loadConfig(ctx context.Context, e env, store wiki.Store) (config.Config, er
 		return cfg, err
 	}
 	return cfg, cfg.ApplyEnv(e.getenv)
+}
+
+// hasObsidianFolder reports whether the repository has an .obsidian/
+// folder: committed at HEAD, or on disk in the checkout that holds dir
+// (where it is often ignored by git).
+func hasObsidianFolder(ctx context.Context, store wiki.Store, dir string) bool {
+	if head, err := store.Head(ctx); err == nil && head.Commit != "" {
+		if snap, err := store.Snapshot(ctx, head.Commit); err == nil {
+			if files, err := snap.Files(ctx, ".obsidian"); err == nil && len(files) > 0 {
+				return true
+			}
+		}
+	}
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	for {
+		if st, err := os.Stat(filepath.Join(d, ".obsidian")); err == nil && st.IsDir() {
+			return true
+		}
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return false // the top of the checkout
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return false
+		}
+		d = up
+	}
 }
 
 // caller is who the command line acts as.
