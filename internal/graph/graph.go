@@ -16,7 +16,7 @@ type Graph struct {
 	mu       sync.RWMutex
 	obsidian bool // wiki links resolve as Obsidian resolves them
 	commit   string
-	gen    uint64 // counts changes, for caches
+	gen      uint64 // counts changes, for caches
 
 	notes map[string]*node // by repository file
 	files map[string]bool  // files that are not notes, by repository file

@@ -138,7 +138,10 @@ func (v *view) resolveLink(l *link, src *node, srcPath string) (*node, string, m
 				}
 			}
 		}
-		return c.n, c.file, matchPath, others
+		if c.n != nil {
+			return c.n, "", matchPath, others
+		}
+		return nil, c.file, matchPath, others
 	case l.mode == modeFile || l.mode == modeFilePath:
 		return nil, v.g.resolveFile(l, srcPath), matchNone, nil
 	}
