@@ -147,3 +147,38 @@ func TestGraph_ObsidianSameName(t *testing.T) {
 		t.Errorf("Backlinks(Projects/Alpha/Plan) from %d notes, want 3 (Home, Alpha meeting, Ada)", len(bl))
 	}
 }
+
+func TestGraph_ObsidianRelinks(t *testing.T) {
+	files := map[string]string{
+		"a/Plan.md":   "# Plan A\n",
+		"b/Plan.md":   "# Plan B\n",
+		"b/x.md":      "[[Plan]] is b/Plan, in this folder\n",
+		"root.md":     "[[Plan]] is a/Plan, the first of two as short\n",
+		"c/y.md":      "[[Plan|label]] and [[Plan#Plan A]] are a/Plan\n",
+		"c/linker.md": "[[b/Plan]] names b/Plan by path\n",
+	}
+	moves := map[string]string{"b/Plan": "Plan"}
+	g := NewResolving(wiki.ResolveObsidian)
+	g.Apply("c1", wikiFiles(files), nil)
+	rel := g.Relinks(moves)
+	// at the root, b/Plan takes every bare [[Plan]]: the links that named
+	// a/Plan must name it by path now
+	want := []string{
+		"c/linker:1 b/Plan -> Plan",
+		"c/y:1 Plan -> a/Plan",
+		"c/y:1 Plan -> a/Plan",
+		"root:1 Plan -> a/Plan",
+	}
+	if got := edits(rel); !reflect.DeepEqual(got, want) {
+		t.Errorf("Relinks =\n%q\nwant\n%q", got, want)
+	}
+	after := NewResolving(wiki.ResolveObsidian)
+	after.Apply("c2", wikiFiles(applyRelinks(t, files, moves, rel)), nil)
+	for p, to := range map[string]string{"b/x": "Plan", "root": "a/Plan", "c/y": "a/Plan", "c/linker": "Plan"} {
+		for _, o := range after.Outlinks(p) {
+			if o.Path != to || o.Broken != "" {
+				t.Errorf("%s: [[%s]] resolves to %q (%s) after the move, want %s", p, o.Target, o.Path, o.Broken, to)
+			}
+		}
+	}
+}
