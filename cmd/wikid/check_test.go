@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -60,6 +62,25 @@ func TestCheckCommand_Run(t *testing.T) {
 		}
 		if !strings.Contains(stdout.String(), "3 broken links, ") || strings.Contains(stdout.String(), "Roadmap") {
 			t.Errorf("wiki resolution:\n%s", stdout)
+		}
+	})
+	t.Run("ignored .obsidian folder", func(t *testing.T) {
+		dir := gittest.Init(t)
+		gittest.Commit(t, dir, "seed", map[string]string{".gitignore": ".obsidian/\n", "a.md": "[[Alias]] [[b]]\n",
+			"sub/b.md": "---\naliases: [Alias]\n---\n[[a]]\n"})
+		run := func() string {
+			e, stdout, _ := testEnv("", nil)
+			_ = (&checkCommand{env: e}).Run(ctx, []string{"--repo", filepath.Join(dir, "sub")})
+			return stdout.String()
+		}
+		if got := run(); got != "0 broken links, 0 malformed frontmatters, 0 orphans\n" {
+			t.Errorf("without .obsidian/: %q", got)
+		}
+		if err := os.Mkdir(filepath.Join(dir, ".obsidian"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if got := run(); !strings.HasPrefix(got, "a:1: broken link Alias: no such note\n1 broken link, ") {
+			t.Errorf("with an .obsidian/ folder on disk: %q", got)
 		}
 	})
 	t.Run("clean", func(t *testing.T) {

@@ -111,15 +111,13 @@ func hasObsidianFolder(ctx context.Context, store wiki.Store, dir string) bool {
 		return false
 	}
 	for {
-		if st, err := os.Stat(filepath.Join(d, ".obsidian")); err == nil && st.IsDir() {
-			return true
-		}
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			return false // the top of the checkout
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil { // the top of the checkout
+			st, err := os.Stat(filepath.Join(d, ".obsidian"))
+			return err == nil && st.IsDir()
 		}
 		up := filepath.Dir(d)
 		if up == d {
-			return false
+			return false // no checkout: a bare repository
 		}
 		d = up
 	}
