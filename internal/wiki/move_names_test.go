@@ -99,3 +99,36 @@ func firstLines(s string, n int) string {
 	lines := strings.SplitN(s, "\n", n+1)
 	return strings.Join(lines[:min(n, len(lines))], "\n")
 }
+
+// TestWiki_MoveFolderRenamesPathLinks moves the folder of notes/Old Name:
+// the links that named it by a path through the old folder name the new
+// one, in both resolutions.
+func TestWiki_MoveFolderRenamesPathLinks(t *testing.T) {
+	ctx := context.Background()
+	for _, r := range []wiki.LinkResolution{wiki.ResolveWiki, wiki.ResolveObsidian} {
+		t.Run(string(r), func(t *testing.T) {
+			dir, _ := namedRepo(t)
+			w := openWikiWith(t, dir, nil, io.Discard, graph.NewResolving(r))
+			before := gitGraphResolving(t, dir, r)
+			res, err := w.Move(ctx, wiki.MoveRequest{Path: "notes/", NewPath: "archive/2024", Mutation: wiki.Mutation{Caller: cli}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkRepo(t, dir)
+			out, err := exec.Command("git", "-C", dir, "grep", "-n", "-E", `\[\[notes/|[(<.]/?notes/`, "HEAD").CombinedOutput()
+			if err == nil || len(out) > 0 {
+				t.Errorf("links still name the old folder (%v):\n%s", err, firstLines(string(out), 10))
+			}
+			if len(res.BrokenLinks) != 0 {
+				t.Errorf("%d notes left with broken links", len(res.BrokenLinks))
+			}
+			after := gitGraphResolving(t, dir, r)
+			if b := after.BrokenLinks(""); len(b) != 0 {
+				t.Errorf("%d broken links after the move, the first %+v", len(b), b[0])
+			}
+			if in, was := after.Backlinks("archive/2024/Old Name"), before.Backlinks("notes/Old Name"); len(in) != len(was) {
+				t.Errorf("%d notes link to archive/2024/Old Name, %d linked to notes/Old Name", len(in), len(was))
+			}
+		})
+	}
+}
