@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -13,8 +14,11 @@ func (c *checkCommand) Usage() string {
 	return `Usage: wikid check [flags] [FOLDER]
 
 Checks the notes at HEAD (under FOLDER, or all): links that resolve to no
-note or file or to a missing heading, frontmatter that does not parse, and
-orphans (notes no other note links to). It exits with status 1 when a link
+note or file or to a missing heading or block, frontmatter that does not
+parse, and orphans (notes no other note links to). It also lists the links
+whose bare name names several notes, with the one chosen. Links resolve as
+links.resolve in .wikid.yaml says: obsidian (the default when the
+repository has an .obsidian/ folder) or wiki. It exits with status 1 when a link
 is broken or a frontmatter is malformed, and with --strict also when a note
 is an orphan, so it fits a pre-commit hook or a CI job:
 
@@ -62,7 +66,11 @@ func (c *checkCommand) print(res *wiki.CheckResult, strict bool) {
 		if l.Heading != "" {
 			target += "#" + l.Heading
 		}
-		fmt.Fprintf(out, "%s:%d: broken link %s: %s\n", l.Path, l.Line, target, l.Reason)
+		reason := l.Reason
+		if l.To != "" {
+			reason += " in " + l.To
+		}
+		fmt.Fprintf(out, "%s:%d: broken link %s: %s\n", l.Path, l.Line, target, reason)
 	}
 	for _, m := range res.Malformed {
 		fmt.Fprintf(out, "%s:%d: malformed frontmatter: %s\n", m.Path, m.Line, m.Error)
@@ -74,6 +82,14 @@ func (c *checkCommand) print(res *wiki.CheckResult, strict bool) {
 	for _, o := range res.Orphans {
 		fmt.Fprintf(out, "%s: orphan (%s): no other note links to it\n", o.Path, kind)
 	}
-	fmt.Fprintf(out, "%s, %s, %s\n", count(len(res.BrokenLinks), "broken link"),
-		count(len(res.Malformed), "malformed frontmatter"), count(len(res.Orphans), "orphan"))
+	for _, a := range res.Ambiguous {
+		fmt.Fprintf(out, "%s:%d: link %s names %d notes, resolves to %s (also %s)\n",
+			a.Path, a.Line, a.Target, len(a.Others)+1, a.To, strings.Join(a.Others, ", "))
+	}
+	ambiguous := ""
+	if len(res.Ambiguous) > 0 {
+		ambiguous = ", " + count(len(res.Ambiguous), "ambiguous link")
+	}
+	fmt.Fprintf(out, "%s, %s, %s%s\n", count(len(res.BrokenLinks), "broken link"),
+		count(len(res.Malformed), "malformed frontmatter"), count(len(res.Orphans), "orphan"), ambiguous)
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -29,6 +31,56 @@ func TestCheckCommand_Run(t *testing.T) {
 			if !strings.Contains(stdout.String(), w) {
 				t.Errorf("output lacks %q:\n%s", w, stdout)
 			}
+		}
+	})
+	t.Run("obsidian vault", func(t *testing.T) {
+		// the .obsidian/ folder turns Obsidian's resolution on
+		dir := fixtureCheckout(t, "obsidian")
+		e, stdout, _ := testEnv("", nil)
+		if err := (&checkCommand{env: e}).Run(ctx, []string{"--repo", dir}); err != exitError(1) {
+			t.Fatalf("exit %v, want status 1", err)
+		}
+		for _, w := range []string{
+			"Home:10: broken link Plan#^no-such-block: no block ^no-such-block in Projects/Alpha/Plan\n",
+			"Home:12: broken link Alpha Plan: no such note\n",
+			"Home:13: broken link Roadmap: no such note\n",
+			"Home:15: broken link Ada: no such note\n",
+			"Home:22: broken link missing.png: no such file\n",
+			"Home:23: broken link Nowhere#Intro: no such note\n",
+			"Home:16: link Meeting names 2 notes, resolves to Projects/Beta/Meeting (also Projects/Alpha/Meeting)\n",
+			"Archive/Old Notes:3: link Index names 2 notes, resolves to Index (also Archive/Index)\n",
+			"6 broken links, 0 malformed frontmatters, 1 orphan, 4 ambiguous links\n",
+		} {
+			if !strings.Contains(stdout.String(), w) {
+				t.Errorf("output lacks %q:\n%s", w, stdout)
+			}
+		}
+		// links.resolve: wiki in the environment resolves titles and aliases
+		e, stdout, _ = testEnv("", map[string]string{"WIKID_LINKS_RESOLVE": "wiki"})
+		if err := (&checkCommand{env: e}).Run(ctx, []string{"--repo", dir}); err != exitError(1) {
+			t.Fatalf("exit %v, want status 1", err)
+		}
+		if !strings.Contains(stdout.String(), "3 broken links, ") || strings.Contains(stdout.String(), "Roadmap") {
+			t.Errorf("wiki resolution:\n%s", stdout)
+		}
+	})
+	t.Run("ignored .obsidian folder", func(t *testing.T) {
+		dir := gittest.Init(t)
+		gittest.Commit(t, dir, "seed", map[string]string{".gitignore": ".obsidian/\n", "a.md": "[[Alias]] [[b]]\n",
+			"sub/b.md": "---\naliases: [Alias]\n---\n[[a]]\n"})
+		run := func() string {
+			e, stdout, _ := testEnv("", nil)
+			_ = (&checkCommand{env: e}).Run(ctx, []string{"--repo", filepath.Join(dir, "sub")})
+			return stdout.String()
+		}
+		if got := run(); got != "0 broken links, 0 malformed frontmatters, 0 orphans\n" {
+			t.Errorf("without .obsidian/: %q", got)
+		}
+		if err := os.Mkdir(filepath.Join(dir, ".obsidian"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if got := run(); !strings.HasPrefix(got, "a:1: broken link Alias: no such note\n1 broken link, ") {
+			t.Errorf("with an .obsidian/ folder on disk: %q", got)
 		}
 	})
 	t.Run("clean", func(t *testing.T) {

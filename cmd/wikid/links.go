@@ -86,6 +86,8 @@ func printLinks(out io.Writer, res *wiki.LinksResult, dir wiki.Direction) {
 		switch {
 		case l.Broken != "":
 			fmt.Fprintf(out, "  line %d  %s  broken: %s\n", l.Line, target, l.Broken)
+		case len(l.Ambiguous) > 0:
+			fmt.Fprintf(out, "  line %d  %s -> %s (the name also names %s)\n", l.Line, target, l.Path, strings.Join(l.Ambiguous, ", "))
 		default:
 			fmt.Fprintf(out, "  line %d  %s -> %s\n", l.Line, target, l.Path)
 		}

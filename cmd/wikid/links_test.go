@@ -50,6 +50,21 @@ func TestLinksCommand_Run(t *testing.T) {
 			}
 		})
 	}
+	t.Run("same-named notes", func(t *testing.T) {
+		e, stdout, stderr := testEnv("", nil)
+		if err := (&linksCommand{env: e}).Run(context.Background(), []string{"--repo", fixtureCheckout(t, "obsidian"), "--direction", "out", "Home"}); err != nil {
+			t.Fatalf("%v\n%s", err, stderr)
+		}
+		for _, w := range []string{
+			"  line 16  Meeting -> Projects/Beta/Meeting (the name also names Projects/Alpha/Meeting)\n",
+			"  line 13  Roadmap  broken: no such note\n",
+			"  line 19  diagram.png -> attachments/diagram.png\n",
+		} {
+			if !strings.Contains(stdout.String(), w) {
+				t.Errorf("output lacks %q:\n%s", w, stdout)
+			}
+		}
+	})
 	e, _, _ := testEnv("", nil)
 	if err := (&linksCommand{env: e}).Run(context.Background(), []string{"--repo", dir}); err != exitError(2) {
 		t.Errorf("no path: %v", err)

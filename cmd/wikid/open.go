@@ -79,7 +79,8 @@ func openWikiWith(ctx context.Context, e env, dir string, edit func(*config.Conf
 		store.Close(ctx)
 		return nil, err
 	}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New()}, opts)
+	resolve := cfg.ResolveLinks(func() bool { return hasObsidianFolder(ctx, store, dir) })
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.NewResolving(resolve)}, opts)
 	if err != nil {
 		hist.Close(ctx)
 		idx.Close(ctx)
@@ -116,6 +117,34 @@ func loadConfig(ctx context.Context, e env, store wiki.Store) (config.Config, er
 		return cfg, err
 	}
 	return cfg, cfg.ApplyEnv(e.getenv)
+}
+
+// hasObsidianFolder reports whether the repository has an .obsidian/
+// folder: committed at HEAD, or on disk in the checkout that holds dir
+// (where it is often ignored by git).
+func hasObsidianFolder(ctx context.Context, store wiki.Store, dir string) bool {
+	if head, err := store.Head(ctx); err == nil && head.Commit != "" {
+		if snap, err := store.Snapshot(ctx, head.Commit); err == nil {
+			if files, err := snap.Files(ctx, ".obsidian"); err == nil && len(files) > 0 {
+				return true
+			}
+		}
+	}
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil { // the top of the checkout
+			st, err := os.Stat(filepath.Join(d, ".obsidian"))
+			return err == nil && st.IsDir()
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return false // no checkout: a bare repository
+		}
+		d = up
+	}
 }
 
 // caller is who the command line acts as.

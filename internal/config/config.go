@@ -33,6 +33,17 @@ type Config struct {
 	ReadOnly bool `yaml:"read_only"`
 	// Daily configures daily notes.
 	Daily wiki.DailyOptions `yaml:"daily"`
+	// Links configures how links resolve.
+	Links Links `yaml:"links"`
+}
+
+// Links configures how wiki links ([[target]], ![[target]]) resolve.
+type Links struct {
+	// Resolve is obsidian (by file name anywhere, or by the end of the
+	// path; never by title or alias) or wiki (by path, then title, then
+	// alias). Empty means obsidian when the repository has an .obsidian/
+	// folder, else wiki: see ResolveLinks.
+	Resolve wiki.LinkResolution `yaml:"resolve"`
 }
 
 // Default returns the built-in configuration.
@@ -57,7 +68,7 @@ func (c *Config) ApplyFile(data []byte) error {
 }
 
 // ApplyEnv overlays WIKID_AUTHOR_NAME, WIKID_AUTHOR_EMAIL, WIKID_TIMEZONE,
-// WIKID_MAX_NOTE_SIZE and WIKID_READ_ONLY from getenv.
+// WIKID_MAX_NOTE_SIZE, WIKID_READ_ONLY and WIKID_LINKS_RESOLVE from getenv.
 func (c *Config) ApplyEnv(getenv func(string) string) error {
 	if v := getenv("WIKID_AUTHOR_NAME"); v != "" {
 		c.Author.Name = v
@@ -82,6 +93,9 @@ func (c *Config) ApplyEnv(getenv func(string) string) error {
 		}
 		c.ReadOnly = b
 	}
+	if v := getenv("WIKID_LINKS_RESOLVE"); v != "" {
+		c.Links.Resolve = wiki.LinkResolution(v)
+	}
 	return nil
 }
 
@@ -89,6 +103,11 @@ func (c *Config) ApplyEnv(getenv func(string) string) error {
 func (c *Config) Validate() error {
 	if _, err := time.LoadLocation(c.TimeZone); err != nil {
 		return fmt.Errorf("timezone %q: %w", c.TimeZone, err)
+	}
+	switch c.Links.Resolve {
+	case "", wiki.ResolveObsidian, wiki.ResolveWiki:
+	default:
+		return fmt.Errorf("links.resolve %q: use obsidian or wiki, or leave it out to use obsidian when the repository has an .obsidian/ folder", c.Links.Resolve)
 	}
 	o := c.WikiOptions()
 	return o.Validate()
@@ -104,4 +123,17 @@ func (c *Config) WikiOptions() wiki.Options {
 		Author: c.Author, Committer: c.Committer, ReadOnly: c.ReadOnly,
 		Location: loc, MaxNoteSize: c.MaxNoteSize, Daily: c.Daily,
 	}
+}
+
+// ResolveLinks returns how wiki links resolve: Links.Resolve when set,
+// else obsidian when the repository has an .obsidian/ folder (hasObsidian
+// reports it), else wiki.
+func (c *Config) ResolveLinks(hasObsidian func() bool) wiki.LinkResolution {
+	switch {
+	case c.Links.Resolve != "":
+		return c.Links.Resolve
+	case hasObsidian != nil && hasObsidian():
+		return wiki.ResolveObsidian
+	}
+	return wiki.ResolveWiki
 }

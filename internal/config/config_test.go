@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 func TestConfig_Layers(t *testing.T) {
@@ -47,6 +49,12 @@ func TestConfig_Errors(t *testing.T) {
 		}, "WIKID_READ_ONLY"},
 		{"bad zone", func(c *Config) error { c.TimeZone = "Mars/Olympus"; return c.Validate() }, "Mars/Olympus"},
 		{"bad identity", func(c *Config) error { c.Author.Name = "a <b>"; return c.Validate() }, "identity"},
+		{"bad links.resolve", func(c *Config) error {
+			if err := c.ApplyFile([]byte("links:\n  resolve: github\n")); err != nil {
+				return err
+			}
+			return c.Validate()
+		}, "links.resolve"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -60,5 +68,39 @@ func TestConfig_Errors(t *testing.T) {
 	c := Default()
 	if err := c.ApplyFile(nil); err != nil {
 		t.Errorf("an empty file: %v", err)
+	}
+}
+
+func TestConfig_ResolveLinks(t *testing.T) {
+	yes, no := func() bool { return true }, func() bool { return false }
+	tests := []struct {
+		name     string
+		file     string
+		env      string
+		obsidian func() bool
+		want     wiki.LinkResolution
+	}{
+		{"default without .obsidian", "", "", no, wiki.ResolveWiki},
+		{"default with .obsidian", "", "", yes, wiki.ResolveObsidian},
+		{"file says wiki", "links:\n  resolve: wiki\n", "", yes, wiki.ResolveWiki},
+		{"file says obsidian", "links:\n  resolve: obsidian\n", "", no, wiki.ResolveObsidian},
+		{"env over file", "links:\n  resolve: obsidian\n", "wiki", yes, wiki.ResolveWiki},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := Default()
+			if err := c.ApplyFile([]byte(tt.file)); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.ApplyEnv(func(k string) string { return map[string]string{"WIKID_LINKS_RESOLVE": tt.env}[k] }); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			if got := c.ResolveLinks(tt.obsidian); got != tt.want {
+				t.Errorf("ResolveLinks = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

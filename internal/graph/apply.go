@@ -87,7 +87,7 @@ func (g *Graph) add(f wiki.GraphFile, p *patch) {
 		}
 	}
 	for i := range n.links {
-		if k := n.links[i].key; k != "" {
+		for _, k := range n.links[i].lookupKeys() {
 			set := g.byKey[k]
 			if set == nil {
 				set = make(map[*node]struct{})
@@ -150,10 +150,12 @@ func (g *Graph) remove(file string, p *patch) {
 		}
 	}
 	for i := range n.links {
-		if set := g.byKey[n.links[i].key]; set != nil {
-			delete(set, n)
-			if len(set) == 0 {
-				delete(g.byKey, n.links[i].key)
+		for _, k := range n.links[i].lookupKeys() {
+			if set := g.byKey[k]; set != nil {
+				delete(set, n)
+				if len(set) == 0 {
+					delete(g.byKey, k)
+				}
 			}
 		}
 	}
@@ -172,20 +174,17 @@ func (g *Graph) resolveNode(v *view, s *node) {
 		if l.to != nil && l.to != s {
 			disconnect(s, l.to)
 		}
-		l.to, l.by, l.file, l.ok = nil, matchNone, "", false
-		switch l.mode {
-		case modeFile, modeFilePath:
-			l.file = g.resolveFile(l, s.path)
-			l.ok = l.file != ""
-		default:
-			l.to, l.by = v.resolve(l, s, s.path)
-			if l.to == nil {
-				continue
-			}
+		l.to, l.file, l.by, l.others = v.resolveLink(l, s, s.path)
+		switch {
+		case l.file != "":
+			l.ok = true
+		case l.to != nil:
 			l.ok = l.heading == "" || l.to.hasHeading(l.heading)
 			if l.to != s {
 				connect(s, l.to)
 			}
+		default:
+			l.ok = false
 		}
 	}
 }
@@ -233,4 +232,23 @@ func deleteFrom(fs []string, f string) []string {
 		return slices.Delete(fs, i, i+1)
 	}
 	return fs
+}
+
+// lookupKeys returns the keys under which a link is found when a note or
+// file comes or goes: its lookup key, and the lowercased file name it
+// names without a markdown extension, which is how Obsidian looks it up
+// (a note that comes with that name can take the link over).
+func (l *link) lookupKeys() []string {
+	var ks []string
+	if l.key != "" {
+		ks = append(ks, l.key)
+	}
+	if l.kind == note.LinkMarkdown || l.mode == modeSelf {
+		return ks
+	}
+	name, _ := splitNoteExt(baseName(strings.ToLower(strings.TrimSpace(l.target))))
+	if name != "" && name != l.key {
+		ks = append(ks, name)
+	}
+	return ks
 }

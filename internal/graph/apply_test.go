@@ -26,8 +26,8 @@ func dump(g *Graph) string {
 			if l.to != nil {
 				to = l.to.file
 			}
-			fmt.Fprintf(&b, "  link %d %s %q %q mode=%d key=%q to=%s by=%d ok=%v file=%s ctx=%q\n",
-				l.line, l.kind, l.target, l.heading, l.mode, l.key, to, l.by, l.ok, l.file, l.context)
+			fmt.Fprintf(&b, "  link %d %s %q %q mode=%d key=%q to=%s by=%d ok=%v file=%s others=%q ctx=%q\n",
+				l.line, l.kind, l.target, l.heading, l.mode, l.key, to, l.by, l.ok, l.file, l.others, l.context)
 		}
 		fmt.Fprintf(&b, "  out %s\n  in %s\n", counts(n.out), counts(n.in))
 	}
@@ -162,10 +162,18 @@ func (r *randomWiki) step() (written []string, deleted []string) {
 }
 
 func TestGraph_ApplyEqualsRebuild(t *testing.T) {
+	for _, res := range []wiki.LinkResolution{wiki.ResolveWiki, wiki.ResolveObsidian} {
+		t.Run(string(res), func(t *testing.T) { applyEqualsRebuild(t, res) })
+	}
+}
+
+// applyEqualsRebuild drives random changes through graphs resolving by res
+// and checks that each patched graph equals one built from scratch.
+func applyEqualsRebuild(t *testing.T, res wiki.LinkResolution) {
 	for seed := range uint64(20) {
 		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
 			r := &randomWiki{rng: rand.New(rand.NewPCG(seed, 7)), files: make(map[string]string)}
-			g := New()
+			g := NewResolving(res)
 			var written, deleted []string
 			for i := range 200 {
 				w, d := r.step()
@@ -188,7 +196,7 @@ func TestGraph_ApplyEqualsRebuild(t *testing.T) {
 				written, deleted = nil, nil
 				commit := fmt.Sprint("c", i)
 				g.Apply(commit, gfs, gone)
-				fresh := New()
+				fresh := NewResolving(res)
 				fresh.Apply(commit, wikiFiles(r.files), nil)
 				if got, want := dump(g), dump(fresh); got != want {
 					t.Fatalf("after step %d the patched graph differs from a rebuild:\n%s", i, diffLines(got, want))

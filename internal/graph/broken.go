@@ -15,8 +15,35 @@ func (g *Graph) BrokenLinks(folder string) []wiki.BrokenLink {
 		for i := range n.links {
 			l := &n.links[i]
 			if why := l.broken(); why != "" {
-				out = append(out, wiki.BrokenLink{Path: n.path, LinkSite: l.site(), Reason: why})
+				b := wiki.BrokenLink{Path: n.path, LinkSite: l.site(), Reason: why}
+				if l.to != nil {
+					b.To = l.to.path
+				}
+				out = append(out, b)
 			}
+		}
+	}
+	return out
+}
+
+// AmbiguousLinks returns the links of the notes under folder ("" for all)
+// whose bare name names several notes or files, with the one chosen; by
+// note path, then in the order they are written.
+func (g *Graph) AmbiguousLinks(folder string) []wiki.AmbiguousLink {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	var out []wiki.AmbiguousLink
+	for _, n := range g.sortedUnder(folder) {
+		for i := range n.links {
+			l := &n.links[i]
+			if len(l.others) == 0 {
+				continue
+			}
+			a := wiki.AmbiguousLink{Path: n.path, LinkSite: l.site(), To: l.file, Others: l.others}
+			if l.to != nil {
+				a.To = l.to.path
+			}
+			out = append(out, a)
 		}
 	}
 	return out

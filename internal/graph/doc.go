@@ -9,10 +9,40 @@
 //
 // # Resolving a link
 //
-// A link resolves by path, then title, then alias, ignoring case; among
-// several notes that match the same way, the nearest wins. In detail, for
-// [[target]], [[target#heading]], [[target|label]] and ![[target]] (a
-// markdown extension on the target is ignored):
+// A graph resolves wiki links ([[target]], [[target#heading]],
+// [[target|label]], ![[target]]) one of two ways, chosen when it is made
+// (NewResolving; the wiki's links.resolve setting): as Obsidian does, or
+// the wiki way. An empty target ([[#heading]]) is the linking note itself
+// either way.
+//
+// Obsidian (wiki.ResolveObsidian) resolves by file name and path only,
+// never by a title or an alias, ignoring case, as its
+// MetadataCache.getLinkpathDest does:
+//
+//   - the target names a file: when its last segment has a '.', the files
+//     with that name ("image.png", "Note.md", "spec.pdf"), else, or when
+//     there are none, the files named target + ".md" ([[Plan]] looks for
+//     Plan.md; a Plan.markdown is only named [[Plan.markdown]]);
+//   - a bare name that one file has resolves to it;
+//   - a target starting with "./" or "../" is joined to the linking note's
+//     folder, and the file with that path wins;
+//   - the file whose whole path is the target (without a leading "/") wins:
+//     so for a bare name, the file at the root;
+//   - a target starting with "/" resolves to nothing else;
+//   - otherwise the files whose path ends with the target (a plain string
+//     suffix, as Obsidian compares) are candidates; those whose path starts
+//     with the linking note's folder (the folder or below it; again a
+//     string prefix) come first, and among each group the shortest path in
+//     characters; Obsidian leaves a tie in the order it loaded the files,
+//     the graph takes the first path.
+//
+// A link resolves to a note, or to a file that is not a note (an
+// attachment). When a bare name names several notes or files, the link
+// keeps the others, for AmbiguousLinks and OutLink.Ambiguous.
+//
+// The wiki way (wiki.ResolveWiki) resolves by path, then title, then alias,
+// ignoring case; among several notes that match the same way, the nearest
+// wins. In detail (a markdown extension on the target is ignored):
 //
 //   - a target starting with "/" is a path from the root: the note with that
 //     path;
@@ -26,21 +56,22 @@
 //     leading folders with the linking note's folder, then the one with the
 //     fewest folders, then the one whose path (or title) has the case as
 //     written, then the first by file name;
-//   - an empty target ([[#heading]]) is the linking note itself.
+//   - links and embeds whose target has the extension of an attachment (an
+//     image, audio, video or PDF file, or for embeds any extension that is
+//     not a markdown one) name files, not notes: they resolve by path from
+//     the root or, as a bare name, by the end of the path, nearest first.
 //
 // A markdown link [text](a/b.md) is a path relative to the linking note's
-// folder, percent-decoded; it names a note by path only.
+// folder, percent-decoded; it names a note by path only, either way
+// (Obsidian would also take it as a file name or a path suffix when no
+// note has that path; GitHub would not, and neither does the graph).
 //
 // A heading after '#' must be the text of a heading of the target (ignoring
 // case) or its slug (lowercase, punctuation dropped, spaces as '-', as in
 // GitHub anchors); [[t#A#B]] needs both; [[t#^id]] needs a line ending in
-// "^id". A link whose note exists but whose heading does not is broken.
-//
-// Links and embeds whose target has the extension of an attachment (an
-// image, audio, video or PDF file, or for embeds any extension that is not a
-// markdown one) name files, not notes: they resolve by path from the root
-// or, as a bare name, by the end of the path, nearest first, and are only
-// checked for existence.
+// "^id". A link whose note exists but whose heading does not is broken
+// ("no such heading"; "no block ^id" for a block). A link to a file that is
+// not a note is only checked for existence.
 //
 // # Edges
 //
@@ -54,10 +85,13 @@
 //
 // Relinks looks at every link that resolves to a moved note, every link
 // inside a moved note, and every link whose target could name a moved note
-// at its new place (by path, title or alias: a move changes which note is
-// nearest), and reports those that would no longer resolve to the
-// same note (at its new path) once the notes have moved. For each it
-// proposes the text that would, in the link's own style:
+// at its new place (by path, file name, title or alias: a move changes
+// which note is nearest), and reports those that would no longer resolve
+// to the same note (at its new path) once the notes have moved, and those
+// that named the note by its file name or path and would reach it only by
+// a title or an alias (Obsidian, GitHub and other tools resolve by file
+// only). For each it proposes the text that would, in the link's own
+// style:
 //
 //   - a markdown link gets the relative path from the linking note's new
 //     folder to the target's file, keeping a leading "./" and
@@ -71,10 +105,10 @@
 //     and "/" plus the whole path when nothing shorter does; a link from
 //     the root ("/a/b") stays one; a markdown extension written on the
 //     target stays;
-//   - a link by title or alias keeps its text unless it now resolves to
-//     another note, and then becomes a path as above from the bare name up
-//     (a title taken from the file name changes with the file, so a link by
-//     it gets the new name);
+//   - a link by title or alias (the wiki way) keeps its text unless it now
+//     resolves to another note, and then becomes a path as above from the
+//     bare name up (a title taken from the file name changes with the file,
+//     so a link by it gets the new name);
 //   - only the target text changes: a label, a heading, the embed mark and
 //     every other byte of the note stay as they are.
 //

@@ -13,9 +13,10 @@ var _ wiki.Graph = (*Graph)(nil)
 // usable; call New. A Graph is safe for concurrent use: queries share a read
 // lock, Apply and Reset take it exclusively.
 type Graph struct {
-	mu     sync.RWMutex
-	commit string
-	gen    uint64 // counts changes, for caches
+	mu       sync.RWMutex
+	obsidian bool // wiki links resolve as Obsidian resolves them
+	commit   string
+	gen      uint64 // counts changes, for caches
 
 	notes map[string]*node // by repository file
 	files map[string]bool  // files that are not notes, by repository file
@@ -64,17 +65,31 @@ type link struct {
 	key  string // lookup key, lowercased; "" resolves to nothing
 	want string // key with its case as written
 
-	to   *node  // the note it resolves to, nil if none
-	file string // the file it resolves to, for a file link
-	by   match
-	ok   bool // the heading, if any, exists
+	to     *node  // the note it resolves to, nil if none
+	file   string // the file that is not a note it resolves to
+	by     match
+	ok     bool     // the heading, if any, exists
+	others []string // for a bare name, the other notes or files it names
 }
 
-// New returns an empty graph.
-func New() *Graph {
-	g := &Graph{}
+// New returns an empty graph that resolves links by path, then title, then
+// alias (wiki.ResolveWiki).
+func New() *Graph { return NewResolving(wiki.ResolveWiki) }
+
+// NewResolving returns an empty graph that resolves wiki links by r; any
+// value but wiki.ResolveObsidian is wiki.ResolveWiki.
+func NewResolving(r wiki.LinkResolution) *Graph {
+	g := &Graph{obsidian: r == wiki.ResolveObsidian}
 	g.reset()
 	return g
+}
+
+// Resolution returns how the graph resolves wiki links.
+func (g *Graph) Resolution() wiki.LinkResolution {
+	if g.obsidian {
+		return wiki.ResolveObsidian
+	}
+	return wiki.ResolveWiki
 }
 
 // Commit returns the commit the graph reflects, "" when it is empty.

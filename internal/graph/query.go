@@ -112,7 +112,7 @@ func (g *Graph) Outlinks(notePath string) []wiki.OutLink {
 	out := make([]wiki.OutLink, 0, len(n.links))
 	for i := range n.links {
 		l := &n.links[i]
-		o := wiki.OutLink{LinkSite: l.site(), Broken: l.broken()}
+		o := wiki.OutLink{LinkSite: l.site(), Broken: l.broken(), Ambiguous: l.others}
 		switch {
 		case l.file != "":
 			o.Path = l.file
@@ -124,19 +124,24 @@ func (g *Graph) Outlinks(notePath string) []wiki.OutLink {
 	return out
 }
 
-// broken says why a link is broken, "" when it is not.
+// broken says why a link is broken, "" when it is not: no such file for a
+// link to an attachment, no such note, "no block ^id" for a block
+// reference, no such heading.
 func (l *link) broken() string {
 	switch {
-	case l.mode == modeFile || l.mode == modeFilePath:
-		if l.file == "" {
-			return wiki.BrokenNoFile
-		}
+	case l.file != "" || l.to != nil && l.ok:
+		return ""
+	case l.to == nil && (l.mode == modeFile || l.mode == modeFilePath):
+		return wiki.BrokenNoFile
 	case l.to == nil:
 		return wiki.BrokenNoNote
-	case !l.ok:
-		return wiki.BrokenNoHeading
 	}
-	return ""
+	for _, seg := range strings.Split(l.heading, "#") {
+		if seg = strings.TrimSpace(seg); strings.HasPrefix(seg, "^") && !l.to.hasHeading(seg) {
+			return "no block " + seg
+		}
+	}
+	return wiki.BrokenNoHeading
 }
 
 // LinkedNotes returns the paths of the notes that link to (dir In) or are

@@ -149,7 +149,7 @@ func TestGraph_BrokenLinks(t *testing.T) {
 		"journal/2024/2024-01-16:15 missing-note (no such note)",
 		"journal/2024/2024-01-16:16 plan (no such heading)",
 		"projects/beta/roadmap:20 a link (no such note)",
-		"reference/links-edge-cases:10 glossary (no such heading)",
+		"reference/links-edge-cases:10 glossary (no block ^definition-1)",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("BrokenLinks =\n%q\nwant\n%q", got, want)

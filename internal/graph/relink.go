@@ -76,8 +76,10 @@ func (v *view) relinks(s *node) []wiki.LinkEdit {
 			continue
 		}
 		to := v.pathOf(l.to)
-		now, _ := v.resolve(l.relocated(l.target, dir), s, sp)
-		if now == l.to && to != "" {
+		now, by := v.resolve(l.relocated(l.target, dir), s, sp)
+		// a link that named the note's file must still name it: reaching
+		// it by a title or an alias is not enough
+		if now == l.to && to != "" && (l.by != matchPath || by == matchPath) {
 			continue
 		}
 		e := wiki.LinkEdit{Line: l.line, Start: l.start, End: l.end, Old: l.written(), To: to}
@@ -112,8 +114,8 @@ func (v *view) rewrite(l *link, s, target *node) string {
 	sp, to := v.pathOf(s), v.pathOf(target)
 	dir := folderOf(sp)
 	resolves := func(text string) bool {
-		got, _ := v.resolve(l.relocated(text, dir), s, sp)
-		return got == target
+		got, by := v.resolve(l.relocated(text, dir), s, sp)
+		return got == target && (l.by != matchPath || by == matchPath)
 	}
 	if l.kind == note.LinkMarkdown {
 		rel := relPath(dir, to+target.file[len(target.path):])

@@ -3,6 +3,8 @@ package graph
 import (
 	"slices"
 	"strings"
+
+	"github.com/wikid/wikid/internal/note"
 )
 
 // view is the graph as it is, or as it would be after some notes moved to
@@ -112,6 +114,64 @@ func (v *view) lookup(t table, key string) []*node {
 // resolve returns the note a link of the note at srcPath resolves to in the
 // view, and how it matched; src is the linking note, for [[#heading]].
 func (v *view) resolve(l *link, src *node, srcPath string) (*node, match) {
+	n, _, by, _ := v.resolveLink(l, src, srcPath)
+	return n, by
+}
+
+// resolveLink returns the note or the file that is not a note a link of the
+// note at srcPath resolves to in the view, how it matched, and for a bare
+// name that names several notes or files, the others.
+func (v *view) resolveLink(l *link, src *node, srcPath string) (*node, string, match, []string) {
+	switch {
+	case l.mode == modeSelf:
+		return src, "", matchPath, nil
+	case v.g.obsidian && l.kind != note.LinkMarkdown:
+		c, cs, ok := v.obsidian(l.target, srcPath)
+		if !ok {
+			return nil, "", matchNone, nil
+		}
+		var others []string
+		if isBareName(l.target) && len(cs) > 1 {
+			for _, o := range cs {
+				if o != c {
+					others = append(others, o.path(v))
+				}
+			}
+		}
+		if c.n != nil {
+			return c.n, "", matchPath, others
+		}
+		return nil, c.file, matchPath, others
+	case l.mode == modeFile || l.mode == modeFilePath:
+		return nil, v.g.resolveFile(l, srcPath), matchNone, nil
+	}
+	n, by := v.resolveNote(l, src, srcPath)
+	if n == nil || !isBareName(l.target) || l.mode != modeName {
+		return n, "", by, nil
+	}
+	var others []string
+	for _, o := range v.lookup(tableOf(by), l.key) {
+		if o != n {
+			others = append(others, v.pathOf(o))
+		}
+	}
+	slices.Sort(others)
+	return n, "", by, others
+}
+
+// tableOf returns the lookup table of a match.
+func tableOf(by match) table {
+	switch by {
+	case matchTitle:
+		return tableTitle
+	case matchAlias:
+		return tableAlias
+	}
+	return tableSuffix
+}
+
+// resolveNote resolves a link by path, then title, then alias.
+func (v *view) resolveNote(l *link, src *node, srcPath string) (*node, match) {
 	switch l.mode {
 	case modeSelf:
 		return src, matchPath

@@ -8,6 +8,18 @@ import (
 	"github.com/wikid/wikid/internal/wiki"
 )
 
+// linksResolve says how links resolve, for the descriptions of the link
+// tools.
+const linksResolve = "Wiki links resolve as the wiki's links.resolve setting says: obsidian (the default when the " +
+	"repository has an .obsidian/ folder) resolves [[Name]] as Obsidian does, by file name anywhere (a note at the root, " +
+	"then the shortest path in the linking note's folder or below, then the shortest path anywhere) and [[folder/Name]] " +
+	"by the end of the path, never by title or alias; wiki resolves by path, then title, then alias, the nearest note " +
+	"first. Markdown links [text](path.md) are paths relative to the linking note."
+
+// brokenReason describes why a link is broken.
+const brokenReason = "Why it is broken: no such note, no such file (an attachment), no such heading, or no block ^id " +
+	"for a block reference."
+
 // Schemas of the link graph's results.
 var (
 	linkSiteProps = []prop{
@@ -53,9 +65,9 @@ func getLinksTool() *tool {
 		description: "The link graph around a note: the notes that link to it (backlinks) with the line number and the text " +
 			"of each link's line, its outgoing links with the title of each target or why the link is broken, and with depth " +
 			"the notes further away, with totals. Use it to understand a note's context, to see what a change or a move would " +
-			"affect, or to navigate. It works for a path without a note too: it shows who still links to that path. Links " +
-			"resolve by path, then title, then alias, ignoring case; the nearest note wins a tie. Use find_path for a chain " +
-			"between two notes and get_hubs for the most linked notes.",
+			"affect, or to navigate. It works for a path without a note too: it shows who still links to that path. " +
+			linksResolve + " When a bare [[Name]] names several notes, the link lists the others under ambiguous. Use " +
+			"find_path for a chain between two notes and get_hubs for the most linked notes.",
 		input: in,
 		output: object("The links around the note.",
 			req("path", str("Note path.")),
@@ -66,7 +78,8 @@ func getLinksTool() *tool {
 			req("outgoing", arrayOf("Its links in order.", object("", append(linkSiteProps,
 				opt("path", str("The note (or embedded file) the link resolves to; absent when broken.")),
 				opt("title", str("The title of that note.")),
-				opt("broken", enum("Why the link is broken; absent when it resolves.", wiki.BrokenNoNote, wiki.BrokenNoFile, wiki.BrokenNoHeading)),
+				opt("broken", str(brokenReason+" Absent when the link resolves.")),
+				opt("ambiguous", strList("For a bare name that names several notes or files: the others (path is the one chosen).")),
 			)...))),
 			req("outgoing_total", integer("How many links it has.", 0, 1e9)),
 			req("neighbors", arrayOf("The notes at each distance from 1 to depth.", object("",
@@ -138,6 +151,8 @@ func linksText(r *wiki.LinksResult) string {
 			switch {
 			case l.Broken != "":
 				b.line("- line %d: %s → broken: %s", l.Line, target, l.Broken)
+			case len(l.Ambiguous) > 0:
+				b.line("- line %d: %s → %s (%s; the name also names %s)", l.Line, target, l.Title, l.Path, strings.Join(l.Ambiguous, ", "))
 			case l.Title != "":
 				b.line("- line %d: %s → %s (%s)", l.Line, target, l.Title, l.Path)
 			default:
@@ -301,13 +316,16 @@ func findBrokenLinksTool() *tool {
 	)
 	return &tool{
 		name: "find_broken_links", group: GroupLinks, title: "Broken links and orphans", idempotent: true,
-		description: "Links that resolve to no note or file, or to a note without the heading they name, with the note, line " +
-			"and text of each, and optionally the orphans: notes no other note links to. Use it to repair a wiki after moves " +
-			"and deletes, or to find forgotten notes; fix a link with edit_note, or create the missing note with write_note.",
+		description: "Links that resolve to no note or file, or to a note without the heading or ^block they name, with the " +
+			"note, line and text of each, and optionally the orphans: notes no other note links to. " + linksResolve +
+			" Embeds and links to attachments (![[image.png]], [[file.pdf]]) resolve to the file when it exists. Use it to " +
+			"repair a wiki after moves and deletes, or to find forgotten notes; fix a link with edit_note, or create the " +
+			"missing note with write_note.",
 		input: in,
 		output: object("A page of broken links, by note and line.",
 			req("links", arrayOf("", object("", append([]prop{req("path", str("The note holding the link."))}, append(linkSiteProps,
-				req("reason", enum("Why it is broken.", wiki.BrokenNoNote, wiki.BrokenNoFile, wiki.BrokenNoHeading)))...)...))),
+				req("reason", str(brokenReason)),
+				opt("to", str("The note the link reaches when only its heading or block is missing.")))...)...))),
 			req("total", integer("Broken links in all.", 0, 1e9)),
 			opt("next_cursor", str("Pass as cursor for the next page; absent on the last page.")),
 			opt("orphans", arrayOf("At most limit orphans, by path.", object("", req("path", str("Note path.")), req("title", str("Title."))))),
@@ -331,7 +349,11 @@ func findBrokenLinksTool() *tool {
 					if l.Heading != "" {
 						target += "#" + l.Heading
 					}
-					b.line("- %s line %d: %s — %s", l.Path, l.Line, target, l.Reason)
+					reason := l.Reason
+					if l.To != "" {
+						reason += " in " + l.To
+					}
+					b.line("- %s line %d: %s — %s", l.Path, l.Line, target, reason)
 					b.line("  %s", l.Context)
 				}
 				if res.NextCursor != "" {

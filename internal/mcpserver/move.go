@@ -51,9 +51,11 @@ func moveNoteTool() *tool {
 		name: "move_note", group: GroupNotes, mutating: true, title: "Move or rename a note or folder",
 		description: "Move or rename a note, or a whole folder, as one git commit in which git sees each note renamed (history " +
 			"follows it). By default every link to a moved note, in every note, is rewritten in the same commit in its own " +
-			"style — [[name|label]] keeps its label, [[name#Heading]] its heading, markdown links stay relative, links by " +
-			"title or alias stay as they are — and nothing else in the notes changes; the result lists the notes whose links " +
-			"changed. With update_links false it lists the notes left pointing at the old path. ALREADY_EXISTS when a note " +
+			"style — [[name|label]] keeps its label, [[name#Heading]] its heading, markdown links stay relative — and nothing " +
+			"else in the notes changes; the result lists the notes whose links changed. Every link that names a moved file " +
+			"by its name or path gets the new name or path, even when its old text would still reach the note by a title or " +
+			"alias (Obsidian and GitHub resolve by file only); links by title or alias stay as they are while they still " +
+			"resolve (links resolve as the links.resolve setting says, see get_links). With update_links false it lists the notes left pointing at the old path. ALREADY_EXISTS when a note " +
 			"has the new path. Use dry_run to see the whole diff first; use this rather than write_note plus delete_note, which " +
 			"loses the history and breaks links.",
 		input: in,

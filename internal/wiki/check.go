@@ -134,6 +134,9 @@ type CheckResult struct {
 	// Orphans are notes no other note links to: worth a look, not an
 	// error.
 	Orphans []NoteRef `json:"orphans"`
+	// Ambiguous are links whose bare name names several notes or files,
+	// with the one the link resolves to: not an error either.
+	Ambiguous []AmbiguousLink `json:"ambiguous_links"`
 }
 
 // MalformedNote is a note whose frontmatter does not parse.
@@ -149,7 +152,8 @@ type MalformedNote struct {
 func (r *CheckResult) OK() bool { return len(r.BrokenLinks) == 0 && len(r.Malformed) == 0 }
 
 // Check looks at every note under folder at HEAD ("" for all) for broken
-// links, frontmatter that does not parse, and orphans. It returns
+// links, frontmatter that does not parse, orphans, and links whose bare
+// name names several notes. It returns
 // INVALID_PATH for a bad folder, and an error when the repository cannot be
 // read or the wiki has no link graph.
 func (w *Wiki) Check(ctx context.Context, folder string) (*CheckResult, error) {
@@ -169,7 +173,8 @@ func (w *Wiki) Check(ctx context.Context, folder string) (*CheckResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("check: %w", err)
 	}
-	res := &CheckResult{BrokenLinks: g.BrokenLinks(folder), Orphans: g.Orphans(folder), Malformed: []MalformedNote{}}
+	res := &CheckResult{BrokenLinks: g.BrokenLinks(folder), Orphans: g.Orphans(folder), Malformed: []MalformedNote{},
+		Ambiguous: g.AmbiguousLinks(folder)}
 	for _, f := range files {
 		p, _, ok := note.SplitFileName(f.Path)
 		if !ok {
@@ -193,6 +198,9 @@ func (w *Wiki) Check(ctx context.Context, folder string) (*CheckResult, error) {
 	}
 	if res.Orphans == nil {
 		res.Orphans = []NoteRef{}
+	}
+	if res.Ambiguous == nil {
+		res.Ambiguous = []AmbiguousLink{}
 	}
 	return res, nil
 }

@@ -29,7 +29,7 @@ type Graph interface {
 	// Lookup returns the note at a note path.
 	Lookup(notePath string) (NoteRef, bool)
 	// ResolveName resolves a name as a link written in a note at the root
-	// would: by path, then title, then alias, ignoring case.
+	// would, by the graph's LinkResolution.
 	ResolveName(name string) (NoteRef, bool)
 	// Backlinks returns the notes that link to the note path, by path, with
 	// the links in each. For a path without a note it returns the notes
@@ -53,6 +53,10 @@ type Graph interface {
 	// Orphans returns the notes under folder that no other note links to,
 	// by path.
 	Orphans(folder string) []NoteRef
+	// AmbiguousLinks returns the links of the notes under folder whose bare
+	// name names several notes or files, with the one chosen, by note path
+	// and line.
+	AmbiguousLinks(folder string) []AmbiguousLink
 	// LinkedNotes returns the paths of the notes that link to the note a
 	// name resolves to (dir In), or that it links to (dir Out). With prefix,
 	// name is the start of note paths, and the notes of all of them count.
@@ -64,6 +68,20 @@ type Graph interface {
 	// note's new path), with the text that would.
 	Relinks(moves map[string]string) []Relink
 }
+
+// LinkResolution says how a wiki link ([[target]], ![[target]]) finds its
+// note or file; markdown links are relative paths either way.
+type LinkResolution string
+
+// Link resolutions.
+const (
+	// ResolveObsidian resolves as Obsidian does: by file name anywhere in
+	// the repository, or by the end of the path for a target with folders;
+	// never by a title or an alias.
+	ResolveObsidian LinkResolution = "obsidian"
+	// ResolveWiki resolves by path, then title, then alias.
+	ResolveWiki LinkResolution = "wiki"
+)
 
 // GraphFile is one file of a commit as the graph takes it: a parsed note,
 // or (Note nil) a file that is not a note, such as an image, that links may
@@ -134,9 +152,14 @@ type OutLink struct {
 	Title string `json:"title,omitempty"`
 	// Broken says why the link is broken; empty when it resolves.
 	Broken string `json:"broken,omitempty"`
+	// Ambiguous lists the other notes or files a bare name also names;
+	// Path is the one the link resolves to.
+	Ambiguous []string `json:"ambiguous,omitempty"`
 }
 
-// Why a link is broken, in OutLink.Broken and BrokenLink.Reason.
+// Why a link is broken, in OutLink.Broken and BrokenLink.Reason. A block
+// reference ([[note#^id]]) whose note has no line ending in "^id" says
+// "no block ^id".
 const (
 	BrokenNoNote    = "no such note"
 	BrokenNoFile    = "no such file"
@@ -182,6 +205,19 @@ type BrokenLink struct {
 	Path string `json:"path"`
 	LinkSite
 	Reason string `json:"reason"`
+	// To is the note the link resolves to when only its heading or block is
+	// missing.
+	To string `json:"to,omitempty"`
+}
+
+// AmbiguousLink is a link whose bare name names several notes or files.
+type AmbiguousLink struct {
+	// Path is the note holding the link.
+	Path string `json:"path"`
+	LinkSite
+	// To is the note or file the link resolves to; Others the rest.
+	To     string   `json:"to"`
+	Others []string `json:"others"`
 }
 
 // Relink is a note whose links a change of note paths affects.
