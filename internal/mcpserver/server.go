@@ -232,7 +232,11 @@ func (s *Server) call(ctx context.Context, t *tool, req mcp.CallToolRequest) *mc
 	if err != nil {
 		return s.errorResult(ctx, t.name, err)
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}, StructuredContent: structured}
+	out, err := encodeStructured(structured, t.output)
+	if err != nil {
+		return s.errorResult(ctx, t.name, err)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}, StructuredContent: out, RawStructuredContent: out}
 }
 
 // withErrorProp adds the "error" property that failed calls fill in, so
