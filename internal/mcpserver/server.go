@@ -95,7 +95,7 @@ func New(w *wiki.Wiki, opts Options) *Server {
 			continue
 		}
 		s.tools[t.name] = t
-		s.mcp.AddTool(t.definition(), s.handler(t))
+		s.mcp.AddTool(t.definition(opts.ReadOnly), s.handler(t))
 	}
 	s.addResources()
 	return s
@@ -122,7 +122,7 @@ func (s *Server) hideMutating(_ context.Context, _ any, _ *mcp.ListToolsRequest,
 	}
 	res.Tools = slices.DeleteFunc(res.Tools, func(t mcp.Tool) bool {
 		tt, ok := s.tools[t.Name]
-		return ok && tt.mutating
+		return ok && tt.mutating && tt.reads == nil
 	})
 }
 
@@ -153,7 +153,11 @@ type tool struct {
 	output      *schema
 	destructive bool
 	idempotent  bool
-	run         runFunc
+	// reads, for a mutating tool that can also read, reports whether a
+	// call's raw arguments ask for a read only. A read-only server lists
+	// such a tool as read-only and serves its reads.
+	reads func(args []byte) bool
+	run   runFunc
 }
 
 // runFunc runs a tool on its raw arguments and returns the structured
@@ -172,8 +176,9 @@ func bind[A any](input *schema, f func(ctx context.Context, s *Server, a *A) (an
 	}
 }
 
-// definition is the tool as tools/list shows it.
-func (t *tool) definition() mcp.Tool {
+// definition is the tool as tools/list shows it, on a read-only server
+// or not.
+func (t *tool) definition(readOnly bool) mcp.Tool {
 	in, err := json.Marshal(t.input)
 	if err != nil {
 		panic(err)
@@ -182,15 +187,20 @@ func (t *tool) definition() mcp.Tool {
 	if err != nil {
 		panic(err)
 	}
+	desc, mutating := t.description, t.mutating
+	if readOnly && t.reads != nil {
+		desc += " This server is read-only: reads work, and every change fails with READ_ONLY."
+		mutating = false
+	}
 	return mcp.Tool{
 		Name:            t.name,
 		Title:           t.title,
-		Description:     t.description,
+		Description:     desc,
 		RawInputSchema:  in,
 		RawOutputSchema: out,
 		Annotations: mcp.ToolAnnotation{
 			Title:           t.title,
-			ReadOnlyHint:    ptr(!t.mutating),
+			ReadOnlyHint:    ptr(!mutating),
 			DestructiveHint: ptr(t.destructive),
 			IdempotentHint:  ptr(t.idempotent),
 			OpenWorldHint:   ptr(false),
@@ -212,21 +222,22 @@ func (s *Server) handler(t *tool) server.ToolHandlerFunc {
 }
 
 func (s *Server) call(ctx context.Context, t *tool, req mcp.CallToolRequest) *mcp.CallToolResult {
-	if t.mutating && s.opts.ReadOnly {
-		return errorToolResult(readOnlyError(t.name))
-	}
-	if t.mutating {
-		// A change, once started, runs to its end even if the client goes
-		// away or the server is asked to stop: the commit is atomic and
-		// quick, and stopping halfway would leave the caller unsure.
-		ctx = context.WithoutCancel(ctx)
-	}
 	raw := []byte(req.Params.RawArguments)
 	if len(raw) == 0 && req.Params.Arguments != nil {
 		var err error
 		if raw, err = json.Marshal(req.Params.Arguments); err != nil {
 			return errorToolResult(note.Errorf(note.CodeInvalidParams, "arguments cannot be read: %v", err))
 		}
+	}
+	changes := t.mutating && (t.reads == nil || !t.reads(raw))
+	if changes && s.opts.ReadOnly {
+		return errorToolResult(readOnlyError(t.name))
+	}
+	if changes {
+		// A change, once started, runs to its end even if the client goes
+		// away or the server is asked to stop: the commit is atomic and
+		// quick, and stopping halfway would leave the caller unsure.
+		ctx = context.WithoutCancel(ctx)
 	}
 	structured, text, err := t.run(ctx, s, raw)
 	if err != nil {
