@@ -128,14 +128,22 @@ func (s *Server) hideMutating(_ context.Context, _ any, _ *mcp.ListToolsRequest,
 
 // ServeStdio serves one client over in and out (standard input and output)
 // until in ends or ctx is done; it waits for the calls in flight, and a
-// change in flight runs to its end. Only protocol messages go to out. It
-// returns nil when in ends or ctx is done, else the error that ended the
-// session, such as a failed read of in or write to out.
+// change in flight runs to its end. Only protocol messages go to out. A
+// line of in that is not JSON is answered with a parse error (-32700) that
+// carries the request's id when the line shows one; a line without a
+// readable id ends the session. It returns nil when in ends or ctx is done,
+// else the error that ended the session: such a line, a failed read of in
+// or write to out.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	w := &lineWriter{w: out}
+	r := newRequestReader(in, w)
 	stdio := server.NewStdioServer(s.mcp)
 	stdio.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelError))
-	err := stdio.Listen(ctx, in, out)
-	if ctx.Err() != nil {
+	err := stdio.Listen(ctx, r, w)
+	switch {
+	case r.closedBy() != nil:
+		return r.closedBy()
+	case ctx.Err() != nil:
 		return nil
 	}
 	return err
