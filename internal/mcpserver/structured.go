@@ -3,15 +3,16 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
-// encodeStructured encodes a tool's structured content for its output schema
-// out: every null where out declares a list becomes [], and every null
-// where it declares a map (an object without properties) becomes {}, at
-// any depth. Result types leave
-// nil slices nil (Go's zero value), so this one place keeps the promise
-// that a list in a result is never null. Keys keep their order.
+// encodeStructured encodes a tool's structured content for its output
+// schema out: every null where out declares a list becomes [], and every
+// null where it declares a map (an object without properties) becomes {},
+// at any depth. Result types leave nil slices nil (Go's zero value), so
+// this one place keeps the promise that a list in a result is never null.
+// Everything else keeps its bytes.
 func encodeStructured(v any, out *schema) (json.RawMessage, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
@@ -20,65 +21,85 @@ func encodeStructured(v any, out *schema) (json.RawMessage, error) {
 	if !bytes.Contains(raw, []byte("null")) {
 		return raw, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
 	var b bytes.Buffer
 	b.Grow(len(raw) + 16)
-	if err := fillNulls(dec, out, &b); err != nil {
+	if _, err := fillNulls(raw, 0, out, &b); err != nil {
 		return nil, fmt.Errorf("structured content: %w", err)
 	}
 	return b.Bytes(), nil
 }
 
-// fillNulls copies the next JSON value of dec to b, replacing a null that
-// s declares a list or an object. s may be nil: the value is copied as is.
-func fillNulls(dec *json.Decoder, s *schema, b *bytes.Buffer) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
+// errBadJSON is returned by fillNulls for input that json.Marshal cannot
+// have written.
+var errBadJSON = errors.New("malformed JSON")
+
+// fillNulls copies the JSON value at raw[i], compact as json.Marshal
+// writes it, to b, replacing a null that s declares a list or a map, and
+// returns the index after the value. s may be nil: the value is copied as
+// is.
+func fillNulls(raw []byte, i int, s *schema, b *bytes.Buffer) (int, error) {
+	if i >= len(raw) {
+		return 0, errBadJSON
 	}
-	switch tok := tok.(type) {
-	case json.Delim:
-		switch tok {
-		case '{':
-			b.WriteByte('{')
-			for i := 0; dec.More(); i++ {
-				key, err := dec.Token()
-				if err != nil {
-					return err
-				}
-				k, _ := key.(string)
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				writeJSON(b, k)
-				b.WriteByte(':')
-				if err := fillNulls(dec, s.child(k), b); err != nil {
-					return err
-				}
-			}
-			b.WriteByte('}')
-		case '[':
-			var items *schema
-			if s != nil {
-				items = s.Items
-			}
-			b.WriteByte('[')
-			for i := 0; dec.More(); i++ {
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				if err := fillNulls(dec, items, b); err != nil {
-					return err
-				}
-			}
-			b.WriteByte(']')
+	if s == nil {
+		end, ok := skipValue(raw, i)
+		if !ok {
+			return 0, errBadJSON
 		}
-		_, err := dec.Token() // the closing delimiter
-		return err
-	case nil:
+		b.Write(raw[i:end])
+		return end, nil
+	}
+	switch raw[i] {
+	case '{':
+		b.WriteByte('{')
+		i++
+		for i < len(raw) && raw[i] != '}' {
+			if raw[i] == ',' {
+				b.WriteByte(',')
+				i++
+			}
+			end, ok := skipString(raw, i)
+			if !ok || end >= len(raw) || raw[end] != ':' {
+				return 0, errBadJSON
+			}
+			key := string(raw[i+1 : end-1])
+			if bytes.IndexByte(raw[i:end], '\\') >= 0 {
+				if err := json.Unmarshal(raw[i:end], &key); err != nil {
+					return 0, errBadJSON
+				}
+			}
+			b.Write(raw[i : end+1])
+			var err error
+			if i, err = fillNulls(raw, end+1, s.child(key), b); err != nil {
+				return 0, err
+			}
+		}
+		if i >= len(raw) {
+			return 0, errBadJSON
+		}
+		b.WriteByte('}')
+		return i + 1, nil
+	case '[':
+		b.WriteByte('[')
+		i++
+		for i < len(raw) && raw[i] != ']' {
+			if raw[i] == ',' {
+				b.WriteByte(',')
+				i++
+			}
+			var err error
+			if i, err = fillNulls(raw, i, s.Items, b); err != nil {
+				return 0, err
+			}
+		}
+		if i >= len(raw) {
+			return 0, errBadJSON
+		}
+		b.WriteByte(']')
+		return i + 1, nil
+	case 'n':
 		switch {
-		case s == nil || s.Nullable:
+		case s.Nullable:
 			b.WriteString("null")
 		case s.Type == "array":
 			b.WriteString("[]")
@@ -87,12 +108,14 @@ func fillNulls(dec *json.Decoder, s *schema, b *bytes.Buffer) error {
 		default:
 			b.WriteString("null")
 		}
-	case json.Number:
-		b.WriteString(tok.String())
-	default: // string, bool
-		writeJSON(b, tok)
+		return i + len("null"), nil
 	}
-	return nil
+	end, ok := skipValue(raw, i)
+	if !ok {
+		return 0, errBadJSON
+	}
+	b.Write(raw[i:end])
+	return end, nil
 }
 
 // child is the schema of an object's property k: the property's own, else
@@ -105,11 +128,4 @@ func (s *schema) child(k string) *schema {
 		return p.Schema
 	}
 	return s.Values
-}
-
-// writeJSON appends the encoding of a string or a bool, as json.Marshal
-// writes it.
-func writeJSON(b *bytes.Buffer, v any) {
-	enc, _ := json.Marshal(v) // a string or a bool cannot fail
-	b.Write(enc)
 }
