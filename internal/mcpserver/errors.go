@@ -55,12 +55,19 @@ func errorToolResult(e *note.Error) *mcp.CallToolResult {
 	fields["message"] = e.Message
 	fields["hint"] = hint
 	text := string(e.Code) + ": " + sentence(e.Message) + " Hint: " + sentence(hint)
-	return &mcp.CallToolResult{
+	res := &mcp.CallToolResult{
 		Content:           []mcp.Content{mcp.NewTextContent(text)},
 		StructuredContent: errorShape{Error: fields},
 		IsError:           true,
 	}
+	if raw, err := encodeStructured(res.StructuredContent, errorResultSchema); err == nil {
+		res.RawStructuredContent = raw
+	}
+	return res
 }
+
+// errorResultSchema is the shape of a failed call's structured content.
+var errorResultSchema = object("", req("error", errorSchema()))
 
 // defaultHints are the hints of errors that come without one: what to do
 // next about any error of the code. Every code of the contract has one.

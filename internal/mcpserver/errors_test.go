@@ -33,6 +33,14 @@ func TestErrorToolResult(t *testing.T) {
 			}
 		}
 	})
+	t.Run("a list of details is never null", func(t *testing.T) {
+		e := note.Errorf(note.CodeNotFound, "no section %q", "x")
+		e.Details = map[string]any{"headings": []string(nil)}
+		res := errorToolResult(e)
+		if got := string(res.RawStructuredContent); !strings.Contains(got, `"headings":[]`) {
+			t.Errorf("structured content %s", got)
+		}
+	})
 	t.Run("a hint of its own is kept", func(t *testing.T) {
 		res := errorToolResult(note.Errorf(note.CodeNotFound, "no note %q", "x").WithHint("create it"))
 		if hint := res.StructuredContent.(errorShape).Error["hint"]; hint != "create it" {
