@@ -34,13 +34,15 @@ func (s *Store) ResolveRevision(ctx context.Context, rev string) (string, error)
 		return "", fmt.Errorf("resolve %q: %w", rev, err)
 	}
 	if typ != plumbing.CommitObject {
-		return "", note.Errorf(note.CodeNotFound, "%q names a %s, not a commit", rev, typ)
+		return "", note.Errorf(note.CodeNotFound, "%q names a %s, not a commit", rev, typ).
+			WithHint("give the id of a commit; note_history and activity_log list them")
 	}
 	for ops != "" {
 		op := ops[0]
 		n, rest, err := parseCount(ops[1:], op)
 		if err != nil {
-			return "", note.Errorf(note.CodeNotFound, "resolve %q: %v", rev, err)
+			return "", note.Errorf(note.CodeNotFound, "resolve %q: %v", rev, err).
+				WithHint("write a revision as git does: an id, a branch or a tag, then ~n or ^n")
 		}
 		ops = rest
 		if id, err = s.ancestor(id, op, n); err != nil {
@@ -94,7 +96,8 @@ func (s *Store) ancestor(id plumbing.Hash, op byte, n int) (plumbing.Hash, error
 			return id, err
 		}
 		if parent >= len(c.parents) {
-			return id, note.Errorf(note.CodeNotFound, "commit %s has no parent %d", id, parent+1)
+			return id, note.Errorf(note.CodeNotFound, "commit %s has no parent %d", id, parent+1).
+				WithHint("go back fewer commits; activity_log lists them")
 		}
 		id = c.parents[parent]
 	}
@@ -105,14 +108,16 @@ func (s *Store) ancestor(id plumbing.Hash, op byte, n int) (plumbing.Hash, error
 func (s *Store) resolveBase(name string) (plumbing.Hash, error) {
 	switch {
 	case name == "":
-		return plumbing.ZeroHash, note.Errorf(note.CodeNotFound, "empty revision")
+		return plumbing.ZeroHash, note.Errorf(note.CodeNotFound, "empty revision").
+			WithHint("name a commit by its id (4 or more hex digits), a branch, a tag or HEAD~n; note_history and activity_log list commits")
 	case name == "HEAD" || name == "@":
 		h, err := s.readHead()
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
 		if h.Commit == "" {
-			return plumbing.ZeroHash, note.Errorf(note.CodeNotFound, "HEAD: branch %s has no commits yet", h.Branch)
+			return plumbing.ZeroHash, note.Errorf(note.CodeNotFound, "HEAD: branch %s has no commits yet", h.Branch).
+				WithHint("write a note first; its commit starts the history")
 		}
 		return plumbing.NewHash(h.Commit), nil
 	}
@@ -128,7 +133,8 @@ func (s *Store) resolveBase(name string) (plumbing.Hash, error) {
 	if isShortHex(name) {
 		return s.resolvePrefix(name)
 	}
-	return plumbing.ZeroHash, note.Errorf(note.CodeNotFound, "unknown revision %q", name)
+	return plumbing.ZeroHash, note.Errorf(note.CodeNotFound, "unknown revision %q", name).
+		WithHint("name a commit by its id (4 or more hex digits), a branch, a tag or HEAD~n; note_history and activity_log list commits")
 }
 
 // dwimRef resolves a ref name in git's order: as given (pseudo-refs such as
@@ -211,7 +217,9 @@ func (s *Store) resolvePrefix(prefix string) (plumbing.Hash, error) {
 		e.Details = map[string]any{"candidates": names}
 		return plumbing.ZeroHash, e.WithHint("give more hex digits")
 	case other != 0:
-		return plumbing.ZeroHash, note.Errorf(note.CodeNotFound, "%q names a %s, not a commit", prefix, other)
+		return plumbing.ZeroHash, note.Errorf(note.CodeNotFound, "%q names a %s, not a commit", prefix, other).
+			WithHint("give the id of a commit; note_history and activity_log list them")
 	}
-	return plumbing.ZeroHash, note.Errorf(note.CodeNotFound, "unknown revision %q", prefix)
+	return plumbing.ZeroHash, note.Errorf(note.CodeNotFound, "unknown revision %q", prefix).
+		WithHint("name a commit by its id (4 or more hex digits), a branch, a tag or HEAD~n; note_history and activity_log list commits")
 }

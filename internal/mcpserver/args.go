@@ -24,7 +24,13 @@ func decodeArgs(raw []byte, s *schema, dst any) error {
 
 // decodeArgsAt is decodeArgs for arguments nested at a path, such as
 // "changes[2].arguments".
-func decodeArgsAt(raw []byte, s *schema, dst any, at string) error {
+func decodeArgsAt(raw []byte, s *schema, dst any, at string) (err error) {
+	defer func() {
+		var e *note.Error
+		if errors.As(err, &e) && e.Hint == "" {
+			e.Hint = argHint(s, at)
+		}
+	}()
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		raw = []byte("{}")
@@ -35,7 +41,7 @@ func decodeArgsAt(raw []byte, s *schema, dst any, at string) error {
 	if err := dec.Decode(&v); err != nil {
 		return argError(at, "arguments are not valid JSON: %v", err)
 	}
-	v, err := validate(s, v, at)
+	v, err = validate(s, v, at)
 	if err != nil {
 		return err
 	}
@@ -61,7 +67,13 @@ func decodeArgsAt(raw []byte, s *schema, dst any, at string) error {
 // validate checks v against s and returns it with whole numbers of integer
 // arguments in integer form (3.0 becomes 3). at is the argument's path, ""
 // at the top.
-func validate(s *schema, v any, at string) (any, error) {
+func validate(s *schema, v any, at string) (_ any, err error) {
+	defer func() {
+		var e *note.Error
+		if errors.As(err, &e) && e.Hint == "" {
+			e.Hint = argHint(s, at)
+		}
+	}()
 	if v == nil {
 		if s.Nullable || s.Type == "" {
 			return nil, nil
@@ -202,6 +214,19 @@ func describeProp(p prop) string {
 
 func wrongType(s *schema, v any, at string) *note.Error {
 	return argError(at, "must be %s, not %s", typeName(s.Type), jsonKind(v))
+}
+
+// argHint says what the argument at path at, described by s, takes.
+func argHint(s *schema, at string) string {
+	switch {
+	case at == "":
+		return "pass the arguments as one JSON object, as the tool's input schema describes"
+	case s.Description != "":
+		return at + ": " + s.Description
+	case s.Enum != nil:
+		return "use one of " + strings.Join(s.Enum, ", ")
+	}
+	return "pass " + at + " as " + typeName(s.Type) + ", as the tool's input schema describes"
 }
 
 // argError is an INVALID_PARAMS error about the argument at path at.

@@ -1,7 +1,9 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 
 	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
@@ -47,8 +49,22 @@ func dailyNoteTool() *tool {
 			opt("note", readResultSchema("The note, for op read.")),
 			opt("result", object("The outcome of a write.", mutationResultProps()...)),
 		),
-		run: bind(in, runDaily),
+		reads: dailyReads,
+		run:   bind(in, runDaily),
 	}
+}
+
+// dailyReads reports whether daily_note arguments ask for op read (the
+// default). Arguments that do not decode count as a read: the tool itself
+// then refuses them with INVALID_PARAMS, and nothing is written.
+func dailyReads(raw []byte) bool {
+	var a struct {
+		Op any `json:"op"`
+	}
+	if len(bytes.TrimSpace(raw)) == 0 || json.Unmarshal(raw, &a) != nil {
+		return true
+	}
+	return a.Op == nil || a.Op == "read"
 }
 
 func runDaily(ctx context.Context, s *Server, a *dailyArgs) (any, string, error) {
@@ -61,7 +77,8 @@ func runDaily(ctx context.Context, s *Server, a *dailyArgs) (any, string, error)
 		return nil, "", argError("content", "is required for op %s", a.Op)
 	}
 	if read && (a.ExpectedVersion != "" || a.DryRun || a.Message != "") {
-		return nil, "", note.Errorf(note.CodeInvalidParams, "expected_version, dry_run and message are for the writing ops, not read")
+		return nil, "", note.Errorf(note.CodeInvalidParams, "expected_version, dry_run and message are for the writing ops, not read").
+			WithHint("leave them out to read, or set op to append, prepend, append_section or prepend_section")
 	}
 	res, err := s.w.Daily(ctx, wiki.DailyRequest{Date: a.Date, Op: a.Op, Content: a.Content, Section: a.Section,
 		Mutation: a.mutation(s.caller(ctx))})

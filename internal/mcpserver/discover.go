@@ -19,8 +19,8 @@ func resolveNotesTool() *tool {
 	in := object("",
 		req("names", &schema{Type: "array", MinItems: ptr(1), MaxItems: ptr(wiki.MaxResolveNames), Items: &schema{Type: "string"},
 			Description: "Names to resolve: paths, titles, aliases, or a mention such as \"Alice\"."}),
-		opt("strategy", enum("exact: the path (or its last segments: plan matches projects/alpha/plan), else the title, "+
-			"else an alias equals the name, ignoring case. fuzzy: string similarity (Dice coefficient of character pairs) "+
+		opt("strategy", enum("exact: the whole path, else the title, else an alias equals the name, ignoring case "+
+			"(plan does not match projects/alpha/plan; use fuzzy for a file name or a part of a name). fuzzy: string similarity (Dice coefficient of character pairs) "+
 			"against the file name, title and aliases, for typos and variants. semantic needs embeddings, which this wiki "+
 			"does not have: it fails with INVALID_PARAMS.", "exact", "fuzzy", "semantic").def("exact")),
 		opt("threshold", &schema{Type: "number", ExclusiveMin: ptr(0.0), Max: ptr(1.0), Default: wiki.DefaultResolveThreshold,

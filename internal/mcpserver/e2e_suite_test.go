@@ -55,8 +55,14 @@ func TestE2E_ReadOnly(t *testing.T) {
 		}
 	}
 	for _, name := range mutatingTools {
-		tsFail(t, c, name, map[string]any{"path": "index", "content": "x"}, "READ_ONLY")
+		tsFail(t, c, name, changeArgs(name), "READ_ONLY")
 	}
+	// daily_note reads; only its changes are refused.
+	daily, _ := tsOK[wiki.DailyResult](t, c, "daily_note", map[string]any{"date": "2024-03-11", "op": "read"})
+	if daily.Note == nil || daily.Path != "journal/2024-03-11" {
+		t.Errorf("daily_note read on a read-only server: %s", jsonOf(t, daily))
+	}
+	tsOK[wiki.DailyResult](t, c, "daily_note", map[string]any{"date": "2024-03-11"})
 	if got := git(t, dir, "rev-parse", "HEAD"); got != head {
 		t.Errorf("a read-only server committed: HEAD %s -> %s", head, got)
 	}
@@ -262,6 +268,12 @@ func checkTSReads(t *testing.T, c *tsClient, dir string) {
 			res.Results[2].Exists || len(res.Results[2].Matches) != 0 {
 			t.Errorf("resolve %s", jsonOf(t, res))
 		}
+		// exact is the whole path, title or alias: not the end of a path.
+		res, _ = tsOK[wiki.ResolveResult](t, c, "resolve_notes", map[string]any{"names": []any{"plan", "alpha/plan", "Projects/Alpha/Plan"}, "strategy": "exact"})
+		if len(res.Results) != 3 || res.Results[0].Exists || res.Results[1].Exists || !res.Results[2].Exists ||
+			res.Results[2].Matches[0].Path != "projects/alpha/plan" || res.Results[2].Matches[0].MatchedBy != "path" {
+			t.Errorf("exact resolution by the end of a path: %s", jsonOf(t, res))
+		}
 	})
 
 	t.Run("random_note", func(t *testing.T) {
@@ -336,6 +348,14 @@ func checkTSBadArguments(t *testing.T, c *tsClient, dir string) {
 		t.Run(tt.tool, func(t *testing.T) {
 			tsFail(t, c, tt.tool, tt.args, string(tt.code))
 		})
+	}
+	// A search with neither query nor filter would list every note: the
+	// tool points to the ones that list.
+	for _, args := range []map[string]any{{}, {"query": "  ", "sort": "modified", "limit": 5}, {"tags": []any{}}} {
+		e := tsFail(t, c, "search_notes", args, string(note.CodeInvalidParams))
+		if hint, _ := e["hint"].(string); !strings.Contains(hint, "list_notes") || !strings.Contains(hint, "recent_changes") {
+			t.Errorf("search_notes %v: hint %q", args, hint)
+		}
 	}
 	if got := git(t, dir, "rev-parse", "HEAD"); got != head || gittest.Status(t, dir) != "" {
 		t.Errorf("failed calls changed the repository: HEAD %s -> %s\n%s", head, got, gittest.Status(t, dir))

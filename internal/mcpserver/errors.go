@@ -47,18 +47,43 @@ func errorToolResult(e *note.Error) *mcp.CallToolResult {
 	if e.Line > 0 {
 		fields["line"] = e.Line
 	}
+	hint := e.Hint
+	if strings.TrimSpace(hint) == "" {
+		hint = defaultHints[e.Code]
+	}
 	fields["code"] = string(e.Code)
 	fields["message"] = e.Message
-	fields["hint"] = e.Hint
-	text := string(e.Code) + ": " + sentence(e.Message)
-	if e.Hint != "" {
-		text += " Hint: " + sentence(e.Hint)
-	}
-	return &mcp.CallToolResult{
+	fields["hint"] = hint
+	text := string(e.Code) + ": " + sentence(e.Message) + " Hint: " + sentence(hint)
+	res := &mcp.CallToolResult{
 		Content:           []mcp.Content{mcp.NewTextContent(text)},
 		StructuredContent: errorShape{Error: fields},
 		IsError:           true,
 	}
+	if raw, err := encodeStructured(res.StructuredContent, errorResultSchema); err == nil {
+		res.RawStructuredContent = raw
+	}
+	return res
+}
+
+// errorResultSchema is the shape of a failed call's structured content.
+var errorResultSchema = object("", req("error", errorSchema()))
+
+// defaultHints are the hints of errors that come without one: what to do
+// next about any error of the code. Every code of the contract has one.
+var defaultHints = map[note.Code]string{
+	note.CodeInvalidParams: "correct the arguments as the tool's input schema and description say, then call again",
+	note.CodeInvalidPath:   "give a relative note path such as projects/alpha/plan: no leading /, no .. or empty segments, nothing under .git",
+	note.CodeInvalidQuery:  "fix the query; the search_notes description lists the query language",
+	note.CodeNotFound:      "check the name with list_notes, search_notes or resolve_notes",
+	note.CodeAlreadyExists: "choose another path, or pass overwrite to replace the note",
+	note.CodeConflict:      "read the note again and retry with its current version as expected_version",
+	note.CodeAmbiguous:     "say which one you mean: a longer find text, a Parent/Child section, or more hex digits",
+	note.CodeLinkIntegrity: "update the links first, or let the tool update them",
+	note.CodeLocalChanges:  "commit or discard the uncommitted changes in the checkout, then retry",
+	note.CodeReadOnly:      "use the read tools; this wiki cannot be changed here",
+	note.CodeTooLarge:      "send less: split the content, or read in parts with offset and max_chars",
+	note.CodeInternal:      "retry; if it keeps failing, the wikid log has the details",
 }
 
 // sentence ends s with exactly one period.

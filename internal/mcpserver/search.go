@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -41,7 +42,7 @@ var (
 func searchNotesTool() *tool {
 	in := object("",
 		opt("query", str("What to find, in the query language of this tool's description, e.g. \"release plan\" tag:project -status:done. "+
-			"Empty lists every note that passes the other filters.")),
+			"Empty lists every note that passes the other filters; a call needs a query or a filter.")),
 		opt("tags", strList("Only notes that have all of these tags (nested tags count: project matches project/alpha).")),
 		folderProp,
 		opt("backlinks_to", str("Only notes that link to this note path.")),
@@ -64,6 +65,10 @@ func searchNotesTool() *tool {
 }
 
 func runSearch(ctx context.Context, s *Server, a *searchArgs) (any, string, error) {
+	if strings.TrimSpace(a.Query) == "" && strings.Join(a.Tags, "") == "" && a.Folder == "" && a.BacklinksTo == "" && a.ModifiedSince == "" {
+		return nil, "", note.Errorf(note.CodeInvalidParams, "search_notes needs a query or a filter (tags, folder, backlinks_to, modified_since)").
+			WithHint("give a query; to list notes without one, use list_notes (a folder) or recent_changes (newest first)")
+	}
 	since, err := parseSince(s, "modified_since", a.ModifiedSince)
 	if err != nil {
 		return nil, "", err

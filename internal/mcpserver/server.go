@@ -95,7 +95,7 @@ func New(w *wiki.Wiki, opts Options) *Server {
 			continue
 		}
 		s.tools[t.name] = t
-		s.mcp.AddTool(t.definition(), s.handler(t))
+		s.mcp.AddTool(t.definition(opts.ReadOnly), s.handler(t))
 	}
 	s.addResources()
 	return s
@@ -122,20 +122,28 @@ func (s *Server) hideMutating(_ context.Context, _ any, _ *mcp.ListToolsRequest,
 	}
 	res.Tools = slices.DeleteFunc(res.Tools, func(t mcp.Tool) bool {
 		tt, ok := s.tools[t.Name]
-		return ok && tt.mutating
+		return ok && tt.mutating && tt.reads == nil
 	})
 }
 
 // ServeStdio serves one client over in and out (standard input and output)
 // until in ends or ctx is done; it waits for the calls in flight, and a
-// change in flight runs to its end. Only protocol messages go to out. It
-// returns nil when in ends or ctx is done, else the error that ended the
-// session, such as a failed read of in or write to out.
+// change in flight runs to its end. Only protocol messages go to out. A
+// line of in that is not JSON is answered with a parse error (-32700) that
+// carries the request's id when the line shows one; a line without a
+// readable id ends the session. It returns nil when in ends or ctx is done,
+// else the error that ended the session: such a line, a failed read of in
+// or write to out.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	w := &lineWriter{w: out}
+	r := newRequestReader(in, w)
 	stdio := server.NewStdioServer(s.mcp)
 	stdio.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelError))
-	err := stdio.Listen(ctx, in, out)
-	if ctx.Err() != nil {
+	err := stdio.Listen(ctx, r, w)
+	switch {
+	case r.closedBy() != nil:
+		return r.closedBy()
+	case ctx.Err() != nil:
 		return nil
 	}
 	return err
@@ -153,7 +161,11 @@ type tool struct {
 	output      *schema
 	destructive bool
 	idempotent  bool
-	run         runFunc
+	// reads, for a mutating tool that can also read, reports whether a
+	// call's raw arguments ask for a read only. A read-only server lists
+	// such a tool as read-only and serves its reads.
+	reads func(args []byte) bool
+	run   runFunc
 }
 
 // runFunc runs a tool on its raw arguments and returns the structured
@@ -172,8 +184,9 @@ func bind[A any](input *schema, f func(ctx context.Context, s *Server, a *A) (an
 	}
 }
 
-// definition is the tool as tools/list shows it.
-func (t *tool) definition() mcp.Tool {
+// definition is the tool as tools/list shows it, on a read-only server
+// or not.
+func (t *tool) definition(readOnly bool) mcp.Tool {
 	in, err := json.Marshal(t.input)
 	if err != nil {
 		panic(err)
@@ -182,15 +195,20 @@ func (t *tool) definition() mcp.Tool {
 	if err != nil {
 		panic(err)
 	}
+	desc, mutating := t.description, t.mutating
+	if readOnly && t.reads != nil {
+		desc += " This server is read-only: reads work, and every change fails with READ_ONLY."
+		mutating = false
+	}
 	return mcp.Tool{
 		Name:            t.name,
 		Title:           t.title,
-		Description:     t.description,
+		Description:     desc,
 		RawInputSchema:  in,
 		RawOutputSchema: out,
 		Annotations: mcp.ToolAnnotation{
 			Title:           t.title,
-			ReadOnlyHint:    ptr(!t.mutating),
+			ReadOnlyHint:    ptr(!mutating),
 			DestructiveHint: ptr(t.destructive),
 			IdempotentHint:  ptr(t.idempotent),
 			OpenWorldHint:   ptr(false),
@@ -212,15 +230,6 @@ func (s *Server) handler(t *tool) server.ToolHandlerFunc {
 }
 
 func (s *Server) call(ctx context.Context, t *tool, req mcp.CallToolRequest) *mcp.CallToolResult {
-	if t.mutating && s.opts.ReadOnly {
-		return errorToolResult(readOnlyError(t.name))
-	}
-	if t.mutating {
-		// A change, once started, runs to its end even if the client goes
-		// away or the server is asked to stop: the commit is atomic and
-		// quick, and stopping halfway would leave the caller unsure.
-		ctx = context.WithoutCancel(ctx)
-	}
 	raw := []byte(req.Params.RawArguments)
 	if len(raw) == 0 && req.Params.Arguments != nil {
 		var err error
@@ -228,11 +237,25 @@ func (s *Server) call(ctx context.Context, t *tool, req mcp.CallToolRequest) *mc
 			return errorToolResult(note.Errorf(note.CodeInvalidParams, "arguments cannot be read: %v", err))
 		}
 	}
+	changes := t.mutating && (t.reads == nil || !t.reads(raw))
+	if changes && s.opts.ReadOnly {
+		return errorToolResult(readOnlyError(t.name))
+	}
+	if changes {
+		// A change, once started, runs to its end even if the client goes
+		// away or the server is asked to stop: the commit is atomic and
+		// quick, and stopping halfway would leave the caller unsure.
+		ctx = context.WithoutCancel(ctx)
+	}
 	structured, text, err := t.run(ctx, s, raw)
 	if err != nil {
 		return s.errorResult(ctx, t.name, err)
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}, StructuredContent: structured}
+	out, err := encodeStructured(structured, t.output)
+	if err != nil {
+		return s.errorResult(ctx, t.name, err)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}, StructuredContent: out, RawStructuredContent: out}
 }
 
 // withErrorProp adds the "error" property that failed calls fill in, so

@@ -65,7 +65,7 @@ func TestServer_ReadOnly(t *testing.T) {
 	checkToolList(t, s, true)
 	head := git(t, dir, "rev-parse", "HEAD")
 	for _, name := range mutatingTools {
-		e := s.fail(name, map[string]any{"path": "index", "content": "x"}, "READ_ONLY")
+		e := s.fail(name, changeArgs(name), "READ_ONLY")
 		if msg, _ := e["message"].(string); !strings.Contains(msg, name) {
 			t.Errorf("%s: message %q", name, msg)
 		}

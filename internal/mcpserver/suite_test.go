@@ -27,6 +27,19 @@ var allTools = []string{
 var mutatingTools = []string{"apply_changes", "daily_note", "delete_note", "edit_note", "move_note", "restore_note",
 	"revert_change", "update_metadata", "write_note"}
 
+// readingTools are the mutating tools that also read: a read-only server
+// lists them as read-only and serves their reads.
+var readingTools = []string{"daily_note"}
+
+// changeArgs are arguments with which a mutating tool changes the wiki, for
+// the READ_ONLY checks.
+func changeArgs(tool string) map[string]any {
+	if tool == "daily_note" {
+		return map[string]any{"op": "append", "content": "x"}
+	}
+	return map[string]any{"path": "index", "content": "x"}
+}
+
 // runSuite drives every tool of a server over the fixture wiki at dir, as a
 // client would, and checks the results against the repository with the
 // git CLI. It runs over every transport.
@@ -57,7 +70,9 @@ func waitIndexed(t *testing.T, s *session) {
 func checkToolList(t *testing.T, s *session, readOnly bool) {
 	want := allTools
 	if readOnly {
-		want = slices.DeleteFunc(slices.Clone(allTools), func(n string) bool { return slices.Contains(mutatingTools, n) })
+		want = slices.DeleteFunc(slices.Clone(allTools), func(n string) bool {
+			return slices.Contains(mutatingTools, n) && !slices.Contains(readingTools, n)
+		})
 	}
 	var names []string
 	for n := range s.tools {
@@ -95,12 +110,12 @@ func checkToolList(t *testing.T, s *session, readOnly bool) {
 			t.Errorf("%s: no output schema", name)
 		}
 		a := tl.Annotations
-		mutating := slices.Contains(mutatingTools, name)
+		mutating := slices.Contains(mutatingTools, name) && !(readOnly && slices.Contains(readingTools, name))
 		if a.ReadOnlyHint == nil || *a.ReadOnlyHint == mutating || a.OpenWorldHint == nil || *a.OpenWorldHint ||
 			a.DestructiveHint == nil || *a.DestructiveHint != (name == "delete_note" || name == "apply_changes") || a.IdempotentHint == nil {
 			t.Errorf("%s: annotations %+v", name, a)
 		}
-		if mutating {
+		if slices.Contains(mutatingTools, name) {
 			for _, p := range []string{"dry_run", "message"} {
 				if _, ok := props[p]; !ok {
 					t.Errorf("%s lacks %s", name, p)
@@ -269,7 +284,7 @@ func checkReads(t *testing.T, s *session, dir string) {
 	t.Run("resolve_notes", func(t *testing.T) {
 		res, txt := ok[wiki.ResolveResult](s, "resolve_notes", map[string]any{"names": []any{"Alice", "Decision Log", "no such note"}})
 		want := []wiki.NameResolution{
-			{Name: "Alice", Exists: true, Matches: []wiki.NameMatch{{Path: "people/alice", Title: "Alice Martin", Score: 1, MatchedBy: "path"}}},
+			{Name: "Alice", Exists: true, Matches: []wiki.NameMatch{{Path: "people/alice", Title: "Alice Martin", Score: 1, MatchedBy: "alias"}}},
 			{Name: "Decision Log", Exists: true, Matches: []wiki.NameMatch{{Path: "projects/alpha/decisions", Title: "Decision Log", Score: 1, MatchedBy: "title"}}},
 			{Name: "no such note", Exists: false, Matches: []wiki.NameMatch{}},
 		}

@@ -101,9 +101,14 @@ func (w *Wiki) Activity(ctx context.Context, req ActivityRequest) (*ActivityResu
 			f.Files = append(f.Files, note.FileName(notePath, e))
 		}
 	}
+	scope := cursorScope{"activity", timeKey(req.Since), timeKey(req.Until), req.Author, f.Folder, f.Files, req.Tool}
+	pos, err := scope.open(req.Cursor)
+	if err != nil {
+		return nil, err
+	}
 	after := ""
-	if req.Cursor != "" {
-		if after, err = decodeCommitCursor(req.Cursor); err != nil {
+	if pos != "" {
+		if after, err = decodeCommitCursor(pos); err != nil {
 			return nil, err
 		}
 	}
@@ -125,7 +130,7 @@ func (w *Wiki) Activity(ctx context.Context, req ActivityRequest) (*ActivityResu
 	}
 	res.Total = total
 	if next != "" {
-		res.NextCursor = commitCursor(next)
+		res.NextCursor = scope.seal(commitCursor(next))
 	}
 	for _, cs := range page {
 		res.Commits = append(res.Commits, activityEntry(cs))

@@ -51,9 +51,14 @@ func (w *Wiki) FindBrokenLinks(ctx context.Context, req BrokenLinksRequest) (*Br
 	if err != nil {
 		return nil, err
 	}
+	scope := cursorScope{"broken", folder}
+	pos, err := scope.open(req.Cursor)
+	if err != nil {
+		return nil, err
+	}
 	var after *brokenCursor
-	if req.Cursor != "" {
-		if after, err = decodeBrokenCursor(req.Cursor); err != nil {
+	if pos != "" {
+		if after, err = decodeBrokenCursor(pos); err != nil {
 			return nil, err
 		}
 	}
@@ -69,7 +74,7 @@ func (w *Wiki) FindBrokenLinks(ctx context.Context, req BrokenLinksRequest) (*Br
 	end := min(len(all), start+limit)
 	res := &BrokenLinksResult{Links: all[start:end], Total: len(all)}
 	if end < len(all) {
-		res.NextCursor = encodeBrokenCursor(all[:end])
+		res.NextCursor = scope.seal(encodeBrokenCursor(all[:end]))
 	}
 	if req.IncludeOrphans && after == nil {
 		orphans := g.Orphans(folder)

@@ -83,9 +83,14 @@ func (w *Wiki) History(ctx context.Context, req HistoryRequest) (*HistoryResult,
 	if err != nil {
 		return nil, err
 	}
+	scope := cursorScope{"history", file, req.NoFollow}
+	pos, err := scope.open(req.Cursor)
+	if err != nil {
+		return nil, err
+	}
 	start := 0
-	if req.Cursor != "" {
-		if start, err = cursorStart(req.Cursor, len(revs), func(i int) string { return revs[i].ID }); err != nil {
+	if pos != "" {
+		if start, err = cursorStart(pos, len(revs), func(i int) string { return revs[i].ID }); err != nil {
 			return nil, err
 		}
 	}
@@ -94,7 +99,7 @@ func (w *Wiki) History(ctx context.Context, req HistoryRequest) (*HistoryResult,
 		res.Revisions = append(res.Revisions, historyEntry(revs[i]))
 	}
 	if end := start + len(res.Revisions); end < len(revs) {
-		res.NextCursor = commitCursor(revs[end-1].ID)
+		res.NextCursor = scope.seal(commitCursor(revs[end-1].ID))
 	}
 	return res, nil
 }

@@ -95,9 +95,14 @@ func (w *Wiki) List(ctx context.Context, req ListRequest) (*ListResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	scope := cursorScope{"list", folder, req.Recursive, note.NewTag(req.Tag).Norm, order}
+	pos, err := scope.open(req.Cursor)
+	if err != nil {
+		return nil, err
+	}
 	var after *listCursor
-	if req.Cursor != "" {
-		if after, err = decodeListCursor(req.Cursor, order); err != nil {
+	if pos != "" {
+		if after, err = decodeListCursor(pos, order); err != nil {
 			return nil, err
 		}
 	}
@@ -189,7 +194,7 @@ func (w *Wiki) List(ctx context.Context, req ListRequest) (*ListResult, error) {
 		res.Notes = append(res.Notes, it.summary)
 	}
 	if end < len(items) {
-		res.NextCursor = encodeListCursor(order, &items[end-1])
+		res.NextCursor = scope.seal(encodeListCursor(order, &items[end-1]))
 	}
 	return res, nil
 }

@@ -37,9 +37,9 @@ const (
 // ResolveRequest turns names into note paths.
 type ResolveRequest struct {
 	Names []string
-	// Strategy is exact (the default): the path (or its last segments, so
-	// "plan" and "alpha/plan" match projects/alpha/plan), else the title,
-	// else an alias equals the name, ignoring case; or fuzzy: the Sørensen–Dice
+	// Strategy is exact (the default): the whole path, else the title,
+	// else an alias equals the name, ignoring case ("plan" does not match
+	// projects/alpha/plan by its path); or fuzzy: the Sørensen–Dice
 	// coefficient of the character bigrams of the lowercased name and of
 	// the note's base name (its whole path when the name holds a '/'),
 	// title and aliases is at least Threshold. Semantic needs embeddings,
@@ -178,13 +178,13 @@ func newNameQuery(name string) nameQuery {
 	return q
 }
 
-// exact records n if its path, the end of its path, its title or an alias
-// equals the name, ignoring case.
+// exact records n if its whole path, its title or an alias equals the
+// name, ignoring case.
 func (q *nameQuery) exact(n *note.Note) {
 	by := ""
 	p := strings.ToLower(n.Path)
 	switch {
-	case q.path != "" && (p == q.path || strings.HasSuffix(p, "/"+q.path)):
+	case q.path != "" && p == q.path:
 		by = MatchedByPath
 	case strings.ToLower(strings.TrimSpace(n.Title)) == q.lower:
 		by = MatchedByTitle
@@ -253,8 +253,8 @@ func bigrams(s string) (map[string]int, int) {
 	return m, len(r) - 1
 }
 
-// rank orders matches of equal score: the whole path, the end of the path,
-// the title, then an alias.
+// rank orders matches of equal score: the whole path, the end of the path
+// (fuzzy), the title, then an alias.
 func (q *nameQuery) rank(m NameMatch) int {
 	switch {
 	case m.MatchedBy == MatchedByPath && strings.ToLower(m.Path) == q.path:

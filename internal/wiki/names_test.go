@@ -26,10 +26,8 @@ func TestWiki_Resolve_Exact(t *testing.T) {
 			[][]wiki.NameMatch{{m("people/alice", "Alice Martin", "path")}}},
 		{"path with extension and other case", wiki.ResolveRequest{Names: []string{"PEOPLE/Alice.md"}},
 			[][]wiki.NameMatch{{m("people/alice", "Alice Martin", "path")}}},
-		{"end of a path", wiki.ResolveRequest{Names: []string{"alpha/overview", "budget"}},
-			[][]wiki.NameMatch{{alphaOverview}, {m("areas/finance/budget", "Budget 2024", "path")}}},
-		{"end of two paths", wiki.ResolveRequest{Names: []string{"overview"}},
-			[][]wiki.NameMatch{{alphaOverview, m("projects/beta/overview", "Beta Overview", "path")}}},
+		{"the end of a path is no exact match", wiki.ResolveRequest{Names: []string{"alpha/overview", "budget", "plan", "overview"}},
+			[][]wiki.NameMatch{{}, {}, {}, {}}},
 		{"title", wiki.ResolveRequest{Names: []string{"decision log"}},
 			[][]wiki.NameMatch{{m("projects/alpha/decisions", "Decision Log", "title")}}},
 		{"title before alias", wiki.ResolveRequest{Names: []string{"Project Alpha"}},
@@ -38,10 +36,10 @@ func TestWiki_Resolve_Exact(t *testing.T) {
 			[][]wiki.NameMatch{{m("people/bob", "Bob Okafor", "alias")}, {m("index", "Home", "alias")}}},
 		{"no match is no error", wiki.ResolveRequest{Names: []string{"nothing like this", "../x"}},
 			[][]wiki.NameMatch{{}, {}}},
-		{"folder", wiki.ResolveRequest{Names: []string{"overview"}, Folder: "projects/beta"},
-			[][]wiki.NameMatch{{m("projects/beta/overview", "Beta Overview", "path")}}},
-		{"tag", wiki.ResolveRequest{Names: []string{"overview"}, Tag: "project/alpha"},
-			[][]wiki.NameMatch{{alphaOverview}}},
+		{"folder", wiki.ResolveRequest{Names: []string{"Beta Overview", "Project Alpha"}, Folder: "projects/beta"},
+			[][]wiki.NameMatch{{m("projects/beta/overview", "Beta Overview", "title")}, {}}},
+		{"tag", wiki.ResolveRequest{Names: []string{"projects/alpha/overview", "people/alice"}, Tag: "project/alpha"},
+			[][]wiki.NameMatch{{alphaOverview}, {}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -73,8 +73,17 @@ func (w *Wiki) RecentChanges(ctx context.Context, req RecentRequest) (*RecentRes
 	if err != nil {
 		return nil, err
 	}
+	scope := cursorScope{"recent", folder, timeKey(req.Since), req.Author}
+	if req.Cursor, err = scope.open(req.Cursor); err != nil {
+		return nil, err
+	}
 	if w.hist == nil {
-		return w.recentFromIndex(ctx, req, limit, folder)
+		res, err := w.recentFromIndex(ctx, req, limit, folder)
+		if err != nil {
+			return nil, err
+		}
+		res.NextCursor = scope.seal(res.NextCursor)
+		return res, nil
 	}
 	var after *recentCursor
 	if req.Cursor != "" {
@@ -122,7 +131,7 @@ func (w *Wiki) RecentChanges(ctx context.Context, req RecentRequest) (*RecentRes
 	for i, it := range items[start:] {
 		if len(res.Notes) == limit {
 			prev := items[start+i-1]
-			res.NextCursor = encodeRecentCursor(recentCursor{Modified: prev.unix, File: prev.file})
+			res.NextCursor = scope.seal(encodeRecentCursor(recentCursor{Modified: prev.unix, File: prev.file}))
 			break
 		}
 		f, err := snap.Stat(ctx, it.file)

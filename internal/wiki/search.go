@@ -43,6 +43,10 @@ func (w *Wiki) Search(ctx context.Context, p SearchParams) (*SearchResult, error
 	if err != nil {
 		return nil, err
 	}
+	scope := searchScope(req)
+	if req.Cursor, err = scope.open(req.Cursor); err != nil {
+		return nil, err
+	}
 	if w.gr != nil && (req.BacklinksTo != "" || hasLinkTerms(req.Query)) {
 		g, err := w.graphAt(ctx)
 		if err != nil {
@@ -59,7 +63,25 @@ func (w *Wiki) Search(ctx context.Context, p SearchParams) (*SearchResult, error
 		return nil, err
 	}
 	res.IndexBehind = !current
+	res.NextCursor = scope.seal(res.NextCursor)
 	return res, nil
+}
+
+// searchScope binds a search's cursors to its query, filters and sort,
+// each in a normal form: the parsed query, the tags in order, relevance
+// for no sort.
+func searchScope(req SearchRequest) cursorScope {
+	query := ""
+	if req.Query != nil && req.Query.Root != nil {
+		query = req.Query.String()
+	}
+	tags := slices.Sorted(slices.Values(req.Tags))
+	tags = slices.Compact(tags)
+	sort := req.Sort
+	if sort == "" {
+		sort = "relevance"
+	}
+	return cursorScope{"search", query, tags, req.Folder, req.BacklinksTo, timeKey(req.ModifiedSince), sort}
 }
 
 func (w *Wiki) searchRequest(p SearchParams) (SearchRequest, error) {

@@ -1,0 +1,50 @@
+package mcpserver
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/wikid/wikid/internal/note"
+)
+
+func TestErrorToolResult(t *testing.T) {
+	t.Run("every code has a default hint", func(t *testing.T) {
+		for _, code := range errorCodes {
+			if strings.TrimSpace(defaultHints[note.Code(code)]) == "" {
+				t.Errorf("%s has no default hint", code)
+			}
+		}
+		if len(defaultHints) != len(errorCodes) {
+			t.Errorf("%d default hints for %d codes", len(defaultHints), len(errorCodes))
+		}
+	})
+	t.Run("an error without a hint gets its code's", func(t *testing.T) {
+		for _, code := range errorCodes {
+			res := errorToolResult(note.Errorf(note.Code(code), "it broke"))
+			hint, _ := res.StructuredContent.(errorShape).Error["hint"].(string)
+			if hint == "" || hint != defaultHints[note.Code(code)] {
+				t.Errorf("%s: hint %q", code, hint)
+			}
+			txt := res.Content[0].(mcp.TextContent).Text
+			if want := code + ": it broke. Hint: " + sentence(hint); txt != want {
+				t.Errorf("text %q, want %q", txt, want)
+			}
+		}
+	})
+	t.Run("a list of details is never null", func(t *testing.T) {
+		e := note.Errorf(note.CodeNotFound, "no section %q", "x")
+		e.Details = map[string]any{"headings": []string(nil)}
+		res := errorToolResult(e)
+		if got := string(res.RawStructuredContent); !strings.Contains(got, `"headings":[]`) {
+			t.Errorf("structured content %s", got)
+		}
+	})
+	t.Run("a hint of its own is kept", func(t *testing.T) {
+		res := errorToolResult(note.Errorf(note.CodeNotFound, "no note %q", "x").WithHint("create it"))
+		if hint := res.StructuredContent.(errorShape).Error["hint"]; hint != "create it" {
+			t.Errorf("hint %q", hint)
+		}
+	})
+}

@@ -1,0 +1,55 @@
+package mcpserver
+
+import (
+	"testing"
+)
+
+func TestEncodeStructured(t *testing.T) {
+	out := object("",
+		req("path", str("")),
+		req("incoming", arrayOf("", object("", req("links", strList(""))))),
+		opt("note", object("", req("tags", strList("")))),
+		opt("props", &schema{Type: "object", Open: true, Values: strList("")}),
+		opt("free", &schema{}),
+		opt("maybe", &schema{Type: "array", Nullable: true}),
+	)
+	type backlink struct {
+		Links []string `json:"links"`
+	}
+	type result struct {
+		Path     string              `json:"path"`
+		Incoming []backlink          `json:"incoming"`
+		Note     *struct{}           `json:"note"`
+		Props    map[string][]string `json:"props"`
+		Free     any                 `json:"free"`
+		Maybe    []int               `json:"maybe"`
+		Unknown  []int               `json:"unknown"`
+	}
+	tests := []struct {
+		name string
+		in   any
+		want string
+	}{
+		{"no null is left as is", map[string]any{"path": "a<b>", "n": 1.5}, `{"n":1.5,"path":"a\u003cb\u003e"}`},
+		{"a nil list, map and record",
+			result{Path: "x"},
+			`{"path":"x","incoming":[],"note":null,"props":{},"free":null,"maybe":null,"unknown":null}`},
+		{"nested lists and map values",
+			result{Path: "x", Incoming: []backlink{{}}, Props: map[string][]string{"k": nil}, Free: []any{nil}},
+			`{"path":"x","incoming":[{"links":[]}],"note":null,"props":{"k":[]},"free":[null],"maybe":null,"unknown":null}`},
+		{"numbers and strings keep their form",
+			map[string]any{"path": "é\n\"", "incoming": nil, "free": uint64(12345678901234567890)},
+			`{"free":12345678901234567890,"incoming":[],"path":"é\n\""}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := encodeStructured(tt.in, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
