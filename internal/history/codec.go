@@ -15,12 +15,14 @@ type pending struct {
 	subject           string
 	tool, client      string
 	changes           []pendingChange
+	missing           []oid // sorted
 }
 
 type pendingChange struct {
 	path, from           string // from "" when not a rename
 	old, new             oid
 	add, del, radd, rdel int32
+	flags                changeFlags
 	side                 []pendingSide
 }
 
@@ -56,12 +58,17 @@ func appendRecord(b []byte, p *pending) []byte {
 		for _, n := range []int32{ch.add, ch.del, ch.radd, ch.rdel} {
 			e.varint(int64(n))
 		}
+		e.uvarint(uint64(ch.flags))
 		e.uvarint(uint64(len(ch.side)))
 		for _, s := range ch.side {
 			e.optOID(s.blob)
 			e.str(s.from)
 			e.optOID(s.fromBlob)
 		}
+	}
+	e.uvarint(uint64(len(p.missing)))
+	for _, id := range p.missing {
+		e.oid(id)
 	}
 	b = binary.AppendUvarint(b, uint64(len(e.b)))
 	b = append(b, e.b...)
@@ -94,11 +101,18 @@ func readRecord(b []byte) (*pending, int, error) {
 		ch.path, ch.from = d.str(), d.str()
 		ch.old, ch.new = d.optOID(), d.optOID()
 		ch.add, ch.del, ch.radd, ch.rdel = d.int32(), d.int32(), d.int32(), d.int32()
+		ch.flags = changeFlags(d.uvarint())
 		if m := d.count(); m > 0 {
 			ch.side = make([]pendingSide, m)
 			for j := range ch.side {
 				ch.side[j] = pendingSide{blob: d.optOID(), from: d.str(), fromBlob: d.optOID()}
 			}
+		}
+	}
+	if m := d.count(); m > 0 {
+		p.missing = make([]oid, m)
+		for i := range p.missing {
+			p.missing[i] = d.oid()
 		}
 	}
 	if d.err != nil || len(d.b) != 0 {

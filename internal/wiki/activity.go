@@ -57,6 +57,10 @@ type ActivityEntry struct {
 	MoreFiles int `json:"more_files,omitempty"`
 	Additions int `json:"additions"`
 	Deletions int `json:"deletions"`
+	// LinesUnknown is set when some file's line counts are unknown (a
+	// version is missing from the repository): Additions and Deletions
+	// count the other files only.
+	LinesUnknown bool `json:"lines_unknown,omitempty"`
 }
 
 // ActivityFile is a file a commit changed.
@@ -67,6 +71,12 @@ type ActivityFile struct {
 	Change    ChangeKind `json:"change"`
 	Additions int        `json:"additions"`
 	Deletions int        `json:"deletions"`
+	// LinesUnknown is set, with Additions and Deletions 0, when a version
+	// the counts need is missing from the repository (a partial clone).
+	LinesUnknown bool `json:"lines_unknown,omitempty"`
+	// RenameUnknown is set on an addition when a missing version kept
+	// rename detection to equal content: it may be a rename.
+	RenameUnknown bool `json:"rename_unknown,omitempty"`
 }
 
 // Activity returns the wiki's commits, newest first as `git log` lists
@@ -146,11 +156,13 @@ func activityEntry(cs ChangeSet) ActivityEntry {
 		if f.Deletions > 0 {
 			e.Deletions += f.Deletions
 		}
+		e.LinesUnknown = e.LinesUnknown || f.LinesUnknown
 		if len(e.Files) == maxActivityFiles {
 			e.MoreFiles++
 			continue
 		}
-		af := ActivityFile{Path: notePathOf(f.Path), Change: f.Kind, Additions: f.Additions, Deletions: f.Deletions}
+		af := ActivityFile{Path: notePathOf(f.Path), Change: f.Kind, Additions: f.Additions, Deletions: f.Deletions,
+			LinesUnknown: f.LinesUnknown, RenameUnknown: f.RenameUnknown}
 		if f.OldPath != "" {
 			af.OldPath = notePathOf(f.OldPath)
 		}
