@@ -80,6 +80,9 @@ func (c *logCommand) Run(ctx context.Context, args []string) error {
 		if e.MoreFiles > 0 {
 			fmt.Fprintf(c.stdout, "    and %d more files\n", e.MoreFiles)
 		}
+		if e.FilesUnknown {
+			fmt.Fprintf(c.stdout, "    files unknown: %s\n", missingVersion)
+		}
 	}
 	if res.NextCursor != "" {
 		fmt.Fprintf(c.stdout, "%d of %d commits; more with --cursor %s\n", len(res.Commits), res.Total, res.NextCursor)

@@ -38,17 +38,26 @@ func (x *Index) Blame(ctx context.Context, head, file string) ([]wiki.BlameRange
 	if err != nil {
 		return nil, err
 	}
+	n := int32(countLines(content))
+	if n == 0 {
+		return []wiki.BlameRange{}, nil
+	}
 	p, ok := x.pathID[file]
 	if !ok {
+		// Only a commit whose changes are unknown can have added it.
+		for c := h; ; c = x.commits[c].parents[0] {
+			if x.commits[c].changesUnknown {
+				return []wiki.BlameRange{{Start: 1, Lines: int(n), Commit: x.summary(c), File: file, OrigStart: 1, OriginUnknown: true}}, nil
+			}
+			if len(x.commits[c].parents) == 0 {
+				break
+			}
+		}
 		return nil, fmt.Errorf("blame %s: the history index has no commit that changed it", file)
 	}
 	b := &blamer{x: x, ctx: ctx, origins: map[[2]int32]*origin{}, blobs: map[oid][]byte{}}
 	blob := mustOID(f.Blob)
 	b.blobs[blob] = content
-	n := int32(countLines(content))
-	if n == 0 {
-		return []wiki.BlameRange{}, nil
-	}
 	b.give(b.origin(h, p, blob), []blameEntry{{final: 0, slno: 0, n: n}})
 	if err := b.run(); err != nil {
 		return nil, err
@@ -145,12 +154,15 @@ type parentFile struct {
 func (b *blamer) pass(o *origin, es []blameEntry) (rest []blameEntry, unknown bool, err error) {
 	x := b.x
 	rec := &x.commits[o.c]
+	if rec.changesUnknown {
+		return es, true, nil // what it changed is unknown
+	}
 	ch := rec.change(x.paths, o.path)
 	if ch == nil && len(rec.parents) > 0 {
 		// The first parent has the same file: so has every first parent
 		// up to the next commit that changed it.
 		c := rec.parents[0]
-		for r := &x.commits[c]; len(r.parents) > 0 && r.change(x.paths, o.path) == nil; r = &x.commits[c] {
+		for r := &x.commits[c]; len(r.parents) > 0 && !r.changesUnknown && r.change(x.paths, o.path) == nil; r = &x.commits[c] {
 			c = r.parents[0]
 		}
 		b.give(b.origin(c, o.path, o.blob), es)

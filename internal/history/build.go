@@ -99,6 +99,9 @@ func (b *builder) build(ctx context.Context, info wiki.CommitInfo, parents []oid
 	}
 	clear(b.met)
 	changes, err := b.store.Changes(ctx, first, info.ID)
+	if b.treeMissing(p, err) {
+		return p, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -113,12 +116,31 @@ func (b *builder) build(ctx context.Context, info wiki.CommitInfo, parents []oid
 		return nil, err
 	}
 	for _, parent := range parents[min(1, len(parents)):] {
-		if err := b.side(ctx, p, parent); err != nil {
+		err := b.side(ctx, p, parent)
+		if b.treeMissing(p, err) {
+			return p, nil
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
 	p.missing = b.takeMet()
 	return p, nil
+}
+
+// treeMissing reports whether err is a tree diff's missing object (a
+// treeless clone, a damaged repository); it then empties p's changes, marks
+// them unknown and records the object as missing.
+func (b *builder) treeMissing(p *pending, err error) bool {
+	var mo *wiki.MissingObjectError
+	if !errors.As(err, &mo) {
+		return false
+	}
+	if id, ok := parseOID(mo.ID); ok {
+		b.absent[id], b.met[id] = true, true
+	}
+	p.changes, p.changesUnknown, p.missing = nil, true, b.takeMet()
+	return true
 }
 
 // renames sets the rename source of every added file, found as git finds

@@ -16,6 +16,9 @@ type pending struct {
 	tool, client      string
 	changes           []pendingChange
 	missing           []oid // sorted
+	// changesUnknown: a tree the diff needs is missing, so changes is
+	// empty.
+	changesUnknown bool
 }
 
 type pendingChange struct {
@@ -70,6 +73,7 @@ func appendRecord(b []byte, p *pending) []byte {
 	for _, id := range p.missing {
 		e.oid(id)
 	}
+	e.bool(p.changesUnknown)
 	b = binary.AppendUvarint(b, uint64(len(e.b)))
 	b = append(b, e.b...)
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(e.b, crcTable))
@@ -115,6 +119,7 @@ func readRecord(b []byte) (*pending, int, error) {
 			p.missing[i] = d.oid()
 		}
 	}
+	p.changesUnknown = d.bool()
 	if d.err != nil || len(d.b) != 0 {
 		return nil, 0, fmt.Errorf("%w: record of commit %s", errCorrupt, p.id)
 	}
@@ -127,6 +132,14 @@ func (e *encoder) uvarint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
 func (e *encoder) varint(v int64)   { e.b = binary.AppendVarint(e.b, v) }
 func (e *encoder) oid(id oid)       { e.b = append(e.b, id[:]...) }
 func (e *encoder) str(s string)     { e.uvarint(uint64(len(s))); e.b = append(e.b, s...) }
+
+func (e *encoder) bool(v bool) {
+	if v {
+		e.uvarint(1)
+	} else {
+		e.uvarint(0)
+	}
+}
 
 // optOID writes a zero id as one 0 byte, any other as 1 and the id.
 func (e *encoder) optOID(id oid) {
@@ -175,6 +188,17 @@ func (d *decoder) varint() int64 {
 }
 
 func (d *decoder) int32() int32 { return int32(d.varint()) }
+
+func (d *decoder) bool() bool {
+	switch d.uvarint() {
+	case 0:
+		return false
+	case 1:
+		return true
+	}
+	d.fail()
+	return false
+}
 
 // count reads a length that must fit in what is left.
 func (d *decoder) count() int {

@@ -89,7 +89,7 @@ func (x *Index) Commit() string {
 	return x.head
 }
 
-// MissingObjects returns how many distinct blobs the commits the index
+// MissingObjects returns how many distinct objects the commits the index
 // holds refer to and the repository lacks (a partial clone, a damaged
 // repository): the line counts and rename searches that needed them are
 // unknown. A blob fetched later is still counted until the index is
@@ -131,7 +131,7 @@ func (x *Index) add(recs []*pending) error {
 			subject: p.subject, tool: p.tool, client: p.client,
 			parents: make([]int32, len(p.parents)),
 			changes: make([]changeRec, len(p.changes)),
-			missing: p.missing,
+			missing: p.missing, changesUnknown: p.changesUnknown,
 		}
 		for i, id := range p.parents {
 			pi, ok := x.byID[id]
@@ -195,7 +195,7 @@ func (x *Index) toPending(c *commitRec) *pending {
 	p := &pending{id: c.id, author: c.author, committer: c.committer,
 		subject: c.subject, tool: c.tool, client: c.client,
 		parents: make([]oid, len(c.parents)), changes: make([]pendingChange, len(c.changes)),
-		missing: c.missing}
+		missing: c.missing, changesUnknown: c.changesUnknown}
 	for i, pi := range c.parents {
 		p.parents[i] = x.commits[pi].id
 	}

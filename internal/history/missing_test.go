@@ -180,6 +180,30 @@ func TestIndex_MissingObjects(t *testing.T) {
 		}
 	})
 
+	t.Run("treeless clone", func(t *testing.T) {
+		gittest.Git(t, r.dir, "config", "uploadpack.allowFilter", "true")
+		dir := filepath.Join(t.TempDir(), "clone")
+		gittest.Git(t, r.dir, "clone", "-q", "--filter=tree:0", "file://"+r.dir, dir)
+		x, _ := openIndex(t, dir)
+		head := syncHead(t, x, dir)
+		if x.MissingObjects() == 0 {
+			t.Errorf("MissingObjects() = 0 in a treeless clone")
+		}
+		page, total, _, err := x.Commits(ctx, head, wiki.CommitFilter{}, "", 10)
+		if err != nil || total != 6 {
+			t.Fatalf("Commits: %d, %v", total, err)
+		}
+		for _, c := range page {
+			if !c.FilesUnknown || len(c.Files) != 0 {
+				t.Errorf("commit %s: FilesUnknown %v, %d files; want unknown, none", c.ID[:7], c.FilesUnknown, len(c.Files))
+			}
+		}
+		ranges, err := x.Blame(ctx, head, "a.md")
+		if err != nil || len(ranges) != 1 || ranges[0].Commit.ID != head || !ranges[0].OriginUnknown {
+			t.Errorf("Blame(a.md) = %+v, %v; want one range of HEAD, origin unknown", ranges, err)
+		}
+	})
+
 	t.Run("objects removed", func(t *testing.T) {
 		dir := gittest.Init(t)
 		gittest.Git(t, dir, "pull", "-q", r.dir, "main")

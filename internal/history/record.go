@@ -84,10 +84,14 @@ type commitRec struct {
 	// changes are the files that differ from the first parent (from the
 	// empty tree for a root), sorted by path.
 	changes []changeRec
-	// missing are the blobs, sorted, that building the record needed and
+	// missing are the objects, sorted, that building the record needed and
 	// the repository lacked (a partial clone): the line counts and rename
 	// searches that needed them are unknown.
 	missing []oid
+	// changesUnknown is set when a tree the diff needs is missing (a
+	// treeless clone): changes is then empty, and nothing is known of the
+	// files the commit changed.
+	changesUnknown bool
 }
 
 // changeRec is one changed file of a commit.
@@ -173,7 +177,8 @@ func (x *Index) summary(c int32) wiki.CommitSummary {
 	s := wiki.CommitSummary{
 		ID: r.id.String(), Author: r.author.signature(), Committer: r.committer.signature(),
 		Subject: r.subject, Tool: r.tool, Client: r.client,
-		Parents: make([]string, len(r.parents)),
+		Parents:      make([]string, len(r.parents)),
+		FilesUnknown: r.changesUnknown,
 	}
 	for i, p := range r.parents {
 		s.Parents[i] = x.commits[p].id.String()

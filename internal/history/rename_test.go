@@ -142,7 +142,8 @@ func TestRecord_RoundTrip(t *testing.T) {
 			{path: "c.md", new: blobID("c"), flags: flagLinesUnknown | flagRenameUnknown},
 			{path: "d.md", from: "x.md", new: blobID("d"), flags: flagRenameLinesUnknown},
 		},
-		missing: []oid{blobID("c"), blobID("x")},
+		missing:        []oid{blobID("c"), blobID("x")},
+		changesUnknown: true,
 	}
 	b := appendRecord(nil, p)
 	got, n, err := readRecord(b)

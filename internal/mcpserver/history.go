@@ -338,6 +338,8 @@ func activityLogTool() *tool {
 					opt("rename_unknown", renameUnknown),
 				))),
 				opt("more_files", integer("Files left out of files.", 0, 1e9)),
+				opt("files_unknown", boolean("Set, with files empty, when a tree the commit's diff needs is missing from this "+
+					"repository (a treeless partial clone): what it changed is unknown.")),
 				req("additions", integer("Lines added over all files.", 0, 1e9)),
 				req("deletions", integer("Lines deleted over all files.", 0, 1e9)),
 				opt("lines_unknown", boolean("Set when some file's line counts are unknown (a version is missing from this "+
@@ -395,6 +397,9 @@ func runActivity(ctx context.Context, s *Server, a *activityArgs) (any, string, 
 		}
 		if c.MoreFiles > 0 {
 			files = append(files, fmt.Sprintf("and %d more", c.MoreFiles))
+		}
+		if c.FilesUnknown {
+			files = append(files, "files unknown: "+missingNote)
 		}
 		if len(files) > 0 {
 			b.line("  %s", strings.Join(files, ", "))

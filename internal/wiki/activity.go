@@ -55,8 +55,11 @@ type ActivityEntry struct {
 	Files []ActivityFile `json:"files"`
 	// MoreFiles counts the files left out of Files.
 	MoreFiles int `json:"more_files,omitempty"`
-	Additions int `json:"additions"`
-	Deletions int `json:"deletions"`
+	// FilesUnknown is set, with Files empty, when a tree the commit's diff
+	// needs is missing from the repository (a treeless partial clone).
+	FilesUnknown bool `json:"files_unknown,omitempty"`
+	Additions    int  `json:"additions"`
+	Deletions    int  `json:"deletions"`
 	// LinesUnknown is set when some file's line counts are unknown (a
 	// version is missing from the repository): Additions and Deletions
 	// count the other files only.
@@ -147,7 +150,7 @@ func activityEntry(cs ChangeSet) ActivityEntry {
 	e := ActivityEntry{
 		Commit: cs.ID, Short: shortID(cs.ID), Date: cs.Author.When, Author: who(cs.Author),
 		Client: cs.Client, Tool: cs.Tool, Subject: cs.Subject, Merge: len(cs.Parents) > 1,
-		Files: []ActivityFile{},
+		Files: []ActivityFile{}, FilesUnknown: cs.FilesUnknown,
 	}
 	for _, f := range cs.Files {
 		if f.Additions > 0 {

@@ -89,6 +89,10 @@ type CommitSummary struct {
 	// Tool and Client are the Wiki-Tool and Wiki-Client trailers; "" when
 	// the commit was not made by wikid.
 	Tool, Client string
+	// FilesUnknown is set when a tree the commit's diff needs is missing
+	// from the repository (a treeless partial clone): the files it changed
+	// are unknown, and it is in no file's history.
+	FilesUnknown bool
 }
 
 // FileRevision is what one commit did to one file, compared with the
