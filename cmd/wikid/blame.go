@@ -14,7 +14,9 @@ func (c *blameCommand) Usage() string {
 	return `Usage: wikid blame [flags] PATH
 
 Prints each line of a note with the commit that last changed it, its author
-and date, as 'git blame' assigns them (renames followed).
+and date, as 'git blame' assigns them (renames followed). A commit marked
+^ had an older version of the note that is missing from this repository (a
+partial clone): its lines were last changed by it or an earlier commit.
 
 Flags:
 `
@@ -48,8 +50,12 @@ func (c *blameCommand) Run(ctx context.Context, args []string) error {
 	width := len(fmt.Sprint(len(lines)))
 	for _, r := range res.Ranges {
 		author, _, _ := strings.Cut(r.Author, " <")
+		short := r.Short
+		if r.OriginUnknown {
+			short = "^" + short // as git marks a boundary: this commit or an earlier one
+		}
 		for n := r.Start; n <= r.End && n <= len(lines); n++ {
-			fmt.Fprintf(c.stdout, "%s (%-16.16s %s %*d) %s", r.Short, author, r.Date.Format("2006-01-02"), width, n, lines[n-1])
+			fmt.Fprintf(c.stdout, "%s (%-16.16s %s %*d) %s", short, author, r.Date.Format("2006-01-02"), width, n, lines[n-1])
 			if !strings.HasSuffix(lines[n-1], "\n") {
 				fmt.Fprintln(c.stdout)
 			}

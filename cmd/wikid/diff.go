@@ -59,10 +59,17 @@ func (c *diffCommand) Run(ctx context.Context, args []string) error {
 			if f.OldFile != "" {
 				name = f.OldFile + " => " + f.File
 			}
-			fmt.Fprintf(c.stdout, "%-9s %s\n", counts(f.Additions, f.Deletions), name)
+			fmt.Fprintf(c.stdout, "%-9s %s\n", counts(f.Additions, f.Deletions, f.LinesUnknown), name)
 		}
 		fmt.Fprintf(c.stdout, "%d files, +%d -%d\n", len(res.Files), res.Additions, res.Deletions)
 		return nil
+	}
+	if res.LinesUnknown {
+		for _, f := range res.Files {
+			if f.LinesUnknown {
+				fmt.Fprintf(c.stderr, "wikid: %s left out: %s\n", f.File, missingVersion)
+			}
+		}
 	}
 	_, err = fmt.Fprint(c.stdout, res.Diff)
 	return err

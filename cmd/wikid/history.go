@@ -14,8 +14,9 @@ func (c *historyCommand) Usage() string {
 
 Lists the commits that changed a note, newest first, as 'git log --follow'
 does (or 'git log -- file' with --no-follow): short sha, date, author,
-what happened to the note and the lines added and deleted. A deleted note
-has a history too.
+what happened to the note and the lines added and deleted ("? ?" when a
+version is missing from this repository, as in a partial clone). A deleted
+note has a history too.
 
 Flags:
 `
@@ -51,7 +52,10 @@ func (c *historyCommand) Run(ctx context.Context, args []string) error {
 		if r.OldPath != "" {
 			change += " from " + r.OldPath
 		}
-		fmt.Fprintf(c.stdout, "%s %s %-20s %-9s %s\n", r.Short, r.Date.Format("2006-01-02 15:04"), r.Author, counts(r.Additions, r.Deletions), r.Subject)
+		if r.RenameUnknown {
+			change += ", or renamed: " + missingVersion
+		}
+		fmt.Fprintf(c.stdout, "%s %s %-20s %-9s %s\n", r.Short, r.Date.Format("2006-01-02 15:04"), r.Author, counts(r.Additions, r.Deletions, r.LinesUnknown), r.Subject)
 		if r.Change != wiki.ChangeModified {
 			fmt.Fprintf(c.stdout, "        %s\n", change)
 		}
@@ -62,9 +66,16 @@ func (c *historyCommand) Run(ctx context.Context, args []string) error {
 	return nil
 }
 
-// counts formats added and deleted lines, "binary" for a binary file.
-func counts(add, del int) string {
-	if add < 0 {
+// missingVersion says why a count or a rename is unknown.
+const missingVersion = "a version is missing from this repository (a partial clone?)"
+
+// counts formats added and deleted lines, "binary" for a binary file and
+// "? ?" when a version the counts need is missing.
+func counts(add, del int, unknown bool) string {
+	switch {
+	case unknown:
+		return "? ?"
+	case add < 0:
 		return "binary"
 	}
 	return fmt.Sprintf("+%d -%d", add, del)

@@ -72,10 +72,16 @@ func (c *logCommand) Run(ctx context.Context, args []string) error {
 			if f.OldPath != "" {
 				name = f.OldPath + " => " + f.Path
 			}
-			fmt.Fprintf(c.stdout, "    %-9s %-8s %s\n", counts(f.Additions, f.Deletions), f.Change, name)
+			if f.RenameUnknown {
+				name += ", or renamed: " + missingVersion
+			}
+			fmt.Fprintf(c.stdout, "    %-9s %-8s %s\n", counts(f.Additions, f.Deletions, f.LinesUnknown), f.Change, name)
 		}
 		if e.MoreFiles > 0 {
 			fmt.Fprintf(c.stdout, "    and %d more files\n", e.MoreFiles)
+		}
+		if e.FilesUnknown {
+			fmt.Fprintf(c.stdout, "    files unknown: %s\n", missingVersion)
 		}
 	}
 	if res.NextCursor != "" {

@@ -10,8 +10,10 @@ import (
 )
 
 // ReadBlob returns the content of a blob by its full hex id. An id that is
-// not a full hex id, a missing object, or one that is not a blob is an error
-// wrapping note.ErrNotFound.
+// not a full hex id, or an object that is not a blob, is an error wrapping
+// note.ErrNotFound; a blob the repository lacks (a partial clone) is a
+// *wiki.MissingObjectError, which wraps wiki.ErrMissingObject and
+// note.ErrNotFound.
 func (s *Store) ReadBlob(ctx context.Context, blob string) ([]byte, error) {
 	if err := s.check(ctx); err != nil {
 		return nil, err

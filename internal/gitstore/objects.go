@@ -9,7 +9,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 // hashObject returns the git object id of content stored as type t.
@@ -27,7 +27,7 @@ func hashObject(t plumbing.ObjectType, content []byte) plumbing.Hash {
 }
 
 // readObject returns the type and content of an object. A missing object is
-// an error wrapping note.ErrNotFound.
+// a *wiki.MissingObjectError.
 func (s *Store) readObject(id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 	s.git.Lock()
 	defer s.git.Unlock()
@@ -51,14 +51,15 @@ func (s *Store) readObject(id plumbing.Hash) (plumbing.ObjectType, []byte, error
 }
 
 // encodedObject looks an object up, listing the packs again when git added
-// one since the last look. The caller holds s.git.
+// one since the last look; a missing object is a *wiki.MissingObjectError.
+// The caller holds s.git.
 func (s *Store) encodedObject(id plumbing.Hash) (plumbing.EncodedObject, error) {
 	obj, err := s.storage.EncodedObject(plumbing.AnyObject, id)
 	if errors.Is(err, plumbing.ErrObjectNotFound) && s.reindex() {
 		obj, err = s.storage.EncodedObject(plumbing.AnyObject, id)
 	}
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
-		return nil, note.Errorf(note.CodeNotFound, "object %s does not exist", id)
+		return nil, &wiki.MissingObjectError{ID: id.String()}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read object %s: %w", id, err)
@@ -78,7 +79,9 @@ func (s *Store) reindex() bool {
 	return true
 }
 
-// blobSizes returns the sizes of blobs, from the cache or the object headers.
+// blobSizes returns the sizes of blobs, from the cache or the object headers;
+// -1 for a blob the repository lacks (a partial clone), so that listing a
+// tree never needs the blobs themselves.
 func (s *Store) blobSizes(ids []plumbing.Hash) ([]int64, error) {
 	sizes := make([]int64, len(ids))
 	var missing []int
@@ -105,7 +108,8 @@ func (s *Store) blobSizes(ids []plumbing.Hash) ([]int64, error) {
 }
 
 // lookupSizes reads the sizes of ids[i] for i in batch from the object
-// headers into sizes, and caches them.
+// headers into sizes, and caches them; a missing object's size is -1, not
+// cached, so that it is looked up again once fetched.
 func (s *Store) lookupSizes(ids []plumbing.Hash, batch []int, sizes []int64) error {
 	s.git.Lock()
 	defer s.git.Unlock()
@@ -118,7 +122,8 @@ func (s *Store) lookupSizes(ids []plumbing.Hash, batch []int, sizes []int64) err
 			n, err = s.storage.EncodedObjectSize(ids[i])
 		}
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
-			return note.Errorf(note.CodeNotFound, "object %s does not exist", ids[i])
+			sizes[i] = -1
+			continue
 		}
 		if err != nil {
 			return fmt.Errorf("read size of %s: %w", ids[i], err)

@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 // ResolveRevision turns a revision into a commit id. It accepts a full or
@@ -122,10 +123,11 @@ func (s *Store) resolveBase(name string) (plumbing.Hash, error) {
 		return plumbing.NewHash(h.Commit), nil
 	}
 	if id, ok := parseHex(name); ok {
-		if _, _, err := s.readObject(id); err != nil {
-			return id, err
+		_, _, err := s.readObject(id)
+		if errors.Is(err, wiki.ErrMissingObject) {
+			return id, note.Errorf(note.CodeNotFound, "unknown revision %q", name)
 		}
-		return id, nil
+		return id, err
 	}
 	if id, ok, err := s.dwimRef(name); err != nil || ok {
 		return id, err

@@ -3,6 +3,7 @@ package history
 import (
 	"container/heap"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -16,9 +17,12 @@ import (
 // its rename source there. What no parent takes is the commit's. The line
 // diffs are textdiff's, which agree with git's xdiff except where repeated
 // lines (blank ones, say) make several alignments equally short: git may
-// then hand such a line to another commit. It returns
-// an error wrapping note.ErrNotFound when file does not exist at head or
-// head was never synced.
+// then hand such a line to another commit. Where a parent's version is
+// missing from the repository (a partial clone), the lines that version
+// might have had stay with the commit, marked OriginUnknown: that commit or
+// an earlier one last changed them. It returns an error wrapping
+// note.ErrNotFound when file does not exist at head or head was never
+// synced.
 func (x *Index) Blame(ctx context.Context, head, file string) ([]wiki.BlameRange, error) {
 	snap, err := x.store.Snapshot(ctx, head)
 	if err != nil {
@@ -34,17 +38,26 @@ func (x *Index) Blame(ctx context.Context, head, file string) ([]wiki.BlameRange
 	if err != nil {
 		return nil, err
 	}
+	n := int32(countLines(content))
+	if n == 0 {
+		return []wiki.BlameRange{}, nil
+	}
 	p, ok := x.pathID[file]
 	if !ok {
+		// Only a commit whose changes are unknown can have added it.
+		for c := h; ; c = x.commits[c].parents[0] {
+			if x.commits[c].changesUnknown {
+				return []wiki.BlameRange{{Start: 1, Lines: int(n), Commit: x.summary(c), File: file, OrigStart: 1, OriginUnknown: true}}, nil
+			}
+			if len(x.commits[c].parents) == 0 {
+				break
+			}
+		}
 		return nil, fmt.Errorf("blame %s: the history index has no commit that changed it", file)
 	}
 	b := &blamer{x: x, ctx: ctx, origins: map[[2]int32]*origin{}, blobs: map[oid][]byte{}}
 	blob := mustOID(f.Blob)
 	b.blobs[blob] = content
-	n := int32(countLines(content))
-	if n == 0 {
-		return []wiki.BlameRange{}, nil
-	}
 	b.give(b.origin(h, p, blob), []blameEntry{{final: 0, slno: 0, n: n}})
 	if err := b.run(); err != nil {
 		return nil, err
@@ -76,10 +89,12 @@ type blamer struct {
 	done    []blamed
 }
 
-// blamed is a run of lines assigned to its commit for good.
+// blamed is a run of lines assigned to its commit for good; unknown when
+// a parent's version that might have had them is missing.
 type blamed struct {
-	e blameEntry
-	o *origin
+	e       blameEntry
+	o       *origin
+	unknown bool
 }
 
 func (b *blamer) origin(c, path int32, blob oid) *origin {
@@ -116,12 +131,12 @@ func (b *blamer) run() error {
 		o.queued = false
 		es := o.suspects
 		o.suspects = nil
-		rest, err := b.pass(o, es)
+		rest, unknown, err := b.pass(o, es)
 		if err != nil {
 			return err
 		}
 		for _, e := range rest {
-			b.done = append(b.done, blamed{e, o})
+			b.done = append(b.done, blamed{e, o, unknown})
 		}
 	}
 	return nil
@@ -134,20 +149,24 @@ type parentFile struct {
 }
 
 // pass hands the lines es of origin o down to o's parents and returns the
-// lines that stay with o.
-func (b *blamer) pass(o *origin, es []blameEntry) ([]blameEntry, error) {
+// lines that stay with o, and whether a parent's version that might have
+// taken some of them was missing.
+func (b *blamer) pass(o *origin, es []blameEntry) (rest []blameEntry, unknown bool, err error) {
 	x := b.x
 	rec := &x.commits[o.c]
+	if rec.changesUnknown {
+		return es, true, nil // what it changed is unknown
+	}
 	ch := rec.change(x.paths, o.path)
 	if ch == nil && len(rec.parents) > 0 {
 		// The first parent has the same file: so has every first parent
 		// up to the next commit that changed it.
 		c := rec.parents[0]
-		for r := &x.commits[c]; len(r.parents) > 0 && r.change(x.paths, o.path) == nil; r = &x.commits[c] {
+		for r := &x.commits[c]; len(r.parents) > 0 && !r.changesUnknown && r.change(x.paths, o.path) == nil; r = &x.commits[c] {
 			c = r.parents[0]
 		}
 		b.give(b.origin(c, o.path, o.blob), es)
-		return nil, nil
+		return nil, false, nil
 	}
 	cands := make([]*parentFile, len(rec.parents))
 	// First the same path in each parent, then rename sources, as git's
@@ -163,7 +182,7 @@ func (b *blamer) pass(o *origin, es []blameEntry) ([]blameEntry, error) {
 			}
 			if pf.blob == o.blob {
 				b.give(b.origin(rec.parents[i], pf.path, pf.blob), es)
-				return nil, nil
+				return nil, false, nil
 			}
 			dup := false
 			for _, c := range cands[:i] {
@@ -178,16 +197,20 @@ func (b *blamer) pass(o *origin, es []blameEntry) ([]blameEntry, error) {
 		if pf == nil {
 			continue
 		}
-		kept, passed, err := b.diff(o, pf, es)
+		kept, passed, ok, err := b.diff(o, pf, es)
 		if err != nil {
-			return nil, err
+			return nil, false, err
+		}
+		if !ok {
+			unknown = true
+			continue
 		}
 		b.give(b.origin(rec.parents[i], pf.path, pf.blob), passed)
 		if es = kept; len(es) == 0 {
 			break
 		}
 	}
-	return es, nil
+	return es, unknown && len(es) > 0, nil
 }
 
 // parentFile returns o's file as parent i of rec has it: at the same path,
@@ -217,15 +240,16 @@ func (b *blamer) parentFile(rec *commitRec, ch *changeRec, i int, rename bool) *
 }
 
 // diff splits the lines es of o into those the parent's file pf has
-// unchanged (passed, numbered in pf) and the others (kept).
-func (b *blamer) diff(o *origin, pf *parentFile, es []blameEntry) (kept, passed []blameEntry, err error) {
+// unchanged (passed, numbered in pf) and the others (kept). It returns ok
+// false when either version is missing from the repository.
+func (b *blamer) diff(o *origin, pf *parentFile, es []blameEntry) (kept, passed []blameEntry, ok bool, err error) {
 	target, err := b.blob(o.blob)
-	if err != nil {
-		return nil, nil, err
+	if err != nil || target == nil {
+		return nil, nil, false, err
 	}
 	parent, err := b.blob(pf.blob)
-	if err != nil {
-		return nil, nil, err
+	if err != nil || parent == nil {
+		return nil, nil, false, err
 	}
 	// The runs of target lines the diff leaves unchanged, and where they
 	// are in the parent.
@@ -259,16 +283,25 @@ func (b *blamer) diff(o *origin, pf *parentFile, es []blameEntry) (kept, passed 
 			kept = append(kept, blameEntry{e.final + pos - e.slno, pos, end - pos})
 		}
 	}
-	return kept, passed, nil
+	return kept, passed, true, nil
 }
 
+// blob returns a blob's content, empty but not nil; nil for a blob the
+// repository lacks.
 func (b *blamer) blob(id oid) ([]byte, error) {
 	if c, ok := b.blobs[id]; ok {
 		return c, nil
 	}
 	c, err := b.x.store.ReadBlob(b.ctx, id.String())
+	if errors.Is(err, wiki.ErrMissingObject) {
+		b.blobs[id] = nil
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
+	}
+	if c == nil {
+		c = []byte{}
 	}
 	b.blobs[id] = c
 	return c, nil
@@ -284,6 +317,7 @@ func (b *blamer) ranges() []wiki.BlameRange {
 		if n := len(out); n > 0 {
 			last := &out[n-1]
 			if last.Commit.ID == b.x.commits[d.o.c].id.String() && last.File == b.x.paths[d.o.path] &&
+				last.OriginUnknown == d.unknown &&
 				last.Start+last.Lines == int(d.e.final)+1 && last.OrigStart+last.Lines == int(d.e.slno)+1 {
 				last.Lines += int(d.e.n)
 				continue
@@ -295,7 +329,7 @@ func (b *blamer) ranges() []wiki.BlameRange {
 			summaries[d.o.c] = s
 		}
 		out = append(out, wiki.BlameRange{Start: int(d.e.final) + 1, Lines: int(d.e.n), Commit: s,
-			File: b.x.paths[d.o.path], OrigStart: int(d.e.slno) + 1})
+			File: b.x.paths[d.o.path], OrigStart: int(d.e.slno) + 1, OriginUnknown: d.unknown})
 	}
 	return out
 }

@@ -15,12 +15,17 @@ type pending struct {
 	subject           string
 	tool, client      string
 	changes           []pendingChange
+	missing           []oid // sorted
+	// changesUnknown: a tree the diff needs is missing, so changes is
+	// empty.
+	changesUnknown bool
 }
 
 type pendingChange struct {
 	path, from           string // from "" when not a rename
 	old, new             oid
 	add, del, radd, rdel int32
+	flags                changeFlags
 	side                 []pendingSide
 }
 
@@ -56,6 +61,7 @@ func appendRecord(b []byte, p *pending) []byte {
 		for _, n := range []int32{ch.add, ch.del, ch.radd, ch.rdel} {
 			e.varint(int64(n))
 		}
+		e.uvarint(uint64(ch.flags))
 		e.uvarint(uint64(len(ch.side)))
 		for _, s := range ch.side {
 			e.optOID(s.blob)
@@ -63,6 +69,11 @@ func appendRecord(b []byte, p *pending) []byte {
 			e.optOID(s.fromBlob)
 		}
 	}
+	e.uvarint(uint64(len(p.missing)))
+	for _, id := range p.missing {
+		e.oid(id)
+	}
+	e.bool(p.changesUnknown)
 	b = binary.AppendUvarint(b, uint64(len(e.b)))
 	b = append(b, e.b...)
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(e.b, crcTable))
@@ -94,6 +105,7 @@ func readRecord(b []byte) (*pending, int, error) {
 		ch.path, ch.from = d.str(), d.str()
 		ch.old, ch.new = d.optOID(), d.optOID()
 		ch.add, ch.del, ch.radd, ch.rdel = d.int32(), d.int32(), d.int32(), d.int32()
+		ch.flags = changeFlags(d.uvarint())
 		if m := d.count(); m > 0 {
 			ch.side = make([]pendingSide, m)
 			for j := range ch.side {
@@ -101,6 +113,13 @@ func readRecord(b []byte) (*pending, int, error) {
 			}
 		}
 	}
+	if m := d.count(); m > 0 {
+		p.missing = make([]oid, m)
+		for i := range p.missing {
+			p.missing[i] = d.oid()
+		}
+	}
+	p.changesUnknown = d.bool()
 	if d.err != nil || len(d.b) != 0 {
 		return nil, 0, fmt.Errorf("%w: record of commit %s", errCorrupt, p.id)
 	}
@@ -113,6 +132,14 @@ func (e *encoder) uvarint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
 func (e *encoder) varint(v int64)   { e.b = binary.AppendVarint(e.b, v) }
 func (e *encoder) oid(id oid)       { e.b = append(e.b, id[:]...) }
 func (e *encoder) str(s string)     { e.uvarint(uint64(len(s))); e.b = append(e.b, s...) }
+
+func (e *encoder) bool(v bool) {
+	if v {
+		e.uvarint(1)
+	} else {
+		e.uvarint(0)
+	}
+}
 
 // optOID writes a zero id as one 0 byte, any other as 1 and the id.
 func (e *encoder) optOID(id oid) {
@@ -161,6 +188,17 @@ func (d *decoder) varint() int64 {
 }
 
 func (d *decoder) int32() int32 { return int32(d.varint()) }
+
+func (d *decoder) bool() bool {
+	switch d.uvarint() {
+	case 0:
+		return false
+	case 1:
+		return true
+	}
+	d.fail()
+	return false
+}
 
 // count reads a length that must fit in what is left.
 func (d *decoder) count() int {

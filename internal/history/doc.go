@@ -24,6 +24,21 @@
 // amend, a reset followed by new commits, a forced pull), the commits the
 // branch no longer reaches are dropped and the file is rewritten.
 //
+// # Missing objects
+//
+// A partial clone (`git clone --filter=blob:none`, as large vaults with
+// media are cloned) holds every commit and tree but only the blobs its
+// checkout needed, and a damaged repository may have lost some. The index
+// is built all the same: where a blob is missing, the change's line counts
+// are unknown (FileRevision.LinesUnknown) and rename detection falls back to
+// equal blob ids, which need no content (an added file that may still be a
+// rename is marked RenameUnknown); where a tree is missing (a treeless
+// clone), the commit is kept with its files unknown. Each record lists the
+// objects it needed and lacked, and MissingObjects counts them. Blame hands
+// no line past a missing version: the lines stay with the commit above it,
+// marked OriginUnknown. A blob fetched later is still counted as missing
+// until the index file is deleted and rebuilt.
+//
 // # How it answers
 //
 // Queries walk the commit graph in memory the way git does, without reading

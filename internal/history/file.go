@@ -9,7 +9,7 @@ import (
 )
 
 // header starts the index file; a file with another header is rebuilt.
-const header = "wikid history index 1\n"
+const header = "wikid history index 2\n"
 
 // load reads the index file into memory and opens it for appending. A
 // missing file, or one with another header, is started anew; a damaged
@@ -69,7 +69,7 @@ func (x *Index) openAppend() {
 // reset empties the in-memory index. The caller holds mu for writing.
 func (x *Index) reset() {
 	x.commits, x.paths, x.touches, x.hasChild, x.tips = nil, nil, nil, nil, 0
-	x.byID, x.pathID = map[oid]int32{}, map[string]int32{}
+	x.byID, x.pathID, x.absent = map[oid]int32{}, map[string]int32{}, map[oid]bool{}
 	x.walks.clear()
 }
 

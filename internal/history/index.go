@@ -51,6 +51,9 @@ type Index struct {
 	// newest head does not reach.
 	hasChild []bool
 	tips     int
+	// missing holds the blobs that the commits' records needed and the
+	// repository lacked.
+	absent map[oid]bool
 
 	walks walkCache
 }
@@ -73,7 +76,7 @@ func Open(ctx context.Context, store wiki.Store, opts Options) (*Index, error) {
 	}
 	x := &Index{
 		store: store, file: filepath.Join(store.Dir(), FileName), log: logger.WithGroup("history"),
-		byID: map[oid]int32{}, pathID: map[string]int32{},
+		byID: map[oid]int32{}, pathID: map[string]int32{}, absent: map[oid]bool{},
 	}
 	return x, nil
 }
@@ -84,6 +87,17 @@ func (x *Index) Commit() string {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	return x.head
+}
+
+// MissingObjects returns how many distinct objects the commits the index
+// holds refer to and the repository lacks (a partial clone, a damaged
+// repository): the line counts and rename searches that needed them are
+// unknown. A blob fetched later is still counted until the index is
+// rebuilt.
+func (x *Index) MissingObjects() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return len(x.absent)
 }
 
 // Close closes the index file. Later calls return ErrClosed.
@@ -117,6 +131,7 @@ func (x *Index) add(recs []*pending) error {
 			subject: p.subject, tool: p.tool, client: p.client,
 			parents: make([]int32, len(p.parents)),
 			changes: make([]changeRec, len(p.changes)),
+			missing: p.missing, changesUnknown: p.changesUnknown,
 		}
 		for i, id := range p.parents {
 			pi, ok := x.byID[id]
@@ -130,7 +145,7 @@ func (x *Index) add(recs []*pending) error {
 			pc := &p.changes[i]
 			ch := &c.changes[i]
 			*ch = changeRec{path: x.intern(pc.path), from: -1, old: pc.old, new: pc.new,
-				add: pc.add, del: pc.del, radd: pc.radd, rdel: pc.rdel}
+				add: pc.add, del: pc.del, radd: pc.radd, rdel: pc.rdel, flags: pc.flags}
 			if pc.from != "" {
 				ch.from = x.intern(pc.from)
 			}
@@ -144,6 +159,9 @@ func (x *Index) add(recs []*pending) error {
 				}
 			}
 			x.touches[ch.path] = append(x.touches[ch.path], idx)
+		}
+		for _, id := range p.missing {
+			x.absent[id] = true
 		}
 		x.commits = append(x.commits, c)
 		x.byID[p.id] = idx
@@ -176,7 +194,8 @@ func (x *Index) intern(path string) int32 {
 func (x *Index) toPending(c *commitRec) *pending {
 	p := &pending{id: c.id, author: c.author, committer: c.committer,
 		subject: c.subject, tool: c.tool, client: c.client,
-		parents: make([]oid, len(c.parents)), changes: make([]pendingChange, len(c.changes))}
+		parents: make([]oid, len(c.parents)), changes: make([]pendingChange, len(c.changes)),
+		missing: c.missing, changesUnknown: c.changesUnknown}
 	for i, pi := range c.parents {
 		p.parents[i] = x.commits[pi].id
 	}
@@ -184,7 +203,7 @@ func (x *Index) toPending(c *commitRec) *pending {
 		ch := &c.changes[i]
 		pc := &p.changes[i]
 		*pc = pendingChange{path: x.paths[ch.path], old: ch.old, new: ch.new,
-			add: ch.add, del: ch.del, radd: ch.radd, rdel: ch.rdel}
+			add: ch.add, del: ch.del, radd: ch.radd, rdel: ch.rdel, flags: ch.flags}
 		if ch.from >= 0 {
 			pc.from = x.paths[ch.from]
 		}

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"bytes"
 	"encoding/hex"
 	"strings"
 	"sync"
@@ -27,6 +28,9 @@ func parseOID(s string) (oid, bool) {
 func (id oid) String() string { return hex.EncodeToString(id[:]) }
 
 func (id oid) isZero() bool { return id == oid{} }
+
+// compareOID orders ids by their bytes.
+func compareOID(a, b oid) int { return bytes.Compare(a[:], b[:]) }
 
 // hexOrEmpty is the id's hex, or "" for the zero id.
 func (id oid) hexOrEmpty() string {
@@ -80,6 +84,14 @@ type commitRec struct {
 	// changes are the files that differ from the first parent (from the
 	// empty tree for a root), sorted by path.
 	changes []changeRec
+	// missing are the objects, sorted, that building the record needed and
+	// the repository lacked (a partial clone): the line counts and rename
+	// searches that needed them are unknown.
+	missing []oid
+	// changesUnknown is set when a tree the diff needs is missing (a
+	// treeless clone): changes is then empty, and nothing is known of the
+	// files the commit changed.
+	changesUnknown bool
 }
 
 // changeRec is one changed file of a commit.
@@ -94,9 +106,26 @@ type changeRec struct {
 	// add and del count the lines added and deleted against old (against
 	// from's content for a rename: radd and rdel); -1 for a binary file.
 	add, del, radd, rdel int32
+	// flags say what a missing blob left unknown.
+	flags changeFlags
 	// side holds, for a merge, the file as parents 2..n have it.
 	side []sideRec
 }
+
+// changeFlags say what of a change is unknown because a blob it needs is
+// missing from the repository.
+type changeFlags uint8
+
+const (
+	// flagLinesUnknown: add and del are unknown (old or new is missing).
+	flagLinesUnknown changeFlags = 1 << iota
+	// flagRenameLinesUnknown: radd and rdel are unknown (the rename
+	// source's blob or new is missing).
+	flagRenameLinesUnknown
+	// flagRenameUnknown: an added file without a rename source, where a
+	// missing blob kept the search to equal blob ids.
+	flagRenameUnknown
+)
 
 // sideRec is a changed file of a merge as one of the merge's other parents
 // has it.
@@ -148,7 +177,8 @@ func (x *Index) summary(c int32) wiki.CommitSummary {
 	s := wiki.CommitSummary{
 		ID: r.id.String(), Author: r.author.signature(), Committer: r.committer.signature(),
 		Subject: r.subject, Tool: r.tool, Client: r.client,
-		Parents: make([]string, len(r.parents)),
+		Parents:      make([]string, len(r.parents)),
+		FilesUnknown: r.changesUnknown,
 	}
 	for i, p := range r.parents {
 		s.Parents[i] = x.commits[p].id.String()
@@ -162,10 +192,13 @@ func (x *Index) fileRevision(r *commitRec, ch *changeRec) wiki.FileRevision {
 		Path: x.paths[ch.path], Kind: ch.kind(),
 		OldBlob: ch.old.hexOrEmpty(), NewBlob: ch.new.hexOrEmpty(),
 		Additions: int(ch.add), Deletions: int(ch.del),
+		LinesUnknown:  ch.flags&flagLinesUnknown != 0,
+		RenameUnknown: ch.flags&flagRenameUnknown != 0,
 	}
 	if f.Kind == wiki.ChangeRenamed {
 		f.OldPath = x.paths[ch.from]
 		f.Additions, f.Deletions = int(ch.radd), int(ch.rdel)
+		f.LinesUnknown = ch.flags&flagRenameLinesUnknown != 0
 		if src := r.change(x.paths, ch.from); src != nil {
 			f.OldBlob = src.old.hexOrEmpty()
 		}

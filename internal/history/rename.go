@@ -12,6 +12,9 @@ type candidate struct {
 	blob    oid
 	content []byte
 	sp      []span // computed on first use
+	// missing marks a blob the repository lacks: it pairs by blob id
+	// only.
+	missing bool
 }
 
 func (c *candidate) spans() []span {
@@ -35,7 +38,8 @@ const candidatesPerDst = 4
 // content as a source first (preferring a source with the same base name),
 // then a source and a destination whose base names are each unique among
 // the rest and whose contents are at least 75% similar, then the most
-// similar pairs of at least 50%, best first. Each source is used once. It
+// similar pairs of at least 50%, best first. A candidate whose content is
+// missing pairs only by equal blob ids. Each source is used once. It
 // returns the source index of every destination that is a rename, -1 for
 // the others.
 func pairRenames(srcs, dsts []*candidate) []int {

@@ -139,7 +139,11 @@ func TestRecord_RoundTrip(t *testing.T) {
 			{path: "a.md", from: "", old: blobID("o"), new: blobID("n"), add: 3, del: 1, radd: 3, rdel: 1},
 			{path: "b.md", from: "z.md", new: blobID("b"), add: -1, del: -1, radd: 2, rdel: 0,
 				side: []pendingSide{{blob: blobID("s")}, {from: "y.md", fromBlob: blobID("y")}}},
+			{path: "c.md", new: blobID("c"), flags: flagLinesUnknown | flagRenameUnknown},
+			{path: "d.md", from: "x.md", new: blobID("d"), flags: flagRenameLinesUnknown},
 		},
+		missing:        []oid{blobID("c"), blobID("x")},
+		changesUnknown: true,
 	}
 	b := appendRecord(nil, p)
 	got, n, err := readRecord(b)

@@ -9,7 +9,9 @@ import (
 // Renames pairs the deleted and added files of changes (as Store.Changes
 // returns them, sorted by path) the way `git diff` detects renames by
 // default, and returns the old path of every added file that is a rename.
-// It reads the blobs of the files involved; it returns the store's errors.
+// It reads the blobs of the files involved; one missing from the repository
+// (a partial clone) pairs by equal blob id only. It returns the store's
+// other errors.
 func (x *Index) Renames(ctx context.Context, changes []wiki.FileChange) (map[string]string, error) {
 	var deleted, added []wiki.FileChange
 	for _, fc := range changes {

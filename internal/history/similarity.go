@@ -79,8 +79,11 @@ func copied(src, dst []span) int64 {
 
 // similarity returns git's estimate of how much of dst came from src, from
 // 0 to maxScore, or 0 when the sizes differ too much for the score to
-// reach min.
+// reach min or when either content is missing.
 func similarity(src, dst *candidate, min int) int {
+	if src.missing || dst.missing {
+		return 0
+	}
 	maxSize := max(len(src.content), len(dst.content))
 	baseSize := len(src.content) + len(dst.content) - maxSize
 	delta := maxSize - baseSize

@@ -139,6 +139,9 @@ func wikiStatusTool() *tool {
 			)),
 			req("history", derivedSchema("The per-path history index behind the history tools.")),
 			req("graph", derivedSchema("The link graph behind the link tools and backlinks.")),
+			req("missing_objects", integer("Objects the history refers to that this repository lacks (a partial clone, or a "+
+				"damaged repository), as far as the history index has looked; the history tools mark the line counts, "+
+				"renames and blame they leave unknown. Notes at HEAD are unaffected.", 0, 1e12)),
 			req("sync", object("Syncing with a remote.",
 				req("configured", boolean("Whether sync is set up.")),
 				req("message", str("The sync state in words.")),
@@ -184,6 +187,11 @@ func statusText(st *wiki.Status) string {
 		b.line("Last index error: %s", st.Index.Err)
 	}
 	b.line("History index: %s. Link graph: %s.", derivedText(st.History), derivedText(st.Graph))
+	if st.MissingObjects > 0 {
+		b.line("Missing objects: %d that the history refers to are absent from this repository (a partial clone, or a "+
+			"damaged repository); the history tools mark the line counts, renames and blame that need them as unknown. "+
+			"Notes at HEAD are unaffected.", st.MissingObjects)
+	}
 	if st.ReadOnly {
 		b.line("Read-only: changes are refused.")
 	} else {

@@ -20,7 +20,22 @@ var dateTime = &schema{Type: "string", Format: "date-time"}
 var changeKinds = []string{string(wiki.ChangeAdded), string(wiki.ChangeModified), string(wiki.ChangeDeleted), string(wiki.ChangeRenamed)}
 
 // lineCount describes an added or deleted line count.
-func lineCount(desc string) *schema { return integer(desc+" -1 for a binary file.", -1, 1e9) }
+func lineCount(desc string) *schema {
+	return integer(desc+" -1 for a binary file; 0 when lines_unknown is set.", -1, 1e9)
+}
+
+// linesUnknown and renameUnknown describe the marks of what a version
+// missing from the repository (a partial clone) left unknown.
+var (
+	linesUnknown = boolean("Set when a version the line counts need is missing from this repository (a partial clone, " +
+		"or a damaged repository): the counts are unknown, not zero.")
+	renameUnknown = boolean("Set on an addition when a missing version kept rename detection to identical content: " +
+		"the note may have been renamed from a file this commit deleted.")
+)
+
+// missingNote is what the text says about a version missing from the
+// repository.
+const missingNote = "a version is missing from this repository (a partial clone?)"
 
 type historyArgs struct {
 	Path          string `json:"path"`
@@ -61,6 +76,8 @@ func noteHistoryTool() *tool {
 				opt("version", str("The note's version after the commit; absent when it deleted the note.")),
 				req("additions", lineCount("Lines added.")),
 				req("deletions", lineCount("Lines deleted.")),
+				opt("lines_unknown", linesUnknown),
+				opt("rename_unknown", renameUnknown),
 				opt("tool", str("The wikid tool that made the commit.")),
 				opt("client", str("The client that made the commit.")),
 			))),
@@ -88,7 +105,10 @@ func runNoteHistory(ctx context.Context, s *Server, a *historyArgs) (any, string
 		if r.OldPath != "" {
 			what += " from " + r.OldPath
 		}
-		b.line("- %s %s %s: %s (%s, %s)", r.Short, fmtTime(r.Date), r.Author, r.Subject, what, lines(r.Additions, r.Deletions))
+		if r.RenameUnknown {
+			what += ", or renamed: " + missingNote
+		}
+		b.line("- %s %s %s: %s (%s, %s)", r.Short, fmtTime(r.Date), r.Author, r.Subject, what, lines(r.Additions, r.Deletions, r.LinesUnknown))
 	}
 	if res.NextCursor != "" {
 		b.line("More: call again with cursor %q.", res.NextCursor)
@@ -97,8 +117,11 @@ func runNoteHistory(ctx context.Context, s *Server, a *historyArgs) (any, string
 }
 
 // lines renders added and deleted line counts.
-func lines(add, del int) string {
-	if add < 0 {
+func lines(add, del int, unknown bool) string {
+	switch {
+	case unknown:
+		return "lines unknown: " + missingNote
+	case add < 0:
 		return "binary"
 	}
 	return fmt.Sprintf("+%d -%d", add, del)
@@ -125,7 +148,9 @@ func diffVersionsTool() *tool {
 		description: "Show what changed between two versions as a unified diff (as git diff prints it, renames detected) " +
 			"with added and deleted lines per file. Use it with a path to see how a note changed (its last change when " +
 			"you give no versions), or without one to see what a commit changed across the wiki (give only to). Get " +
-			"versions from note_history or activity_log. Diffs longer than 20,000 characters are cut.",
+			"versions from note_history or activity_log. Diffs longer than 20,000 characters are cut. In a partial clone, a " +
+			"note's version missing from the repository is NOT_FOUND with a hint on fetching it; across the wiki, such files " +
+			"are listed with lines_unknown and left out of the diff.",
 		input: in,
 		output: object("The diff.",
 			req("from", str("The older commit; empty for the empty tree (before the first commit).")),
@@ -138,11 +163,15 @@ func diffVersionsTool() *tool {
 				req("additions", lineCount("Lines added.")),
 				req("deletions", lineCount("Lines deleted.")),
 				opt("binary", boolean("A binary file, left out of the diff.")),
+				opt("lines_unknown", boolean("Set when a version of the file is missing from this repository (a partial "+
+					"clone): the file is left out of the diff and its counts are unknown, not zero.")),
 			))),
 			req("additions", integer("Lines added, over all files.", 0, 1e9)),
 			req("deletions", integer("Lines deleted, over all files.", 0, 1e9)),
 			req("diff", str("The unified diff; git apply reproduces the newer version from it.")),
 			opt("truncated", boolean("Set when the diff was cut.")),
+			opt("lines_unknown", boolean("Set when some file's versions are missing from this repository: those files are "+
+				"left out of the diff and of the counts.")),
 		),
 		run: bind(in, runDiffVersions),
 	}
@@ -179,7 +208,10 @@ func runDiffVersions(ctx context.Context, s *Server, a *diffArgs) (any, string, 
 		if f.OldFile != "" {
 			name = f.OldFile + " → " + f.File
 		}
-		b.line("- %s %s (%s)", f.Change, name, lines(f.Additions, f.Deletions))
+		b.line("- %s %s (%s)", f.Change, name, lines(f.Additions, f.Deletions, f.LinesUnknown))
+	}
+	if res.LinesUnknown {
+		b.line("Files whose lines are unknown are left out of the diff; `git cat-file -e <version>` in the repository fetches a missing version.")
 	}
 	if out.Diff != "" {
 		b.line("")
@@ -220,6 +252,8 @@ func blameNoteTool() *tool {
 				req("date", dateTime),
 				req("subject", str("First line of the commit message.")),
 				opt("old_path", str("The note's path in that commit, when it was renamed since.")),
+				opt("origin_unknown", boolean("Set when the note's older version that might hold these lines is missing from "+
+					"this repository (a partial clone): this commit or an earlier one last changed them.")),
 			))),
 		),
 		run: bind(in, runBlame),
@@ -245,6 +279,9 @@ func runBlame(ctx context.Context, s *Server, a *blameArgs) (any, string, error)
 		from := ""
 		if r.OldPath != "" {
 			from = " (as " + r.OldPath + ")"
+		}
+		if r.OriginUnknown {
+			from += " (or an earlier commit: " + missingNote + ")"
 		}
 		b.line("- %s: %s %s %s: %s%s", span, r.Short, fmtTime(r.Date), r.Author, r.Subject, from)
 	}
@@ -297,10 +334,16 @@ func activityLogTool() *tool {
 					req("change", enum("", changeKinds...)),
 					req("additions", lineCount("Lines added.")),
 					req("deletions", lineCount("Lines deleted.")),
+					opt("lines_unknown", linesUnknown),
+					opt("rename_unknown", renameUnknown),
 				))),
 				opt("more_files", integer("Files left out of files.", 0, 1e9)),
+				opt("files_unknown", boolean("Set, with files empty, when a tree the commit's diff needs is missing from this "+
+					"repository (a treeless partial clone): what it changed is unknown.")),
 				req("additions", integer("Lines added over all files.", 0, 1e9)),
 				req("deletions", integer("Lines deleted over all files.", 0, 1e9)),
+				opt("lines_unknown", boolean("Set when some file's line counts are unknown (a version is missing from this "+
+					"repository): additions and deletions count the other files.")),
 			))),
 			req("total", integer("How many commits match in all.", 0, 1e9)),
 			opt("next_cursor", str("Pass as cursor to get the next page; absent on the last page.")),
@@ -333,17 +376,30 @@ func runActivity(ctx context.Context, s *Server, a *activityArgs) (any, string, 
 		if c.Tool != "" {
 			via = fmt.Sprintf(" via %s (%s)", c.Tool, c.Client)
 		}
-		b.line("- %s %s %s%s: %s (+%d -%d)", c.Short, fmtTime(c.Date), c.Author, via, c.Subject, c.Additions, c.Deletions)
+		counts := fmt.Sprintf("+%d -%d", c.Additions, c.Deletions)
+		if c.LinesUnknown {
+			counts += ", some lines unknown: " + missingNote
+		}
+		b.line("- %s %s %s%s: %s (%s)", c.Short, fmtTime(c.Date), c.Author, via, c.Subject, counts)
 		var files []string
 		for _, f := range c.Files {
 			name := f.Path
 			if f.OldPath != "" {
 				name = f.OldPath + " → " + f.Path
 			}
+			if f.LinesUnknown {
+				name += " (lines unknown)"
+			}
+			if f.RenameUnknown {
+				name += " (or renamed)"
+			}
 			files = append(files, fmt.Sprintf("%s %s", f.Change, name))
 		}
 		if c.MoreFiles > 0 {
 			files = append(files, fmt.Sprintf("and %d more", c.MoreFiles))
+		}
+		if c.FilesUnknown {
+			files = append(files, "files unknown: "+missingNote)
 		}
 		if len(files) > 0 {
 			b.line("  %s", strings.Join(files, ", "))

@@ -55,8 +55,15 @@ type ActivityEntry struct {
 	Files []ActivityFile `json:"files"`
 	// MoreFiles counts the files left out of Files.
 	MoreFiles int `json:"more_files,omitempty"`
-	Additions int `json:"additions"`
-	Deletions int `json:"deletions"`
+	// FilesUnknown is set, with Files empty, when a tree the commit's diff
+	// needs is missing from the repository (a treeless partial clone).
+	FilesUnknown bool `json:"files_unknown,omitempty"`
+	Additions    int  `json:"additions"`
+	Deletions    int  `json:"deletions"`
+	// LinesUnknown is set when some file's line counts are unknown (a
+	// version is missing from the repository): Additions and Deletions
+	// count the other files only.
+	LinesUnknown bool `json:"lines_unknown,omitempty"`
 }
 
 // ActivityFile is a file a commit changed.
@@ -67,6 +74,12 @@ type ActivityFile struct {
 	Change    ChangeKind `json:"change"`
 	Additions int        `json:"additions"`
 	Deletions int        `json:"deletions"`
+	// LinesUnknown is set, with Additions and Deletions 0, when a version
+	// the counts need is missing from the repository (a partial clone).
+	LinesUnknown bool `json:"lines_unknown,omitempty"`
+	// RenameUnknown is set on an addition when a missing version kept
+	// rename detection to equal content: it may be a rename.
+	RenameUnknown bool `json:"rename_unknown,omitempty"`
 }
 
 // Activity returns the wiki's commits, newest first as `git log` lists
@@ -142,7 +155,7 @@ func activityEntry(cs ChangeSet) ActivityEntry {
 	e := ActivityEntry{
 		Commit: cs.ID, Short: shortID(cs.ID), Date: cs.Author.When, Author: who(cs.Author),
 		Client: cs.Client, Tool: cs.Tool, Subject: cs.Subject, Merge: len(cs.Parents) > 1,
-		Files: []ActivityFile{},
+		Files: []ActivityFile{}, FilesUnknown: cs.FilesUnknown,
 	}
 	for _, f := range cs.Files {
 		if f.Additions > 0 {
@@ -151,11 +164,13 @@ func activityEntry(cs ChangeSet) ActivityEntry {
 		if f.Deletions > 0 {
 			e.Deletions += f.Deletions
 		}
+		e.LinesUnknown = e.LinesUnknown || f.LinesUnknown
 		if len(e.Files) == maxActivityFiles {
 			e.MoreFiles++
 			continue
 		}
-		af := ActivityFile{Path: notePathOf(f.Path), Change: f.Kind, Additions: f.Additions, Deletions: f.Deletions}
+		af := ActivityFile{Path: notePathOf(f.Path), Change: f.Kind, Additions: f.Additions, Deletions: f.Deletions,
+			LinesUnknown: f.LinesUnknown, RenameUnknown: f.RenameUnknown}
 		if f.OldPath != "" {
 			af.OldPath = notePathOf(f.OldPath)
 		}

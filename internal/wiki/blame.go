@@ -41,6 +41,10 @@ type BlameEntry struct {
 	Subject string    `json:"subject"`
 	// OldPath is the note's path in that commit when it was renamed since.
 	OldPath string `json:"old_path,omitempty"`
+	// OriginUnknown is set when the note's older version that might have
+	// had these lines is missing from the repository (a partial clone):
+	// this commit or an earlier one last changed them.
+	OriginUnknown bool `json:"origin_unknown,omitempty"`
 }
 
 // Blame returns, for every line of a note (or of one of its sections), the
@@ -87,7 +91,8 @@ func (w *Wiki) Blame(ctx context.Context, req BlameRequest) (*BlameResult, error
 			continue
 		}
 		e := BlameEntry{Start: start, End: end, Commit: r.Commit.ID, Short: shortID(r.Commit.ID),
-			Author: who(r.Commit.Author), Date: r.Commit.Author.When, Subject: r.Commit.Subject}
+			Author: who(r.Commit.Author), Date: r.Commit.Author.When, Subject: r.Commit.Subject,
+			OriginUnknown: r.OriginUnknown}
 		if r.File != f.Path {
 			e.OldPath = notePathOf(r.File)
 		}

@@ -40,6 +40,10 @@ type DiffResult struct {
 	// Diff is git-compatible: `git apply` reproduces To's files from
 	// From's. Binary files are listed in Files but left out of it.
 	Diff string `json:"diff"`
+	// LinesUnknown is set when a file's versions are missing from the
+	// repository (a partial clone): it is listed in Files but left out of
+	// Diff and of the counts.
+	LinesUnknown bool `json:"lines_unknown,omitempty"`
 }
 
 // DiffFile is one changed file of a diff.
@@ -53,13 +57,26 @@ type DiffFile struct {
 	Additions int  `json:"additions"`
 	Deletions int  `json:"deletions"`
 	Binary    bool `json:"binary,omitempty"`
+	// LinesUnknown is set, with Additions and Deletions 0, when a version
+	// of the file is missing from the repository (a partial clone).
+	LinesUnknown bool `json:"lines_unknown,omitempty"`
+}
+
+// versionDiff is the two versions of one file; unknown when one of them is
+// missing from the repository.
+type versionDiff struct {
+	textdiff.FileDiff
+	unknown bool
 }
 
 // Diff returns the unified diff and line counts between two versions of a
 // note (followed across renames), or between two commits for every file,
-// renames detected as `git diff` detects them. It returns INVALID_PATH,
-// NOT_FOUND (an unknown revision, or a note at neither version) and
-// AMBIGUOUS (a short sha matching several commits).
+// renames detected as `git diff` detects them. Between two commits, a file
+// whose versions are missing from the repository (a partial clone) is
+// listed with LinesUnknown; for a note, a missing version is NOT_FOUND,
+// with a hint on how to fetch it. It returns INVALID_PATH, NOT_FOUND (an
+// unknown revision, or a note at neither version) and AMBIGUOUS (a short
+// sha matching several commits).
 func (w *Wiki) Diff(ctx context.Context, req DiffRequest) (*DiffResult, error) {
 	head, err := w.syncHistory(ctx)
 	if err != nil {
@@ -74,7 +91,7 @@ func (w *Wiki) Diff(ctx context.Context, req DiffRequest) (*DiffResult, error) {
 			return nil, err
 		}
 	}
-	var diffs []textdiff.FileDiff
+	var diffs []versionDiff
 	if req.Path != "" {
 		diffs, err = w.noteDiff(ctx, head.Commit, req, res)
 	} else {
@@ -87,7 +104,13 @@ func (w *Wiki) Diff(ctx context.Context, req DiffRequest) (*DiffResult, error) {
 	}
 	var text []textdiff.FileDiff
 	for _, d := range diffs {
-		f := diffFile(d)
+		f := diffFile(d.FileDiff)
+		if d.unknown {
+			f.Binary, f.Additions, f.Deletions, f.LinesUnknown = false, 0, 0, true
+			res.LinesUnknown = true
+			res.Files = append(res.Files, f)
+			continue
+		}
 		if f.Binary {
 			res.Files = append(res.Files, f)
 			continue
@@ -95,7 +118,7 @@ func (w *Wiki) Diff(ctx context.Context, req DiffRequest) (*DiffResult, error) {
 		res.Additions += f.Additions
 		res.Deletions += f.Deletions
 		res.Files = append(res.Files, f)
-		text = append(text, d)
+		text = append(text, d.FileDiff)
 	}
 	ctxLines := req.Context
 	if ctxLines == 0 {
@@ -127,8 +150,9 @@ func (w *Wiki) fromOf(ctx context.Context, from, to string) (string, error) {
 	return info.Parents[0], nil
 }
 
-// treeDiff returns the file diffs between two commits, renames paired.
-func (w *Wiki) treeDiff(ctx context.Context, from, to string) ([]textdiff.FileDiff, error) {
+// treeDiff returns the file diffs between two commits, renames paired; a
+// file with a version missing from the repository is marked unknown.
+func (w *Wiki) treeDiff(ctx context.Context, from, to string) ([]versionDiff, error) {
 	changes, err := w.store.Changes(ctx, from, to)
 	if err != nil {
 		return nil, err
@@ -147,25 +171,33 @@ func (w *Wiki) treeDiff(ctx context.Context, from, to string) ([]textdiff.FileDi
 	for _, old := range renames {
 		renamed[old] = true
 	}
-	var out []textdiff.FileDiff
+	var out []versionDiff
+	read := func(d *versionDiff, blob string) ([]byte, error) {
+		b, err := w.store.ReadBlob(ctx, blob)
+		if errors.Is(err, ErrMissingObject) {
+			d.unknown = true
+			return nil, nil
+		}
+		return b, err
+	}
 	for _, ch := range changes {
 		if renamed[ch.Path] && ch.NewBlob == "" {
 			continue // shown with its new path
 		}
-		d := textdiff.FileDiff{}
+		d := versionDiff{}
 		oldPath, oldBlob := ch.Path, ch.OldBlob
 		if old, ok := renames[ch.Path]; ok {
 			oldPath, oldBlob = old, sources[old]
 		}
 		if oldBlob != "" {
 			d.OldPath = oldPath
-			if d.Old, err = w.store.ReadBlob(ctx, oldBlob); err != nil {
+			if d.Old, err = read(&d, oldBlob); err != nil {
 				return nil, err
 			}
 		}
 		if ch.NewBlob != "" {
 			d.NewPath = ch.Path
-			if d.New, err = w.store.ReadBlob(ctx, ch.NewBlob); err != nil {
+			if d.New, err = read(&d, ch.NewBlob); err != nil {
 				return nil, err
 			}
 		}
@@ -175,7 +207,7 @@ func (w *Wiki) treeDiff(ctx context.Context, from, to string) ([]textdiff.FileDi
 	return out, nil
 }
 
-func diffName(d textdiff.FileDiff) string {
+func diffName(d versionDiff) string {
 	if d.NewPath != "" {
 		return d.NewPath
 	}
@@ -183,7 +215,7 @@ func diffName(d textdiff.FileDiff) string {
 }
 
 // noteDiff returns the diff of one note and sets res.From and res.To.
-func (w *Wiki) noteDiff(ctx context.Context, head string, req DiffRequest, res *DiffResult) ([]textdiff.FileDiff, error) {
+func (w *Wiki) noteDiff(ctx context.Context, head string, req DiffRequest, res *DiffResult) ([]versionDiff, error) {
 	notePath, file, _, err := w.historyFile(ctx, head, req.Path)
 	if err != nil {
 		return nil, err
@@ -228,11 +260,12 @@ func (w *Wiki) noteDiff(ctx context.Context, head string, req DiffRequest, res *
 		return nil, note.Errorf(note.CodeNotFound, "note %q exists at neither version", notePath).
 			WithHint("note_history lists the commits where it exists")
 	}
-	return []textdiff.FileDiff{d}, nil
+	return []versionDiff{{FileDiff: d}}, nil
 }
 
 // fileAt returns the first of names that exists at commit, and its
-// content; "" when none does.
+// content; "" when none does. A file whose content is missing from the
+// repository is a *MissingObjectError, not an absent file.
 func (w *Wiki) fileAt(ctx context.Context, commit string, names []string) (string, []byte, error) {
 	if commit == "" {
 		return "", nil, nil
@@ -246,7 +279,7 @@ func (w *Wiki) fileAt(ctx context.Context, commit string, names []string) (strin
 		if err == nil {
 			return name, content, nil
 		}
-		if !errors.Is(err, note.ErrNotFound) {
+		if !errors.Is(err, note.ErrNotFound) || errors.Is(err, ErrMissingObject) {
 			return "", nil, err
 		}
 	}

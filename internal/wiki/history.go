@@ -58,6 +58,10 @@ type History interface {
 	// content first, then at least 50% similar content. It returns the old
 	// path of every added file that is a rename.
 	Renames(ctx context.Context, changes []FileChange) (map[string]string, error)
+	// MissingObjects returns how many distinct objects the commits it holds
+	// refer to and the repository lacks (a partial clone, a damaged
+	// repository).
+	MissingObjects() int
 	// Close releases the index.
 	Close(ctx context.Context) error
 }
@@ -85,6 +89,10 @@ type CommitSummary struct {
 	// Tool and Client are the Wiki-Tool and Wiki-Client trailers; "" when
 	// the commit was not made by wikid.
 	Tool, Client string
+	// FilesUnknown is set when a tree the commit's diff needs is missing
+	// from the repository (a treeless partial clone): the files it changed
+	// are unknown, and it is in no file's history.
+	FilesUnknown bool
 }
 
 // FileRevision is what one commit did to one file, compared with the
@@ -98,6 +106,12 @@ type FileRevision struct {
 	// Additions and Deletions count lines as `git diff --numstat` does
 	// (against OldPath for a rename); both are -1 for a binary file.
 	Additions, Deletions int
+	// LinesUnknown is set, with Additions and Deletions 0, when a version
+	// the counts need is missing from the repository (a partial clone).
+	LinesUnknown bool
+	// RenameUnknown is set on an added file when a missing version kept
+	// rename detection to equal content: it may be a rename all the same.
+	RenameUnknown bool
 }
 
 // Revision is one commit in the history of a file.
@@ -136,6 +150,10 @@ type BlameRange struct {
 	// and OrigStart the range's first line there.
 	File      string
 	OrigStart int
+	// OriginUnknown is set when a parent's version of the file that might
+	// have had these lines is missing from the repository (a partial
+	// clone): Commit or an earlier commit last changed them.
+	OriginUnknown bool
 }
 
 // FileTimes are when a file was created and last changed, and by which

@@ -57,8 +57,15 @@ type HistoryEntry struct {
 	Version   string `json:"version,omitempty"`
 	Additions int    `json:"additions"`
 	Deletions int    `json:"deletions"`
-	Tool      string `json:"tool,omitempty"`
-	Client    string `json:"client,omitempty"`
+	// LinesUnknown is set, with Additions and Deletions 0, when a version
+	// the counts need is missing from the repository (a partial clone).
+	LinesUnknown bool `json:"lines_unknown,omitempty"`
+	// RenameUnknown is set on an addition when a missing version kept
+	// rename detection to equal content: it may be a rename, and the
+	// history may go on under an older path.
+	RenameUnknown bool   `json:"rename_unknown,omitempty"`
+	Tool          string `json:"tool,omitempty"`
+	Client        string `json:"client,omitempty"`
 }
 
 // History returns the commits that changed a note, newest first: with
@@ -109,6 +116,7 @@ func historyEntry(r Revision) HistoryEntry {
 		Commit: r.ID, Short: shortID(r.ID), Date: r.Author.When, Author: who(r.Author),
 		Subject: r.Subject, Change: r.Kind, Path: notePathOf(r.Path), Version: r.NewBlob,
 		Additions: r.Additions, Deletions: r.Deletions, Tool: r.Tool, Client: r.Client,
+		LinesUnknown: r.LinesUnknown, RenameUnknown: r.RenameUnknown,
 	}
 	if r.OldPath != "" {
 		e.OldPath = notePathOf(r.OldPath)

@@ -231,6 +231,11 @@ func (w *Wiki) catchUpLocked(ctx context.Context, to string, progress func(done,
 			}
 		}
 	}
+	if len(docs)+len(deleted) > 0 { // the last changed files were not notes
+		if err := ix.idx.Apply(ctx, to, docs, deleted); err != nil {
+			return fmt.Errorf("index catch-up: %w", err)
+		}
+	}
 	if ix.idx.Commit() != to { // no markdown file changed
 		if err := ix.idx.Apply(ctx, to, nil, nil); err != nil {
 			return fmt.Errorf("index catch-up: %w", err)

@@ -31,7 +31,12 @@ type Status struct {
 	// History and Graph are the per-path history index and the link graph.
 	History DerivedStatus `json:"history"`
 	Graph   DerivedStatus `json:"graph"`
-	Sync    SyncStatus    `json:"sync"`
+	// MissingObjects counts the objects the history refers to that the
+	// repository lacks (a partial clone, a damaged repository), as far as
+	// the history index has looked: line counts and renames that need them
+	// are unknown. Notes at HEAD are unaffected.
+	MissingObjects int        `json:"missing_objects"`
+	Sync           SyncStatus `json:"sync"`
 }
 
 // DerivedStatus is the state of derived data that follows HEAD.
@@ -94,6 +99,7 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 	}
 	if w.hist != nil {
 		st.History = derived(true, w.hist.Commit(), head.Commit)
+		st.MissingObjects = w.hist.MissingObjects()
 	}
 	if w.gr != nil {
 		st.Graph = derived(true, w.gr.g.Commit(), head.Commit)

@@ -43,7 +43,8 @@ type Store interface {
 	// IsAncestor reports whether commit a is an ancestor of (or equal to) b.
 	IsAncestor(ctx context.Context, a, b string) (bool, error)
 	// ReadBlob returns the content of a blob by id, or an error wrapping
-	// note.ErrNotFound when there is no such blob.
+	// note.ErrNotFound when there is no such blob; a blob the repository
+	// refers to but lacks (a partial clone) is a *MissingObjectError.
 	ReadBlob(ctx context.Context, blob string) ([]byte, error)
 	// Dir returns the directory for wikid's derived state: ".git/wikid" in a
 	// checkout, "wikid" inside a bare repository. It is not created.
@@ -71,6 +72,8 @@ type Snapshot interface {
 type File struct {
 	Path string // repository-relative, with extension
 	Blob string // blob id: the note's version
+	// Size is -1 when the blob is missing from the repository (a partial
+	// clone).
 	Size int64
 }
 
