@@ -45,29 +45,12 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, err
 	defer s.write.Unlock()
 	start := time.Now()
 
-	// In a checkout the index lock comes first, as in `git commit`, and is
-	// held to the end: it keeps git from changing the index, the worktree
-	// or the branch HEAD points at until the commit is complete. It is only
-	// a mutex here: the new index is renamed into place from its own
-	// temporary file, before the branch moves.
-	if s.workTree != "" {
-		l, err := acquireLock(ctx, s.indexPath(), s.lockTimeout)
-		if err != nil {
-			return "", fmt.Errorf("commit: lock the index: %w", err)
-		}
-		defer l.release()
-	}
-
 	head, err := s.readHead()
 	if err != nil {
 		return "", fmt.Errorf("commit: %w", err)
 	}
-	if head.Detached {
-		return "", wiki.ErrDetached
-	}
-	if head.Commit != req.Parent {
-		return "", fmt.Errorf("%w: %s is at %s, not %s", wiki.ErrHeadMoved, head.Branch,
-			describeID(plumbing.NewHash(head.Commit)), describeID(plumbing.NewHash(req.Parent)))
+	if err := checkHead(head, req.Parent); err != nil {
+		return "", err
 	}
 	parent, _ := commitID(req.Parent)
 	root, err := s.rootTree(req.Parent)
@@ -78,7 +61,48 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, err
 	if err != nil {
 		return "", err
 	}
+	obj, err := s.buildObjects(parent, root, changes, &req)
+	if err != nil {
+		return "", fmt.Errorf("commit: %w", err)
+	}
 
+	// The journal goes first, before any lock or file is made, so that a
+	// crash from here on is rolled back by the next process (see journal).
+	j := &journal{Branch: head.Branch, Parent: req.Parent, Commit: obj.id.String()}
+	if s.workTree != "" {
+		j.Paths = journalPaths(changes)
+	}
+	if err := s.writeJournal(j); err != nil {
+		return "", fmt.Errorf("commit: %w", err)
+	}
+	s.tag = j.tag
+	defer func() {
+		s.tag = ""
+		s.removeJournal(j)
+	}()
+	s.crashPoint("journaled")
+
+	// In a checkout the index lock comes first, as in `git commit`, and is
+	// held to the end: it keeps git from changing the index, the worktree
+	// or the branch HEAD points at until the commit is complete. It is only
+	// a mutex here (holding the journal's name, which proves it ours): the
+	// new index is renamed into place from its own temporary file, before
+	// the branch moves.
+	if s.workTree != "" {
+		l, err := s.acquireLock(ctx, s.indexPath(), j.indexLockContent())
+		if err != nil {
+			return "", fmt.Errorf("commit: lock the index: %w", err)
+		}
+		defer l.release()
+		s.crashPoint("index locked")
+	}
+
+	if head, err = s.readHead(); err != nil {
+		return "", fmt.Errorf("commit: %w", err)
+	}
+	if err := checkHead(head, req.Parent); err != nil {
+		return "", err
+	}
 	var ix *index
 	if s.workTree != "" {
 		if ix, err = readIndex(s.indexPath(), s.indexIn); err != nil {
@@ -95,10 +119,10 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, err
 		return "", err
 	}
 
-	id, tree, err := s.writeObjects(parent, root, changes, &req)
-	if err != nil {
+	if err := s.writeObjects(changes, obj); err != nil {
 		return "", fmt.Errorf("commit: %w", err)
 	}
+	s.crashPoint("objects written")
 	var co *checkoutUpdate
 	if s.workTree != "" {
 		if co, err = s.updateCheckout(ix, parent, changes); err != nil {
@@ -109,7 +133,7 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, err
 		testHookBeforeMoveRef()
 	}
 	entry := reflogEntry{who: req.Committer, message: reflogMessage(req.Message, parent.IsZero())}
-	if err := s.moveRef(ctx, head.Branch, parent, id, entry); err != nil {
+	if err := s.moveRef(ctx, head.Branch, parent, obj.id, entry); err != nil {
 		if co != nil {
 			if rerr := co.rollback(); rerr != nil {
 				s.log.Warn("the checkout could not be put back after a failed commit", "err", rerr)
@@ -118,9 +142,49 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, err
 		}
 		return "", fmt.Errorf("commit: %w", err)
 	}
-	s.commits.put(id, &commitInfo{tree: tree, parents: parentList(parent)})
-	s.log.Debug("commit", "id", id.String(), "files", len(changes), "took", time.Since(start))
-	return id.String(), nil
+	s.crashPoint("ref moved")
+	s.commits.put(obj.id, &commitInfo{tree: obj.tree, parents: parentList(parent)})
+	s.log.Debug("commit", "id", obj.id.String(), "files", len(changes), "took", time.Since(start))
+	return obj.id.String(), nil
+}
+
+// checkHead returns wiki.ErrDetached or wiki.ErrHeadMoved unless HEAD is
+// on a branch at parent.
+func checkHead(head wiki.Head, parent string) error {
+	if head.Detached {
+		return wiki.ErrDetached
+	}
+	if head.Commit != parent {
+		return fmt.Errorf("%w: %s is at %s, not %s", wiki.ErrHeadMoved, head.Branch,
+			describeID(plumbing.NewHash(head.Commit)), describeID(plumbing.NewHash(parent)))
+	}
+	return nil
+}
+
+// journalPaths lists the files of a change for its journal.
+func journalPaths(changes []*change) []journalPath {
+	out := make([]journalPath, len(changes))
+	for i, c := range changes {
+		out[i].Path = c.path
+		if c.hadOld {
+			out[i].Old = c.old.id.String()
+		}
+		if !c.delete {
+			out[i].New = c.blob.String()
+		}
+	}
+	return out
+}
+
+// testHookCrash, when not nil, is called at the named points of Commit
+// (and of updateCheckout and moveRef). Only tests set it, to kill the
+// process there.
+var testHookCrash func(point string)
+
+func (s *Store) crashPoint(point string) {
+	if testHookCrash != nil {
+		testHookCrash(point)
+	}
 }
 
 // testHookBeforeMoveRef, when not nil, is called by Commit after the
@@ -130,31 +194,53 @@ var testHookBeforeMoveRef func()
 // indexPath is the checkout's index file.
 func (s *Store) indexPath() string { return filepath.Join(s.gitDir, "index") }
 
-// writeObjects writes the new blobs, the trees on the touched paths and the
-// commit, and returns the ids of the commit and of its tree.
-func (s *Store) writeObjects(parent, root plumbing.Hash, changes []*change, req *wiki.CommitRequest) (id, tree plumbing.Hash, err error) {
+// commitObjects are the trees and the commit a change makes, built before
+// anything is written.
+type commitObjects struct {
+	id, tree plumbing.Hash
+	trees    []newTree
+	commit   []byte
+}
+
+// buildObjects computes the trees on the touched paths and the commit,
+// without writing them.
+func (s *Store) buildObjects(parent, root plumbing.Hash, changes []*change, req *wiki.CommitRequest) (*commitObjects, error) {
+	o := &commitObjects{tree: root}
+	if len(changes) > 0 {
+		var err error
+		if o.tree, err = s.buildTree(root, 0, changes, &o.trees); err != nil {
+			return nil, err
+		}
+	}
+	if isEmptyTree(o.tree) {
+		o.trees = append(o.trees, newTree{id: emptyTree})
+		o.tree = emptyTree
+	}
+	o.commit = encodeCommit(o.tree, parent, req)
+	o.id = hashObject(plumbing.CommitObject, o.commit)
+	return o, nil
+}
+
+// writeObjects writes the new blobs, the trees and the commit.
+func (s *Store) writeObjects(changes []*change, o *commitObjects) error {
 	for _, c := range changes {
 		if c.delete || (c.hadOld && c.old.id == c.blob) {
 			continue
 		}
 		if _, err := s.writeObject(plumbing.BlobObject, c.content); err != nil {
-			return id, tree, err
+			return err
 		}
 	}
-	tree = root
-	if len(changes) > 0 {
-		if tree, err = s.buildTree(root, 0, changes); err != nil {
-			return id, tree, err
+	for _, t := range o.trees {
+		if _, err := s.writeObject(plumbing.TreeObject, t.content); err != nil {
+			return err
+		}
+		if t.entries != nil {
+			s.trees.put(t.id, &tree{entries: t.entries})
 		}
 	}
-	if isEmptyTree(tree) {
-		if _, err := s.writeObject(plumbing.TreeObject, nil); err != nil {
-			return id, tree, err
-		}
-		tree = emptyTree
-	}
-	id, err = s.writeObject(plumbing.CommitObject, encodeCommit(tree, parent, req))
-	return id, tree, err
+	_, err := s.writeObject(plumbing.CommitObject, o.commit)
+	return err
 }
 
 func parentList(parent plumbing.Hash) []plumbing.Hash {
