@@ -68,6 +68,8 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, err
 
 	// The journal goes first, before any lock or file is made, so that a
 	// crash from here on is rolled back by the next process (see journal).
+	// A crashed process's commit met here is rolled back now.
+	s.recoverAll(ctx)
 	j := &journal{Branch: head.Branch, Parent: req.Parent, Commit: obj.id.String()}
 	if s.workTree != "" {
 		j.Paths = journalPaths(changes)

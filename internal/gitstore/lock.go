@@ -186,3 +186,29 @@ func (l *lockFile) commit() error {
 func (l *lockFile) release() {
 	os.Remove(l.path)
 }
+
+// Blocked returns why a commit would fail with LOCKED now, or "": the index
+// lock (in a checkout) or the lock of the branch HEAD points at exists and
+// was not taken by wikid. A lock of a running wikid commit, or one a crashed
+// wikid left (the next commit rolls it back), does not block.
+func (s *Store) Blocked(ctx context.Context) string {
+	if s.check(ctx) != nil {
+		return ""
+	}
+	var locks []string
+	if s.workTree != "" {
+		locks = append(locks, s.indexPath()+".lock")
+	}
+	if head, err := s.readHead(); err == nil && head.Branch != "" && checkRefName(head.Branch) == nil {
+		locks = append(locks, filepath.Join(s.commonDir, filepath.FromSlash(head.Branch))+".lock")
+	}
+	for _, l := range locks {
+		if _, err := os.Lstat(l); err != nil {
+			continue
+		}
+		if owner, _ := s.lockOwner(l); owner == ownerForeign {
+			return fmt.Sprintf("%s exists: another git command is running, or one crashed; if none is running, remove the file", l)
+		}
+	}
+	return ""
+}
