@@ -75,12 +75,12 @@ func (s *Store) writeJournal(j *journal) error {
 		return fmt.Errorf("journal: %w", err)
 	}
 	if err := os.MkdirAll(s.txnDir(), 0o777); err != nil {
-		return fmt.Errorf("journal: %w", err)
+		return lockCreateError(s.txnDir(), err)
 	}
 	j.file = filepath.Join(s.txnDir(), j.name+".json")
 	f, err := os.OpenFile(j.file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 	if err != nil {
-		return fmt.Errorf("journal: %w", err)
+		return lockCreateError(j.file, err)
 	}
 	_, err = f.Write(b)
 	if err == nil {
