@@ -91,7 +91,7 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, err
 	// new index is renamed into place from its own temporary file, before
 	// the branch moves.
 	if s.workTree != "" {
-		l, err := s.acquireLock(ctx, s.indexPath(), j.indexLockContent())
+		l, err := s.acquireLock(ctx, s.indexPath(), j.indexLockContent(), false)
 		if err != nil {
 			return "", fmt.Errorf("commit: lock the index: %w", err)
 		}

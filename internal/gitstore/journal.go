@@ -26,6 +26,7 @@ import (
 // recover one transaction at once, and one that is killed while recovering
 // leaves a claim the next process takes over.
 type journal struct {
+	Host   string        `json:"host"`             // where the pid means something (selfHost)
 	Branch string        `json:"branch"`           // the ref moved, "refs/heads/main"
 	Parent string        `json:"parent,omitempty"` // the commit it was at; "" on an unborn branch
 	Commit string        `json:"commit"`           // the new commit
@@ -68,7 +69,7 @@ func (j *journal) refLockContent() []byte { return []byte(j.Commit + "\n") }
 // returns.
 func (s *Store) writeJournal(j *journal) error {
 	j.tag = newTag()
-	j.owner = self
+	j.owner, j.Host = self, selfHost
 	j.name = self.String() + "-" + j.tag
 	b, err := json.Marshal(j)
 	if err != nil {
@@ -134,6 +135,9 @@ func (s *Store) journals() []*journal {
 		j := &journal{name: name, tag: parts[2], file: filepath.Join(s.txnDir(), e.Name()), owner: owner}
 		if b, err := os.ReadFile(j.file); err == nil {
 			json.Unmarshal(b, j)
+		}
+		if claim == "" && j.Host != "" && j.Host != selfHost {
+			j.owner.elsewhere = true
 		}
 		out = append(out, j)
 	}

@@ -33,7 +33,8 @@ const (
 	ownerDead                     // a wikid transaction whose process is gone
 )
 
-// acquireLock creates target+".lock" holding content. While the lock is
+// acquireLock creates target+".lock" holding content, synced to disk first
+// if sync is set. While the lock is
 // held it looks at who holds it: a transaction of a wikid process that is
 // gone is rolled back first (which removes its locks); a running wikid
 // transaction is waited for up to Options.LockTimeout; anyone else's lock
@@ -41,13 +42,13 @@ const (
 // and never removed. It then returns an error of code LOCKED naming the
 // file, the context's error when it is cancelled first, or one of code
 // READ_ONLY when the repository cannot be written.
-func (s *Store) acquireLock(ctx context.Context, target string, content []byte) (*lockFile, error) {
+func (s *Store) acquireLock(ctx context.Context, target string, content []byte, sync bool) (*lockFile, error) {
 	path := target + ".lock"
 	start := time.Now()
 	wait := time.Millisecond
 	recovered := false
 	for {
-		err := s.createLock(path, content)
+		err := s.createLock(path, content, sync)
 		if err == nil {
 			return &lockFile{path: path, target: target}, nil
 		}
@@ -88,8 +89,8 @@ func (s *Store) acquireLock(ctx context.Context, target string, content []byte) 
 // so a lock left by a crash can always be told as wikid's or not. Where
 // hard links are not supported it falls back to an exclusive create and
 // a write (a crash in between leaves an empty lock, reported as foreign).
-func (s *Store) createLock(path string, content []byte) error {
-	tmp, err := s.writeTemp(filepath.Dir(path), content, 0o666, true)
+func (s *Store) createLock(path string, content []byte, sync bool) error {
+	tmp, err := s.writeTemp(filepath.Dir(path), content, 0o666, sync)
 	if err != nil {
 		return err
 	}
@@ -105,7 +106,7 @@ func (s *Store) createLock(path string, content []byte) error {
 		return err
 	}
 	_, err = f.Write(content)
-	if err == nil {
+	if err == nil && sync {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {

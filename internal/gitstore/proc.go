@@ -12,10 +12,23 @@ import (
 type procID struct {
 	pid   int
 	start uint64
+	// elsewhere is set for a process of another host or pid namespace.
+	elsewhere bool
 }
 
 // self is this process.
 var self = procID{pid: os.Getpid(), start: processStart(os.Getpid())}
+
+// selfHost names where pids of this process mean something: the host name
+// and, on Linux, the pid namespace. A journal written elsewhere (another
+// machine sharing the repository, another container) names a process this
+// one cannot see, and is never taken for a dead one.
+var selfHost = hostID()
+
+func hostID() string {
+	h, _ := os.Hostname()
+	return h + pidNamespace()
+}
 
 // String is "<pid>-<start>", as journal names spell it.
 func (p procID) String() string { return fmt.Sprintf("%d-%d", p.pid, p.start) }
@@ -35,7 +48,7 @@ func parseProcID(s string) (procID, bool) {
 // it reports true: a transaction is only rolled back when its process is
 // known to be gone.
 func (p procID) alive() bool {
-	if p == self {
+	if p == self || p.elsewhere {
 		return true
 	}
 	return processAlive(p)

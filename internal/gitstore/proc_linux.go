@@ -53,3 +53,12 @@ func procStat(pid int) (start uint64, state byte, err error) {
 	}
 	return start, fields[0][0], nil
 }
+
+// pidNamespace returns "/" and the pid namespace of this process, or "".
+func pidNamespace() string {
+	ns, err := os.Readlink("/proc/self/ns/pid")
+	if err != nil {
+		return ""
+	}
+	return "/" + ns
+}

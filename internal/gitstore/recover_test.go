@@ -2,6 +2,7 @@ package gitstore
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -268,8 +269,9 @@ func TestStore_Commit_ForeignLock(t *testing.T) {
 }
 
 // TestStore_Open_LeavesLiveTransactions: the journal and index lock of a
-// process that runs are left alone, and a commit waits for them up to
-// LockTimeout; those of a process whose pid was reused are rolled back.
+// process that runs, or of one on another host (whose pid means nothing
+// here), are left alone, and a commit waits for them up to LockTimeout;
+// those of a process whose pid was reused are rolled back.
 func TestStore_Open_LeavesLiveTransactions(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("tells a reused pid by its start time in /proc")
@@ -278,10 +280,12 @@ func TestStore_Open_LeavesLiveTransactions(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		owner procID
+		host  string
 		live  bool
 	}{
-		{"running", self, true},
-		{"pid reused", procID{pid: self.pid, start: self.start + 1}, false},
+		{"running", self, selfHost, true},
+		{"pid reused", procID{pid: self.pid, start: self.start + 1}, selfHost, false},
+		{"other host", procID{pid: self.pid, start: self.start + 1}, "elsewhere", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := seeded(t, crashSeed)
@@ -291,12 +295,17 @@ func TestStore_Open_LeavesLiveTransactions(t *testing.T) {
 			if err := s.writeJournal(j); err != nil {
 				t.Fatal(err)
 			}
-			if !tc.live {
-				name := tc.owner.String() + "-" + j.tag
-				if err := os.Rename(j.file, filepath.Join(s.txnDir(), name+".json")); err != nil {
+			if tc.owner != self {
+				j.Host = tc.host
+				b, err := json.Marshal(j)
+				if err != nil {
 					t.Fatal(err)
 				}
-				j.name = name
+				os.Remove(j.file)
+				j.name = tc.owner.String() + "-" + j.tag
+				if err := os.WriteFile(filepath.Join(s.txnDir(), j.name+".json"), b, 0o666); err != nil {
+					t.Fatal(err)
+				}
 			}
 			if err := os.WriteFile(filepath.Join(dir, ".git", "index.lock"), j.indexLockContent(), 0o666); err != nil {
 				t.Fatal(err)

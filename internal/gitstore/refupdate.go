@@ -25,7 +25,7 @@ func (s *Store) moveRef(ctx context.Context, ref string, old, new plumbing.Hash,
 	if err := os.MkdirAll(filepath.Dir(target), 0o777); err != nil {
 		return fmt.Errorf("update %s: %w", ref, err)
 	}
-	lock, err := s.acquireLock(ctx, target, []byte(new.String()+"\n"))
+	lock, err := s.acquireLock(ctx, target, []byte(new.String()+"\n"), true)
 	if err != nil {
 		return fmt.Errorf("update %s: %w", ref, err)
 	}
