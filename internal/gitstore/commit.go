@@ -15,21 +15,26 @@ import (
 // the branch HEAD points at to it. In a checkout it first puts the touched
 // files in place and renames an index with their entries refreshed over the
 // old one, so that the checkout never lags behind the branch (see the
-// package documentation for why). It returns the new commit id.
+// package documentation for why). It records the commit in a journal before
+// it takes a lock, so that a process killed in the middle leaves nothing
+// the next one cannot roll back, and first rolls back any such commit of a
+// process that is gone. It returns the new commit id.
 //
 // Nothing is written, and an error returned, when: HEAD is detached
 // (wiki.ErrDetached); the branch is not at req.Parent (wiki.ErrHeadMoved);
 // a touched file of the checkout differs from req.Parent on disk or in the
 // index (code LOCAL_CHANGES); the request is malformed (INVALID_PARAMS,
 // INVALID_PATH, NOT_FOUND for a delete of a missing file); the index lock
-// stays held by another process past the timeout (ErrLocked); the context is
-// done before the first object is written.
+// is someone else's (code LOCKED, after Options.ForeignLockWait) or another
+// wikid's that stays held past Options.LockTimeout (LOCKED too); the
+// repository cannot be written (READ_ONLY); the context is done before the
+// first object is written.
 //
 // If the checkout cannot be updated, or the branch cannot be moved after it
-// was (the branch moved under its lock: wiki.ErrHeadMoved; its lock stays
-// held: ErrLocked; any other error), the index and the touched files are put
-// back as they were and the error returned; only unreferenced objects
-// remain. If putting them back fails too, the error says so.
+// was (the branch moved under its lock: wiki.ErrHeadMoved; its lock is held:
+// LOCKED; any other error), the index and the touched files are put back as
+// they were and the error returned; only unreferenced objects remain. If
+// putting them back fails too, the error says so.
 func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, error) {
 	if err := s.check(ctx); err != nil {
 		return "", err
