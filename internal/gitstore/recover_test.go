@@ -52,7 +52,11 @@ func TestCrashChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Commit(context.Background(), request(head.Commit, "crash", crashEdit)); err != nil {
+	edit := crashEdit
+	if head.Commit == "" {
+		edit = map[string]string{"a.md": "alpha 2\n", "new/deep/n.md": "n\n"}
+	}
+	if _, err := s.Commit(context.Background(), request(head.Commit, "crash", edit)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -142,6 +146,20 @@ func TestStore_Open_Recovers(t *testing.T) {
 			checkCheckout(t, dir)
 		})
 	}
+	t.Run("unborn checkout", func(t *testing.T) {
+		dir := gittest.Init(t)
+		crashCommit(t, dir, "index written")
+		s := openStore(t, dir)
+		if l := leftovers(t, dir); len(l) > 0 {
+			t.Errorf("after Open: %v", l)
+		}
+		if st := gittest.Status(t, dir); st != "" {
+			t.Errorf("git status --porcelain:\n%s", st)
+		}
+		checkDisk(t, dir, map[string]string{"a.md": "", "new/deep/n.md": ""})
+		mustCommit(t, s, request("", "first", map[string]string{"a.md": "a\n"}))
+		checkCheckout(t, dir)
+	})
 	t.Run("bare", func(t *testing.T) {
 		dir := gittest.InitBare(t)
 		s := openStore(t, dir)
