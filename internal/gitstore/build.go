@@ -27,11 +27,19 @@ type change struct {
 	diskPerm fs.FileMode
 }
 
+// newTree is a tree object built for a commit and not written yet.
+type newTree struct {
+	id      plumbing.Hash
+	content []byte
+	entries []treeEntry
+}
+
 // buildTree returns the id of tree id with the changes applied; changes are
 // the request's files below this tree, which is depth names deep. Only the
-// trees on the changed paths are read and written; a tree left empty
-// disappears (the zero id is returned for it).
-func (s *Store) buildTree(id plumbing.Hash, depth int, changes []*change) (plumbing.Hash, error) {
+// trees on the changed paths are read and built; the new ones are appended
+// to out, to be written once the commit is sure to be made. A tree left
+// empty disappears (the zero id is returned for it).
+func (s *Store) buildTree(id plumbing.Hash, depth int, changes []*change, out *[]newTree) (plumbing.Hash, error) {
 	t, err := s.tree(id)
 	if err != nil {
 		return plumbing.ZeroHash, err
@@ -68,7 +76,7 @@ func (s *Store) buildTree(id plumbing.Hash, depth int, changes []*change) (plumb
 		if ok {
 			sub = entries[i].id
 		}
-		nid, err := s.buildTree(sub, depth+1, below[name])
+		nid, err := s.buildTree(sub, depth+1, below[name], out)
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
@@ -102,10 +110,7 @@ func (s *Store) buildTree(id plumbing.Hash, depth int, changes []*change) (plumb
 	if nid == id {
 		return id, nil
 	}
-	if _, err := s.writeObject(plumbing.TreeObject, b); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	s.trees.put(nid, &tree{entries: entries})
+	*out = append(*out, newTree{id: nid, content: b, entries: entries})
 	return nid, nil
 }
 

@@ -70,10 +70,15 @@ func (s *Store) updateCheckout(ix *index, parent plumbing.Hash, changes []*chang
 	err := u.stage(changes)
 	var done []written
 	if err == nil {
+		s.crashPoint("files staged")
 		done, err = u.apply()
 	}
 	if err == nil {
+		s.crashPoint("files in place")
 		err = u.writeIndex(ix, parent, done)
+	}
+	if err == nil {
+		s.crashPoint("index written")
 	}
 	if err != nil {
 		if rerr := u.rollback(); rerr != nil {
@@ -97,7 +102,7 @@ func (u *checkoutUpdate) stage(changes []*change) error {
 		if err := u.mkdirs(filepath.Dir(full)); err != nil {
 			return fmt.Errorf("write %q: %w", c.path, err)
 		}
-		tmp, err := writeTemp(filepath.Dir(full), c.content, gitPerm(c.mode))
+		tmp, err := u.s.writeTemp(filepath.Dir(full), c.content, gitPerm(c.mode), false)
 		if err != nil {
 			return fmt.Errorf("write %q: %w", c.path, err)
 		}
@@ -203,7 +208,7 @@ func (u *checkoutUpdate) writeIndex(ix *index, parent plumbing.Hash, done []writ
 	if ix.buf != nil {
 		s.indexIn = ix.buf
 	}
-	if err := replaceFile(s.indexPath(), s.indexOut, 0o666, nil); err != nil {
+	if err := s.replaceFile(s.indexPath(), s.indexOut, 0o666, nil); err != nil {
 		return fmt.Errorf("write index: %w", err)
 	}
 	u.index = backup
@@ -223,7 +228,7 @@ func (u *checkoutUpdate) rollback() error {
 	if b := u.index; b != nil {
 		var err error
 		if b.existed {
-			err = restoreFile(u.s.indexPath(), b.content, b.perm, b.mtime)
+			err = u.s.putBack(u.s.indexPath(), b.content, b.perm, b.mtime)
 		} else if err = os.Remove(u.s.indexPath()); errors.Is(err, fs.ErrNotExist) {
 			err = nil
 		}
@@ -241,7 +246,7 @@ func (u *checkoutUpdate) rollback() error {
 				err = nil
 			}
 		case undoRewrite:
-			err = restoreFile(st.path, st.old, st.perm, time.Time{})
+			err = u.s.putBack(st.path, st.old, st.perm, time.Time{})
 		case undoMkdir:
 			if err = os.Mkdir(st.path, st.perm); err == nil {
 				err = os.Chmod(st.path, st.perm) // past the umask
@@ -271,21 +276,29 @@ func gitPerm(mode uint32) fs.FileMode {
 }
 
 // writeTemp writes content to a new hidden file in dir with permissions
-// perm (before the umask) and returns its name.
-func writeTemp(dir string, content []byte, perm fs.FileMode) (string, error) {
+// perm (before the umask), synced if sync is set, and returns its name:
+// .wikid-<tag>-<random>.tmp during a journaled commit (see journal), so that
+// recovery finds it, else .wikid-<random>.tmp.
+func (s *Store) writeTemp(dir string, content []byte, perm fs.FileMode, sync bool) (string, error) {
 	var rnd [8]byte
 	rand.Read(rnd[:])
-	name := filepath.Join(dir, ".wikid-"+hex.EncodeToString(rnd[:])+".tmp")
+	prefix := ".wikid-"
+	if s.tag != "" {
+		prefix += s.tag + "-"
+	}
+	name := filepath.Join(dir, prefix+hex.EncodeToString(rnd[:])+".tmp")
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return "", err
 	}
-	if _, err := f.Write(content); err != nil {
-		f.Close()
-		os.Remove(name)
-		return "", err
+	_, err = f.Write(content)
+	if err == nil && sync {
+		err = f.Sync()
 	}
-	if err := f.Close(); err != nil {
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		os.Remove(name)
 		return "", err
 	}
@@ -296,8 +309,8 @@ func writeTemp(dir string, content []byte, perm fs.FileMode) (string, error) {
 // with permissions perm (before the umask), lets adjust change the file if
 // it is not nil, and renames it over name: readers see the old file or the
 // new one, never a part of it.
-func replaceFile(name string, content []byte, perm fs.FileMode, adjust func(tmp string) error) error {
-	tmp, err := writeTemp(filepath.Dir(name), content, perm)
+func (s *Store) replaceFile(name string, content []byte, perm fs.FileMode, adjust func(tmp string) error) error {
+	tmp, err := s.writeTemp(filepath.Dir(name), content, perm, false)
 	if err != nil {
 		return err
 	}
@@ -313,10 +326,10 @@ func replaceFile(name string, content []byte, perm fs.FileMode, adjust func(tmp 
 	return err
 }
 
-// restoreFile puts a file back with its content and its exact permissions
+// putBack puts a file back with its content and its exact permissions
 // and, if mtime is not zero, its modification time.
-func restoreFile(name string, content []byte, perm fs.FileMode, mtime time.Time) error {
-	return replaceFile(name, content, perm, func(tmp string) error {
+func (s *Store) putBack(name string, content []byte, perm fs.FileMode, mtime time.Time) error {
+	return s.replaceFile(name, content, perm, func(tmp string) error {
 		if err := os.Chmod(tmp, perm); err != nil { // past the umask
 			return err
 		}

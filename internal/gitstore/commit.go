@@ -15,21 +15,26 @@ import (
 // the branch HEAD points at to it. In a checkout it first puts the touched
 // files in place and renames an index with their entries refreshed over the
 // old one, so that the checkout never lags behind the branch (see the
-// package documentation for why). It returns the new commit id.
+// package documentation for why). It records the commit in a journal before
+// it takes a lock, so that a process killed in the middle leaves nothing
+// the next one cannot roll back, and first rolls back any such commit of a
+// process that is gone. It returns the new commit id.
 //
 // Nothing is written, and an error returned, when: HEAD is detached
 // (wiki.ErrDetached); the branch is not at req.Parent (wiki.ErrHeadMoved);
 // a touched file of the checkout differs from req.Parent on disk or in the
 // index (code LOCAL_CHANGES); the request is malformed (INVALID_PARAMS,
 // INVALID_PATH, NOT_FOUND for a delete of a missing file); the index lock
-// stays held by another process past the timeout (ErrLocked); the context is
-// done before the first object is written.
+// is someone else's (code LOCKED, after Options.ForeignLockWait) or another
+// wikid's that stays held past Options.LockTimeout (LOCKED too); the
+// repository cannot be written (READ_ONLY); the context is done before the
+// first object is written.
 //
 // If the checkout cannot be updated, or the branch cannot be moved after it
-// was (the branch moved under its lock: wiki.ErrHeadMoved; its lock stays
-// held: ErrLocked; any other error), the index and the touched files are put
-// back as they were and the error returned; only unreferenced objects
-// remain. If putting them back fails too, the error says so.
+// was (the branch moved under its lock: wiki.ErrHeadMoved; its lock is held:
+// LOCKED; any other error), the index and the touched files are put back as
+// they were and the error returned; only unreferenced objects remain. If
+// putting them back fails too, the error says so.
 func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, error) {
 	if err := s.check(ctx); err != nil {
 		return "", err
@@ -45,29 +50,12 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, err
 	defer s.write.Unlock()
 	start := time.Now()
 
-	// In a checkout the index lock comes first, as in `git commit`, and is
-	// held to the end: it keeps git from changing the index, the worktree
-	// or the branch HEAD points at until the commit is complete. It is only
-	// a mutex here: the new index is renamed into place from its own
-	// temporary file, before the branch moves.
-	if s.workTree != "" {
-		l, err := acquireLock(ctx, s.indexPath(), s.lockTimeout)
-		if err != nil {
-			return "", fmt.Errorf("commit: lock the index: %w", err)
-		}
-		defer l.release()
-	}
-
 	head, err := s.readHead()
 	if err != nil {
 		return "", fmt.Errorf("commit: %w", err)
 	}
-	if head.Detached {
-		return "", wiki.ErrDetached
-	}
-	if head.Commit != req.Parent {
-		return "", fmt.Errorf("%w: %s is at %s, not %s", wiki.ErrHeadMoved, head.Branch,
-			describeID(plumbing.NewHash(head.Commit)), describeID(plumbing.NewHash(req.Parent)))
+	if err := checkHead(head, req.Parent); err != nil {
+		return "", err
 	}
 	parent, _ := commitID(req.Parent)
 	root, err := s.rootTree(req.Parent)
@@ -78,7 +66,50 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, err
 	if err != nil {
 		return "", err
 	}
+	obj, err := s.buildObjects(parent, root, changes, &req)
+	if err != nil {
+		return "", fmt.Errorf("commit: %w", err)
+	}
 
+	// The journal goes first, before any lock or file is made, so that a
+	// crash from here on is rolled back by the next process (see journal).
+	// A crashed process's commit met here is rolled back now.
+	s.recoverAll(ctx)
+	j := &journal{Branch: head.Branch, Parent: req.Parent, Commit: obj.id.String()}
+	if s.workTree != "" {
+		j.Paths = journalPaths(changes)
+	}
+	if err := s.writeJournal(j); err != nil {
+		return "", fmt.Errorf("commit: %w", err)
+	}
+	s.tag = j.tag
+	defer func() {
+		s.tag = ""
+		s.removeJournal(j)
+	}()
+	s.crashPoint("journaled")
+
+	// In a checkout the index lock comes first, as in `git commit`, and is
+	// held to the end: it keeps git from changing the index, the worktree
+	// or the branch HEAD points at until the commit is complete. It is only
+	// a mutex here (holding the journal's name, which proves it ours): the
+	// new index is renamed into place from its own temporary file, before
+	// the branch moves.
+	if s.workTree != "" {
+		l, err := s.acquireLock(ctx, s.indexPath(), j.indexLockContent(), false)
+		if err != nil {
+			return "", fmt.Errorf("commit: lock the index: %w", err)
+		}
+		defer l.release()
+		s.crashPoint("index locked")
+	}
+
+	if head, err = s.readHead(); err != nil {
+		return "", fmt.Errorf("commit: %w", err)
+	}
+	if err := checkHead(head, req.Parent); err != nil {
+		return "", err
+	}
 	var ix *index
 	if s.workTree != "" {
 		if ix, err = readIndex(s.indexPath(), s.indexIn); err != nil {
@@ -95,10 +126,10 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, err
 		return "", err
 	}
 
-	id, tree, err := s.writeObjects(parent, root, changes, &req)
-	if err != nil {
+	if err := s.writeObjects(changes, obj); err != nil {
 		return "", fmt.Errorf("commit: %w", err)
 	}
+	s.crashPoint("objects written")
 	var co *checkoutUpdate
 	if s.workTree != "" {
 		if co, err = s.updateCheckout(ix, parent, changes); err != nil {
@@ -109,7 +140,7 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, err
 		testHookBeforeMoveRef()
 	}
 	entry := reflogEntry{who: req.Committer, message: reflogMessage(req.Message, parent.IsZero())}
-	if err := s.moveRef(ctx, head.Branch, parent, id, entry); err != nil {
+	if err := s.moveRef(ctx, head.Branch, parent, obj.id, entry); err != nil {
 		if co != nil {
 			if rerr := co.rollback(); rerr != nil {
 				s.log.Warn("the checkout could not be put back after a failed commit", "err", rerr)
@@ -118,9 +149,49 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, err
 		}
 		return "", fmt.Errorf("commit: %w", err)
 	}
-	s.commits.put(id, &commitInfo{tree: tree, parents: parentList(parent)})
-	s.log.Debug("commit", "id", id.String(), "files", len(changes), "took", time.Since(start))
-	return id.String(), nil
+	s.crashPoint("ref moved")
+	s.commits.put(obj.id, &commitInfo{tree: obj.tree, parents: parentList(parent)})
+	s.log.Debug("commit", "id", obj.id.String(), "files", len(changes), "took", time.Since(start))
+	return obj.id.String(), nil
+}
+
+// checkHead returns wiki.ErrDetached or wiki.ErrHeadMoved unless HEAD is
+// on a branch at parent.
+func checkHead(head wiki.Head, parent string) error {
+	if head.Detached {
+		return wiki.ErrDetached
+	}
+	if head.Commit != parent {
+		return fmt.Errorf("%w: %s is at %s, not %s", wiki.ErrHeadMoved, head.Branch,
+			describeID(plumbing.NewHash(head.Commit)), describeID(plumbing.NewHash(parent)))
+	}
+	return nil
+}
+
+// journalPaths lists the files of a change for its journal.
+func journalPaths(changes []*change) []journalPath {
+	out := make([]journalPath, len(changes))
+	for i, c := range changes {
+		out[i].Path = c.path
+		if c.hadOld {
+			out[i].Old = c.old.id.String()
+		}
+		if !c.delete {
+			out[i].New = c.blob.String()
+		}
+	}
+	return out
+}
+
+// testHookCrash, when not nil, is called at the named points of Commit
+// (and of updateCheckout and moveRef). Only tests set it, to kill the
+// process there.
+var testHookCrash func(point string)
+
+func (s *Store) crashPoint(point string) {
+	if testHookCrash != nil {
+		testHookCrash(point)
+	}
 }
 
 // testHookBeforeMoveRef, when not nil, is called by Commit after the
@@ -130,31 +201,53 @@ var testHookBeforeMoveRef func()
 // indexPath is the checkout's index file.
 func (s *Store) indexPath() string { return filepath.Join(s.gitDir, "index") }
 
-// writeObjects writes the new blobs, the trees on the touched paths and the
-// commit, and returns the ids of the commit and of its tree.
-func (s *Store) writeObjects(parent, root plumbing.Hash, changes []*change, req *wiki.CommitRequest) (id, tree plumbing.Hash, err error) {
+// commitObjects are the trees and the commit a change makes, built before
+// anything is written.
+type commitObjects struct {
+	id, tree plumbing.Hash
+	trees    []newTree
+	commit   []byte
+}
+
+// buildObjects computes the trees on the touched paths and the commit,
+// without writing them.
+func (s *Store) buildObjects(parent, root plumbing.Hash, changes []*change, req *wiki.CommitRequest) (*commitObjects, error) {
+	o := &commitObjects{tree: root}
+	if len(changes) > 0 {
+		var err error
+		if o.tree, err = s.buildTree(root, 0, changes, &o.trees); err != nil {
+			return nil, err
+		}
+	}
+	if isEmptyTree(o.tree) {
+		o.trees = append(o.trees, newTree{id: emptyTree})
+		o.tree = emptyTree
+	}
+	o.commit = encodeCommit(o.tree, parent, req)
+	o.id = hashObject(plumbing.CommitObject, o.commit)
+	return o, nil
+}
+
+// writeObjects writes the new blobs, the trees and the commit.
+func (s *Store) writeObjects(changes []*change, o *commitObjects) error {
 	for _, c := range changes {
 		if c.delete || (c.hadOld && c.old.id == c.blob) {
 			continue
 		}
 		if _, err := s.writeObject(plumbing.BlobObject, c.content); err != nil {
-			return id, tree, err
+			return err
 		}
 	}
-	tree = root
-	if len(changes) > 0 {
-		if tree, err = s.buildTree(root, 0, changes); err != nil {
-			return id, tree, err
+	for _, t := range o.trees {
+		if _, err := s.writeObject(plumbing.TreeObject, t.content); err != nil {
+			return err
+		}
+		if t.entries != nil {
+			s.trees.put(t.id, &tree{entries: t.entries})
 		}
 	}
-	if isEmptyTree(tree) {
-		if _, err := s.writeObject(plumbing.TreeObject, nil); err != nil {
-			return id, tree, err
-		}
-		tree = emptyTree
-	}
-	id, err = s.writeObject(plumbing.CommitObject, encodeCommit(tree, parent, req))
-	return id, tree, err
+	_, err := s.writeObject(plumbing.CommitObject, o.commit)
+	return err
 }
 
 func parentList(parent plumbing.Hash) []plumbing.Hash {

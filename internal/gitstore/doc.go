@@ -92,17 +92,39 @@
 // index rename and the restore) can also see a change that is then not
 // committed.
 //
-// # Crash window
+// # Crashes
 //
-// A process killed after the index was renamed into place and before the
-// branch moved (the window is the ref update: about a millisecond) leaves
-// the checkout ahead of HEAD: the change shows as staged in `git status`
-// (as modified, if it was killed before the index rename), the commit
-// object is in no branch, and nothing is lost. .git/index.lock (plus maybe
-// a few .wikid-*.tmp files) is left behind, as after a crashed git command:
-// git, and Commit, refuse to run until the lock file is removed; Commit then
-// refuses the staged paths (LOCAL_CHANGES) until they are committed or
-// discarded.
+// Before it takes a lock, Commit records the commit in a journal,
+// <gitdir>/wikid/txn/<pid>-<start>-<tag>.json, synced: the process (its
+// pid and, on Linux, its start time from /proc, so that a reused pid is not
+// taken for it), the branch, the parent, the new commit and the checkout
+// files it will touch with their blob ids before and after. Its index.lock
+// is created by a hard link from a temporary file that already holds "wikid
+// <journal name>", and its ref lock the same way holding the new commit, so
+// that a lock never exists without the content that proves whose it is.
+// Its temporary files carry the tag. The journal is removed when the commit
+// landed or was rolled back.
+//
+// A process killed in the middle of a commit leaves its journal, perhaps
+// its locks and temporary files, and perhaps files and index entries of a
+// commit that never landed. Open, and Commit before it journals its own
+// commit (or when it meets a lock whose journal's process is gone), rolls
+// such a transaction back: it claims the journal by renaming it, removes
+// the ref lock if it holds the journal's commit, takes over the index lock
+// if it holds the journal's name (or takes it anew), puts each touched file
+// and index entry back to HEAD's where it still holds what the dead commit
+// wrote (a file changed since by someone else is left alone), removes the
+// temporary files, then the index lock and the journal. If the branch
+// already moved to the new commit, the checkout is HEAD's already and only
+// the locks and files go. A kill at any point thus leaves the branch at the
+// old or the new commit, and the next process starts clean.
+//
+// A lock file that no journal proves wikid's (a git command's, running or
+// crashed) is never removed: Commit waits for it for Options.ForeignLockWait
+// (100ms by default), then fails with LOCKED naming the file, and Blocked
+// says so for wiki_status. A lock of a running wikid commit is waited for
+// up to Options.LockTimeout. Outside Unix a journal's process is never known
+// to be gone, so nothing is rolled back there; its locks are reported.
 //
 // # Limits
 //

@@ -1,10 +1,16 @@
 package gitstore
 
-import "errors"
+import (
+	"errors"
 
-// ErrLocked is returned when a git lock file (<ref>.lock, index.lock) is
-// still held by another process when Options.LockTimeout runs out.
-var ErrLocked = errors.New("git lock file is held")
+	"github.com/wikid/wikid/internal/note"
+)
+
+// ErrLocked matches the errors (of code LOCKED) returned when a git lock
+// file (<ref>.lock, index.lock) that wikid did not take is still there after
+// Options.ForeignLockWait, or one of another wikid process after
+// Options.LockTimeout.
+var ErrLocked = note.ErrLocked
 
 // ErrClosed is returned by every method of a Store after Close.
 var ErrClosed = errors.New("store is closed")

@@ -3,11 +3,12 @@ package gitstore
 import (
 	"bytes"
 	"encoding/binary"
-	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/wikid/wikid/internal/note"
 )
 
 // find returns the range of entries of path name (one per stage).
@@ -52,11 +53,14 @@ func (ix *index) unsupported() error {
 	for _, x := range ix.exts {
 		switch {
 		case x.sig == "link":
-			return fmt.Errorf("the index is split (core.splitIndex), which is not supported: run git update-index --no-split-index")
+			return note.Errorf(note.CodeReadOnly, "the index is split (core.splitIndex), which wikid cannot write").
+				WithHint("run git update-index --no-split-index, then retry")
 		case x.sig == "sdir":
-			return fmt.Errorf("the index is sparse, which is not supported: run git sparse-checkout disable")
+			return note.Errorf(note.CodeReadOnly, "the index is sparse, which wikid cannot write").
+				WithHint("run git sparse-checkout disable, then retry")
 		case x.sig[0] < 'A' || x.sig[0] > 'Z':
-			return fmt.Errorf("the index has the unknown required extension %q", x.sig)
+			return note.Errorf(note.CodeReadOnly, "the index has the extension %q, which wikid cannot write", x.sig).
+				WithHint("make this change with git; wikid does not know the index format this git writes")
 		}
 	}
 	return nil

@@ -25,7 +25,7 @@ func (ix *index) rewrite(done []written, dst []byte) []byte {
 		w.copyRun(i, j)
 		for i = j; i < len(ix.entries) && string(ix.name(ix.entries[i])) == d.c.path; i++ {
 		}
-		if d.fi != nil {
+		if !d.c.delete {
 			w.newEntry(d)
 		}
 	}
@@ -104,10 +104,15 @@ func (w *entryWriter) copyRun(i, j int) {
 	w.last = ix.name(ix.entries[j-1])
 }
 
-// newEntry appends the stage-0 entry of a written file.
+// newEntry appends the stage-0 entry of a written file. Without the file's
+// stat data (d.fi nil) the entry has none, and git compares the file's
+// content on its next look.
 func (w *entryWriter) newEntry(d written) {
 	var meta [entryMetaSize]byte
-	st := statData(d.fi)
+	var st [10]uint32
+	if d.fi != nil {
+		st = statData(d.fi)
+	}
 	st[fieldMode] = d.c.mode
 	for k, v := range st {
 		binary.BigEndian.PutUint32(meta[4*k:], v)

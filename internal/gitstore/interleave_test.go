@@ -138,7 +138,7 @@ func TestStore_Commit_Interleaved(t *testing.T) {
 	ctx := context.Background()
 	dir := seeded(t, map[string]string{"a.md": "a\n"})
 	seed := rev(t, dir, "HEAD")
-	s, err := Open(ctx, dir, Options{LockTimeout: 10 * time.Second})
+	s, err := Open(ctx, dir, Options{LockTimeout: 10 * time.Second, ForeignLockWait: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

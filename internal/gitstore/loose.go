@@ -51,12 +51,12 @@ func (s *Store) writeObject(t plumbing.ObjectType, content []byte) (plumbing.Has
 	if err != nil {
 		return id, fmt.Errorf("write %s object: %w", t, err)
 	}
-	tmp, err := createObjectTemp(dir)
+	tmp, err := createObjectTemp(dir, s.tag)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(dir, 0o777); err != nil {
 			return id, fmt.Errorf("write %s object: %w", t, err)
 		}
-		tmp, err = createObjectTemp(dir)
+		tmp, err = createObjectTemp(dir, s.tag)
 	}
 	if err != nil {
 		return id, fmt.Errorf("write %s object: %w", t, err)
@@ -75,10 +75,11 @@ func (s *Store) writeObject(t plumbing.ObjectType, content []byte) (plumbing.Has
 	return id, nil
 }
 
-// createObjectTemp creates a read-only temporary file in dir, as git names
-// them (tmp_obj_*).
-func createObjectTemp(dir string) (*os.File, error) {
+// createObjectTemp creates a read-only temporary file in dir, named as git
+// names them (tmp_obj_*), with the journaled commit's tag first (see
+// journal).
+func createObjectTemp(dir, tag string) (*os.File, error) {
 	var rnd [6]byte
 	rand.Read(rnd[:])
-	return os.OpenFile(filepath.Join(dir, "tmp_obj_"+hex.EncodeToString(rnd[:])), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o444)
+	return os.OpenFile(filepath.Join(dir, "tmp_obj_"+tag+hex.EncodeToString(rnd[:])), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o444)
 }

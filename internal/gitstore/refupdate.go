@@ -12,11 +12,11 @@ import (
 )
 
 // moveRef moves branch ref from old to new with git's protocol: create
-// <ref>.lock exclusively, check that the ref (loose, else packed) still
-// points at old (zero: does not exist), write and sync the new value, append
+// <ref>.lock exclusively, holding the new value (synced), check that the ref
+// (loose, else packed) still points at old (zero: does not exist), append
 // the reflog lines, rename the lock over the ref. It returns an error
 // wrapping wiki.ErrHeadMoved, after removing its lock, if the ref moved, and
-// one wrapping ErrLocked if another process holds the lock too long.
+// one of code LOCKED if another process holds the lock too long.
 func (s *Store) moveRef(ctx context.Context, ref string, old, new plumbing.Hash, entry reflogEntry) error {
 	if err := checkRefName(ref); err != nil {
 		return err
@@ -25,10 +25,11 @@ func (s *Store) moveRef(ctx context.Context, ref string, old, new plumbing.Hash,
 	if err := os.MkdirAll(filepath.Dir(target), 0o777); err != nil {
 		return fmt.Errorf("update %s: %w", ref, err)
 	}
-	lock, err := acquireLock(ctx, target, s.lockTimeout)
+	lock, err := s.acquireLock(ctx, target, []byte(new.String()+"\n"), true)
 	if err != nil {
 		return fmt.Errorf("update %s: %w", ref, err)
 	}
+	s.crashPoint("ref locked")
 	_, cur, _, err := s.readRef(ref)
 	if err != nil {
 		lock.release()
@@ -37,14 +38,6 @@ func (s *Store) moveRef(ctx context.Context, ref string, old, new plumbing.Hash,
 	if cur != old {
 		lock.release()
 		return fmt.Errorf("%w: %s is at %s, not %s", wiki.ErrHeadMoved, ref, describeID(cur), describeID(old))
-	}
-	if _, err := lock.f.WriteString(new.String() + "\n"); err != nil {
-		lock.release()
-		return fmt.Errorf("update %s: %w", ref, err)
-	}
-	if err := lock.f.Sync(); err != nil {
-		lock.release()
-		return fmt.Errorf("update %s: %w", ref, err)
 	}
 	entry.old, entry.new = old, new
 	if err := s.appendReflogs(ref, entry); err != nil {

@@ -26,8 +26,13 @@ type Options struct {
 	// Nil discards them.
 	Logger *slog.Logger
 	// LockTimeout is how long to wait for a git lock file held by another
-	// process before giving up. Zero means 2s.
+	// wikid process that is committing. Zero means 2s.
 	LockTimeout time.Duration
+	// ForeignLockWait is how long to wait for a git lock file that wikid did
+	// not take (a git command's) before failing with LOCKED. Zero means
+	// 100ms: long enough for a git command's brief lock, short enough that
+	// a lock left by a crashed one is reported at once.
+	ForeignLockWait time.Duration
 }
 
 // Store is a git repository: a checkout or a bare repository. It is safe
@@ -37,13 +42,15 @@ type Store struct {
 	cfg         repoConfig
 	log         *slog.Logger
 	lockTimeout time.Duration
+	foreignWait time.Duration
 
 	git      sync.Mutex // held around every go-git call
 	storage  *filesystem.Storage
 	packTime time.Time // mtime of objects/pack when go-git last listed packs
 	closed   atomic.Bool
 
-	write    sync.Mutex // serializes Commit, guards the buffers below
+	write    sync.Mutex // serializes Commit, guards the fields below
+	tag      string     // names the temporary files of the journaled commit (see journal)
 	indexIn  []byte     // the index read, reused from commit to commit
 	indexOut []byte     // the index written
 
@@ -54,9 +61,13 @@ type Store struct {
 }
 
 // Open opens the repository containing path: a checkout (path may be any
-// folder inside it, or a file) or a bare repository. It returns an error if
-// there is no repository at or above path, or if the repository uses a
-// format the store cannot write (sha256 objects, the reftable backend).
+// folder inside it, or a file) or a bare repository, and rolls back the
+// commits that wikid processes killed in the middle of one left behind (see
+// journal): their lock files, temporary files, and the checkout files and
+// index entries they changed. It returns an error if there is no repository
+// at or above path, or if the repository uses a format the store cannot
+// write (sha256 objects, the reftable backend); a rollback that fails is
+// logged, and reported by the next commit it blocks.
 func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -80,17 +91,23 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if timeout <= 0 {
 		timeout = 2 * time.Second
 	}
+	foreign := opts.ForeignLockWait
+	if foreign <= 0 {
+		foreign = 100 * time.Millisecond
+	}
 	s := &Store{
 		layout:      l,
 		cfg:         cfg,
 		log:         logger.WithGroup("gitstore"),
 		lockTimeout: timeout,
+		foreignWait: foreign,
 	}
 	s.sizes.max = 1 << 18 // one int64 per blob: room for 100,000 notes and their recent versions
 	s.storage = filesystem.NewStorageWithOptions(s.gitFS(), cache.NewObjectLRUDefault(),
 		filesystem.Options{MaxOpenDescriptors: 16})
 	s.packTime = s.packDirTime()
 	s.log.Debug("open", "git_dir", l.gitDir, "common_dir", l.commonDir, "work_tree", l.workTree)
+	s.recoverAll(ctx)
 	return s, nil
 }
 

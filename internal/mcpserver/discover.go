@@ -127,6 +127,7 @@ func wikiStatusTool() *tool {
 			req("bare", boolean("Whether the repository has no checkout.")),
 			req("notes", integer("Notes at HEAD.", 0, 1e9)),
 			req("read_only", boolean("Whether changes are refused.")),
+			opt("blocked", str("Why changes fail now: a git lock file that wikid did not take, and what to do.")),
 			req("index", object("The search index.",
 				req("enabled", boolean("Whether the wiki has a search index.")),
 				req("commit", str("The commit the index reflects.")),
@@ -192,9 +193,12 @@ func statusText(st *wiki.Status) string {
 			"damaged repository); the history tools mark the line counts, renames and blame that need them as unknown. "+
 			"Notes at HEAD are unaffected.", st.MissingObjects)
 	}
-	if st.ReadOnly {
+	switch {
+	case st.ReadOnly:
 		b.line("Read-only: changes are refused.")
-	} else {
+	case st.Blocked != "":
+		b.line("Blocked: changes fail with LOCKED: %s.", st.Blocked)
+	default:
 		b.line("Writable: every change is one commit.")
 	}
 	b.line("Sync: %s", st.Sync.Message)

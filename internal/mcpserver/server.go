@@ -288,6 +288,7 @@ func errorSchema() *schema {
 		opt("headings", list("NOT_FOUND for a section: the headings the note has.")),
 		opt("candidates", list("AMBIGUOUS: what the name or version could mean.")),
 		opt("paths", list("LOCAL_CHANGES: the files with uncommitted changes.")),
+		opt("lock", str("LOCKED: the git lock file in the way.")),
 		opt("conflicts", list("revert_change CONFLICT: per note, why it cannot be reverted or the overlapping hunks (now, commit, before).")),
 	)
 }
@@ -295,7 +296,7 @@ func errorSchema() *schema {
 var errorCodes = []string{
 	string(note.CodeInvalidParams), string(note.CodeInvalidPath), string(note.CodeInvalidQuery),
 	string(note.CodeNotFound), string(note.CodeAlreadyExists), string(note.CodeConflict),
-	string(note.CodeAmbiguous), string(note.CodeLinkIntegrity), string(note.CodeLocalChanges),
+	string(note.CodeLocked), string(note.CodeAmbiguous), string(note.CodeLinkIntegrity), string(note.CodeLocalChanges),
 	string(note.CodeReadOnly), string(note.CodeTooLarge), string(note.CodeInternal),
 }
 

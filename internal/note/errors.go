@@ -16,6 +16,7 @@ const (
 	CodeNotFound      Code = "NOT_FOUND"
 	CodeAlreadyExists Code = "ALREADY_EXISTS"
 	CodeConflict      Code = "CONFLICT"
+	CodeLocked        Code = "LOCKED"
 	CodeAmbiguous     Code = "AMBIGUOUS"
 	CodeLinkIntegrity Code = "LINK_INTEGRITY"
 	CodeLocalChanges  Code = "LOCAL_CHANGES"
@@ -39,6 +40,9 @@ var (
 	ErrAlreadyExists = &Error{Code: CodeAlreadyExists}
 	// ErrConflict is returned when a note changed since the version the caller expected.
 	ErrConflict = &Error{Code: CodeConflict}
+	// ErrLocked is returned when a git lock file that wikid did not take
+	// (another git command's, running or crashed) blocks a write.
+	ErrLocked = &Error{Code: CodeLocked}
 	// ErrAmbiguous is returned when a find text, section or short id matches more than once.
 	ErrAmbiguous = &Error{Code: CodeAmbiguous}
 	// ErrLinkIntegrity is returned when a change would break links that must stay intact.

@@ -110,7 +110,7 @@ func (w *Wiki) mutate(ctx context.Context, tool string, m Mutation, build func(*
 			return nil, err
 		}
 		if head.Detached && !m.DryRun {
-			return nil, ErrDetached
+			return nil, contractError(ErrDetached)
 		}
 		t := newTxn(ctx, w, head, snap)
 		if err := build(t); err != nil {
@@ -126,9 +126,41 @@ func (w *Wiki) mutate(ctx context.Context, tool string, m Mutation, build func(*
 			w.log.Debug("HEAD moved under a mutation; retrying", "tool", tool, "attempt", attempt+1)
 			continue
 		}
-		return res, err
+		return res, contractError(err)
 	}
 }
+
+// contractError gives the known conditions a mutation can end on without a
+// contract code their code: a detached HEAD is READ_ONLY, a branch that kept
+// moving under every retry is CONFLICT. errors.Is still finds the sentinel.
+// Lock files in the way are LOCKED, and a checkout with uncommitted changes
+// LOCAL_CHANGES, from the store itself.
+func contractError(err error) error {
+	if err == nil || note.CodeOf(err) != note.CodeInternal {
+		return err
+	}
+	var e *note.Error
+	switch {
+	case errors.Is(err, ErrDetached):
+		e = note.Errorf(note.CodeReadOnly, "HEAD is detached, so the wiki cannot be changed").
+			WithHint("check out a branch in the repository, then retry")
+	case errors.Is(err, ErrHeadMoved):
+		e = note.Errorf(note.CodeConflict, "the branch moved under the change %d times in a row", maxRetries+1).
+			WithHint("another program keeps committing to the branch; retry when it is done")
+	default:
+		return err
+	}
+	return &codedError{e: e, cause: err}
+}
+
+// codedError is a contract error with the error it stands for.
+type codedError struct {
+	e     *note.Error
+	cause error
+}
+
+func (c *codedError) Error() string   { return c.e.Error() }
+func (c *codedError) Unwrap() []error { return []error{c.e, c.cause} }
 
 // finish turns the staged changes into a result, and for a real run into a
 // commit.

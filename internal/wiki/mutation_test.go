@@ -3,6 +3,7 @@ package wiki_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -204,6 +205,21 @@ func TestWiki_FailedMutationsChangeNothing(t *testing.T) {
 			}})
 			return err
 		}, note.CodeNotFound},
+		{"git lock file of another process", func(t *testing.T, dir string) {
+			gittest.WriteFiles(t, dir, map[string]string{".git/index.lock": "a git command's\n"})
+		}, func(w *wiki.Wiki) error {
+			_, err := w.Write(ctx, wiki.WriteRequest{Path: "x", Content: "x"})
+			return err
+		}, note.CodeLocked},
+		{"detached HEAD", func(t *testing.T, dir string) {
+			gittest.Git(t, dir, "checkout", "-q", "--detach")
+		}, func(w *wiki.Wiki) error {
+			_, err := w.Write(ctx, wiki.WriteRequest{Path: "x", Content: "x"})
+			if !errors.Is(err, wiki.ErrDetached) {
+				return fmt.Errorf("not ErrDetached: %w", err)
+			}
+			return err
+		}, note.CodeReadOnly},
 		{"read-only", nil, nil, note.CodeReadOnly},
 	}
 	for _, tt := range tests {

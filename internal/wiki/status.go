@@ -23,11 +23,14 @@ type Status struct {
 	Branch   string `json:"branch"`
 	Detached bool   `json:"detached,omitempty"`
 	// Head is the commit HEAD points at, "" on an unborn branch.
-	Head     string      `json:"head"`
-	Bare     bool        `json:"bare"`
-	Notes    int         `json:"notes"`
-	ReadOnly bool        `json:"read_only"`
-	Index    IndexStatus `json:"index"`
+	Head     string `json:"head"`
+	Bare     bool   `json:"bare"`
+	Notes    int    `json:"notes"`
+	ReadOnly bool   `json:"read_only"`
+	// Blocked says why changes fail now (a git lock file that wikid did
+	// not take), "" when they do not.
+	Blocked string      `json:"blocked,omitempty"`
+	Index   IndexStatus `json:"index"`
 	// History and Graph are the per-path history index and the link graph.
 	History DerivedStatus `json:"history"`
 	Graph   DerivedStatus `json:"graph"`
@@ -71,6 +74,12 @@ type SyncStatus struct {
 	Message    string `json:"message"`
 }
 
+// blocker is a Store that can tell why a commit would fail now.
+type blocker interface {
+	// Blocked returns why, or "".
+	Blocked(ctx context.Context) string
+}
+
 // Status reports the wiki's state. It reads HEAD and lists the notes at
 // HEAD, and returns an error only when the repository cannot be read.
 func (w *Wiki) Status(ctx context.Context) (*Status, error) {
@@ -88,6 +97,9 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 		Branch: strings.TrimPrefix(head.Branch, "refs/heads/"), Detached: head.Detached,
 		Head: head.Commit, Bare: head.Bare, ReadOnly: w.opts.ReadOnly,
 		Sync: SyncStatus{Message: "sync is not configured: wikid does not fetch or push yet; use git pull and git push"},
+	}
+	if b, ok := w.store.(blocker); ok && !w.opts.ReadOnly {
+		st.Blocked = b.Blocked(ctx)
 	}
 	if !head.Bare && filepath.Base(gitDir) == ".git" {
 		st.Repository = filepath.Dir(gitDir)

@@ -1,0 +1,164 @@
+package gitstore
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// A journal records a commit in progress, so that a process killed in the
+// middle of one leaves nothing that blocks the next: it is written (and
+// synced) to <gitdir>/wikid/txn/<pid>-<start>-<tag>.json before the commit
+// takes a lock, and removed once the commit landed or was rolled back. The
+// tag marks everything the commit makes: its index lock holds "wikid
+// <name>\n", its temporary files are named .wikid-<tag>-*.tmp and
+// tmp_obj_<tag>*, and its ref lock holds the new commit the journal names.
+// A lock file is removed by recovery only when its content proves it ours.
+//
+// A process that rolls back a journal first renames it to
+// <name>.json.recovering-<its pid>-<its start>, so that two processes never
+// recover one transaction at once, and one that is killed while recovering
+// leaves a claim the next process takes over.
+type journal struct {
+	Host   string        `json:"host"`             // where the pid means something (selfHost)
+	Branch string        `json:"branch"`           // the ref moved, "refs/heads/main"
+	Parent string        `json:"parent,omitempty"` // the commit it was at; "" on an unborn branch
+	Commit string        `json:"commit"`           // the new commit
+	Paths  []journalPath `json:"paths,omitempty"`  // the checkout files touched
+
+	name  string // <pid>-<start>-<tag>
+	tag   string
+	file  string // where it is stored now
+	owner procID // the process that writes or recovers it
+}
+
+// journalPath is one touched file: its blob before and after the commit
+// ("" when absent).
+type journalPath struct {
+	Path string `json:"path"`
+	Old  string `json:"old,omitempty"`
+	New  string `json:"new,omitempty"`
+}
+
+const recoveringSuffix = ".recovering-"
+
+// txnDir is the folder of the journals.
+func (s *Store) txnDir() string { return filepath.Join(s.Dir(), "txn") }
+
+// newTag returns a random tag for a transaction's files.
+func newTag() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// indexLockContent is what this transaction's index.lock holds.
+func (j *journal) indexLockContent() []byte { return []byte("wikid " + j.name + "\n") }
+
+// refLockContent is what this transaction's ref lock holds: the new commit,
+// as git reads a ref.
+func (j *journal) refLockContent() []byte { return []byte(j.Commit + "\n") }
+
+// writeJournal stores a new journal for this process, synced before it
+// returns.
+func (s *Store) writeJournal(j *journal) error {
+	j.tag = newTag()
+	j.owner, j.Host = self, selfHost
+	j.name = self.String() + "-" + j.tag
+	b, err := json.Marshal(j)
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	if err := os.MkdirAll(s.txnDir(), 0o777); err != nil {
+		return lockCreateError(s.txnDir(), err)
+	}
+	j.file = filepath.Join(s.txnDir(), j.name+".json")
+	f, err := os.OpenFile(j.file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if err != nil {
+		return lockCreateError(j.file, err)
+	}
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(j.file)
+		return fmt.Errorf("journal: %w", err)
+	}
+	return nil
+}
+
+// removeJournal deletes a journal whose transaction is over.
+func (s *Store) removeJournal(j *journal) {
+	if err := os.Remove(j.file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		s.log.Warn("the transaction journal could not be removed", "file", j.file, "err", err)
+	}
+}
+
+// journals lists the stored journals. A journal that cannot be read is
+// listed without its content (its transaction had not taken a lock yet
+// when it was being written), so that it is still cleaned up.
+func (s *Store) journals() []*journal {
+	entries, err := os.ReadDir(s.txnDir())
+	if err != nil {
+		return nil
+	}
+	var out []*journal
+	for _, e := range entries {
+		name, claim, ok := strings.Cut(e.Name(), ".json")
+		if !ok {
+			continue
+		}
+		parts := strings.Split(name, "-")
+		if len(parts) != 3 {
+			continue
+		}
+		owner, ok := parseProcID(parts[0] + "-" + parts[1])
+		if !ok {
+			continue
+		}
+		if claim != "" {
+			rest, ok := strings.CutPrefix(claim, recoveringSuffix)
+			if owner, ok = parseProcID(rest); !ok {
+				continue
+			}
+		}
+		j := &journal{name: name, tag: parts[2], file: filepath.Join(s.txnDir(), e.Name()), owner: owner}
+		if b, err := os.ReadFile(j.file); err == nil {
+			json.Unmarshal(b, j)
+		}
+		if claim == "" && j.Host != "" && j.Host != selfHost {
+			j.owner.elsewhere = true
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// claim renames a journal to say that this process recovers it. It
+// reports false when another process claimed it first.
+func (s *Store) claim(j *journal) bool {
+	to := filepath.Join(s.txnDir(), j.name+".json"+recoveringSuffix+self.String())
+	if err := os.Rename(j.file, to); err != nil {
+		return false
+	}
+	j.file, j.owner = to, self
+	return true
+}
+
+// unclaim gives a journal back for a later recovery.
+func (s *Store) unclaim(j *journal) {
+	to := filepath.Join(s.txnDir(), j.name+".json")
+	if err := os.Rename(j.file, to); err == nil {
+		j.file = to
+	}
+}
