@@ -180,10 +180,11 @@ func (c *compiler) term(ctx context.Context, t *grammar.Term) (query.Query, erro
 }
 
 // text compiles a word or a phrase over weighted text fields: a single
-// token is a term, several (a quoted phrase, or a word such as "wiki-ai"
-// that the analyzer splits) a phrase; a prefix applies to the last token.
+// token is a term, several (a quoted phrase, a word such as "wiki-ai"
+// that the analyzer splits, or CJK text, see phraseTerms) a phrase; a
+// prefix applies to the last token.
 func (c *compiler) text(t *grammar.Term, fields []weighted) (query.Query, error) {
-	tokens := c.tokens(analyzerText, t.Value)
+	tokens := c.phraseTerms(t.Value)
 	if len(tokens) == 0 {
 		if t.Prefix && t.Value == "" {
 			return query.NewMatchAllQuery(), nil
@@ -226,6 +227,9 @@ func prefixPhrase(tokens []string, field string) query.Query {
 	}
 	qs := []query.Query{last}
 	for _, tok := range tokens[:len(tokens)-1] {
+		if tok == "" {
+			continue // a gap of a CJK phrase
+		}
 		tq := query.NewTermQuery(tok)
 		tq.SetField(field)
 		qs = append(qs, tq)
@@ -339,6 +343,35 @@ func (c *compiler) key(s string) string {
 		return ""
 	}
 	return tokens[0]
+}
+
+// phraseTerms returns the terms of a query's text as a phrase: one per
+// position, from the text analyzer. The characters of a CJK run of two or
+// more are left out, as "", since the bigrams beside them cover them: a
+// phrase query takes "" for any term, so "ノート" is the phrase of "ノー",
+// any, "ート". Gaps at either end are dropped, so a CJK word of two
+// characters is one term, its bigram.
+func (c *compiler) phraseTerms(s string) []string {
+	a := c.im.AnalyzerNamed(analyzerText)
+	if a == nil {
+		return nil
+	}
+	stream := a.Analyze([]byte(s))
+	out := make([]string, 0, len(stream))
+	for _, tok := range stream {
+		if tok.Type == cjkCovered {
+			out = append(out, "")
+		} else {
+			out = append(out, string(tok.Term))
+		}
+	}
+	for len(out) > 0 && out[0] == "" {
+		out = out[1:]
+	}
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return out
 }
 
 // tokens returns the terms an analyzer makes of s.

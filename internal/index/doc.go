@@ -8,7 +8,12 @@
 //
 // Each note is one bleve document whose id is the note path. Text fields
 // (title, aliases, body) go through one analyzer: Unicode word boundaries
-// (UAX #29), then lowercase. There is no stemming and no stop-word
+// (UAX #29), then runs of Chinese, Japanese and Korean characters as each
+// character and the overlapping bigrams between them (see cjkFilter), then
+// lowercase. A CJK word is looked up as the phrase of its bigrams, so it
+// is found wherever its characters stand together, inside longer runs too,
+// as `git grep -F` finds it; one CJK character finds the notes holding it
+// anywhere. There is no stemming and no stop-word
 // list: a search for "running" finds "running" and not "run", which is
 // what people expect from exact words in a personal wiki, and "run*" is
 // the way to ask for variants; "the" and "a" stay searchable, so phrases

@@ -49,7 +49,7 @@ func (c *compiler) collect(h *highlighter, n grammar.Node, positive bool) {
 		if !positive || n.Field != grammar.FieldText {
 			return
 		}
-		tokens := c.tokens(analyzerText, n.Value)
+		tokens := c.phraseTerms(n.Value)
 		switch {
 		case len(tokens) == 0:
 		case n.Prefix:
@@ -120,7 +120,9 @@ func (h *highlighter) foldedWords() []string {
 	}
 	for _, p := range h.phrases {
 		for _, w := range p {
-			out = append(out, foldCase(w))
+			if w != "" {
+				out = append(out, foldCase(w))
+			}
 		}
 	}
 	return out
@@ -152,8 +154,10 @@ func (h *highlighter) locateRun(a analysis.Analyzer, body string, start, end int
 	for _, p := range h.phrases {
 		for i := 0; i+len(p) <= len(stream); i++ {
 			if phraseAt(stream[i:i+len(p)], p) {
-				for k := range p {
-					matched[i+k] = true
+				for k, w := range p {
+					if w != "" {
+						matched[i+k] = true
+					}
 				}
 			}
 		}
@@ -173,10 +177,10 @@ func (h *highlighter) locateRun(a analysis.Analyzer, body string, start, end int
 }
 
 // phraseAt reports whether the tokens are the words of phrase, at
-// adjacent positions.
+// adjacent positions; "" in phrase stands for any word.
 func phraseAt(tokens analysis.TokenStream, phrase []string) bool {
 	for k, t := range tokens {
-		if string(t.Term) != phrase[k] || t.Position != tokens[0].Position+k {
+		if (phrase[k] != "" && string(t.Term) != phrase[k]) || t.Position != tokens[0].Position+k {
 			return false
 		}
 	}

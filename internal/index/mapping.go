@@ -12,7 +12,7 @@ import (
 // schemaVersion names the mapping below and the way documents are shaped.
 // Bump it whenever either changes: an index recorded with another version
 // is removed and rebuilt on Open.
-const schemaVersion = "4"
+const schemaVersion = "5"
 
 // Field names in the bleve documents.
 const (
@@ -45,6 +45,9 @@ const (
 	// analyzerText splits text into Unicode words and lowercases them. It
 	// neither stems nor drops stop words, so a word matches that word
 	// exactly (case-insensitively), and "word*" is there for the variants.
+	// Runs of Chinese, Japanese and Korean characters become characters
+	// and overlapping bigrams (see cjkFilter), so that a word is found
+	// inside a longer run.
 	analyzerText = "wikid_text"
 	// analyzerKey keeps the whole value as one lowercased term.
 	analyzerKey = "wikid_key"
@@ -71,7 +74,7 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 		analyzerText: {
 			"type":          custom.Name,
 			"tokenizer":     unicode.Name,
-			"token_filters": []any{lowercase.Name},
+			"token_filters": []any{cjkFilterName, lowercase.Name},
 		},
 		analyzerKey: {
 			"type":          custom.Name,

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/search/query"
 
@@ -57,6 +58,11 @@ func (c *compiler) chooseCommon(docs []wiki.Document) commonWords {
 	for i := range docs {
 		seen := map[string]bool{}
 		for _, t := range c.tokens(analyzerText, docs[i].Body) {
+			if r, _ := utf8.DecodeRuneInString(t); isCJK(r) {
+				// A CJK phrase has gaps between its bigrams (see
+				// phraseTerms), so no pair of one is ever looked up.
+				continue
+			}
 			if !seen[t] {
 				seen[t] = true
 				df[t]++

@@ -88,7 +88,11 @@ func snippets(body string, bodyLine int, locs search.TermLocationMap) []wiki.Sni
 			if k := len(cur.spans); k > 0 {
 				prev := &cur.spans[k-1]
 				if s.start < prev.end {
-					continue // overlaps the previous match
+					// Overlapping matches, as the bigrams of CJK text
+					// are, share one mark.
+					prev.end = max(prev.end, s.end)
+					cur.terms[termOf[orig]] = true
+					continue
 				}
 				if strings.TrimLeft(body[prev.end:s.start], " \t") == "" {
 					// Adjacent matches, as in a phrase, share one mark.

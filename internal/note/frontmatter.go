@@ -38,6 +38,17 @@ type Frontmatter struct {
 // fmBOM is the byte order mark some editors write at the top of a file.
 var fmBOM = []byte("\xEF\xBB\xBF")
 
+// bomLen is the one rule for a byte order mark, which every reader and
+// writer of a note follows: a UTF-8 byte order mark at the top of the file
+// is kept as it is and is not part of the note; the note, frontmatter
+// first, starts after it. It returns the length of the mark, or 0.
+func bomLen(src []byte) int {
+	if bytes.HasPrefix(src, fmBOM) {
+		return len(fmBOM)
+	}
+	return 0
+}
+
 // fmBlock is a frontmatter block together with what an edit needs to find
 // its keys again: the YAML node tree and where each YAML line starts.
 type fmBlock struct {
@@ -102,10 +113,7 @@ func scanFrontmatter(src []byte) (b *fmBlock, err error) {
 // are allowed on both, and lines may end in LF or CRLF. Without a closing
 // line there is no block.
 func findBlock(src []byte) (*fmBlock, bool) {
-	start := 0
-	if bytes.HasPrefix(src, fmBOM) {
-		start = len(fmBOM)
-	}
+	start := bomLen(src)
 	first, next, eol := fmLineAt(src, start)
 	if !isFmDelimiter(first, "---") || eol == "" {
 		return nil, false
@@ -280,6 +288,11 @@ func yamlKindName(n *yaml.Node) string {
 		return fmt.Sprintf("the value %q", n.Value)
 	case yaml.AliasNode:
 		return "an alias"
+	case yaml.MappingNode:
+		if n.ShortTag() == "!!set" {
+			return "a set"
+		}
+		return "a mapping"
 	}
 	return "something else"
 }

@@ -217,10 +217,7 @@ func (ed *metaEditor) output() []byte {
 		return ed.src
 	}
 	if ed.b == nil {
-		at := 0
-		if bytes.HasPrefix(ed.src, fmBOM) {
-			at = len(fmBOM)
-		}
+		at := bomLen(ed.src)
 		var out bytes.Buffer
 		out.Grow(len(ed.src) + 64)
 		out.Write(ed.src[:at])
@@ -263,11 +260,9 @@ func (ed *metaEditor) verify(out []byte) error {
 	case b2 == nil:
 		return fail("no frontmatter")
 	}
-	bodyStart := 0
+	bodyStart := bomLen(ed.src)
 	if ed.b != nil {
 		bodyStart = ed.b.fm.End
-	} else if bytes.HasPrefix(ed.src, fmBOM) {
-		bodyStart = len(fmBOM)
 	}
 	if !bytes.Equal(out[b2.fm.End:], ed.src[bodyStart:]) {
 		return fail("the body changed")

@@ -1,6 +1,7 @@
 package note
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -80,6 +81,11 @@ func (ed *metaEditor) editTags(key string, p *metaPlan) error {
 	var v *yaml.Node
 	if e != nil {
 		v = e.val
+		if !p.replaceTags {
+			if err := ed.checkTagList(e); err != nil {
+				return err
+			}
+		}
 	}
 	toks := metaTokens(v, true)
 	var next, nextRaw, added []string
@@ -123,6 +129,38 @@ func (ed *metaEditor) editTags(key string, p *metaPlan) error {
 		}
 	}
 	return ed.rewriteList(e, nextRaw, true)
+}
+
+// checkTagList refuses to add or remove tags in a value that is not a list
+// of scalars or a string: a mapping (a set, "!!set {a, b}", is one) or a
+// list holding lists or mappings. Those would be rewritten as a new list
+// that drops what they hold; replacing all tags, or fixing the value by
+// hand, is the caller's call.
+func (ed *metaEditor) checkTagList(e *fmEntry) error {
+	what := ""
+	switch v := e.val; v.Kind {
+	case yaml.MappingNode:
+		what = yamlKindName(v)
+	case yaml.SequenceNode:
+		for i, it := range v.Content {
+			if it.Kind != yaml.ScalarNode {
+				what = fmt.Sprintf("a list whose item %d is %s", i+1, yamlKindName(it))
+				break
+			}
+		}
+	}
+	if what == "" {
+		return nil
+	}
+	line := ed.b.fileLine(e.line)
+	return &Error{
+		Code: CodeInvalidParams,
+		Message: fmt.Sprintf("frontmatter: line %d: %s is %s, not a list or a string of tags: %q",
+			line, e.key, what, strings.TrimSpace(string(ed.b.lineText(e.line)))),
+		Hint: "add_tags and remove_tags change a list of tags; replace the whole value with tags, " +
+			"or make it a list (tags: [a, b]) in the note",
+		Line: line,
+	}
 }
 
 // editAliases replaces the aliases under key.

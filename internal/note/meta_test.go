@@ -54,6 +54,12 @@ func TestUpdateMetadata_Whole(t *testing.T) {
 			want: "---\ntitle: New\ntags:\n  - idea\n  - b\na: x\nz: 1\n---\n# Title\n\nText.\n",
 		},
 		{
+			name: "replace a set of tags",
+			src:  "---\ntags: !!set {a, b}\n---\nx\n",
+			ch:   MetaChange{Tags: []string{"c"}},
+			want: "---\ntags:\n  - c\n---\nx\n",
+		},
+		{
 			name: "no frontmatter, CRLF",
 			src:  "# T\r\nx\r\n",
 			ch:   MetaChange{Aliases: []string{"One"}},
@@ -329,6 +335,18 @@ func TestUpdateMetadata_Errors(t *testing.T) {
 		{"duplicate keys", "---\na: 1\na: 2\n---\n", MetaChange{Unset: []string{"a"}}, CodeInvalidParams, 3, "defined twice"},
 		{"flow mapping at the top", "---\n{a: 1, b: 2}\n---\n", MetaChange{Set: map[string]any{"c": 3}}, CodeInvalidParams, 2, "each top-level key must start its own line"},
 		{"explicit key", "---\na: 1\n? b\n: 2\n---\n", MetaChange{Set: map[string]any{"a": 3}}, CodeInvalidParams, 3, "each top-level key must start its own line"},
+		{"add to a set of tags", "---\ntitle: x\ntags: !!set {a, b}\n---\n", MetaChange{AddTags: []string{"c"}}, CodeInvalidParams, 3,
+			`tags is a set, not a list or a string of tags: "tags: !!set {a, b}"`},
+		{"remove from a set of tags", "---\ntags: !!set\n  ? a\n  ? b\n---\n", MetaChange{RemoveTags: []string{"a"}}, CodeInvalidParams, 2,
+			`tags is a set, not a list or a string of tags: "tags: !!set"`},
+		{"add to a mapping of tags", "---\ntags: {a: 1}\n---\n", MetaChange{AddTags: []string{"c"}}, CodeInvalidParams, 2,
+			`tags is a mapping, not a list or a string of tags: "tags: {a: 1}"`},
+		{"add to a block mapping of tags", "---\ntag:\n  a: 1\n---\n", MetaChange{AddTags: []string{"c"}}, CodeInvalidParams, 2,
+			`tag is a mapping, not a list or a string of tags`},
+		{"add to tags holding a mapping", "---\ntags: [a, {b: 1}]\n---\n", MetaChange{AddTags: []string{"c"}}, CodeInvalidParams, 2,
+			`tags is a list whose item 2 is a mapping, not a list or a string of tags`},
+		{"write tags into a list of lists", "---\ntags:\n  - [a, b]\n---\n", MetaChange{AddTags: []string{"c"}}, CodeInvalidParams, 2,
+			`tags is a list whose item 1 is a list`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -18,7 +18,9 @@ type Note struct {
 	// FrontmatterErr is set when the block exists but is not valid YAML
 	// (or uses anchors and aliases); the body is still parsed.
 	FrontmatterErr error `json:"frontmatter_error,omitempty"`
-	// BodyStart is the offset of the first byte after the frontmatter.
+	// BodyStart is the offset of the first byte after the frontmatter, or
+	// after the byte order mark when the file starts with one and has no
+	// frontmatter.
 	BodyStart int `json:"body_start"`
 	// BodyLine is the line number of the first body line.
 	BodyLine int `json:"body_line"`
@@ -61,7 +63,9 @@ func NewTag(name string) Tag {
 // Parse parses a note. It never fails: a malformed frontmatter block is
 // reported in FrontmatterErr and the rest of the note is still parsed.
 func Parse(notePath string, src []byte) *Note {
-	n := &Note{Path: notePath, Raw: src, BodyLine: 1}
+	// A byte order mark is not part of the body (see bomLen): without
+	// frontmatter, the body starts after it.
+	n := &Note{Path: notePath, Raw: src, BodyStart: bomLen(src), BodyLine: 1}
 	fm, err := parseFrontmatter(src)
 	if fm != nil {
 		n.BodyStart = fm.End

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestCleanPath(t *testing.T) {
@@ -250,11 +251,67 @@ func TestIsMarkdown(t *testing.T) {
 	}
 }
 
+func TestCheckNewPath(t *testing.T) {
+	tests := []struct {
+		name     string
+		in       string
+		wantErr  string // the message after "INVALID_PATH: "; "" for no error
+		wantHint string // a part of the hint
+	}{
+		// Dotted names are notes.
+		{"plain", "misc/notes", "", ""},
+		{"markdown extension", "misc/notes.md", "", ""},
+		{"version", "notes/v1.2", "", ""},
+		{"version and words", "releases/v1.2 release", "", ""},
+		{"date", "journal/2024.01.05", "", ""},
+		{"product", "tools/Node.js", "", ""},
+		{"domain", "sites/example.org", "", ""},
+		{"dotted folder", "v1.2/notes", "", ""},
+		{"foreign extension in folder", "assets.png/notes", "", ""},
+		{"extension word inside", "my txt notes", "", ""},
+		{"excalidraw drawing", "Drawing 2024.excalidraw", "", ""},
+
+		// Extensions of other files.
+		{"text file", "misc/notes.txt", `path "misc/notes.txt" ends in .txt, which is not a markdown extension`,
+			"use misc/notes or misc/notes.md (or misc/notes.txt.md to keep .txt in the note's name)"},
+		{"pdf", "papers/paper.pdf", `path "papers/paper.pdf" ends in .pdf, which is not a markdown extension`, "papers/paper.md"},
+		{"image upper case", "a/Photo.PNG", `path "a/Photo.PNG" ends in .PNG, which is not a markdown extension`, "a/Photo.md"},
+		{"json", "data.json", `path "data.json" ends in .json, which is not a markdown extension`, "use data or data.md"},
+		{"canvas", "boards/plan.canvas", `path "boards/plan.canvas" ends in .canvas, which is not a markdown extension`, "boards/plan.md"},
+		{"markdown extension kept in name", "misc/notes.txt.md", "", ""},
+
+		// Replacement character: bytes that were not UTF-8.
+		{"replacement character", "misc/caf\uFFFD", "path \"misc/caf\uFFFD\" holds U+FFFD, the character that replaces bytes that were not valid UTF-8", "valid UTF-8"},
+		{"replacement character in folder", "a\uFFFD/b.md", "path \"a\uFFFD/b\" holds U+FFFD, the character that replaces bytes that were not valid UTF-8", "valid UTF-8"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			notePath, ext, err := CleanPath(tt.in)
+			if err != nil {
+				t.Fatalf("CleanPath(%q): %v", tt.in, err)
+			}
+			err = CheckNewPath(notePath, ext)
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatalf("CheckNewPath(%q, %q) = %v, want nil", notePath, ext, err)
+				}
+				return
+			}
+			checkPathErr(t, err, tt.wantErr)
+			var e *Error
+			if errors.As(err, &e) && !strings.Contains(e.Hint, tt.wantHint) {
+				t.Errorf("hint %q lacks %q", e.Hint, tt.wantHint)
+			}
+		})
+	}
+}
+
 func FuzzCleanPath(f *testing.F) {
 	for _, s := range []string{
 		"projects/alpha/plan", "a.md", "./a.markdown", "a.md.md", "a//b", "../x",
 		".git/config", ".GIT", "GIT~1", "\u200c.git", "C:x", `a\b`, "a/", "a.", "a .md",
 		" a ", "日記/会議.mdx", "a\x00b", "\xff", "notes/v1.2",
+		"misc/notes.txt", "misc/notes.txt.md", "a/Photo.PNG", "2024.01.05", "a\uFFFDb", "v1.2 release",
 	} {
 		f.Add(s)
 	}
@@ -285,6 +342,22 @@ func FuzzCleanPath(f *testing.F) {
 		}
 		if len(file) > MaxPathBytes {
 			t.Fatalf("CleanPath(%q) accepted a %d-byte file name", p, len(file))
+		}
+		// A new note is valid UTF-8 without U+FFFD, and never gets ".md"
+		// after the extension of another kind of file; once created, its
+		// file name is a valid new path too.
+		if err := CheckNewPath(notePath, ext); err == nil {
+			if !utf8.ValidString(file) || strings.ContainsRune(file, '\uFFFD') {
+				t.Fatalf("CheckNewPath(%q, %q) accepted a name that is not clean UTF-8", notePath, ext)
+			}
+			if ext == "" && foreignExt(notePath) != "" {
+				t.Fatalf("CheckNewPath(%q, %q) accepted the extension %q", notePath, ext, foreignExt(notePath))
+			}
+			if err := CheckNewPath(sp, se); err != nil {
+				t.Fatalf("CheckNewPath(%q, %q) = nil, but its file %q gives %v", notePath, ext, file, err)
+			}
+		} else if e := (*Error)(nil); !errors.As(err, &e) || e.Code != CodeInvalidPath || e.Hint == "" {
+			t.Fatalf("CheckNewPath(%q, %q) error = %#v, want an INVALID_PATH *Error with a hint", notePath, ext, err)
 		}
 		// The folder of an accepted note is an accepted folder.
 		if i := strings.LastIndexByte(notePath, '/'); i >= 0 {

@@ -54,9 +54,13 @@ func nonBlankRange(src []byte, a, b int) (start, end int, ok bool) {
 // line and content starting with a "---" or "===" line, and between
 // content (or, for a deletion, the line before a) and a following setext
 // heading or "---"/"===" line.
+//
+// The top of the file, after a byte order mark if there is one, counts as
+// a line start with nothing before it.
 func (n *Note) splice(a, b int, content, le string) []byte {
 	src := n.Raw
-	textBefore := a > 0 && !isBlank(lineBefore(src, a))
+	top := bomLen(src)
+	textBefore := a > top && !isBlank(lineBefore(src, a))
 	underlineAfter := b < len(src) && (isUnderline(lineFrom(src, b)) || n.setextAt(b))
 	var text string
 	switch {
@@ -68,7 +72,7 @@ func (n *Note) splice(a, b int, content, le string) []byte {
 		if textBefore && isUnderline([]byte(firstLine(text))) {
 			text = le + text
 		}
-		if a > 0 && src[a-1] != '\n' {
+		if a > top && src[a-1] != '\n' {
 			text = le + text
 		}
 		if underlineAfter && !isBlank([]byte(lastLine(text))) {

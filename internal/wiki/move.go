@@ -175,6 +175,9 @@ func (t *txn) moveNote(s *staged, req MoveRequest) ([]fileMove, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	if err := note.CheckNewPath(to, ext); err != nil {
+		return nil, "", err
+	}
 	if ext == "" {
 		ext = s.file[len(s.notePath):]
 	}
@@ -229,6 +232,9 @@ func (t *txn) moveFolder(folder string, req MoveRequest) ([]fileMove, string, er
 			np = to + "/" + np
 		}
 		if _, _, err := note.CleanPath(np); err != nil {
+			return nil, "", err
+		}
+		if err := note.CheckNewPath(np, ext); err != nil {
 			return nil, "", err
 		}
 		moves = append(moves, fileMove{from: s, toPath: np, toFile: note.FileName(np, ext)})

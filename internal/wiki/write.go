@@ -24,7 +24,8 @@ type WriteRequest struct {
 }
 
 // Write creates or replaces a note as one commit. It returns errors with
-// codes INVALID_PATH, INVALID_PARAMS, ALREADY_EXISTS (the note exists and
+// codes INVALID_PATH (also for a new note named like another kind of file,
+// "notes.txt", or holding U+FFFD: see note.CheckNewPath), INVALID_PARAMS, ALREADY_EXISTS (the note exists and
 // Overwrite is false), CONFLICT, TOO_LARGE, LOCAL_CHANGES and READ_ONLY.
 func (w *Wiki) Write(ctx context.Context, req WriteRequest) (*Result, error) {
 	return w.mutate(ctx, "write_note", req.Mutation, func(t *txn) error { return t.write(req) })
@@ -38,6 +39,11 @@ func (t *txn) write(req WriteRequest) error {
 	if s.content != nil && !req.Overwrite {
 		return note.Errorf(note.CodeAlreadyExists, "note %q already exists", s.notePath).
 			WithHint("set overwrite: true to replace it, or change part of it with edit_note")
+	}
+	if s.content == nil {
+		if err := checkNewPath(req.Path); err != nil {
+			return err
+		}
 	}
 	if err := checkVersion(s.notePath, req.ExpectedVersion, s.version()); err != nil {
 		return err
@@ -55,4 +61,14 @@ func (t *txn) write(req WriteRequest) error {
 		t.verb("write")
 	}
 	return t.put(s, content)
+}
+
+// checkNewPath applies note.CheckNewPath to a caller's path for a note that
+// does not exist yet.
+func checkNewPath(path string) error {
+	notePath, ext, err := note.CleanPath(path)
+	if err != nil {
+		return err
+	}
+	return note.CheckNewPath(notePath, ext)
 }

@@ -1,0 +1,78 @@
+package note
+
+import (
+	"strings"
+)
+
+// foreignExts are the file extensions, lowercase and without the dot, that
+// name a file of another kind than a note: attachments and documents that
+// Obsidian and other editors open (images, audio, video, PDF, canvases,
+// bases), office documents, plain text and data formats, archives, and
+// scripts. A new note whose name would end in one of them is refused by
+// CheckNewPath. The list leaves out what is common at the end of a real
+// name: web domains and products ("example.org", "Node.js", "Socket.io",
+// "ASP.NET", "Character.ai"), and version or date numbers ("v1.2",
+// "2024.01.05"), whose last part holds no letter anyway, and words that
+// name things as often as files ("React.conf", "Drawing.excalidraw", which
+// the Excalidraw plugin stores as "Drawing.excalidraw.md" anyway).
+var foreignExts = map[string]bool{}
+
+func init() {
+	for _, e := range strings.Fields(`
+		png jpg jpeg gif bmp svg webp avif heic heif tif tiff ico
+		mp3 wav m4a ogg oga opus flac aac 3gp
+		mp4 webm mkv mov ogv avi m4v
+		pdf canvas base epub
+		txt rtf doc docx odt xls xlsx ods ppt pptx odp
+		csv tsv json jsonl yaml yml toml xml ini cfg html htm css
+		zip tar gz tgz bz2 xz 7z rar
+		sh bash zsh ps1 bat py ipynb sql exe dll`) {
+		foreignExts[e] = true
+	}
+}
+
+// CheckNewPath checks that a note may be created at notePath, with ext the
+// markdown extension given (both as CleanPath returns them). CleanPath
+// accepts every note path that existing notes may have; these rules apply
+// only to a note that does not exist yet, so that an existing note keeps
+// working under its name:
+//   - a path without a markdown extension whose last segment ends in the
+//     extension of another kind of file (".txt", ".pdf", ".png", ".json",
+//     ".canvas", ...; see foreignExts) is refused: notes are markdown files,
+//     and "misc/notes.txt" would silently become "misc/notes.txt.md". Dots
+//     elsewhere stay part of the name: "v1.2 release", "2024.01.05" and
+//     "Node.js" are notes. Giving the markdown extension ("notes.txt.md")
+//     creates the note "notes.txt";
+//   - a path holding U+FFFD, the replacement character, is refused: a
+//     decoder puts it where it met bytes that are not UTF-8 (JSON decoding
+//     does, before the path reaches wikid), so the name is not the one the
+//     caller meant.
+//
+// Errors are *Error with CodeInvalidPath.
+func CheckNewPath(notePath, ext string) error {
+	if strings.ContainsRune(notePath, '\uFFFD') {
+		return Errorf(CodeInvalidPath, "path %q holds U+FFFD, the character that replaces bytes that were not valid UTF-8", notePath).
+			WithHint("send the path as valid UTF-8; no note was created")
+	}
+	if ext != "" {
+		return nil
+	}
+	if e := foreignExt(notePath); e != "" {
+		base := notePath[:len(notePath)-len(e)]
+		return Errorf(CodeInvalidPath, "path %q ends in %s, which is not a markdown extension", notePath, e).
+			WithHint("notes are markdown files: use %s or %s.md (or %s.md to keep %s in the note's name)",
+				base, base, notePath, e)
+	}
+	return nil
+}
+
+// foreignExt returns the extension, with its dot and as written, that ends
+// the last segment of notePath when it is one of foreignExts, and "".
+func foreignExt(notePath string) string {
+	name := notePath[strings.LastIndexByte(notePath, '/')+1:]
+	i := strings.LastIndexByte(name, '.')
+	if i <= 0 || !foreignExts[strings.ToLower(name[i+1:])] {
+		return ""
+	}
+	return name[i:]
+}
