@@ -32,6 +32,10 @@ type Status struct {
 	History DerivedStatus `json:"history"`
 	Graph   DerivedStatus `json:"graph"`
 	Sync    SyncStatus    `json:"sync"`
+	// LocalChanges are the notes of a checkout that differ from HEAD,
+	// which no tool shows until they are committed; nil for a bare
+	// repository.
+	LocalChanges *LocalChanges `json:"local_changes,omitempty"`
 }
 
 // DerivedStatus is the state of derived data that follows HEAD.
@@ -92,6 +96,7 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 			st.Notes++
 		}
 	}
+	st.LocalChanges = w.localChanges(ctx, head)
 	if w.hist != nil {
 		st.History = derived(true, w.hist.Commit(), head.Commit)
 	}

@@ -26,6 +26,7 @@ type Wiki struct {
 	gr      *graphState // nil without a link graph
 	hist    History     // nil without a history index
 	recent  recentCache
+	times   timesCache // git times of every file at one head
 
 	cancel context.CancelFunc // stops background work
 	bg     sync.WaitGroup
