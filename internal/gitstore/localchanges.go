@@ -21,7 +21,7 @@ import (
 
 // maxScanEntries bounds the directory entries LocalChanges reads from the
 // checkout, so that a huge untracked tree cannot make it slow.
-const maxScanEntries = 100_000
+const maxScanEntries = 50_000
 
 // CheckoutChange reports how the checked-out file (repository-relative,
 // with extension) differs from its content at commit: "" when it has that

@@ -144,7 +144,8 @@ func wikiStatusTool() *tool {
 				req("configured", boolean("Whether sync is set up.")),
 				req("message", str("The sync state in words.")),
 			)),
-			opt("local_changes", object("Notes of the checkout that differ from HEAD, uncommitted; absent for a bare repository.",
+			opt("local_changes", object("Notes of the checkout that differ from HEAD, uncommitted; absent for a bare repository. "+
+				"The scan costs about what git status does; one is reused for ten times as long as it took.",
 				req("modified", integer("Notes at HEAD whose checked-out file differs: edited, deleted or replaced.", 0, 1e9)),
 				req("untracked", integer("Note files on disk that HEAD lacks (untracked, or only added to the index), ignored files left out.", 0, 1e9)),
 				opt("modified_paths", strList("The first modified files, by path.")),

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/wikid/wikid/internal/note"
 )
@@ -28,18 +30,46 @@ type LocalChanges struct {
 	Partial bool `json:"partial,omitempty"`
 }
 
-// localChanges scans the checkout for notes that differ from head. It
-// returns nil for a bare repository, and nil after logging when the scan
-// fails: the status reports what it can.
+// localReuse is how many times its own duration a scan of the checkout is
+// reused for, at most maxLocalReuse: a client polling wiki_status then
+// spends at most a tenth of its time scanning.
+const (
+	localReuse    = 10
+	maxLocalReuse = 5 * time.Second
+)
+
+// localCache holds the last scan of the checkout.
+type localCache struct {
+	mu   sync.Mutex // held during a scan: concurrent callers share it
+	head string
+	at   time.Time
+	took time.Duration
+	lc   *LocalChanges
+}
+
+// localChanges scans the checkout for notes that differ from head, or
+// returns the last scan at the same head while it is younger than
+// localReuse times its duration. It returns nil for a bare repository,
+// and nil after logging when the scan fails: the status reports what it
+// can.
 func (w *Wiki) localChanges(ctx context.Context, head Head) *LocalChanges {
 	if head.Bare {
 		return nil
 	}
+	c := &w.local
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.lc != nil && c.head == head.Commit && time.Since(c.at) < min(localReuse*c.took, maxLocalReuse) {
+		return c.lc
+	}
+	start := time.Now()
 	lc, err := w.store.LocalChanges(ctx, head.Commit, isNoteFile, maxLocalPaths)
 	if err != nil {
 		w.log.Warn("local changes not scanned", "err", err)
 		return nil
 	}
+	c.head, c.at, c.took, c.lc = head.Commit, time.Now(), time.Since(start), &lc
+	w.log.Debug("checkout scanned", "took", c.took, "modified", lc.Modified, "untracked", lc.Untracked, "partial", lc.Partial)
 	return &lc
 }
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/note"
@@ -16,8 +17,7 @@ import (
 
 func TestWiki_LocalChanges(t *testing.T) {
 	ctx := context.Background()
-	dir := gittest.Init(t)
-	gittest.Commit(t, dir, "seed", map[string]string{
+	seed := map[string]string{
 		"a.md":         "# A\n\ncommitted\n",
 		"b.md":         "# B\n",
 		"gone.md":      "# Gone\n",
@@ -25,11 +25,13 @@ func TestWiki_LocalChanges(t *testing.T) {
 		".gitignore":   "drafts/\n*.tmp.md\n",
 		"keep/d.md":    "# D\n",
 		"attach/x.txt": "not a note\n",
-	})
+	}
+	dir := seeded(t, seed)
 	w := openWiki(t, dir, nil)
 
 	t.Run("clean checkout", func(t *testing.T) {
-		st, err := w.Status(ctx)
+		// Another checkout: a status is reused for a moment.
+		st, err := openWiki(t, seeded(t, seed), nil).Status(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,6 +120,7 @@ func TestWiki_LocalChanges(t *testing.T) {
 	})
 
 	t.Run("first paths only", func(t *testing.T) {
+		time.Sleep(100 * time.Millisecond) // past the reuse of the last scan
 		files := map[string]string{}
 		for _, c := range "abcdefgh" {
 			files["many/"+string(c)+".md"] = "# x\n"

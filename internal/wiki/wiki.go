@@ -27,6 +27,7 @@ type Wiki struct {
 	hist    History     // nil without a history index
 	recent  recentCache
 	times   timesCache // git times of every file at one head
+	local   localCache // the last scan of the checkout
 
 	cancel context.CancelFunc // stops background work
 	bg     sync.WaitGroup
