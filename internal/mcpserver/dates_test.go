@@ -47,22 +47,22 @@ func TestServer_NoteDates(t *testing.T) {
 	dir := datedFixture(t)
 	w := openWiki(t, dir, nil)
 	s := newSession(t, connectHTTP(t, serveHTTP(t, w, mcpserver.Options{}, mcpserver.HTTPOptions{}), nil, ""))
-	ok[map[string]any](s, "note_history", map[string]any{"path": "people/alice"}) // the history index is at HEAD
-	aliceCommit, aliceCreated, aliceModified := lastChange(t, dir, "people/alice.md")
+	ok[map[string]any](s, "note_history", map[string]any{"path": "people/carol-nguyen"}) // the history index is at HEAD
+	carolCommit, carolCreated, carolModified := lastChange(t, dir, "people/carol-nguyen.md")
 	bobCommit, bobCreated, bobModified := lastChange(t, dir, "people/bob.md")
 	_, overviewCreated, overviewModified := lastChange(t, dir, "projects/alpha/overview.md")
 	fmCreated := time.Date(2024, 1, 8, 0, 0, 0, 0, time.UTC)
 	fmModified := time.Date(2024, 3, 11, 17, 4, 0, 0, time.FixedZone("", 3600))
 
 	t.Run("read_note", func(t *testing.T) {
-		r, txt := ok[wiki.ReadResult](s, "read_note", map[string]any{"path": "people/alice"})
-		if r.Commit != aliceCommit || r.Commit == git(t, dir, "rev-parse", "HEAD") {
-			t.Errorf("commit %s, want the note's last change %s, not HEAD", r.Commit, aliceCommit)
+		r, txt := ok[wiki.ReadResult](s, "read_note", map[string]any{"path": "people/carol-nguyen"})
+		if r.Commit != carolCommit || r.Commit == git(t, dir, "rev-parse", "HEAD") {
+			t.Errorf("commit %s, want the note's last change %s, not HEAD", r.Commit, carolCommit)
 		}
-		if !sameTime(r.Created, aliceCreated) || !sameTime(r.Modified, aliceModified) || r.CreatedSource != "git" || r.ModifiedSource != "git" {
-			t.Errorf("dates %+v, want %s and %s from git", r.Dates, aliceCreated, aliceModified)
+		if !sameTime(r.Created, carolCreated) || !sameTime(r.Modified, carolModified) || r.CreatedSource != "git" || r.ModifiedSource != "git" {
+			t.Errorf("dates %+v, want %s and %s from git", r.Dates, carolCreated, carolModified)
 		}
-		if !strings.Contains(txt, "last changed in commit "+aliceCommit[:7]) || !strings.Contains(txt, "(git)") {
+		if !strings.Contains(txt, "last changed in commit "+carolCommit[:7]) || !strings.Contains(txt, "(git)") {
 			t.Errorf("text:\n%s", txt)
 		}
 		r, txt = ok[wiki.ReadResult](s, "read_note", map[string]any{"path": "projects/alpha/overview", "metadata_only": true})
@@ -102,8 +102,8 @@ func TestServer_NoteDates(t *testing.T) {
 			if h.Created == nil || h.Modified.IsZero() || h.CreatedSource == "" || h.ModifiedSource == "" {
 				t.Errorf("%s: %+v", h.Path, h)
 			}
-			if h.Path == "people/alice" && (!sameTime(h.Created, aliceCreated) || h.ModifiedSource != "git") {
-				t.Errorf("alice: %+v", h)
+			if h.Path == "people/carol-nguyen" && (!sameTime(h.Created, carolCreated) || h.ModifiedSource != "git") {
+				t.Errorf("carol: %+v", h)
 			}
 		}
 	})
@@ -137,14 +137,14 @@ func TestServer_UncommittedNotes(t *testing.T) {
 	dir := fixtureRepo(t)
 	w := openWiki(t, dir, nil)
 	s := newSession(t, connectHTTP(t, serveHTTP(t, w, mcpserver.Options{}, mcpserver.HTTPOptions{}), nil, ""))
-	committed := gittest.Git(t, dir, "show", "HEAD:people/alice.md")
+	committed := gittest.Git(t, dir, "show", "HEAD:people/carol-nguyen.md")
 	gittest.WriteFiles(t, dir, map[string]string{
-		"people/alice.md":  committed + "\nAn edit not committed.\n",
+		"people/carol-nguyen.md":  committed + "\nAn edit not committed.\n",
 		"inbox/new-idea.md": "# New idea\n",
 	})
 
 	t.Run("read_note says the checkout differs", func(t *testing.T) {
-		r, txt := ok[wiki.ReadResult](s, "read_note", map[string]any{"path": "people/alice"})
+		r, txt := ok[wiki.ReadResult](s, "read_note", map[string]any{"path": "people/carol-nguyen"})
 		if r.Content != committed || r.LocalChange != "modified" || !strings.Contains(txt, "local change: ") {
 			t.Errorf("local change %q, text:\n%s", r.LocalChange, txt)
 		}
@@ -163,10 +163,10 @@ func TestServer_UncommittedNotes(t *testing.T) {
 	t.Run("wiki_status", func(t *testing.T) {
 		st, txt := ok[wiki.Status](s, "wiki_status", nil)
 		lc := st.LocalChanges
-		if lc == nil || lc.Modified != 1 || lc.Untracked != 1 || lc.ModifiedPaths[0] != "people/alice.md" || lc.UntrackedPaths[0] != "inbox/new-idea.md" {
+		if lc == nil || lc.Modified != 1 || lc.Untracked != 1 || lc.ModifiedPaths[0] != "people/carol-nguyen.md" || lc.UntrackedPaths[0] != "inbox/new-idea.md" {
 			t.Errorf("local changes %+v", lc)
 		}
-		if !strings.Contains(txt, "1 note modified: people/alice.md") || !strings.Contains(txt, "1 note untracked: inbox/new-idea.md") {
+		if !strings.Contains(txt, "1 note modified: people/carol-nguyen.md") || !strings.Contains(txt, "1 note untracked: inbox/new-idea.md") {
 			t.Errorf("text:\n%s", txt)
 		}
 	})

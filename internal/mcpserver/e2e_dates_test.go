@@ -23,19 +23,19 @@ func TestE2E_NoteDates(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	commit, created, modified := lastChange(t, dir, "people/alice.md")
+	commit, created, modified := lastChange(t, dir, "people/carol-nguyen.md")
 
-	r, txt := tsOK[wiki.ReadResult](t, c, "read_note", map[string]any{"path": "people/alice"})
+	r, txt := tsOK[wiki.ReadResult](t, c, "read_note", map[string]any{"path": "people/carol-nguyen"})
 	if r.Commit != commit || r.Commit == git(t, dir, "rev-parse", "HEAD") {
-		t.Errorf("commit %s, want the note's last change %s (git log -- people/alice.md), not HEAD", r.Commit, commit)
+		t.Errorf("commit %s, want the note's last change %s (git log -- people/carol-nguyen.md), not HEAD", r.Commit, commit)
 	}
 	if !sameTime(r.Created, created) || !sameTime(r.Modified, modified) || r.CreatedSource != "git" || r.ModifiedSource != "git" {
 		t.Errorf("dates %+v, want %s and %s from git", r.Dates, created, modified)
 	}
 
 	committed := r.Content
-	gittest.WriteFiles(t, dir, map[string]string{"people/alice.md": committed + "\nnot committed\n", "inbox/draft.md": "# Draft\n"})
-	r, txt = tsOK[wiki.ReadResult](t, c, "read_note", map[string]any{"path": "people/alice"})
+	gittest.WriteFiles(t, dir, map[string]string{"people/carol-nguyen.md": committed + "\nnot committed\n", "inbox/draft.md": "# Draft\n"})
+	r, txt = tsOK[wiki.ReadResult](t, c, "read_note", map[string]any{"path": "people/carol-nguyen"})
 	if r.Content != committed || r.LocalChange != "modified" || !strings.Contains(txt, "local change") {
 		t.Errorf("local change %q, text:\n%s", r.LocalChange, txt)
 	}

@@ -105,10 +105,8 @@ func (w *Wiki) uncommittedNote(ctx context.Context, commit, notePath, ext string
 		if w.checkoutChange(ctx, commit, file) != "untracked" {
 			continue
 		}
-		out := note.Errorf(note.CodeNotFound, "no note %q is committed: the file %s exists on disk but is not committed, and wikid reads only commits", notePath, file).
+		return note.Errorf(note.CodeNotFound, "no note %q is committed: the file %s exists on disk but is not committed, and wikid reads only commits", notePath, file).
 			WithHint("commit it with git (git add %s && git commit), or move it aside and create the note with write_note", shellQuote(file))
-		out.Details = map[string]any{"uncommitted_file": file}
-		return out
 	}
 	return err
 }
