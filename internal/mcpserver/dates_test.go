@@ -139,8 +139,8 @@ func TestServer_UncommittedNotes(t *testing.T) {
 	s := newSession(t, connectHTTP(t, serveHTTP(t, w, mcpserver.Options{}, mcpserver.HTTPOptions{}), nil, ""))
 	committed := gittest.Git(t, dir, "show", "HEAD:people/carol-nguyen.md")
 	gittest.WriteFiles(t, dir, map[string]string{
-		"people/carol-nguyen.md":  committed + "\nAn edit not committed.\n",
-		"inbox/new-idea.md": "# New idea\n",
+		"people/carol-nguyen.md": committed + "\nAn edit not committed.\n",
+		"inbox/new-idea.md":      "# New idea\n",
 	})
 
 	t.Run("read_note says the checkout differs", func(t *testing.T) {
