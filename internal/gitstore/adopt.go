@@ -61,20 +61,12 @@ func (s *Store) AdoptCheckout(ctx context.Context, req wiki.CommitRequest) (*Ado
 
 	s.write.Lock()
 	defer s.write.Unlock()
-	l, err := acquireLock(ctx, s.indexPath(), s.lockTimeout)
-	if err != nil {
-		return nil, fmt.Errorf("adopt the checkout: lock the index: %w", err)
-	}
-	defer l.release()
 	head, err := s.readHead()
 	if err != nil {
 		return nil, fmt.Errorf("adopt the checkout: %w", err)
 	}
-	if head.Detached {
-		return nil, wiki.ErrDetached
-	}
-	if head.Commit != "" {
-		return nil, fmt.Errorf("%w: %s already has commits", wiki.ErrHeadMoved, head.Branch)
+	if err := checkUnborn(head); err != nil {
+		return nil, err
 	}
 
 	// Each file is stat'ed before and after it is read: an entry of the
@@ -115,6 +107,35 @@ func (s *Store) AdoptCheckout(ctx context.Context, req wiki.CommitRequest) (*Ado
 		}
 		done[i] = written{c: c, fi: stats[c.path]}
 	}
+	obj, err := s.buildObjects(plumbing.ZeroHash, plumbing.ZeroHash, changes, &req)
+	if err != nil {
+		return nil, fmt.Errorf("adopt the checkout: %w", err)
+	}
+
+	// Journaled like a commit (see journal), with no paths: the files are
+	// the person's and stay whatever happens; a crash leaves only locks
+	// that the next process proves ours and removes.
+	s.recoverAll(ctx)
+	j := &journal{Branch: head.Branch, Commit: obj.id.String()}
+	if err := s.writeJournal(j); err != nil {
+		return nil, fmt.Errorf("adopt the checkout: %w", err)
+	}
+	s.tag = j.tag
+	defer func() {
+		s.tag = ""
+		s.removeJournal(j)
+	}()
+	l, err := s.acquireLock(ctx, s.indexPath(), j.indexLockContent(), false)
+	if err != nil {
+		return nil, fmt.Errorf("adopt the checkout: lock the index: %w", err)
+	}
+	defer l.release()
+	if head, err = s.readHead(); err != nil {
+		return nil, fmt.Errorf("adopt the checkout: %w", err)
+	}
+	if err := checkUnborn(head); err != nil {
+		return nil, err
+	}
 	ix, err := readIndex(s.indexPath(), s.indexIn)
 	if err != nil {
 		return nil, fmt.Errorf("adopt the checkout: %w", err)
@@ -127,8 +148,7 @@ func (s *Store) AdoptCheckout(ctx context.Context, req wiki.CommitRequest) (*Ado
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	id, tree, err := s.writeObjects(plumbing.ZeroHash, plumbing.ZeroHash, changes, &req)
-	if err != nil {
+	if err := s.writeObjects(changes, obj); err != nil {
 		return nil, fmt.Errorf("adopt the checkout: %w", err)
 	}
 	u := &checkoutUpdate{s: s}
@@ -136,14 +156,26 @@ func (s *Store) AdoptCheckout(ctx context.Context, req wiki.CommitRequest) (*Ado
 		return nil, fmt.Errorf("adopt the checkout: %w", err)
 	}
 	entry := reflogEntry{who: req.Committer, message: reflogMessage(req.Message, true)}
-	if err := s.moveRef(ctx, head.Branch, plumbing.ZeroHash, id, entry); err != nil {
+	if err := s.moveRef(ctx, head.Branch, plumbing.ZeroHash, obj.id, entry); err != nil {
 		if rerr := u.rollback(); rerr != nil {
 			return nil, fmt.Errorf("adopt the checkout: %w (and the index could not be put back: %w)", err, rerr)
 		}
 		return nil, fmt.Errorf("adopt the checkout: %w", err)
 	}
-	s.commits.put(id, &commitInfo{tree: tree})
-	return &Adopted{Commit: id.String(), Paths: paths, Skipped: skipped}, nil
+	s.commits.put(obj.id, &commitInfo{tree: obj.tree})
+	return &Adopted{Commit: obj.id.String(), Paths: paths, Skipped: skipped}, nil
+}
+
+// checkUnborn returns wiki.ErrDetached, or wiki.ErrHeadMoved when the
+// branch already has a commit.
+func checkUnborn(head wiki.Head) error {
+	if head.Detached {
+		return wiki.ErrDetached
+	}
+	if head.Commit != "" {
+		return fmt.Errorf("%w: %s already has commits", wiki.ErrHeadMoved, head.Branch)
+	}
+	return nil
 }
 
 // checkoutFiles lists the regular files of the checkout that are not

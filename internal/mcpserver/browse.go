@@ -30,20 +30,19 @@ func listNotesTool() *tool {
 		cursorProp,
 	)
 	summary := func(desc string) *schema {
-		return object(desc,
+		return object(desc, append([]prop{
 			req("path", str("Note path.")),
 			req("title", str("Title.")),
 			req("tags", strList("Tags.")),
-			opt("created", &schema{Type: "string", Format: "date-time"}),
-			opt("modified", &schema{Type: "string", Format: "date-time"}),
-		)
+		}, dateProps()...)...)
 	}
 	return &tool{
 		name: "list_notes", group: GroupSearch, title: "Browse a folder", idempotent: true,
 		description: "Browse the wiki like a file tree: the notes in a folder with title, tags and modified date, its " +
 			"subfolders with how many notes each holds, and the note at the folder's own path if there is one " +
 			"(projects/alpha.md next to the folder projects/alpha). Use it to see what exists and where; use search_notes " +
-			"to find notes by content and resolve_notes to check whether names exist.",
+			"to find notes by content and resolve_notes to check whether names exist. sort modified and created order by the " +
+			"dates shown, notes without one last. " + datesDoc,
 		input: in,
 		output: object("One page of the folder.",
 			req("path", str("The folder listed; empty for the root.")),
@@ -101,8 +100,8 @@ func listText(res *wiki.ListResult) string {
 
 func summaryLine(n wiki.NoteSummary) string {
 	line := fmt.Sprintf("- %s (%s)", n.Title, n.Path)
-	if n.Modified != nil {
-		line += " · modified " + fmtTime(*n.Modified)
+	if d := datesText(n.Created, n.CreatedSource, n.Modified, n.ModifiedSource); d != "" {
+		line += " · " + d
 	}
 	if len(n.Tags) > 0 {
 		line += " · tags: " + strings.Join(n.Tags, ", ")

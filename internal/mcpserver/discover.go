@@ -85,15 +85,14 @@ func randomNoteTool() *tool {
 			"discovery, review or serendipity. Use it to revisit forgotten notes or sample a tag; use search_notes or list_notes " +
 			"to find specific notes. NOT_FOUND when no note has any of the tags. Read the whole note with read_note.",
 		input: in,
-		output: object("The note picked.",
+		output: object("The note picked.", append(append([]prop{
 			req("path", str("Note path.")),
 			req("title", str("Title.")),
 			req("tags", strList("Tags.")),
-			opt("created", &schema{Type: "string", Format: "date-time"}),
-			opt("modified", &schema{Type: "string", Format: "date-time"}),
+		}, dateProps()...),
 			req("excerpt", str("The body after the frontmatter, at most 500 characters.")),
 			opt("truncated", boolean("Set when the excerpt was cut.")),
-		),
+		)...),
 		run: bind(in, func(ctx context.Context, s *Server, a *randomArgs) (any, string, error) {
 			res, err := s.w.Random(ctx, wiki.RandomRequest{Tags: a.Tags})
 			if err != nil {
@@ -116,7 +115,9 @@ func wikiStatusTool() *tool {
 		name: "wiki_status", group: GroupWiki, title: "Wiki status", idempotent: true,
 		description: "The state of the wiki: repository, branch, HEAD commit, number of notes, whether the search index has " +
 			"caught up with HEAD (or how many commits it is behind, or its build progress), whether the server is " +
-			"read-only, and sync state. Use it when search results seem stale or a write is refused.",
+			"read-only, sync state, and the notes of the checkout with uncommitted changes (modified, and untracked new " +
+			"files: a count and the first few paths), which the other tools do not see until they are committed. Use it " +
+			"when search results seem stale, a note seems missing, or a write is refused.",
 		input: in,
 		output: object("The wiki's state.",
 			req("repository", str("The repository's folder.")),
@@ -146,6 +147,14 @@ func wikiStatusTool() *tool {
 			req("sync", object("Syncing with a remote.",
 				req("configured", boolean("Whether sync is set up.")),
 				req("message", str("The sync state in words.")),
+			)),
+			opt("local_changes", object("Notes of the checkout that differ from HEAD, uncommitted; absent for a bare repository. "+
+				"The scan costs about what git status does; one is reused for ten times as long as it took.",
+				req("modified", integer("Notes at HEAD whose checked-out file differs: edited, deleted or replaced.", 0, 1e9)),
+				req("untracked", integer("Note files on disk that HEAD lacks (untracked, or only added to the index), ignored files left out.", 0, 1e9)),
+				opt("modified_paths", strList("The first modified files, by path.")),
+				opt("untracked_paths", strList("The first untracked files, by path.")),
+				opt("partial", boolean("Set when the checkout holds too many files to scan: the counts are lower bounds.")),
 			)),
 		),
 		run: bind(in, func(ctx context.Context, s *Server, _ *statusArgs) (any, string, error) {
@@ -202,6 +211,7 @@ func statusText(st *wiki.Status) string {
 		b.line("Writable: every change is one commit.")
 	}
 	b.line("Sync: %s", st.Sync.Message)
+	localChangesText(&b, st.LocalChanges)
 	return b.String()
 }
 

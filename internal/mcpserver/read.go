@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -29,10 +30,13 @@ func readNoteTool() *tool {
 	)
 	return &tool{
 		name: "read_note", group: GroupNotes, title: "Read a note", idempotent: true,
-		description: "Read a note: its content with its title, tags, version and commit. Use section to read one part of a long note, " +
+		description: "Read a note: its content with its title, tags, dates, version and commit (the last commit that changed it). " +
+			"Use section to read one part of a long note, " +
 			"metadata_only for the frontmatter, outline and backlinks, version to read an older state. Content longer than max_chars " +
 			"(10,000 by default) is cut: continue with offset. Use this when you know the path; when you do not, find it with " +
-			"search_notes, resolve_notes or list_notes first. Pass the returned version as expected_version when you change the note.",
+			"search_notes, resolve_notes or list_notes first. Pass the returned version as expected_version when you change the note. " +
+			datesDoc + " Where the frontmatter's date is shown, git_created and git_modified give git's. wikid reads commits: " +
+			"local_change says when the checked-out file has uncommitted edits, which the content shown does not hold.",
 		input:  in,
 		output: readResultSchema("The note."),
 		run:    bind(in, runRead),
@@ -55,16 +59,24 @@ func runRead(ctx context.Context, s *Server, a *readArgs) (any, string, error) {
 func readText(r *wiki.ReadResult, metadataOnly bool) string {
 	var b textBuilder
 	b.line("# %s", r.Title)
-	b.line("path: %s · version %s · commit %s", r.Path, shortID(r.Version), shortID(r.Commit))
+	if r.Commit != "" {
+		b.line("path: %s · version %s · last changed in commit %s", r.Path, shortID(r.Version), shortID(r.Commit))
+	} else {
+		b.line("path: %s · version %s", r.Path, shortID(r.Version))
+	}
 	b.line("tags: %s", tagList(r.Tags))
 	if len(r.Aliases) > 0 {
 		b.line("aliases: %s", tagList(r.Aliases))
 	}
 	if r.Created != nil {
-		b.line("created: %s", fmtTime(*r.Created))
+		b.line("created: %s", withGit(*r.Created, r.CreatedSource, r.GitCreated))
 	}
 	if r.Modified != nil {
-		b.line("modified: %s", fmtTime(*r.Modified))
+		b.line("modified: %s", withGit(*r.Modified, r.ModifiedSource, r.GitModified))
+	}
+	if r.LocalChange != "" {
+		b.line("local change: the checked-out file differs from this committed version (%s, not committed); "+
+			"commit it with git to see it here", r.LocalChange)
 	}
 	for _, w := range r.Warnings {
 		b.line("warning: %s", w)
@@ -110,20 +122,35 @@ func readText(r *wiki.ReadResult, metadataOnly bool) string {
 	return b.String()
 }
 
+// withGit renders a read's date with its source, and git's date when the
+// frontmatter's is shown.
+func withGit(t time.Time, source string, git *time.Time) string {
+	s := fmtTime(t) + " (" + source + ")"
+	if git != nil {
+		s += "; git: " + fmtTime(*git)
+	}
+	return s
+}
+
 // readResultSchema describes wiki.ReadResult.
 func readResultSchema(desc string) *schema {
-	dateTime := &schema{Type: "string", Format: "date-time"}
-	return object(desc,
+	dateTime := func(desc string) *schema { return &schema{Type: "string", Format: "date-time", Description: desc} }
+	props := []prop{
 		req("path", str("Note path.")),
 		req("file", str("The file in the repository, with its extension.")),
 		req("title", str("Title: frontmatter title, else the first H1, else the file name.")),
 		req("tags", strList("Tags from the frontmatter and inline #tags.")),
 		opt("aliases", strList("Other names of the note.")),
 		opt("properties", openObject("The frontmatter as key → value.")),
-		opt("created", dateTime),
-		opt("modified", dateTime),
+	}
+	props = append(props, dateProps()...)
+	props = append(props,
+		opt("git_created", dateTime("The time of the note's first commit, where created shows the frontmatter's date.")),
+		opt("git_modified", dateTime("The time of the note's last commit, where modified shows the frontmatter's date.")),
 		req("version", str("The note's version (blob id): pass it as expected_version when you change the note.")),
-		req("commit", str("The commit the note was read at.")),
+		opt("commit", str("The last commit that changed the note (as of the version read); absent while the history index is first built.")),
+		opt("local_change", str("Set when the checked-out file differs from the version shown, uncommitted: modified, deleted, "+
+			"mode changed, ... The content shown is the committed version.")),
 		opt("headings", arrayOf("The outline.", object("",
 			req("level", integer("", 1, 6)), req("text", str("")), req("line", integer("", 1, 1e9))))),
 		opt("backlinks", arrayOf("With metadata_only: the notes that link to this one, by path.", backlinkSchema)),
@@ -135,4 +162,5 @@ func readResultSchema(desc string) *schema {
 		opt("next_offset", integer("The offset that continues a truncated read.", 0, 1e12)),
 		opt("warnings", strList("Problems with the note, such as malformed frontmatter.")),
 	)
+	return object(desc, props...)
 }

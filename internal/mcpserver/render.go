@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 // maxItemChars is how much text one item of a list carries (a snippet, a
@@ -92,3 +94,63 @@ func (b *textBuilder) line(format string, args ...any) {
 func (b *textBuilder) String() string { return strings.TrimRight(b.Builder.String(), "\n") }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// datesDoc says, for a tool description, which dates a note's result shows.
+const datesDoc = "Dates: created and modified are the frontmatter's (created, modified or a synonym such as updated) " +
+	"where it has them, else git's (the first and the last commit that changed the note, renames followed); " +
+	"created_source and modified_source say which (frontmatter or git). A date neither knows is absent: git's are " +
+	"not known while the history index is first built."
+
+// dateProps are the schema properties of wiki.Dates.
+func dateProps() []prop {
+	dateTime := func(desc string) *schema { return &schema{Type: "string", Format: "date-time", Description: desc} }
+	source := func(desc string) *schema {
+		return enum(desc, "frontmatter", "git")
+	}
+	return []prop{
+		opt("created", dateTime("When the note was created: the frontmatter's date, else its first commit's time.")),
+		opt("created_source", source("Where created comes from.")),
+		opt("modified", dateTime("When the note was last changed: the frontmatter's date, else its last commit's time.")),
+		opt("modified_source", source("Where modified comes from.")),
+	}
+}
+
+// datesText renders a note's dates for a header line, with their sources:
+// "created 2024-01-02 (frontmatter) · modified 2024-03-12T09:30:00Z (git)".
+func datesText(created *time.Time, createdSource string, modified *time.Time, modifiedSource string) string {
+	var parts []string
+	if created != nil {
+		parts = append(parts, "created "+fmtTime(*created)+" ("+createdSource+")")
+	}
+	if modified != nil {
+		parts = append(parts, "modified "+fmtTime(*modified)+" ("+modifiedSource+")")
+	}
+	return strings.Join(parts, " · ")
+}
+
+// localChangesText renders the uncommitted notes of a wiki_status.
+func localChangesText(b *textBuilder, lc *wiki.LocalChanges) {
+	if lc != nil && (lc.Modified > 0 || lc.Untracked > 0) {
+		bound := ""
+		if lc.Partial {
+			bound = "at least "
+		}
+		b.line("Uncommitted in the checkout (the tools show the committed notes only; commit with git to include them):")
+		if lc.Modified > 0 {
+			b.line("- %s%s modified: %s%s", bound, plural(lc.Modified, "note"), strings.Join(lc.ModifiedPaths, ", "), more(lc.Modified, len(lc.ModifiedPaths)))
+		}
+		if lc.Untracked > 0 {
+			b.line("- %s%s untracked: %s%s", bound, plural(lc.Untracked, "note"), strings.Join(lc.UntrackedPaths, ", "), more(lc.Untracked, len(lc.UntrackedPaths)))
+		}
+	} else if lc != nil {
+		b.line("Checkout: no uncommitted changes to notes.")
+	}
+}
+
+// more says how many of n items a list of shown leaves out: ", and 3 more".
+func more(n, shown int) string {
+	if n <= shown {
+		return ""
+	}
+	return fmt.Sprintf(", and %d more", n-shown)
+}

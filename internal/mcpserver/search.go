@@ -57,7 +57,8 @@ func searchNotesTool() *tool {
 		description: "Ranked full-text search over the notes, with filters, returning each note's path, title, tags, " +
 			"modified date, score and snippets with line numbers. Use it to find notes about a topic or matching " +
 			"properties, tags, folders and dates. Use grep_notes instead for every line containing an exact text or " +
-			"regular expression, resolve_notes to turn a known name into a path, list_notes to browse a folder. " + queryLanguage,
+			"regular expression, resolve_notes to turn a known name into a path, list_notes to browse a folder. " + datesDoc +
+			" sort modified and created, modified_since and the modified: and created: terms use the same dates. " + queryLanguage,
 		input:  in,
 		output: searchResultSchema(),
 		run:    bind(in, runSearch),
@@ -114,8 +115,12 @@ func searchText(query string, res *wiki.SearchResult) string {
 		if len(h.Tags) > 0 {
 			head += " · tags: " + strings.Join(h.Tags, ", ")
 		}
+		var modified *time.Time
 		if !h.Modified.IsZero() {
-			head += " · modified " + fmtTime(h.Modified)
+			modified = &h.Modified
+		}
+		if d := datesText(h.Created, h.CreatedSource, modified, h.ModifiedSource); d != "" {
+			head += " · " + d
 		}
 		b.line("%s", head)
 		for _, sn := range h.Snippets {
@@ -136,16 +141,16 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func searchResultSchema() *schema {
 	return object("One page of results.",
-		req("results", arrayOf("The notes found, best first (or in the sort order).", object("",
+		req("results", arrayOf("The notes found, best first (or in the sort order).", object("", append(append([]prop{
 			req("path", str("Note path.")),
 			req("title", str("Title.")),
 			req("tags", strList("Tags.")),
-			req("modified", &schema{Type: "string", Format: "date-time", Description: "Last modified; 0001-01-01T00:00:00Z when unknown."}),
+		}, dateProps()...),
 			req("score", &schema{Type: "number", Description: "Relevance score."}),
 			opt("snippets", arrayOf("Pieces of the note around the matches; matched terms are marked «like this».", object("",
 				req("line", integer("Line number in the file.", 1, 1e9)),
 				req("text", str("The text, at most 500 characters."))))),
-		))),
+		)...))),
 		req("total", integer("How many notes match in all.", 0, 1e9)),
 		opt("next_cursor", str("Pass as cursor to get the next page; absent on the last page.")),
 		opt("index_behind", boolean("Set while the search index catches up with the latest commits: results may miss recent changes.")),
@@ -189,12 +194,15 @@ type recentOutput struct {
 }
 
 type recentNote struct {
-	Path     string    `json:"path"`
-	Title    string    `json:"title"`
-	Tags     []string  `json:"tags"`
-	Modified time.Time `json:"modified"`
-	Commit   string    `json:"commit,omitempty"`
-	Author   string    `json:"author,omitempty"`
+	Path           string     `json:"path"`
+	Title          string     `json:"title"`
+	Tags           []string   `json:"tags"`
+	Created        *time.Time `json:"created,omitempty"`
+	CreatedSource  string     `json:"created_source,omitempty"`
+	Modified       time.Time  `json:"modified"`
+	ModifiedSource string     `json:"modified_source,omitempty"`
+	Commit         string     `json:"commit,omitempty"`
+	Author         string     `json:"author,omitempty"`
 }
 
 func recentChangesTool() *tool {
@@ -210,14 +218,19 @@ func recentChangesTool() *tool {
 		description: "The notes changed most recently, newest first, with the time, commit and author of their last change " +
 			"and their tags: use it to resume work or see what is new, or with author what someone changed last. The " +
 			"order comes from the history (the last commit that changed each note, renames followed). For the commits " +
-			"themselves use activity_log; to combine recency with a query, search_notes with sort modified.",
+			"themselves use activity_log; to combine recency with a query, search_notes with sort modified. Dates: modified is " +
+			"the time of that last commit (modified_source git), whatever the frontmatter says; created is the frontmatter's " +
+			"created date where it has one, else the note's first commit's time, and created_source says which.",
 		input: in,
 		output: object("One page of notes, newest first.",
 			req("results", arrayOf("", object("",
 				req("path", str("Note path.")),
 				req("title", str("Title.")),
 				req("tags", strList("Tags.")),
-				req("modified", &schema{Type: "string", Format: "date-time"}),
+				opt("created", &schema{Type: "string", Format: "date-time", Description: "The frontmatter's created date, else the note's first commit's time."}),
+				opt("created_source", enum("Where created comes from.", "frontmatter", "git")),
+				req("modified", &schema{Type: "string", Format: "date-time", Description: "The time of the last commit that changed the note."}),
+				opt("modified_source", enum("Where modified comes from: git, but for a wiki without a history index.", "frontmatter", "git")),
 				opt("commit", str("The last commit that changed the note.")),
 				opt("author", str("That commit's author, Name <email>.")),
 			))),
@@ -240,7 +253,8 @@ func runRecent(ctx context.Context, s *Server, a *recentArgs) (any, string, erro
 	}
 	out := &recentOutput{Results: make([]recentNote, len(res.Notes)), Total: res.Total, NextCursor: res.NextCursor, IndexBehind: res.IndexBehind}
 	for i, n := range res.Notes {
-		out.Results[i] = recentNote{Path: n.Path, Title: n.Title, Tags: n.Tags, Modified: n.Modified, Commit: n.Commit, Author: n.Author}
+		out.Results[i] = recentNote{Path: n.Path, Title: n.Title, Tags: n.Tags, Created: n.Created, CreatedSource: n.CreatedSource,
+			Modified: n.Modified, ModifiedSource: n.ModifiedSource, Commit: n.Commit, Author: n.Author}
 	}
 	return out, recentText(out, a.Since), nil
 }
@@ -249,7 +263,8 @@ func newRecentNote(h wiki.SearchHit) recentNote {
 	if h.Tags == nil {
 		h.Tags = []string{}
 	}
-	return recentNote{Path: h.Path, Title: h.Title, Tags: h.Tags, Modified: h.Modified}
+	return recentNote{Path: h.Path, Title: h.Title, Tags: h.Tags, Created: h.Created, CreatedSource: h.CreatedSource,
+		Modified: h.Modified, ModifiedSource: h.ModifiedSource}
 }
 
 func recentText(out *recentOutput, since string) string {
@@ -274,8 +289,14 @@ func recentText(out *recentOutput, since string) string {
 		if !n.Modified.IsZero() {
 			line += " · modified " + fmtTime(n.Modified)
 		}
+		if n.Commit != "" {
+			line += " in " + shortID(n.Commit)
+		}
 		if n.Author != "" {
 			line += " by " + n.Author
+		}
+		if n.Created != nil {
+			line += " · created " + fmtTime(*n.Created) + " (" + n.CreatedSource + ")"
 		}
 		if len(n.Tags) > 0 {
 			line += " · tags: " + strings.Join(n.Tags, ", ")

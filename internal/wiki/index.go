@@ -98,14 +98,19 @@ type SearchResult struct {
 	IndexBehind bool `json:"index_behind,omitempty"`
 }
 
-// SearchHit is one matching note.
+// SearchHit is one matching note. The index sets Modified to the date it
+// sorts by; the wiki then sets the note's dates at HEAD and their sources,
+// as Dates does.
 type SearchHit struct {
-	Path     string    `json:"path"`
-	Title    string    `json:"title"`
-	Tags     []string  `json:"tags"`
-	Modified time.Time `json:"modified"`
-	Score    float64   `json:"score"`
-	Snippets []Snippet `json:"snippets,omitempty"`
+	Path           string     `json:"path"`
+	Title          string     `json:"title"`
+	Tags           []string   `json:"tags"`
+	Created        *time.Time `json:"created,omitempty"`
+	CreatedSource  string     `json:"created_source,omitempty"`
+	Modified       time.Time  `json:"modified,omitzero"`
+	ModifiedSource string     `json:"modified_source,omitempty"`
+	Score          float64    `json:"score"`
+	Snippets       []Snippet  `json:"snippets,omitempty"`
 }
 
 // Snippet is a piece of a note around a match; matched terms are marked

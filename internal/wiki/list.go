@@ -61,15 +61,14 @@ type ListResult struct {
 	NextCursor string `json:"next_cursor,omitempty"`
 }
 
-// NoteSummary is a note as lists show it. Created and modified come from
-// the frontmatter, else from the commits that touched the file when the
-// search index has read them; they are absent when neither knows.
+// NoteSummary is a note as lists show it, with its dates: the
+// frontmatter's, else git's (absent while the history index is still being
+// built).
 type NoteSummary struct {
-	Path     string     `json:"path"`
-	Title    string     `json:"title"`
-	Tags     []string   `json:"tags"`
-	Created  *time.Time `json:"created,omitempty"`
-	Modified *time.Time `json:"modified,omitempty"`
+	Path  string   `json:"path"`
+	Title string   `json:"title"`
+	Tags  []string `json:"tags"`
+	Dates
 }
 
 // FolderSummary is a subfolder and how many notes it holds at any depth.
@@ -168,7 +167,7 @@ func (w *Wiki) List(ctx context.Context, req ListRequest) (*ListResult, error) {
 
 	// Sort, then cut the page.
 	if order != SortAlpha {
-		times := w.knownTimes(items)
+		times := w.itemTimes(ctx, snap.Commit(), items)
 		for i := range items {
 			if err := w.fillItem(ctx, snap, &items[i], times); err != nil {
 				return nil, err
@@ -183,7 +182,7 @@ func (w *Wiki) List(ctx context.Context, req ListRequest) (*ListResult, error) {
 	end := min(start+limit, len(items))
 	page := items[start:end]
 	if order == SortAlpha {
-		times := w.knownTimes(page)
+		times := w.itemTimes(ctx, snap.Commit(), page)
 		for i := range page {
 			if err := w.fillItem(ctx, snap, &page[i], times); err != nil {
 				return nil, err
@@ -238,7 +237,7 @@ func (a *listItem) sortKey(order string) string {
 }
 
 // fillItem parses the item's note, if not done yet, and fills its summary.
-func (w *Wiki) fillItem(ctx context.Context, snap Snapshot, it *listItem, times map[string]pathTime) error {
+func (w *Wiki) fillItem(ctx context.Context, snap Snapshot, it *listItem, times map[string]FileTimes) error {
 	if it.filled {
 		return nil
 	}
@@ -254,17 +253,11 @@ func (w *Wiki) fillItem(ctx context.Context, snap Snapshot, it *listItem, times 
 	return nil
 }
 
-// summarize returns a note's summary; t holds the file's commit times.
-func summarize(n *note.Note, t pathTime) NoteSummary {
-	s := NoteSummary{Path: n.Path, Title: n.Title, Tags: make([]string, len(n.Tags))}
+// summarize returns a note's summary; t holds the file's git times.
+func summarize(n *note.Note, t FileTimes) NoteSummary {
+	s := NoteSummary{Path: n.Path, Title: n.Title, Tags: make([]string, len(n.Tags)), Dates: noteDates(n, t)}
 	for i, tag := range n.Tags {
 		s.Tags[i] = tag.Name
-	}
-	if c := firstSet(n.Created, t.created); !c.IsZero() {
-		s.Created = &c
-	}
-	if m := firstSet(n.Modified, t.modified); !m.IsZero() {
-		s.Modified = &m
 	}
 	return s
 }
@@ -293,24 +286,19 @@ func (w *Wiki) noteAtPath(ctx context.Context, snap Snapshot, notePath string) (
 	if err != nil {
 		return nil, err
 	}
-	s := summarize(n, w.knownTimes([]listItem{{file: f}})[f.Path])
+	s := summarize(n, w.itemTimes(ctx, snap.Commit(), []listItem{{file: f}})[f.Path])
 	return &s, nil
 }
 
-// knownTimes returns the commit times the indexer knows for the items'
-// files. While the index is being built it knows none yet.
-func (w *Wiki) knownTimes(items []listItem) map[string]pathTime {
-	out := make(map[string]pathTime, len(items))
-	if w.ix == nil || !w.ix.lockUnlessBuilding() {
-		return out
+// itemTimes returns the git times of the items' files at head; none while
+// the history index is still being built.
+func (w *Wiki) itemTimes(ctx context.Context, head string, items []listItem) map[string]FileTimes {
+	files := make([]string, len(items))
+	for i, it := range items {
+		files[i] = it.file.Path
 	}
-	defer w.ix.mu.Unlock()
-	for _, it := range items {
-		if t, ok := w.ix.times[it.file.Path]; ok {
-			out[it.file.Path] = t
-		}
-	}
-	return out
+	times, _ := w.gitTimes(ctx, head, true, files)
+	return times
 }
 
 func listSort(s string) (string, error) {

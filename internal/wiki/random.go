@@ -75,7 +75,7 @@ func (w *Wiki) Random(ctx context.Context, req RandomRequest) (*RandomResult, er
 	} else if n, err = w.noteOf(ctx, snap, f); err != nil {
 		return nil, err
 	}
-	res := &RandomResult{NoteSummary: summarize(n, w.knownTimes([]listItem{{file: f}})[f.Path])}
+	res := &RandomResult{NoteSummary: summarize(n, w.itemTimes(ctx, snap.Commit(), []listItem{{file: f}})[f.Path])}
 	res.Excerpt, res.Truncated = excerpt(n.Raw[n.BodyStart:], MaxExcerptChars)
 	return res, nil
 }

@@ -37,12 +37,20 @@ type ReadResult struct {
 	Tags       []string       `json:"tags"`
 	Aliases    []string       `json:"aliases,omitempty"`
 	Properties map[string]any `json:"properties,omitempty"`
-	Created    *time.Time     `json:"created,omitempty"`
-	Modified   *time.Time     `json:"modified,omitempty"`
-	Version    string         `json:"version"`
-	// Commit is the commit the note was read at: HEAD or the requested version.
-	Commit   string        `json:"commit"`
-	Headings []HeadingInfo `json:"headings,omitempty"`
+	// Dates are the frontmatter's dates, else git's.
+	Dates
+	// GitCreated and GitModified are git's dates where the frontmatter's
+	// are shown in Dates (they would repeat them otherwise).
+	GitCreated  *time.Time `json:"git_created,omitempty"`
+	GitModified *time.Time `json:"git_modified,omitempty"`
+	Version     string     `json:"version"`
+	// Commit is the last commit that changed the note, as of HEAD or the
+	// version read ("" while the history index is still being built).
+	Commit string `json:"commit,omitempty"`
+	// LocalChange says how the checked-out file differs from the version
+	// shown (a read at HEAD of a checkout): "modified", "deleted", ...
+	LocalChange string        `json:"local_change,omitempty"`
+	Headings    []HeadingInfo `json:"headings,omitempty"`
 	// Backlinks holds, for a metadata-only read at HEAD, the notes that
 	// link to this one, each with its links' lines and context.
 	Backlinks []Backlink `json:"backlinks,omitempty"`
@@ -80,12 +88,19 @@ func (w *Wiki) Read(ctx context.Context, req ReadRequest) (*ReadResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	atHead := req.Version == ""
 	f, n, err := w.readNote(ctx, snap, notePath, ext)
 	if err != nil {
+		if atHead {
+			err = w.uncommittedNote(ctx, snap.Commit(), notePath, ext, err)
+		}
 		return nil, err
 	}
 	res := describe(n, f)
-	res.Commit = snap.Commit()
+	w.addGitDates(ctx, res, n, snap.Commit(), atHead)
+	if atHead {
+		res.LocalChange = w.checkoutChange(ctx, snap.Commit(), f.Path)
+	}
 	if req.MetadataOnly {
 		if req.Version == "" && w.gr != nil {
 			g, err := w.graphAt(ctx)
@@ -125,12 +140,6 @@ func describe(n *note.Note, f File) *ReadResult {
 	for i, t := range n.Tags {
 		res.Tags[i] = t.Name
 	}
-	if !n.Created.IsZero() {
-		res.Created = &n.Created
-	}
-	if !n.Modified.IsZero() {
-		res.Modified = &n.Modified
-	}
 	for _, h := range n.Headings {
 		res.Headings = append(res.Headings, HeadingInfo{Level: h.Level, Text: h.Text, Line: h.Line})
 	}
@@ -138,6 +147,27 @@ func describe(n *note.Note, f File) *ReadResult {
 		res.Warnings = append(res.Warnings, "malformed frontmatter: "+n.FrontmatterErr.Error())
 	}
 	return res
+}
+
+// addGitDates sets a read's dates and last commit from git's history of
+// the note as of commit, or warns that they are not known yet.
+func (w *Wiki) addGitDates(ctx context.Context, res *ReadResult, n *note.Note, commit string, atHead bool) {
+	times, known := w.gitTimes(ctx, commit, atHead, []string{res.File})
+	t := times[res.File]
+	res.Dates = noteDates(n, t)
+	res.Commit = t.Commit
+	if res.CreatedSource == DateFromFrontmatter && !t.Created.IsZero() {
+		res.GitCreated = &t.Created
+	}
+	if res.ModifiedSource == DateFromFrontmatter && !t.Modified.IsZero() {
+		res.GitModified = &t.Modified
+	}
+	switch {
+	case !known && w.hist != nil:
+		res.Warnings = append(res.Warnings, "the history index is still being built: the note's last commit and its dates from git are not known yet; read it again shortly (wiki_status shows the progress)")
+	case !known:
+		res.Warnings = append(res.Warnings, "the note's dates from git are not known yet: the search index is still being built")
+	}
 }
 
 // window cuts content to at most max characters from offset. It returns the

@@ -20,7 +20,7 @@ func TestWiki_Read(t *testing.T) {
 	})
 	first := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD"))
 	gittest.Commit(t, dir, "second", map[string]string{"projects/plan.md": planNote + "\nlater\n"})
-	w := openWiki(t, dir, nil)
+	w := syncedHistoryWiki(t, dir)
 
 	tests := []struct {
 		name string
@@ -54,7 +54,7 @@ func TestWiki_Read(t *testing.T) {
 			}
 		}, ""},
 		{"old version", wiki.ReadRequest{Path: "projects/plan", Version: first[:8]}, func(t *testing.T, r *wiki.ReadResult) {
-			if r.Content != planNote || r.Commit != first {
+			if r.Content != planNote || r.Commit != first { // the note's last change as of first
 				t.Errorf("got %q at %s", r.Content, r.Commit)
 			}
 		}, ""},

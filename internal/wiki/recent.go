@@ -49,11 +49,18 @@ type RecentNote struct {
 	Path  string   `json:"path"`
 	Title string   `json:"title"`
 	Tags  []string `json:"tags"`
-	// Modified is the time of the last commit that changed the note, and
-	// Commit and Author that commit's (absent without a history index).
-	Modified time.Time `json:"modified"`
-	Commit   string    `json:"commit,omitempty"`
-	Author   string    `json:"author,omitempty"`
+	// Created is the frontmatter's created date, else git's (the note's
+	// first commit); CreatedSource says which.
+	Created       *time.Time `json:"created,omitempty"`
+	CreatedSource string     `json:"created_source,omitempty"`
+	// Modified is the time of the last commit that changed the note, the
+	// order of the list (ModifiedSource "git"), and Commit and Author that
+	// commit's. Without a history index it is the search index's date:
+	// the frontmatter's, else git's.
+	Modified       time.Time `json:"modified"`
+	ModifiedSource string    `json:"modified_source,omitempty"`
+	Commit         string    `json:"commit,omitempty"`
+	Author         string    `json:"author,omitempty"`
 }
 
 // RecentChanges returns the notes at HEAD ordered by their last change,
@@ -149,8 +156,10 @@ func (w *Wiki) RecentChanges(ctx context.Context, req RecentRequest) (*RecentRes
 		for i, t := range n.Tags {
 			tags[i] = t.Name
 		}
+		d := noteDates(n, it.t)
 		res.Notes = append(res.Notes, RecentNote{Path: n.Path, Title: n.Title, Tags: tags,
-			Modified: it.t.Modified, Commit: it.t.Commit, Author: who(it.t.Author)})
+			Created: d.Created, CreatedSource: d.CreatedSource, Modified: it.t.Modified, ModifiedSource: DateFromGit,
+			Commit: it.t.Commit, Author: who(it.t.Author)})
 	}
 	return res, nil
 }
@@ -171,7 +180,8 @@ func (w *Wiki) recentFromIndex(ctx context.Context, req RecentRequest, limit int
 		if tags == nil {
 			tags = []string{}
 		}
-		res.Notes[i] = RecentNote{Path: h.Path, Title: h.Title, Tags: tags, Modified: h.Modified}
+		res.Notes[i] = RecentNote{Path: h.Path, Title: h.Title, Tags: tags, Created: h.Created, CreatedSource: h.CreatedSource,
+			Modified: h.Modified, ModifiedSource: h.ModifiedSource}
 	}
 	return res, nil
 }
@@ -199,7 +209,7 @@ func (w *Wiki) recentItems(ctx context.Context, head string) ([]recentItem, erro
 	if c.head == head && c.items != nil {
 		return c.items, nil
 	}
-	times, err := w.hist.Times(ctx, head, nil)
+	times, err := w.allTimes(ctx, head)
 	if err != nil {
 		return nil, err
 	}

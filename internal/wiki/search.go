@@ -63,6 +63,7 @@ func (w *Wiki) Search(ctx context.Context, p SearchParams) (*SearchResult, error
 		return nil, err
 	}
 	res.IndexBehind = !current
+	w.hitDates(ctx, res.Hits)
 	res.NextCursor = scope.seal(res.NextCursor)
 	return res, nil
 }
@@ -82,6 +83,46 @@ func searchScope(req SearchRequest) cursorScope {
 		sort = "relevance"
 	}
 	return cursorScope{"search", query, tags, req.Folder, req.BacklinksTo, timeKey(req.ModifiedSince), sort}
+}
+
+// hitDates sets the dates of the hits' notes at HEAD, as a read shows them:
+// the frontmatter's, else git's. A hit whose note HEAD no longer has (the
+// index is behind) keeps the index's modified date, without a source.
+func (w *Wiki) hitDates(ctx context.Context, hits []SearchHit) {
+	if len(hits) == 0 {
+		return
+	}
+	_, snap, err := w.head(ctx)
+	if err != nil {
+		return
+	}
+	notes := make([]*note.Note, len(hits))
+	files := make([]string, 0, len(hits))
+	for i := range hits {
+		f, n, err := w.readNote(ctx, snap, hits[i].Path, "")
+		if err != nil {
+			continue
+		}
+		notes[i] = n
+		files = append(files, f.Path)
+	}
+	times, _ := w.gitTimes(ctx, snap.Commit(), true, files)
+	j := 0
+	for i, n := range notes {
+		if n == nil {
+			continue
+		}
+		h := &hits[i]
+		d := noteDates(n, times[files[j]])
+		j++
+		h.Created, h.CreatedSource = d.Created, d.CreatedSource
+		switch {
+		case d.Modified != nil:
+			h.Modified, h.ModifiedSource = *d.Modified, d.ModifiedSource
+		case !h.Modified.IsZero():
+			h.ModifiedSource = DateFromGit // the index's, from the history
+		}
+	}
 }
 
 func (w *Wiki) searchRequest(p SearchParams) (SearchRequest, error) {

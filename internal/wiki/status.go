@@ -40,6 +40,10 @@ type Status struct {
 	// are unknown. Notes at HEAD are unaffected.
 	MissingObjects int        `json:"missing_objects"`
 	Sync           SyncStatus `json:"sync"`
+	// LocalChanges are the notes of a checkout that differ from HEAD,
+	// which no tool shows until they are committed; nil for a bare
+	// repository.
+	LocalChanges *LocalChanges `json:"local_changes,omitempty"`
 }
 
 // DerivedStatus is the state of derived data that follows HEAD.
@@ -109,6 +113,7 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 			st.Notes++
 		}
 	}
+	st.LocalChanges = w.localChanges(ctx, head)
 	if w.hist != nil {
 		st.History = derived(true, w.hist.Commit(), head.Commit)
 		st.MissingObjects = w.hist.MissingObjects()

@@ -25,6 +25,16 @@ type Store interface {
 	// Such files fail with an *note.Error of code LOCAL_CHANGES naming them.
 	// A bare repository always passes.
 	CheckWorktree(ctx context.Context, parent string, files []string) error
+	// CheckoutChange reports how the checked-out file (repository-relative,
+	// with extension) differs from its content at commit: "" when it does
+	// not (always in a bare repository), else why ("modified", "deleted",
+	// "untracked" when commit lacks it, ...).
+	CheckoutChange(ctx context.Context, commit, file string) (string, error)
+	// LocalChanges compares the files of a checkout that keep accepts with
+	// commit, as `git status` does, naming at most max paths of each kind; it
+	// reads a bounded number of directory entries and says when it stopped
+	// short. A bare repository has none.
+	LocalChanges(ctx context.Context, commit string, keep func(file string) bool, max int) (LocalChanges, error)
 	// Commit writes one commit with the changes on top of req.Parent and,
 	// for a checkout, puts the touched files and their index entries in
 	// place, then moves the branch to it with git's lock protocol, all under

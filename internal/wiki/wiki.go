@@ -26,6 +26,8 @@ type Wiki struct {
 	gr      *graphState // nil without a link graph
 	hist    History     // nil without a history index
 	recent  recentCache
+	times   timesCache // git times of every file at one head
+	local   localCache // the last scan of the checkout
 
 	cancel context.CancelFunc // stops background work
 	bg     sync.WaitGroup
