@@ -18,6 +18,8 @@ func FuzzApplyEdits(f *testing.F) {
 		{"---\ntitle: t\n---\n# A\ntext", "---\nz", "", "A", 8},
 		{"Title\n===\n\nSub\n---\n", "x", "", "Sub", 6},
 		{"intro\n## A\na\nFoo\n---\n", "", "", "A", 8},
+		{"\ufeff# A\ntext\n", "---\nx", "", "", 1},
+		{"\ufeff---\ntitle: t\n---\n", "x", "", "", 0},
 	} {
 		f.Add(s.src, s.op, s.content, s.find, s.section, 0, false)
 	}

@@ -44,6 +44,8 @@ func FuzzUpdateMetadata(f *testing.F) {
 	}
 	f.Add([]byte("---\ntags:\n  - a\n  - b\n---\n"), "", "A", "tags", "x", uint8(4))
 	f.Add([]byte("---\ntags: a b\n---\n"), "", "c", "k", "'", uint8(2|16))
+	f.Add([]byte("\ufeff# T\nbody\n"), "", "c", "k", "v", uint8(2))
+	f.Add([]byte("---\ntags: !!set {a, b}\n---\n"), "", "c", "k", "v", uint8(2|4))
 	f.Add([]byte("---\nx: |+\n  a\n\n# c\n---\n"), "", "c", "x", "line\nline", uint8(16|128))
 	f.Fuzz(func(t *testing.T, src []byte, title, tag, key, value string, mode uint8) {
 		ch := metaFuzzChange(title, tag, key, value, mode)
