@@ -119,12 +119,18 @@ func dateProps() []prop {
 // "created 2024-01-02 (frontmatter) · modified 2024-03-12T09:30:00Z (git)".
 func datesText(created *time.Time, createdSource string, modified *time.Time, modifiedSource string) string {
 	var parts []string
-	if created != nil {
-		parts = append(parts, "created "+fmtTime(*created)+" ("+createdSource+")")
+	add := func(name string, t *time.Time, source string) {
+		if t == nil {
+			return
+		}
+		part := name + " " + fmtTime(*t)
+		if source != "" {
+			part += " (" + source + ")"
+		}
+		parts = append(parts, part)
 	}
-	if modified != nil {
-		parts = append(parts, "modified "+fmtTime(*modified)+" ("+modifiedSource+")")
-	}
+	add("created", created, createdSource)
+	add("modified", modified, modifiedSource)
 	return strings.Join(parts, " · ")
 }
 
