@@ -61,10 +61,14 @@
 //     not a markdown one) name files, not notes: they resolve by path from
 //     the root or, as a bare name, by the end of the path, nearest first.
 //
-// A markdown link [text](a/b.md) is a path relative to the linking note's
-// folder, percent-decoded; it names a note by path only, either way
-// (Obsidian would also take it as a file name or a path suffix when no
-// note has that path; GitHub would not, and neither does the graph).
+// A markdown link [text](a/b.md) or image ![alt](img/a.png) is a path
+// relative to the linking note's folder, percent-decoded; with a markdown
+// extension it names a note, with any other extension a file that is not a
+// note ("no such file" when there is none). It names them by path only,
+// either way: Obsidian would also take a path that names nothing as a file
+// name or a path suffix (its getFirstLinkpathDest), GitHub would not, and
+// neither does the graph, so a link that works here works on GitHub too.
+// A destination without an extension (a folder, LICENSE) is not a link.
 //
 // A heading after '#' must be the text of a heading of the target (ignoring
 // case) or its slug (lowercase, punctuation dropped, spaces as '-', as in
@@ -111,6 +115,12 @@
 //     so a link by it gets the new name);
 //   - only the target text changes: a label, a heading, the embed mark and
 //     every other byte of the note stay as they are.
+//
+// Files that are not notes do not move, but a link from a moved note to
+// one may stop naming it: a relative path (every markdown link, a wiki
+// link starting with "./" or "../") gets the relative path from the note's
+// new folder, any other wiki link keeps as many trailing segments as it
+// had, or more, or "/" plus the whole path.
 //
 // A link that resolved to nothing before the move is left alone, even when
 // the move makes it resolve.
