@@ -64,10 +64,12 @@
 // A markdown link [text](a/b.md) or image ![alt](img/a.png) is a path
 // relative to the linking note's folder, percent-decoded; with a markdown
 // extension it names a note, with any other extension a file that is not a
-// note ("no such file" when there is none). It names them by path only,
-// either way: Obsidian would also take a path that names nothing as a file
-// name or a path suffix (its getFirstLinkpathDest), GitHub would not, and
-// neither does the graph, so a link that works here works on GitHub too.
+// note ("no such file" when there is none). The wiki way it names them
+// by path only, as GitHub does. Obsidian looks a markdown link's path up
+// as it does a wiki link's (getFirstLinkpathDest); in its resolution a
+// path that names no file is looked up that way too, and may reach a file
+// that is not a note by its name or the end of its path (![](a.png) with
+// the image in attachments/). A link to a note is still by path only.
 // A destination without an extension (a folder, LICENSE) is not a link.
 //
 // A heading after '#' must be the text of a heading of the target (ignoring
@@ -119,7 +121,8 @@
 // Files that are not notes do not move, but a link from a moved note to
 // one may stop naming it: a relative path (every markdown link, a wiki
 // link starting with "./" or "../") gets the relative path from the note's
-// new folder, any other wiki link keeps as many trailing segments as it
+// new folder (a markdown path that named the file keeps naming it, not
+// reaching it by its name alone), any other wiki link keeps as many trailing segments as it
 // had, or more, or "/" plus the whole path.
 //
 // A link that resolved to nothing before the move is left alone, even when

@@ -109,8 +109,16 @@ func (v *view) relinkFile(l *link, s *node, sp string) (wiki.LinkEdit, bool) {
 		return wiki.LinkEdit{}, false
 	}
 	dir := folderOf(sp)
+	// a markdown path that named the file must still name it: Obsidian's
+	// lookup by file name is not enough
+	exact := l.kind == note.LinkMarkdown && v.g.resolveFile(l, s.path) != ""
 	resolves := func(text string) (bool, string) {
-		n, f, _, _ := v.resolveLink(l.relocated(text, dir), s, sp)
+		c := l.relocated(text, dir)
+		if exact {
+			f := v.g.resolveFile(c, sp)
+			return f == l.file, f
+		}
+		n, f, _, _ := v.resolveLink(c, s, sp)
 		if n != nil {
 			return false, v.pathOf(n)
 		}
