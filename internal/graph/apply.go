@@ -237,13 +237,15 @@ func deleteFrom(fs []string, f string) []string {
 // lookupKeys returns the keys under which a link is found when a note or
 // file comes or goes: its lookup key, and the lowercased file name it
 // names without a markdown extension, which is how Obsidian looks it up
-// (a note that comes with that name can take the link over).
+// (a note that comes with that name can take the link over); for a
+// markdown link only when it names a file that is not a note, which
+// Obsidian also finds by name.
 func (l *link) lookupKeys() []string {
 	var ks []string
 	if l.key != "" {
 		ks = append(ks, l.key)
 	}
-	if l.kind == note.LinkMarkdown || l.mode == modeSelf {
+	if l.kind == note.LinkMarkdown && l.mode != modeFilePath || l.mode == modeSelf {
 		return ks
 	}
 	name, _ := splitNoteExt(baseName(strings.ToLower(strings.TrimSpace(l.target))))

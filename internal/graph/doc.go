@@ -61,10 +61,16 @@
 //     not a markdown one) name files, not notes: they resolve by path from
 //     the root or, as a bare name, by the end of the path, nearest first.
 //
-// A markdown link [text](a/b.md) is a path relative to the linking note's
-// folder, percent-decoded; it names a note by path only, either way
-// (Obsidian would also take it as a file name or a path suffix when no
-// note has that path; GitHub would not, and neither does the graph).
+// A markdown link [text](a/b.md) or image ![alt](img/a.png) is a path
+// relative to the linking note's folder, percent-decoded; with a markdown
+// extension it names a note, with any other extension a file that is not a
+// note ("no such file" when there is none). The wiki way it names them
+// by path only, as GitHub does. Obsidian looks a markdown link's path up
+// as it does a wiki link's (getFirstLinkpathDest); in its resolution a
+// path that names no file is looked up that way too, and may reach a file
+// that is not a note by its name or the end of its path (![](a.png) with
+// the image in attachments/). A link to a note is still by path only.
+// A destination without an extension (a folder, LICENSE) is not a link.
 //
 // A heading after '#' must be the text of a heading of the target (ignoring
 // case) or its slug (lowercase, punctuation dropped, spaces as '-', as in
@@ -111,6 +117,13 @@
 //     so a link by it gets the new name);
 //   - only the target text changes: a label, a heading, the embed mark and
 //     every other byte of the note stay as they are.
+//
+// Files that are not notes do not move, but a link from a moved note to
+// one may stop naming it: a relative path (every markdown link, a wiki
+// link starting with "./" or "../") gets the relative path from the note's
+// new folder (a markdown path that named the file keeps naming it, not
+// reaching it by its name alone), any other wiki link keeps as many trailing segments as it
+// had, or more, or "/" plus the whole path.
 //
 // A link that resolved to nothing before the move is left alone, even when
 // the move makes it resolve.

@@ -59,18 +59,11 @@ func newLink(n *note.Note, l note.Link) (link, bool) {
 	case l.Kind == note.LinkMarkdown:
 		out.raw = string(n.Raw[l.TargetStart:l.TargetEnd])
 		out.angle = l.TargetStart > 0 && n.Raw[l.TargetStart-1] == '<'
-		base, _ := splitNoteExt(l.Target)
-		out.mode, out.want = modePath, joinRel(dir, base)
+		out.mode, out.want = markdownTarget(l.Target, dir)
 	case l.Target == "":
 		out.mode = modeSelf
 	case isFileTarget(l.Target, l.Kind == note.LinkEmbed):
-		out.mode, out.want = modeFile, l.Target
-		switch {
-		case strings.HasPrefix(l.Target, "/"):
-			out.mode, out.want = modeFilePath, strings.TrimLeft(l.Target, "/")
-		case isRelative(l.Target):
-			out.mode, out.want = modeFilePath, joinRel(dir, l.Target)
-		}
+		out.mode, out.want = fileTarget(l.Target, dir)
 	default:
 		out.mode, out.want = noteTarget(l.Target, dir)
 	}
@@ -89,6 +82,28 @@ func noteTarget(target, dir string) (mode, string) {
 		return modePath, joinRel(dir, base)
 	}
 	return modeName, base
+}
+
+// fileTarget returns how a wiki link's target names a file that is not a
+// note from a note in folder dir, and what it looks up.
+func fileTarget(target, dir string) (mode, string) {
+	switch {
+	case strings.HasPrefix(target, "/"):
+		return modeFilePath, strings.TrimLeft(target, "/")
+	case isRelative(target):
+		return modeFilePath, joinRel(dir, target)
+	}
+	return modeFile, target
+}
+
+// markdownTarget returns how a markdown link's target names a note or a
+// file from a note in folder dir, and what it looks up: a path relative to
+// dir, to a note when it has a markdown extension, else to a file.
+func markdownTarget(target, dir string) (mode, string) {
+	if base, ext := splitNoteExt(target); ext != "" {
+		return modePath, joinRel(dir, base)
+	}
+	return modeFilePath, joinRel(dir, target)
 }
 
 // nameLink is a wiki link to target written in a note in folder dir.

@@ -50,6 +50,7 @@ func TestGraph_ObsidianResolution(t *testing.T) {
 			"22 missing.png -> (no such file)",
 			"23 Nowhere#Intro -> (no such note)",
 			"24 Projects/Alpha/Plan.md -> Projects/Alpha/Plan",
+			"25 attachments/diagram.png -> attachments/diagram.png",
 		},
 		// by title and alias; the nearest Meeting is the first by file
 		wiki.ResolveWiki: {
@@ -72,6 +73,7 @@ func TestGraph_ObsidianResolution(t *testing.T) {
 			"22 missing.png -> (no such file)",
 			"23 Nowhere#Intro -> (no such note)",
 			"24 Projects/Alpha/Plan.md -> Projects/Alpha/Plan",
+			"25 attachments/diagram.png -> attachments/diagram.png",
 		},
 	}
 	// Obsidian shows as unresolved: the title, the two aliases, the missing

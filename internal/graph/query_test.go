@@ -105,6 +105,7 @@ func TestGraph_Outlinks(t *testing.T) {
 			"18 Project Alpha#Goals -> projects/alpha/overview",
 			"20 taxes 2024.md -> areas/finance/taxes 2024",
 			"20 ../health/running.md -> areas/health/running",
+			"22 ../../assets/image.png -> assets/image.png",
 		}},
 		{"journal/2024/2024-01-16", []string{
 			"11 Project Gamma -> (no such note)",

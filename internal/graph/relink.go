@@ -72,6 +72,12 @@ func (v *view) relinks(s *node) []wiki.LinkEdit {
 	var edits []wiki.LinkEdit
 	for i := range s.links {
 		l := &s.links[i]
+		if l.file != "" {
+			if e, ok := v.relinkFile(l, s, sp); ok {
+				edits = append(edits, e)
+			}
+			continue
+		}
 		if l.to == nil || l.mode != modeName && l.mode != modePath {
 			continue
 		}
@@ -94,14 +100,90 @@ func (v *view) relinks(s *node) []wiki.LinkEdit {
 	return edits
 }
 
+// relinkFile returns the edit for link l of note s, now at sp in v, that
+// resolves to a file that is not a note, if the link would resolve to
+// another file (or none) in v: a move of s changes what a relative path
+// from it names. Files do not move, so only links of moved notes change.
+func (v *view) relinkFile(l *link, s *node, sp string) (wiki.LinkEdit, bool) {
+	if _, moved := v.moved[s]; !moved {
+		return wiki.LinkEdit{}, false
+	}
+	dir := folderOf(sp)
+	// a markdown path that named the file must still name it: Obsidian's
+	// lookup by file name is not enough
+	exact := l.kind == note.LinkMarkdown && v.g.resolveFile(l, s.path) != ""
+	resolves := func(text string) (bool, string) {
+		c := l.relocated(text, dir)
+		if exact {
+			f := v.g.resolveFile(c, sp)
+			return f == l.file, f
+		}
+		n, f, _, _ := v.resolveLink(c, s, sp)
+		if n != nil {
+			return false, v.pathOf(n)
+		}
+		return f == l.file, f
+	}
+	same, now := resolves(l.target)
+	if same {
+		return wiki.LinkEdit{}, false
+	}
+	e := wiki.LinkEdit{Line: l.line, Start: l.start, End: l.end, Old: l.written(), To: l.file, Now: now}
+	for _, t := range fileTexts(l, dir) {
+		if ok, _ := resolves(t.target); ok {
+			e.New = t.text
+			break
+		}
+	}
+	return e, true
+}
+
+// fileText is a target text to try for a link to a file: as the graph
+// reads it, and as written in the note.
+type fileText struct{ target, text string }
+
+// fileTexts returns the target texts that could name l.file from a note in
+// folder dir, in the link's own style, best first: a markdown link or a
+// relative wiki link gets the relative path (keeping a leading "./"); any
+// other wiki link keeps as many trailing segments as it had, then more,
+// then the path from the root.
+func fileTexts(l *link, dir string) []fileText {
+	rel := relPath(dir, l.file)
+	if strings.HasPrefix(l.target, "./") && !strings.HasPrefix(rel, "../") {
+		rel = "./" + rel
+	}
+	if l.kind == note.LinkMarkdown {
+		return []fileText{{rel, escapeDest(rel, l.raw != l.target, l.angle)}}
+	}
+	var out []fileText
+	add := func(t string) {
+		if validWikiTarget(t) {
+			out = append(out, fileText{t, t})
+		}
+	}
+	switch {
+	case isRelative(l.target):
+		add(rel)
+	case strings.HasPrefix(l.target, "/"):
+	default:
+		for j := segments(strings.TrimPrefix(l.target, "./")); j <= segments(l.file); j++ {
+			add(lastSegments(l.file, j))
+		}
+	}
+	add("/" + l.file)
+	return out
+}
+
 // relocated returns the link with another target text, as written in a
 // note in folder dir.
 func (l *link) relocated(target, dir string) *link {
 	c := &link{kind: l.kind, target: target}
-	if l.kind == note.LinkMarkdown {
-		base, _ := splitNoteExt(target)
-		c.mode, c.want = modePath, joinRel(dir, base)
-	} else {
+	switch {
+	case l.kind == note.LinkMarkdown:
+		c.mode, c.want = markdownTarget(target, dir)
+	case l.mode == modeFile || l.mode == modeFilePath:
+		c.mode, c.want = fileTarget(target, dir)
+	default:
 		c.mode, c.want = noteTarget(target, dir)
 	}
 	c.key = strings.ToLower(c.want)

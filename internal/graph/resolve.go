@@ -143,7 +143,15 @@ func (v *view) resolveLink(l *link, src *node, srcPath string) (*node, string, m
 		}
 		return nil, c.file, matchPath, others
 	case l.mode == modeFile || l.mode == modeFilePath:
-		return nil, v.g.resolveFile(l, srcPath), matchNone, nil
+		f := v.g.resolveFile(l, srcPath)
+		if f == "" && v.g.obsidian && l.kind == note.LinkMarkdown {
+			// Obsidian looks a markdown link's path up as it does a wiki
+			// link's; only a file that is not a note is taken
+			if c, _, ok := v.obsidian(l.target, srcPath); ok && c.n == nil {
+				f = c.file
+			}
+		}
+		return nil, f, matchNone, nil
 	}
 	n, by := v.resolveNote(l, src, srcPath)
 	if n == nil || !isBareName(l.target) || l.mode != modeName {

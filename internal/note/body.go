@@ -24,7 +24,7 @@ type LinkKind string
 const (
 	LinkWiki     LinkKind = "wiki"     // [[Target]], [[Target|label]], [[Target#Heading]], [[#Heading]]
 	LinkEmbed    LinkKind = "embed"    // ![[Target]]
-	LinkMarkdown LinkKind = "markdown" // [label](relative/path.md)
+	LinkMarkdown LinkKind = "markdown" // [label](relative/path.md), [label](file.pdf), ![alt](image.png)
 )
 
 // Link is a link outside code, with where it sits.
@@ -32,7 +32,10 @@ type Link struct {
 	Kind LinkKind `json:"kind"`
 	// Target is the target as written, without heading or label; empty for
 	// [[#Heading]]. For markdown links it is the URL-decoded relative path.
-	Target  string `json:"target"`
+	Target string `json:"target"`
+	// Embed marks a markdown image, ![alt](path); its Label is the alt
+	// text. Wiki embeds have their own kind, LinkEmbed.
+	Embed   bool   `json:"embed,omitempty"`
 	Heading string `json:"heading,omitempty"`
 	Label   string `json:"label,omitempty"`
 	Line    int    `json:"line"`

@@ -67,8 +67,11 @@ func checkBody(tb testing.TB, src []byte, start, startLine int, b body) {
 				tb.Errorf("link %d: target %q, bytes at target %q", i, l.Target, raw)
 			}
 		case LinkMarkdown:
-			if l.Target != decodeURL(raw) || !hasNoteExt(l.Target) {
+			if l.Target != decodeURL(raw) || !hasFileExt(l.Target) {
 				tb.Errorf("link %d: target %q, bytes at target %q", i, l.Target, raw)
+			}
+			if mark := l.Start < len(src) && src[l.Start] == '!'; mark != l.Embed {
+				tb.Errorf("link %d %q: embed %v, starts with %q", i, l.Target, l.Embed, src[l.Start])
 			}
 		default:
 			tb.Errorf("link %d: kind %q", i, l.Kind)

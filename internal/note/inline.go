@@ -120,7 +120,7 @@ func (in *inline) angle(i int) int {
 }
 
 // bang handles '!' before '[' at i: an embed ![[x]] or an image ![](x),
-// which is skipped and never a link.
+// a link when it names a relative file.
 func (in *inline) bang(i int) int {
 	if i+2 < in.be && in.src[i+2] == '[' {
 		if end, ok := in.wikilink(i+1, true); ok {

@@ -68,8 +68,8 @@ func (in *inline) wikilink(open int, embed bool) (int, bool) {
 
 // markdownLink reads an inline link [text](destination "title") whose '['
 // is at open, or an image when image is set. The text may span lines and
-// nest balanced brackets. It returns the offset after the link; a link
-// (never an image) to a relative markdown file is added to the links.
+// nest balanced brackets. It returns the offset after the link; a link or
+// an image to a relative path of a file is added to the links.
 func (in *inline) markdownLink(open int, image bool) (int, bool) {
 	src, be := in.src, in.be
 	depth, closing := 0, -1
@@ -94,9 +94,7 @@ func (in *inline) markdownLink(open int, image bool) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	if !image {
-		in.addMarkdownLink(open, closing, d)
-	}
+	in.addMarkdownLink(open, closing, d, image)
 	return d.end, true
 }
 
@@ -178,11 +176,14 @@ func parseDestination(src []byte, p, be int) (destination, bool) {
 	return d, true
 }
 
-// addMarkdownLink adds the link [text](d) whose text is src[open+1:closing]
-// if its destination is a relative path to a markdown file: no scheme
-// (http:, mailto:), not absolute, ending in .md, .markdown or .mdx before
-// an optional ?query and #heading. Target and heading are URL-decoded.
-func (in *inline) addMarkdownLink(open, closing int, d destination) {
+// addMarkdownLink adds the link [text](d), or the image ![text](d) when
+// image is set, whose text is src[open+1:closing], if its destination is a
+// relative path to a file: no scheme (http:, mailto:, data:), not absolute,
+// not only a #heading, and its last segment has an extension (note.md,
+// img/a.png, spec.pdf; not a folder like docs/ nor a name like LICENSE),
+// before an optional ?query and #heading. Target and heading are
+// URL-decoded.
+func (in *inline) addMarkdownLink(open, closing int, d destination, image bool) {
 	src := in.src
 	pathEnd := d.start + indexAny(src[d.start:d.stop], "?#")
 	path := src[d.start:pathEnd]
@@ -190,7 +191,7 @@ func (in *inline) addMarkdownLink(open, closing int, d destination) {
 		return
 	}
 	target := decodeURL(path)
-	if !hasNoteExt(target) {
+	if !hasFileExt(target) {
 		return
 	}
 	var heading string
@@ -198,12 +199,16 @@ func (in *inline) addMarkdownLink(open, closing int, d destination) {
 		heading = decodeURL(src[pathEnd+k+1 : d.stop])
 	}
 	label := trimmed(src, open+1, closing)
+	start := open
+	if image {
+		start--
+	}
 	if strings.ContainsAny(label, "\r\n") {
 		label = strings.Join(strings.Fields(label), " ")
 	}
 	in.b.Links = append(in.b.Links, Link{
-		Kind: LinkMarkdown, Target: target, Heading: heading, Label: label,
-		Line: in.lineAt(open), Start: open, End: d.end, TargetStart: d.start, TargetEnd: pathEnd,
+		Kind: LinkMarkdown, Target: target, Embed: image, Heading: heading, Label: label,
+		Line: in.lineAt(start), Start: start, End: d.end, TargetStart: d.start, TargetEnd: pathEnd,
 	})
 }
 
@@ -213,10 +218,12 @@ func hasScheme(b []byte) bool {
 	return n > 0 && n < len(b) && b[n] == ':'
 }
 
-// hasNoteExt reports whether p ends in a markdown extension, in any case.
-func hasNoteExt(p string) bool {
-	p = strings.ToLower(p)
-	return strings.HasSuffix(p, ".md") || strings.HasSuffix(p, ".markdown") || strings.HasSuffix(p, ".mdx")
+// hasFileExt reports whether the last segment of p has an extension: a
+// '.' followed by something, other than in "." and "..".
+func hasFileExt(p string) bool {
+	name := p[strings.LastIndexAny(p, "/\\")+1:]
+	i := strings.LastIndexByte(name, '.')
+	return i >= 0 && i < len(name)-1 && name != ".."
 }
 
 // decodeURL percent-decodes b; if that fails or yields invalid UTF-8 or a

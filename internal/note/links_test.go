@@ -6,7 +6,7 @@ import (
 )
 
 // linkRow is a link as the tests compare it: its fields and the bytes its
-// two ranges cover.
+// two ranges cover; a markdown image has the kind imageRow.
 type linkRow struct {
 	Line    int
 	Kind    LinkKind
@@ -17,16 +17,23 @@ type linkRow struct {
 	Raw     string // src[TargetStart:TargetEnd]
 }
 
+// imageRow is the kind of a linkRow of a markdown link with Embed set.
+const imageRow LinkKind = "markdown image"
+
 func linkRows(src string, ls []Link) []linkRow {
 	var rows []linkRow
 	for _, l := range ls {
-		rows = append(rows, linkRow{l.Line, l.Kind, l.Target, l.Heading, l.Label, src[l.Start:l.End], src[l.TargetStart:l.TargetEnd]})
+		kind := l.Kind
+		if l.Embed {
+			kind = imageRow
+		}
+		rows = append(rows, linkRow{l.Line, kind, l.Target, l.Heading, l.Label, src[l.Start:l.End], src[l.TargetStart:l.TargetEnd]})
 	}
 	return rows
 }
 
 func TestScanBody_Links(t *testing.T) {
-	const w, e, m = LinkWiki, LinkEmbed, LinkMarkdown
+	const w, e, m, im = LinkWiki, LinkEmbed, LinkMarkdown, imageRow
 	tests := []struct {
 		name string
 		src  string
@@ -69,8 +76,18 @@ func TestScanBody_Links(t *testing.T) {
 			{1, m, "x.mdx", "", "a", "[a](x.mdx)", "x.mdx"}, {1, m, "Y.MD", "", "b", "[b](Y.MD)", "Y.MD"}}},
 		{"markdown nested brackets", "[a [b] c](x.md)", []linkRow{{1, m, "x.md", "", "a [b] c", "[a [b] c](x.md)", "x.md"}}},
 		{"markdown label across lines", "see [the\r\ndesign](design.md)", []linkRow{{1, m, "design.md", "", "the design", "[the\r\ndesign](design.md)", "design.md"}}},
-		{"markdown not notes", "[a](http://x.md) [b](mailto:a@b.md) [c](/abs.md) [d](x.png) [e](#h) [f]() [g][ref] [h] (x.md)", nil},
-		{"images are not links", "![alt](x.md) ![alt](y.png)", nil},
+		{"markdown not files", "[a](http://x.md) [b](mailto:a@b.md) [c](/abs.md) [d](obsidian://open?file=x.png) [e](#h) [f]() [g][ref] [h] (x.md)", nil},
+		{"markdown not files: folders and names without extension", "[a](docs/) [b](LICENSE) [c](..) [d](a.) [e](../x/) [f](data:image/png;base64,iVBO)", nil},
+		{"markdown attachment", "[spec](docs/spec.pdf)", []linkRow{{1, m, "docs/spec.pdf", "", "spec", "[spec](docs/spec.pdf)", "docs/spec.pdf"}}},
+		{"markdown attachment any extension", "[d](../data/table.csv#L2)", []linkRow{{1, m, "../data/table.csv", "L2", "d", "[d](../data/table.csv#L2)", "../data/table.csv"}}},
+		{"image", "x ![alt](img/a.png) y", []linkRow{{1, im, "img/a.png", "", "alt", "![alt](img/a.png)", "img/a.png"}}},
+		{"image of a note", "![](x.md)", []linkRow{{1, im, "x.md", "", "", "![](x.md)", "x.md"}}},
+		{"image angle brackets", "![alt](<attachments/my image.png>)", []linkRow{{1, im, "attachments/my image.png", "", "alt", "![alt](<attachments/my image.png>)", "attachments/my image.png"}}},
+		{"image percent and title", "![a](my%20image.png \"The title\")", []linkRow{{1, im, "my image.png", "", "a", "![a](my%20image.png \"The title\")", "my%20image.png"}}},
+		{"image not files", "![a](https://x/y.png) ![b](data:image/png;base64,iVBO) ![c](/abs.png) ![d](#h) ![e](obsidian://x.png)", nil},
+		{"image inside a link", "[![badge](b.svg)](docs/x.pdf)", []linkRow{
+			{1, m, "docs/x.pdf", "", "![badge](b.svg)", "[![badge](b.svg)](docs/x.pdf)", "docs/x.pdf"}}},
+		{"image in code", "`![a](x.png)`\n```\n![b](y.png)\n```\n<!-- [c](z.pdf) -->\n\n    ![d](i.png)", nil},
 
 		{"line numbers", "a\nb [[x]]\n\nc\n[y](y.md)\n", []linkRow{
 			{2, w, "x", "", "", "[[x]]", "x"}, {5, m, "y.md", "", "y", "[y](y.md)", "y.md"}}},

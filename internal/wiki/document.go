@@ -80,7 +80,8 @@ func scalar(v any) (string, bool) {
 func linkTargets(n *note.Note) []string {
 	seen := map[string]bool{}
 	for _, l := range n.Links {
-		if l.Target == "" || l.Kind == note.LinkEmbed && !note.IsMarkdown(l.Target) && path.Ext(l.Target) != "" {
+		if l.Target == "" || l.Kind == note.LinkEmbed && !note.IsMarkdown(l.Target) && path.Ext(l.Target) != "" ||
+			l.Kind == note.LinkMarkdown && !note.IsMarkdown(l.Target) {
 			continue
 		}
 		t := l.Target
