@@ -81,6 +81,7 @@ var defaultHints = map[note.Code]string{
 	note.CodeAmbiguous:     "say which one you mean: a longer find text, a Parent/Child section, or more hex digits",
 	note.CodeLinkIntegrity: "update the links first, or let the tool update them",
 	note.CodeLocalChanges:  "commit or discard the uncommitted changes in the checkout, then retry",
+	note.CodeLocked:        "wait for the git command holding the lock to finish; if none is running, remove the lock file the message names",
 	note.CodeReadOnly:      "use the read tools; this wiki cannot be changed here",
 	note.CodeTooLarge:      "send less: split the content, or read in parts with offset and max_chars",
 	note.CodeInternal:      "retry; if it keeps failing, the wikid log has the details",
