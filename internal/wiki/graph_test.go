@@ -36,8 +36,15 @@ func gitFiles(tb testing.TB, dir string) map[string]string {
 }
 
 // gitGraph builds a graph from scratch from the files at HEAD, read with
-// the git CLI.
+// the git CLI, resolving links the wiki way.
 func gitGraph(tb testing.TB, dir string) *graph.Graph {
+	tb.Helper()
+	return gitGraphResolving(tb, dir, wiki.ResolveWiki)
+}
+
+// gitGraphResolving builds a graph resolving by r from scratch from the
+// files at HEAD, read with the git CLI.
+func gitGraphResolving(tb testing.TB, dir string, r wiki.LinkResolution) *graph.Graph {
 	tb.Helper()
 	var files []wiki.GraphFile
 	for f, content := range gitFiles(tb, dir) {
@@ -50,7 +57,7 @@ func gitGraph(tb testing.TB, dir string) *graph.Graph {
 		}
 		files = append(files, gf)
 	}
-	g := graph.New()
+	g := graph.NewResolving(r)
 	g.Apply(strings.TrimSpace(gittest.Git(tb, dir, "rev-parse", "HEAD")), files, nil)
 	return g
 }

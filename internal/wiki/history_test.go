@@ -20,6 +20,13 @@ import (
 // index, on the real clock, and closes it when the test ends.
 func openHistoryWiki(tb testing.TB, dir string) *wiki.Wiki {
 	tb.Helper()
+	return openHistoryWikiWith(tb, dir, nil)
+}
+
+// openHistoryWikiWith is openHistoryWiki with the link graph g (nil for
+// none).
+func openHistoryWikiWith(tb testing.TB, dir string, g wiki.Graph) *wiki.Wiki {
+	tb.Helper()
 	ctx := context.Background()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
@@ -39,7 +46,7 @@ func openHistoryWiki(tb testing.TB, dir string) *wiki.Wiki {
 		Committer: wiki.Identity{Name: "wikid", Email: "wikid@example.com"},
 		Logger:    logger,
 	}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist}, opts)
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: g}, opts)
 	if err != nil {
 		tb.Fatalf("wiki.Open: %v", err)
 	}

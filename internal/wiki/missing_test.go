@@ -3,17 +3,11 @@ package wiki_test
 import (
 	"context"
 	"errors"
-	"io"
-	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/graph"
-	"github.com/wikid/wikid/internal/history"
-	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -172,27 +166,7 @@ func TestWiki_MissingObjects(t *testing.T) {
 // index, history index and link graph.
 func openServedWiki(tb testing.TB, dir string) *wiki.Wiki {
 	tb.Helper()
-	ctx := context.Background()
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{Logger: logger})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	hist, err := history.Open(ctx, store, history.Options{Logger: logger})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	opts := wiki.Options{Committer: wiki.Identity{Name: "wikid", Email: "wikid@example.com"}, Logger: logger}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New()}, opts)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { w.Close(ctx) })
-	return w
+	return openHistoryWikiWith(tb, dir, graph.New())
 }
 
 // TestWiki_Reindex_AttachmentLast indexes a commit whose last changed file,

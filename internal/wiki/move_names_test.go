@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/wikid/wikid/internal/graph"
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -72,26 +71,6 @@ func TestWiki_MoveRenamesEveryNameLink(t *testing.T) {
 			}
 		})
 	}
-}
-
-// gitGraphResolving builds a graph resolving by r from scratch from the
-// files at HEAD, read with the git CLI.
-func gitGraphResolving(tb testing.TB, dir string, r wiki.LinkResolution) *graph.Graph {
-	tb.Helper()
-	var files []wiki.GraphFile
-	for f, content := range gitFiles(tb, dir) {
-		if strings.HasPrefix(f, ".") || strings.Contains(f, "/.") {
-			continue
-		}
-		gf := wiki.GraphFile{File: f, Version: wiki.BlobID([]byte(content))}
-		if p, _, ok := note.SplitFileName(f); ok {
-			gf.Note = note.Parse(p, []byte(content))
-		}
-		files = append(files, gf)
-	}
-	g := graph.NewResolving(r)
-	g.Apply("HEAD", files, nil)
-	return g
 }
 
 // firstLines returns the first n lines of s.
