@@ -30,11 +30,11 @@ func (c *blameCommand) Run(ctx context.Context, args []string) error {
 	if err := parseArgs(fs, args, 1, 1); err != nil {
 		return err
 	}
-	w, err := openWiki(ctx, c.env, *repo, nil)
+	w, release, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {
 		return err
 	}
-	defer w.Close(ctx)
+	defer release()
 	res, err := w.Blame(ctx, wiki.BlameRequest{Path: fs.Arg(0), Section: *section})
 	if err != nil {
 		return err

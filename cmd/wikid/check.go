@@ -36,11 +36,11 @@ func (c *checkCommand) Run(ctx context.Context, args []string) error {
 	if err := parseArgs(fs, args, 0, 1); err != nil {
 		return err
 	}
-	w, err := openWiki(ctx, c.env, *repo, nil)
+	w, release, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {
 		return err
 	}
-	defer w.Close(ctx)
+	defer release()
 	res, err := w.Check(ctx, fs.Arg(0))
 	if err != nil {
 		return err

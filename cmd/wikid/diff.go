@@ -37,11 +37,11 @@ func (c *diffCommand) Run(ctx context.Context, args []string) error {
 	if err := parseArgs(fs, args, 0, 1); err != nil {
 		return err
 	}
-	w, err := openWiki(ctx, c.env, *repo, nil)
+	w, release, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {
 		return err
 	}
-	defer w.Close(ctx)
+	defer release()
 	lines := *unified
 	if lines == 0 {
 		lines = -1 // none; 0 asks for the default

@@ -51,11 +51,11 @@ func (c *editCommand) Run(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	w, err := mf.open(ctx, c.env, *repo)
+	w, release, err := mf.open(ctx, c.env, *repo)
 	if err != nil {
 		return err
 	}
-	defer w.Close(ctx)
+	defer release()
 	res, err := w.Edit(ctx, wiki.EditRequest{Path: fs.Arg(0), Edits: []note.Edit{e}, Mutation: mf.mutation()})
 	if err != nil {
 		return err

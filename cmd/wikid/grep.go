@@ -33,11 +33,11 @@ func (c *grepCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	req.Pattern = fs.Arg(0)
-	w, err := openWiki(ctx, c.env, *repo, nil)
+	w, release, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {
 		return err
 	}
-	defer w.Close(ctx)
+	defer release()
 	res, err := w.Grep(ctx, req)
 	if err != nil {
 		return err

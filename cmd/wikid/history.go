@@ -32,11 +32,11 @@ func (c *historyCommand) Run(ctx context.Context, args []string) error {
 	if err := parseArgs(fs, args, 1, 1); err != nil {
 		return err
 	}
-	w, err := openWiki(ctx, c.env, *repo, nil)
+	w, release, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {
 		return err
 	}
-	defer w.Close(ctx)
+	defer release()
 	res, err := w.History(ctx, wiki.HistoryRequest{Path: fs.Arg(0), NoFollow: *noFollow, Limit: *limit, Cursor: *cursor})
 	if err != nil {
 		return err

@@ -120,12 +120,16 @@ func (c *initCommand) commit(ctx context.Context, dir string, welcome bool, auth
 	if err := cfg.ApplyEnv(c.getenv); err != nil {
 		return err
 	}
-	if err := settleAuthor(c.env, store, &cfg, author); err != nil {
-		return err
-	}
 	opts := cfg.WikiOptions()
 	if err := opts.Validate(); err != nil {
 		return err
+	}
+	id, err := settleAuthor(c.env, dir, opts, author)
+	if err != nil {
+		return err
+	}
+	if id != (wiki.Identity{}) {
+		opts.Author = id
 	}
 	sig := func(id wiki.Identity) wiki.Signature {
 		return wiki.Signature{Name: id.Name, Email: id.Email, When: opts.Now().In(opts.Location)}

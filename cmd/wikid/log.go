@@ -49,11 +49,11 @@ func (c *logCommand) Run(ctx context.Context, args []string) error {
 	if req.Until, err = parseDate("until", *until, true); err != nil {
 		return err
 	}
-	w, err := openWiki(ctx, c.env, *repo, nil)
+	w, release, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {
 		return err
 	}
-	defer w.Close(ctx)
+	defer release()
 	res, err := w.Activity(ctx, req)
 	if err != nil {
 		return err

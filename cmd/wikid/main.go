@@ -11,9 +11,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 // command is one subcommand: it parses its own flags from args.
@@ -27,26 +29,57 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	// stdinTTY and stderrTTY say whether those are terminals.
+	stdinTTY, stderrTTY bool
+	// dir is the working folder relative paths are resolved against; ""
+	// is the process's own.
+	dir string
+	// shared, when the command runs in a daemon, returns the daemon's
+	// wiki for the repository at an absolute path, and its release.
+	shared func(dir string) (*wiki.Wiki, func(), error)
+}
+
+// path resolves a path given on the command line.
+func (e env) path(p string) string {
+	if e.dir == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(e.dir, p)
+}
+
+// isTerminal reports whether f is a terminal.
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	e := env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
-	err := run(ctx, e, os.Args[1:])
+	e := env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv,
+		stdinTTY: isTerminal(os.Stdin), stderrTTY: isTerminal(os.Stderr)}
+	code := execute(ctx, e, os.Args[1:])
 	stop()
+	os.Exit(code)
+}
+
+// execute runs a command line and returns its exit status, having printed
+// its error, if any, on e.stderr.
+func execute(ctx context.Context, e env, args []string) int {
+	err := run(ctx, e, args)
 	switch {
 	case err == nil:
 	case errors.Is(err, flag.ErrHelp):
 	case errors.As(err, new(exitError)):
-		os.Exit(int(err.(exitError)))
+		return int(err.(exitError))
 	default:
-		fmt.Fprintln(os.Stderr, "wikid:", cliWords(err.Error()))
+		fmt.Fprintln(e.stderr, "wikid:", cliWords(err.Error()))
 		var ne *note.Error
 		if errors.As(err, &ne) && ne.Hint != "" {
-			fmt.Fprintln(os.Stderr, "hint:", cliWords(ne.Hint))
+			fmt.Fprintln(e.stderr, "hint:", cliWords(ne.Hint))
 		}
-		os.Exit(1)
+		return 1
 	}
+	return 0
 }
 
 // exitError asks main for an exit status without printing anything more.
@@ -70,6 +103,7 @@ func commands(e env) map[string]command {
 		"grep":    &grepCommand{env: e},
 		"reindex": &reindexCommand{env: e},
 		"serve":   &serveCommand{env: e},
+		"daemon":  &daemonCommand{env: e},
 		"history": &historyCommand{env: e},
 		"show":    &showCommand{env: e},
 		"diff":    &diffCommand{env: e},
@@ -98,6 +132,12 @@ func run(ctx context.Context, e env, args []string) error {
 	if !ok {
 		fmt.Fprintf(e.stderr, "wikid: unknown command %q\n\n%s", args[0], usage)
 		return exitError(2)
+	}
+	if code, ok := forward(ctx, e, args); ok {
+		if code != 0 {
+			return exitError(code)
+		}
+		return nil
 	}
 	return c.Run(ctx, args[1:])
 }
@@ -146,6 +186,7 @@ Commands:
   blame      who last changed each line of a note
   revert     undo one commit's changes to notes, as a new commit
   serve      serve the wiki to MCP clients over stdio or HTTP
+  daemon     start, stop or show the repository's daemon, which clients share
   version    print the version
 
 Flags may come before or after the arguments; "--" ends them, so that an

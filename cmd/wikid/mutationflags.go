@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/wikid/wikid/internal/config"
 	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -15,6 +14,7 @@ type mutationFlags struct {
 	message, expected string
 	dryRun, json      bool
 	author            *string
+	who               wiki.Caller // set by open
 }
 
 func addMutationFlags(fs *flag.FlagSet) *mutationFlags {
@@ -33,40 +33,38 @@ func authorFlag(fs *flag.FlagSet) *string {
 }
 
 func (m *mutationFlags) mutation() wiki.Mutation {
-	return wiki.Mutation{ExpectedVersion: m.expected, DryRun: m.dryRun, Message: m.message, Caller: caller()}
+	return wiki.Mutation{ExpectedVersion: m.expected, DryRun: m.dryRun, Message: m.message, Caller: m.who}
 }
 
 // open opens the wiki at dir for a command that commits as the person at
 // the command line (see settleAuthor).
-func (m *mutationFlags) open(ctx context.Context, e env, dir string) (*wiki.Wiki, error) {
-	return openWikiAs(ctx, e, dir, *m.author)
+func (m *mutationFlags) open(ctx context.Context, e env, dir string) (*wiki.Wiki, func(), error) {
+	w, release, who, err := openWikiAs(ctx, e, dir, *m.author)
+	m.who = who
+	return w, release, err
 }
 
-// settleAuthor sets cfg.Author to the person a command line commit is by:
-// the --author flag (flag), else the person git names (GIT_AUTHOR_NAME and
-// GIT_AUTHOR_EMAIL, else author.* or user.* of git's configuration), else
-// the author .wikid.yaml or WIKID_AUTHOR_NAME and WIKID_AUTHOR_EMAIL name,
-// else wikid itself, which it says on standard error with how to set a
+// settleAuthor returns the person a command line commit is by: the --author
+// flag (flag), else the person git names for the repository at dir
+// (GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL, else author.* or user.* of git's
+// configuration), else nobody, which leaves the wiki's own author (the one
+// .wikid.yaml or WIKID_AUTHOR_NAME and WIKID_AUTHOR_EMAIL name) or, without
+// one, wikid itself, which it says on standard error with how to set a
 // name. A git configuration wikid cannot read is reported the same way.
-func settleAuthor(e env, store *gitstore.Store, cfg *config.Config, flag string) error {
+func settleAuthor(e env, dir string, opts wiki.Options, flag string) (wiki.Identity, error) {
 	if flag != "" {
-		id, err := parseIdentity(flag)
-		if err == nil {
-			cfg.Author = id
-		}
-		return err
+		return parseIdentity(flag)
 	}
-	id, err := store.UserIdentity(e.getenv)
+	id, err := gitstore.UserIdentityAt(dir, e.getenv)
 	switch {
 	case err == nil && id.Name != "" && id.Email != "":
-		cfg.Author = id
-		return nil
+		return id, nil
 	case err != nil:
 		fmt.Fprintf(e.stderr, "wikid: %v\n", err)
 	}
-	if cfg.Author == (wiki.Identity{}) {
+	if opts.Author == (wiki.Identity{}) || opts.Author == opts.Committer {
 		fmt.Fprintf(e.stderr, "wikid: git names nobody (user.name, user.email): committing as %s; "+
-			"set yours with git config --global user.name \"Your Name\" and user.email, or pass --author \"Name <email>\"\n", cfg.Committer)
+			"set yours with git config --global user.name \"Your Name\" and user.email, or pass --author \"Name <email>\"\n", opts.Committer)
 	}
-	return nil
+	return wiki.Identity{}, nil
 }

@@ -36,11 +36,11 @@ func (c *mvCommand) Run(ctx context.Context, args []string) error {
 	if err := parseArgs(fs, args, 2, 2); err != nil {
 		return err
 	}
-	w, err := mf.open(ctx, c.env, *repo)
+	w, release, err := mf.open(ctx, c.env, *repo)
 	if err != nil {
 		return err
 	}
-	defer w.Close(ctx)
+	defer release()
 	res, err := w.Move(ctx, wiki.MoveRequest{Path: fs.Arg(0), NewPath: fs.Arg(1), LeaveLinks: *leave, Mutation: mf.mutation()})
 	if err != nil {
 		return err

@@ -30,20 +30,38 @@ func repoFlag(fs *flag.FlagSet, e env) *string {
 	return fs.String("repo", def, "the wiki's git repository (or any folder inside it); default $WIKID_REPO or .")
 }
 
-// openWiki opens the repository at dir and the wiki over it, configured by
-// defaults, the repository's .wikid.yaml at HEAD, and the environment.
-func openWiki(ctx context.Context, e env, dir string, edit func(*config.Config)) (*wiki.Wiki, error) {
-	return openWikiWith(ctx, e, dir, edit, nil)
+// openWiki returns the wiki at dir and a function that releases it: the
+// daemon's own wiki when the command runs in the daemon (see forward), else
+// one opened for the command, configured by defaults, the repository's
+// .wikid.yaml at HEAD, the environment and edit.
+func openWiki(ctx context.Context, e env, dir string, edit func(*config.Config)) (*wiki.Wiki, func(), error) {
+	if e.shared != nil {
+		return e.shared(e.path(dir))
+	}
+	w, err := openWikiWith(ctx, e, dir, edit)
+	if err != nil {
+		return nil, nil, err
+	}
+	return w, func() { w.Close(context.WithoutCancel(ctx)) }, nil
 }
 
-// openWikiAs is openWiki for a command that commits: its commits are
-// authored by the person at the command line, as settleAuthor finds them
+// openWikiAs is openWiki for a command that commits, with the caller its
+// commits name: the person at the command line, as settleAuthor finds them
 // (author is the --author flag, or "").
-func openWikiAs(ctx context.Context, e env, dir, author string) (*wiki.Wiki, error) {
-	return openWikiWith(ctx, e, dir, nil, &author)
+func openWikiAs(ctx context.Context, e env, dir, author string) (*wiki.Wiki, func(), wiki.Caller, error) {
+	w, release, err := openWiki(ctx, e, dir, nil)
+	if err != nil {
+		return nil, nil, wiki.Caller{}, err
+	}
+	who := caller()
+	if who.Author, err = settleAuthor(e, e.path(dir), w.Options(), author); err != nil {
+		release()
+		return nil, nil, wiki.Caller{}, err
+	}
+	return w, release, who, nil
 }
 
-func openWikiWith(ctx context.Context, e env, dir string, edit func(*config.Config), author *string) (*wiki.Wiki, error) {
+func openWikiWith(ctx context.Context, e env, dir string, edit func(*config.Config)) (*wiki.Wiki, error) {
 	logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	store, err := gitstore.Open(ctx, dir, gitstore.Options{Logger: logger})
 	if errors.Is(err, gitstore.ErrNoRepository) {
@@ -55,9 +73,6 @@ func openWikiWith(ctx context.Context, e env, dir string, edit func(*config.Conf
 	cfg, err := loadConfig(ctx, e, store)
 	if err == nil && edit != nil {
 		edit(&cfg)
-	}
-	if err == nil && author != nil {
-		err = settleAuthor(e, store, &cfg, *author)
 	}
 	if err == nil {
 		err = cfg.Validate()
@@ -179,10 +194,8 @@ func readInput(e env, arg string, given bool) (string, error) {
 	if given && arg != "-" {
 		return arg, nil
 	}
-	if f, ok := e.stdin.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			fmt.Fprintln(e.stderr, "reading content from standard input (end with Ctrl-D)…")
-		}
+	if e.stdinTTY {
+		fmt.Fprintln(e.stderr, "reading content from standard input (end with Ctrl-D)…")
 	}
 	b, err := io.ReadAll(e.stdin)
 	return string(b), err

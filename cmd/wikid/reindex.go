@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 )
 
@@ -26,11 +25,11 @@ func (c *reindexCommand) Run(ctx context.Context, args []string) error {
 	if err := parseArgs(fs, args, 0, 0); err != nil {
 		return err
 	}
-	w, err := openWiki(ctx, c.env, *repo, nil)
+	w, release, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {
 		return err
 	}
-	defer w.Close(ctx)
+	defer release()
 	start := time.Now()
 	if err := w.Reindex(ctx, *rebuild, progressPrinter(c.env, "indexing")); err != nil {
 		return err
@@ -43,12 +42,7 @@ func (c *reindexCommand) Run(ctx context.Context, args []string) error {
 // progressPrinter reports progress on stderr: a bar redrawn in place on a
 // terminal, a line every 10% otherwise.
 func progressPrinter(e env, what string) func(done, total int) {
-	tty := false
-	if f, ok := e.stderr.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			tty = true
-		}
-	}
+	tty := e.stderrTTY
 	lastTenth := -1
 	return func(done, total int) {
 		if total == 0 {

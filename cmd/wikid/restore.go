@@ -30,11 +30,11 @@ func (c *restoreCommand) Run(ctx context.Context, args []string) error {
 	if err := parseArgs(fs, args, 1, 2); err != nil {
 		return err
 	}
-	w, err := mf.open(ctx, c.env, *repo)
+	w, release, err := mf.open(ctx, c.env, *repo)
 	if err != nil {
 		return err
 	}
-	defer w.Close(ctx)
+	defer release()
 	res, err := w.Restore(ctx, wiki.RestoreRequest{Path: fs.Arg(0), Version: fs.Arg(1), Mutation: mf.mutation()})
 	if err != nil {
 		return err

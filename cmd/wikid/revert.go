@@ -30,13 +30,13 @@ func (c *revertCommand) Run(ctx context.Context, args []string) error {
 	if err := parseArgs(fs, args, 1, 1); err != nil {
 		return err
 	}
-	w, err := openWikiAs(ctx, c.env, *repo, *author)
+	w, release, who, err := openWikiAs(ctx, c.env, *repo, *author)
 	if err != nil {
 		return err
 	}
-	defer w.Close(ctx)
+	defer release()
 	res, err := w.Revert(ctx, wiki.RevertRequest{Commit: fs.Arg(0),
-		Mutation: wiki.Mutation{Message: *message, DryRun: *dryRun, Caller: caller()}})
+		Mutation: wiki.Mutation{Message: *message, DryRun: *dryRun, Caller: who}})
 	if err != nil {
 		return err
 	}

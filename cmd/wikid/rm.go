@@ -25,11 +25,11 @@ func (c *rmCommand) Run(ctx context.Context, args []string) error {
 	if err := parseArgs(fs, args, 1, 1); err != nil {
 		return err
 	}
-	w, err := mf.open(ctx, c.env, *repo)
+	w, release, err := mf.open(ctx, c.env, *repo)
 	if err != nil {
 		return err
 	}
-	defer w.Close(ctx)
+	defer release()
 	res, err := w.Delete(ctx, wiki.DeleteRequest{Path: fs.Arg(0), Confirm: true, Mutation: mf.mutation()})
 	if err != nil {
 		return err

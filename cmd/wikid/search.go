@@ -38,11 +38,11 @@ func (c *searchCommand) Run(ctx context.Context, args []string) error {
 	if err := parseArgs(fs, args, 1, -1); err != nil {
 		return err
 	}
-	w, err := openWiki(ctx, c.env, *repo, nil)
+	w, release, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {
 		return err
 	}
-	defer w.Close(ctx)
+	defer release()
 	if err := w.Reindex(ctx, false, progressPrinter(c.env, "indexing")); err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/wikid/wikid/internal/config"
+	"github.com/wikid/wikid/internal/daemon"
 	"github.com/wikid/wikid/internal/mcpserver"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -33,6 +35,14 @@ Serves the wiki to MCP clients: over standard input and output by default
 Every change a client makes is one git commit, with the client as author
 (unless --author says otherwise) and a Wiki-Client trailer naming it.
 
+Over standard input and output, wikid connects to the repository's daemon
+(see 'wikid help daemon'), starting it when none runs, and relays the MCP
+stream: every client of the repository shares one daemon, its search index
+and its history, warm from the first call. When no daemon can be started,
+or with --no-daemon, wikid serves in its own process and says so.
+
+With --http, this process is the repository's daemon, in the foreground:
+it serves HTTP, and stdio clients and commands share it too.
 Over HTTP, a token (--token or WIKID_TOKEN) is required as
 "Authorization: Bearer <token>"; wikid refuses to listen on an address
 other than loopback without one. Browsers may call from localhost origins
@@ -55,7 +65,7 @@ Flags:
 // serveFlags are the parsed flags of wikid serve.
 type serveFlags struct {
 	repo, httpAddr, token, tools, author, logLevel string
-	httpSet, readOnly                              bool
+	httpSet, readOnly, noDaemon                    bool
 	origins                                        stringList
 }
 
@@ -76,6 +86,7 @@ func (c *serveCommand) parse(args []string) (*serveFlags, error) {
 	fs.StringVar(&f.tools, "tools", "", "comma-separated tool groups to serve: notes, search, links, history, wiki (default all)")
 	fs.StringVar(&f.author, "author", "", `commit author for every change, "Name <email>" (default: the MCP client's name)`)
 	fs.StringVar(&f.logLevel, "log-level", "info", "log level on standard error: debug, info, warn or error")
+	fs.BoolVar(&f.noDaemon, "no-daemon", false, "serve in this process instead of through the repository's daemon (default $WIKID_NO_DAEMON)")
 	if err := parseArgs(fs, args, 0, 0); err != nil {
 		return nil, err
 	}
@@ -90,7 +101,32 @@ func (c *serveCommand) parse(args []string) (*serveFlags, error) {
 	if f.token == "" && f.httpSet {
 		f.token = c.getenv("WIKID_TOKEN")
 	}
+	f.noDaemon = f.noDaemon || noDaemonEnv(c.env)
 	return f, nil
+}
+
+// noDaemonEnv reports whether WIKID_NO_DAEMON asks for no daemon.
+func noDaemonEnv(e env) bool {
+	v := e.getenv("WIKID_NO_DAEMON")
+	return v != "" && v != "0" && v != "false"
+}
+
+// mcpOptions are the server options the flags ask for.
+func (f *serveFlags) mcpOptions() (mcpserver.Options, error) {
+	opts := mcpserver.Options{ReadOnly: f.readOnly, Version: version}
+	for _, g := range strings.Split(f.tools, ",") {
+		if g = strings.TrimSpace(g); g != "" {
+			opts.Groups = append(opts.Groups, g)
+		}
+	}
+	if f.author != "" {
+		id, err := parseIdentity(f.author)
+		if err != nil {
+			return opts, err
+		}
+		opts.Author = id
+	}
+	return opts, opts.Validate()
 }
 
 func (c *serveCommand) Run(ctx context.Context, args []string) error {
@@ -102,29 +138,27 @@ func (c *serveCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := mcpserver.Options{ReadOnly: f.readOnly, Logger: logger, Version: version}
-	if f.tools != "" {
-		for _, g := range strings.Split(f.tools, ",") {
-			if g = strings.TrimSpace(g); g != "" {
-				opts.Groups = append(opts.Groups, g)
-			}
-		}
-	}
-	if f.author != "" {
-		if opts.Author, err = parseIdentity(f.author); err != nil {
-			return err
-		}
-	}
-	if err := opts.Validate(); err != nil {
+	opts, err := f.mcpOptions()
+	if err != nil {
 		return err
 	}
+	opts.Logger = logger
 	if f.httpSet {
 		if err := checkBind(f.httpAddr, f.token); err != nil {
 			return err
 		}
+		if !f.noDaemon {
+			return runDaemon(ctx, c.env, logger, daemonSettings{repo: f.repo, idle: 0, http: &daemon.HTTP{
+				Addr: f.httpAddr, HTTPOptions: mcpserver.HTTPOptions{Token: f.token, AllowedOrigins: f.origins}}, readOnly: f.readOnly, mcp: opts})
+		}
+	} else if !f.noDaemon {
+		err := c.bridge(ctx, f, opts.Groups)
+		if !errors.Is(err, errNoDaemon) {
+			return err
+		}
+		fmt.Fprintf(c.stderr, "wikid: %v; serving in this process instead\n", err)
 	}
-
-	w, err := openWiki(ctx, c.env, f.repo, func(cfg *config.Config) { cfg.ReadOnly = cfg.ReadOnly || f.readOnly })
+	w, err := openWikiWith(ctx, c.env, f.repo, func(cfg *config.Config) { cfg.ReadOnly = cfg.ReadOnly || f.readOnly })
 	if err != nil {
 		return err
 	}
@@ -141,6 +175,48 @@ func (c *serveCommand) Run(ctx context.Context, args []string) error {
 	defer cancel()
 	if cerr := w.Close(closeCtx); cerr != nil {
 		logger.Error("closing the wiki", "err", cerr)
+	}
+	return err
+}
+
+// errNoDaemon marks why the bridge could not reach a daemon.
+var errNoDaemon = errors.New("no daemon")
+
+// bridge relays the MCP stream between standard input and output and the
+// repository's daemon, starting the daemon when none runs. It returns an
+// error wrapping errNoDaemon when there is none and none can be started.
+func (c *serveCommand) bridge(ctx context.Context, f *serveFlags, groups []string) error {
+	ep, err := endpoint(c.env, f.repo)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errNoDaemon, err)
+	}
+	o := daemon.MCPOptions{ReadOnly: f.readOnly, Tools: groups, Author: f.author}
+	conn, err := daemon.ConnectMCP(ctx, ep, o)
+	if errors.Is(err, daemon.ErrNotRunning) {
+		if serr := startDaemon(ctx, c.env, ep, f.repo); serr != nil {
+			return fmt.Errorf("%w: the daemon could not be started: %v", errNoDaemon, serr)
+		}
+		conn, err = daemon.ConnectMCP(ctx, ep, o)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: %v", errNoDaemon, err)
+	}
+	defer conn.Close()
+	return relay(ctx, conn, c.stdin, c.stdout)
+}
+
+// relay copies in to conn and conn to out until the daemon ends the stream
+// (after in ended and the answers in flight were sent) or ctx is done.
+func relay(ctx context.Context, conn *daemon.Conn, in io.Reader, out io.Writer) error {
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	go func() {
+		_, _ = io.Copy(conn, in)
+		_ = conn.CloseWrite()
+	}()
+	_, err := io.Copy(out, conn)
+	if ctx.Err() != nil {
+		return nil
 	}
 	return err
 }
@@ -195,13 +271,11 @@ func isLoopback(host string) bool {
 	return err == nil && ip.IsLoopback()
 }
 
-// parseIdentity reads "Name <email>".
+// parseIdentity reads the --author flag, "Name <email>".
 func parseIdentity(s string) (wiki.Identity, error) {
-	name, rest, ok := strings.Cut(s, "<")
-	email, tail, ok2 := strings.Cut(rest, ">")
-	id := wiki.Identity{Name: strings.TrimSpace(name), Email: strings.TrimSpace(email)}
-	if !ok || !ok2 || strings.TrimSpace(tail) != "" || id.Name == "" || id.Email == "" {
-		return wiki.Identity{}, fmt.Errorf("--author %q: want \"Name <email>\"", s)
+	id, err := wiki.ParseIdentity(s)
+	if err != nil {
+		return wiki.Identity{}, fmt.Errorf("--author %w", err)
 	}
 	return id, nil
 }

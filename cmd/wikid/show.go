@@ -39,11 +39,11 @@ func (c *showCommand) Run(ctx context.Context, args []string) error {
 		return exitError(2)
 	}
 	path, version := fs.Arg(0)[:i], fs.Arg(0)[i+1:]
-	w, err := openWiki(ctx, c.env, *repo, nil)
+	w, release, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {
 		return err
 	}
-	defer w.Close(ctx)
+	defer release()
 	res, err := w.Read(ctx, wiki.ReadRequest{Path: path, Version: version, Section: *section, MaxChars: 1 << 30})
 	if err != nil {
 		return err

@@ -30,11 +30,11 @@ func (c *writeCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	w, err := mf.open(ctx, c.env, *repo)
+	w, release, err := mf.open(ctx, c.env, *repo)
 	if err != nil {
 		return err
 	}
-	defer w.Close(ctx)
+	defer release()
 	res, err := w.Write(ctx, wiki.WriteRequest{Path: fs.Arg(0), Content: content, Overwrite: *overwrite, Mutation: mf.mutation()})
 	if err != nil {
 		return err

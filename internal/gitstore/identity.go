@@ -31,9 +31,15 @@ import (
 // stays empty. It returns an error naming a configuration file that exists
 // but cannot be read or parsed.
 func (s *Store) UserIdentity(getenv func(string) string) (wiki.Identity, error) {
+	return userIdentity(s.commonDir, getenv)
+}
+
+// userIdentity is UserIdentity for the repository whose common directory
+// is commonDir.
+func userIdentity(commonDir string, getenv func(string) string) (wiki.Identity, error) {
 	id := wiki.Identity{Name: getenv("GIT_AUTHOR_NAME"), Email: getenv("GIT_AUTHOR_EMAIL")}
 	var user, author wiki.Identity
-	local := filepath.Join(s.commonDir, "config")
+	local := filepath.Join(commonDir, "config")
 	for _, name := range configFiles(getenv, local) {
 		b, err := os.ReadFile(name)
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) && name != local {

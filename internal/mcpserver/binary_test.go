@@ -47,7 +47,8 @@ func runTests(m *testing.M) int {
 }
 
 // serveEnv is the environment of a wikid under test: the test's own,
-// without WIKID_* settings.
+// without WIKID_* settings, serving in its own process (the daemon's tests
+// use daemonEnv).
 func serveEnv(extra ...string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
@@ -55,7 +56,7 @@ func serveEnv(extra ...string) []string {
 			env = append(env, kv)
 		}
 	}
-	return append(env, extra...)
+	return append(append(env, "WIKID_NO_DAEMON=1"), extra...)
 }
 
 // lockedBuffer collects a process's standard error.

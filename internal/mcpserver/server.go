@@ -126,7 +126,8 @@ func (s *Server) hideMutating(_ context.Context, _ any, _ *mcp.ListToolsRequest,
 	})
 }
 
-// ServeStdio serves one client over in and out (standard input and output)
+// ServeStdio serves one client over in and out (standard input and output,
+// or a connection to the daemon; a Server serves any number at once)
 // until in ends or ctx is done; it waits for the calls in flight, and a
 // change in flight runs to its end. Only protocol messages go to out. A
 // line of in that is not JSON is answered with a parse error (-32700) that
@@ -137,9 +138,7 @@ func (s *Server) hideMutating(_ context.Context, _ any, _ *mcp.ListToolsRequest,
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	w := &lineWriter{w: out}
 	r := newRequestReader(in, w)
-	stdio := server.NewStdioServer(s.mcp)
-	stdio.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelError))
-	err := stdio.Listen(ctx, r, w)
+	err := s.serveStream(ctx, r, w)
 	switch {
 	case r.closedBy() != nil:
 		return r.closedBy()

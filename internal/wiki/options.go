@@ -41,6 +41,17 @@ type Identity struct {
 // String formats the identity as "Name <email>".
 func (id Identity) String() string { return id.Name + " <" + id.Email + ">" }
 
+// ParseIdentity reads "Name <email>", the way String writes it.
+func ParseIdentity(s string) (Identity, error) {
+	name, rest, ok := strings.Cut(s, "<")
+	email, tail, ok2 := strings.Cut(rest, ">")
+	id := Identity{Name: strings.TrimSpace(name), Email: strings.TrimSpace(email)}
+	if !ok || !ok2 || strings.TrimSpace(tail) != "" || id.Name == "" || id.Email == "" {
+		return Identity{}, fmt.Errorf("%q: want \"Name <email>\"", s)
+	}
+	return id, nil
+}
+
 // DailyOptions configure daily notes: where they live and what a new one
 // starts from.
 type DailyOptions struct {

@@ -1,0 +1,324 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/wikid/wikid/internal/config"
+	"github.com/wikid/wikid/internal/daemon"
+	"github.com/wikid/wikid/internal/gitstore"
+	"github.com/wikid/wikid/internal/index"
+	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// defaultIdle is how long a daemon started in the background stays up
+// after its last client left.
+const defaultIdle = 10 * time.Minute
+
+// memoryLimit is the daemon's soft memory limit unless GOMEMLIMIT sets one:
+// the garbage collector works harder near it, and returns memory to the
+// system, so that a daemon that built its indexes does not keep the heap
+// the build needed.
+const memoryLimit = 256 << 20
+
+type daemonCommand struct{ env }
+
+func (c *daemonCommand) Usage() string {
+	return `Usage: wikid daemon start|stop|status [flags]
+
+The daemon is the one wikid process of a repository: it owns the writer,
+the search index, the history index and the link graph, and every client
+shares it. 'wikid serve' (stdio) connects MCP clients to it, starting it
+when none runs, and every other command runs in it while it runs, so
+that they answer at once and agree with each other. It listens on a unix
+socket only you can open, in $XDG_RUNTIME_DIR/wikid (or WIKID_RUNTIME_DIR).
+
+  start    start the daemon in the background (or, with --foreground, run
+           it in this process: for systemd or launchd); started in the
+           background it exits 10 minutes (--idle) after its last client
+  stop     ask the daemon to stop; it finishes the requests in flight
+  status   pid, uptime, clients, index states and memory (--json for all)
+
+Examples:
+  wikid daemon start --repo ~/wiki
+  wikid daemon start --repo ~/wiki --foreground --idle 0
+  wikid daemon start --repo ~/wiki --http 127.0.0.1:8765
+  wikid daemon status --repo ~/wiki
+
+Flags:
+`
+}
+
+// daemonSettings are what a daemon runs with.
+type daemonSettings struct {
+	repo     string
+	idle     time.Duration
+	http     *daemon.HTTP
+	readOnly bool
+	mcp      mcpserver.Options
+}
+
+func (c *daemonCommand) Run(ctx context.Context, args []string) error {
+	fs := newFlagSet("daemon", c.Usage(), c.stderr)
+	repo := repoFlag(fs, c.env)
+	foreground := fs.Bool("foreground", false, "start: run the daemon in this process until it is stopped or a signal ends it")
+	idle := fs.Duration("idle", -1, "start: exit after this long without clients; 0 never (default 10m, or never with --foreground or --http)")
+	httpAddr := fs.String("http", "", "start: also serve MCP over streamable HTTP at ADDR (host:port)")
+	token := fs.String("token", "", "start: bearer token HTTP clients must send (default $WIKID_TOKEN)")
+	var origins stringList
+	fs.Var(&origins, "allow-origin", "start: a browser origin allowed besides localhost (repeatable)")
+	asJSON := fs.Bool("json", false, "status: print the whole status as JSON")
+	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	if err := parseArgs(fs, args, 1, 1); err != nil {
+		return err
+	}
+	ep, err := endpoint(c.env, *repo)
+	if err != nil {
+		return err
+	}
+	switch fs.Arg(0) {
+	case "start":
+		if *token == "" {
+			*token = c.getenv("WIKID_TOKEN")
+		}
+		set := daemonSettings{repo: *repo, idle: *idle}
+		if *httpAddr != "" {
+			if err := checkBind(*httpAddr, *token); err != nil {
+				return err
+			}
+			set.http = &daemon.HTTP{Addr: *httpAddr, HTTPOptions: mcpserver.HTTPOptions{Token: *token, AllowedOrigins: origins}}
+		}
+		if set.idle < 0 {
+			set.idle = defaultIdle
+			if *foreground || set.http != nil {
+				set.idle = 0
+			}
+		}
+		if *foreground {
+			logger, err := newLogger(c.env, *logLevel)
+			if err != nil {
+				return err
+			}
+			set.mcp = mcpserver.Options{Version: version, Logger: logger}
+			return runDaemon(ctx, c.env, logger, set)
+		}
+		if st, err := daemon.GetStatus(ctx, ep); err == nil {
+			return fmt.Errorf("%w (pid %d, since %s); stop it with 'wikid daemon stop'", daemon.ErrRunning, st.PID, st.Started.Format(time.RFC3339))
+		}
+		spawnArgs := []string{"daemon", "start", "--foreground", "--repo", absPath(c.env, *repo),
+			"--idle", set.idle.String(), "--log-level", *logLevel}
+		if set.http != nil {
+			spawnArgs = append(spawnArgs, "--http", *httpAddr)
+			for _, o := range origins {
+				spawnArgs = append(spawnArgs, "--allow-origin", o)
+			}
+		}
+		env := os.Environ()
+		if *token != "" {
+			env = append(env, "WIKID_TOKEN="+*token) // not on the command line, where ps shows it
+		}
+		if err := spawn(ctx, ep, spawnArgs, env); err != nil {
+			return err
+		}
+		st, err := daemon.GetStatus(ctx, ep)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(c.stdout, "daemon started: pid %d, socket %s, log %s\n", st.PID, st.Socket, st.Log)
+		if st.HTTP != "" {
+			fmt.Fprintf(c.stdout, "serving MCP at %s\n", st.HTTP)
+		}
+		return nil
+	case "stop":
+		stopCtx, cancel := context.WithTimeout(ctx, 40*time.Second)
+		defer cancel()
+		if err := daemon.Stop(stopCtx, ep); err != nil {
+			if errors.Is(err, daemon.ErrNotRunning) {
+				fmt.Fprintln(c.stdout, "no daemon runs for this repository")
+				return nil
+			}
+			return err
+		}
+		fmt.Fprintln(c.stdout, "daemon stopped")
+		return nil
+	case "status":
+		st, err := daemon.GetStatus(ctx, ep)
+		if errors.Is(err, daemon.ErrNotRunning) {
+			fmt.Fprintf(c.stdout, "no daemon runs for this repository (socket %s)\n", ep.Socket)
+			return exitError(3)
+		}
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return printJSON(c.stdout, st)
+		}
+		printDaemonStatus(c.stdout, st)
+		return nil
+	}
+	return fmt.Errorf("unknown daemon action %q: want start, stop or status", fs.Arg(0))
+}
+
+// printDaemonStatus renders a daemon's status for people.
+func printDaemonStatus(w io.Writer, st *daemon.Status) {
+	fmt.Fprintf(w, "daemon pid %d, up %s, wikid %s\n", st.PID, st.Uptime, st.Version)
+	fmt.Fprintf(w, "repository  %s\n", st.Repository)
+	fmt.Fprintf(w, "socket      %s\n", st.Socket)
+	if st.HTTP != "" {
+		fmt.Fprintf(w, "http        %s\n", st.HTTP)
+	}
+	fmt.Fprintf(w, "log         %s\n", st.Log)
+	idle := "stays up"
+	if st.Idle != "" {
+		idle = "exits " + st.Idle + " after the last client"
+	}
+	fmt.Fprintf(w, "clients     %d MCP, %d commands (%s)\n", st.Clients.MCP, st.Clients.CLI, idle)
+	fmt.Fprintf(w, "index       %s\n", derivedLine(st.Index.CaughtUp, st.Index.Building, st.Index.Done, st.Index.Total, st.Index.Err))
+	fmt.Fprintf(w, "history     %s\n", derivedLine(st.History.CaughtUp, false, 0, 0, ""))
+	fmt.Fprintf(w, "links       %s\n", derivedLine(st.Graph.CaughtUp, false, 0, 0, ""))
+	if st.Blocked != "" {
+		fmt.Fprintf(w, "blocked     %s\n", st.Blocked)
+	}
+	fmt.Fprintf(w, "memory      %d MiB (peak %d MiB)\n", st.RSS>>20, st.PeakRSS>>20)
+}
+
+func derivedLine(caughtUp, building bool, done, total int, err string) string {
+	switch {
+	case err != "":
+		return "failed: " + err
+	case caughtUp:
+		return "up to date"
+	case building && total > 0:
+		return fmt.Sprintf("building, %d of %d files", done, total)
+	}
+	return "catching up"
+}
+
+// endpoint returns where the daemon of the repository at repo lives.
+func endpoint(e env, repo string) (daemon.Endpoint, error) {
+	gitDir, err := gitstore.Locate(e.path(repo))
+	if errors.Is(err, gitstore.ErrNoRepository) {
+		return daemon.Endpoint{}, noRepository(repo, err)
+	}
+	if err != nil {
+		return daemon.Endpoint{}, err
+	}
+	dir, err := daemon.RuntimeDir(e.getenv)
+	if err != nil {
+		return daemon.Endpoint{}, err
+	}
+	return daemon.EndpointFor(dir, gitDir)
+}
+
+// absPath makes a path from the command line absolute.
+func absPath(e env, p string) string {
+	if abs, err := filepath.Abs(e.path(p)); err == nil {
+		return abs
+	}
+	return p
+}
+
+// spawn starts the daemon of ep in the background with args.
+func spawn(ctx context.Context, ep daemon.Endpoint, args, env []string) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find the wikid executable: %w", err)
+	}
+	return daemon.Spawn(ctx, ep, exe, args, env, 30*time.Second)
+}
+
+// startDaemon starts the daemon of the repository at repo in the
+// background, as the first client of a repository does.
+func startDaemon(ctx context.Context, e env, ep daemon.Endpoint, repo string) error {
+	args := []string{"daemon", "start", "--foreground", "--repo", absPath(e, repo), "--idle", defaultIdle.String()}
+	return spawn(ctx, ep, args, os.Environ())
+}
+
+// runDaemon opens the wiki and runs the daemon in this process until it
+// stops.
+func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettings) error {
+	ep, err := endpoint(e, set.repo)
+	if err != nil {
+		return err
+	}
+	if e.getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
+	w, err := openDaemonWiki(ctx, e, set)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
+		defer cancel()
+		if err := w.Close(closeCtx); err != nil {
+			logger.Error("closing the wiki", "err", err)
+		}
+	}()
+	opts := set.mcp
+	opts.Logger = logger
+	opts.ReadOnly = w.Options().ReadOnly
+	if set.http != nil {
+		fmt.Fprintf(e.stderr, "wikid: daemon serving %s over HTTP at %s and on %s\n", ep.GitDir, set.http.Addr, ep.Socket)
+	}
+	return daemon.Serve(ctx, daemon.Options{
+		Endpoint: ep, Wiki: w, MCP: opts, Idle: set.idle, HTTP: set.http, Logger: logger,
+		RunCommand: func(ctx context.Context, cmd daemon.Command, stdin io.Reader, stdout, stderr io.Writer) int {
+			return execute(ctx, commandEnv(ep, w, cmd, stdin, stdout, stderr), cmd.Args)
+		},
+	})
+}
+
+// openDaemonWiki opens the daemon's wiki, waiting a while for a command
+// that holds the search index in its own process to finish.
+func openDaemonWiki(ctx context.Context, e env, set daemonSettings) (*wiki.Wiki, error) {
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		w, err := openWikiWith(ctx, e, set.repo, func(cfg *config.Config) { cfg.ReadOnly = cfg.ReadOnly || set.readOnly })
+		if !errors.Is(err, index.ErrLocked) || time.Now().After(deadline) {
+			return w, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// commandEnv is the environment of a client's command run in the daemon:
+// the client's streams, environment and working folder, and the daemon's
+// wiki in place of one of its own.
+func commandEnv(ep daemon.Endpoint, w *wiki.Wiki, cmd daemon.Command, stdin io.Reader, stdout, stderr io.Writer) env {
+	vars := map[string]string{}
+	for _, kv := range cmd.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			vars[k] = v
+		}
+	}
+	return env{
+		stdin: stdin, stdout: stdout, stderr: stderr,
+		getenv:   func(k string) string { return vars[k] },
+		stdinTTY: cmd.StdinTTY, stderrTTY: cmd.StderrTTY,
+		dir: cmd.Dir,
+		shared: func(dir string) (*wiki.Wiki, func(), error) {
+			gitDir, err := gitstore.Locate(dir)
+			if err != nil {
+				return nil, nil, err
+			}
+			if gitDir != ep.GitDir {
+				return nil, nil, fmt.Errorf("this daemon serves %s, not %s", ep.GitDir, gitDir)
+			}
+			return w, func() {}, nil
+		},
+	}
+}

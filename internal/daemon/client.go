@@ -1,0 +1,224 @@
+package daemon
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// dialTimeout bounds connecting to a daemon and reading its reply.
+const dialTimeout = 5 * time.Second
+
+// Conn is a connection to a daemon after the handshake.
+type Conn struct {
+	net.Conn
+	r *bufio.Reader
+}
+
+// Read reads what the daemon sent after its reply.
+func (c *Conn) Read(p []byte) (int, error) { return c.r.Read(p) }
+
+// CloseWrite tells the daemon that nothing more will be sent.
+func (c *Conn) CloseWrite() error {
+	if uc, ok := c.Conn.(*net.UnixConn); ok {
+		return uc.CloseWrite()
+	}
+	return nil
+}
+
+// dial connects to the daemon at e and says hello. It returns an error
+// wrapping ErrNotRunning when no daemon listens there.
+func dial(ctx context.Context, e Endpoint, h hello) (*Conn, *reply, error) {
+	var d net.Dialer
+	ctx, cancel := context.WithTimeout(ctx, dialTimeout)
+	defer cancel()
+	c, err := d.DialContext(ctx, "unix", e.Socket)
+	if err != nil {
+		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
+			return nil, nil, fmt.Errorf("%w (%s)", ErrNotRunning, e.Socket)
+		}
+		return nil, nil, fmt.Errorf("connect to the daemon: %w", err)
+	}
+	h.Protocol = protocolVersion
+	_ = c.SetDeadline(time.Now().Add(dialTimeout))
+	if err := writeLine(c, h); err != nil {
+		c.Close()
+		return nil, nil, fmt.Errorf("connect to the daemon: %w", err)
+	}
+	br := bufio.NewReader(c)
+	var rep reply
+	if err := readLine(br, &rep); err != nil {
+		c.Close()
+		return nil, nil, fmt.Errorf("connect to the daemon: %w", err)
+	}
+	_ = c.SetDeadline(time.Time{})
+	if rep.Error != "" {
+		c.Close()
+		return nil, nil, errors.New(rep.Error)
+	}
+	return &Conn{Conn: c, r: br}, &rep, nil
+}
+
+// ConnectMCP opens an MCP connection: what is written to it and read from
+// it is the MCP stream, newline-delimited JSON-RPC as over stdio.
+func ConnectMCP(ctx context.Context, e Endpoint, o MCPOptions) (*Conn, error) {
+	c, _, err := dial(ctx, e, hello{Kind: kindMCP, MCP: &o})
+	return c, err
+}
+
+// GetStatus asks the daemon at e how it is.
+func GetStatus(ctx context.Context, e Endpoint) (*Status, error) {
+	c, rep, err := dial(ctx, e, hello{Kind: kindStatus})
+	if err != nil {
+		return nil, err
+	}
+	c.Close()
+	if rep.Status == nil {
+		return nil, errors.New("the daemon sent no status")
+	}
+	return rep.Status, nil
+}
+
+// Stop asks the daemon at e to stop and waits until it has: its lock is
+// free. It returns an error wrapping ErrNotRunning when none runs.
+func Stop(ctx context.Context, e Endpoint) error {
+	c, _, err := dial(ctx, e, hello{Kind: kindStop})
+	if err != nil {
+		return err
+	}
+	c.Close()
+	for {
+		l, err := acquire(e.Lock)
+		if err == nil {
+			l.release()
+			return nil
+		}
+		if !errors.Is(err, ErrRunning) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("the daemon is still finishing its requests: %w", ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// Run runs a command line in the daemon at e: standard input is sent when
+// the command reads it, its output is written to stdout and stderr as it
+// comes, and its exit status is returned.
+func Run(ctx context.Context, e Endpoint, cmd Command, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	c, _, err := dial(ctx, e, hello{Kind: kindCLI, CLI: &cmd})
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+	fw := &frameWriter{w: c}
+	for {
+		kind, p, err := readFrame(c)
+		if err != nil {
+			if ctx.Err() != nil {
+				return 0, ctx.Err()
+			}
+			return 0, fmt.Errorf("the daemon ended the command without an exit status (see its log): %w", err)
+		}
+		switch kind {
+		case frameStdout:
+			if _, err := stdout.Write(p); err != nil {
+				return 0, err
+			}
+		case frameStderr:
+			_, _ = stderr.Write(p)
+		case frameWantStdin:
+			go sendStdin(fw, stdin)
+		case frameExit:
+			if len(p) != 4 {
+				return 0, errors.New("daemon protocol: bad exit frame")
+			}
+			return int(int32(uint32(p[0])<<24 | uint32(p[1])<<16 | uint32(p[2])<<8 | uint32(p[3]))), nil
+		}
+	}
+}
+
+// sendStdin copies stdin to the daemon as frames, then its end.
+func sendStdin(fw *frameWriter, stdin io.Reader) {
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := stdin.Read(buf)
+		if n > 0 {
+			if fw.frame(frameStdin, buf[:n]) != nil {
+				return
+			}
+		}
+		if err != nil {
+			_ = fw.frame(frameStdinEOF, nil)
+			return
+		}
+	}
+}
+
+// Spawn starts a daemon in the background, detached from the caller's
+// session and terminal, by running exe with args (which must run the daemon
+// in the foreground), its output appended to the endpoint's log; then waits
+// until it answers. It returns an error with the end of the log when the
+// daemon exits or does not answer within wait.
+func Spawn(ctx context.Context, e Endpoint, exe string, args []string, env []string, wait time.Duration) error {
+	logf, err := os.OpenFile(e.Log, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("daemon log: %w", err)
+	}
+	defer logf.Close()
+	cmd := exec.Command(exe, args...)
+	cmd.Env = env
+	cmd.Dir = "/"
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start the daemon: %w", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.After(wait)
+	for {
+		if _, err := GetStatus(ctx, e); err == nil {
+			return nil
+		}
+		select {
+		case err := <-exited:
+			// Another client may have started one first: then ours lost
+			// the lock and exited, and theirs answers.
+			if _, serr := GetStatus(ctx, e); serr == nil {
+				return nil
+			}
+			return fmt.Errorf("the daemon exited (%v): %s", err, logTail(e.Log))
+		case <-deadline:
+			return fmt.Errorf("the daemon did not answer within %v (see %s)", wait, e.Log)
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// logTail returns the last lines of a log file, for an error message.
+func logTail(name string) string {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return "no log"
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) > 5 {
+		lines = lines[len(lines)-5:]
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,18 @@
+// Package daemon runs one wikid process per repository and lets every
+// client share it: MCP clients over stdio reach it through a bridge, the
+// command line forwards its commands to it, and it serves HTTP. The daemon
+// owns the repository's writer and its derived state (search index, history
+// index, link graph), so they are opened, built and kept warm once.
+//
+// A daemon listens on a unix socket in the user's runtime directory
+// (RuntimeDir), mode 0600, named from the repository's git directory
+// (Locate), next to a lock file that it holds while it runs: a second
+// daemon for the same repository cannot start, and a socket left by one
+// that died is recognised as stale and replaced.
+//
+// The protocol on the socket is one JSON line from the client (a hello,
+// naming what the connection is for) and one JSON line back (ok, or an
+// error); then, for an MCP connection, the MCP stream itself (newline
+// delimited JSON-RPC, as over stdio); for a command, frames (see frame);
+// for status and stop, the reply is the whole exchange.
+package daemon

@@ -1,0 +1,414 @@
+package daemon
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// shutdownTimeout bounds how long stopping waits for requests in flight.
+const shutdownTimeout = 30 * time.Second
+
+// Options configure a daemon.
+type Options struct {
+	Endpoint Endpoint
+	// Wiki is the repository's wiki, opened by the caller, who closes it
+	// after Serve returns.
+	Wiki *wiki.Wiki
+	// MCP is the base of every MCP connection's server options; a
+	// connection's MCPOptions narrow it.
+	MCP mcpserver.Options
+	// Idle is how long the daemon waits after its last client left before
+	// it exits; zero means it never does. A daemon that serves HTTP never
+	// exits for being idle.
+	Idle time.Duration
+	// HTTP, if set, is also served, over TCP, with these options.
+	HTTP *HTTP
+	// RunCommand runs a command line for a client and returns its exit
+	// status; nil refuses commands.
+	RunCommand func(ctx context.Context, cmd Command, stdin io.Reader, stdout, stderr io.Writer) int
+	// Ready, if set, is called once the socket accepts connections.
+	Ready  func()
+	Logger *slog.Logger
+}
+
+// HTTP is the daemon's HTTP listener.
+type HTTP struct {
+	Addr string
+	mcpserver.HTTPOptions
+}
+
+// Status describes a running daemon.
+type Status struct {
+	PID        int       `json:"pid"`
+	Started    time.Time `json:"started"`
+	Uptime     string    `json:"uptime"`
+	Version    string    `json:"version"`
+	Repository string    `json:"repository"`
+	GitDir     string    `json:"git_dir"`
+	Socket     string    `json:"socket"`
+	Log        string    `json:"log"`
+	// HTTP is the URL of the MCP endpoint served over HTTP, "" if none.
+	HTTP string `json:"http,omitempty"`
+	// Clients counts the connections open now: MCP clients through the
+	// bridge, and commands running.
+	Clients struct {
+		MCP int `json:"mcp"`
+		CLI int `json:"cli"`
+	} `json:"clients"`
+	// Idle is how long the daemon stays up without clients; "" for ever.
+	Idle    string             `json:"idle,omitempty"`
+	Index   wiki.IndexStatus   `json:"index"`
+	History wiki.DerivedStatus `json:"history"`
+	Graph   wiki.DerivedStatus `json:"graph"`
+	Blocked string             `json:"blocked,omitempty"`
+	// RSS and PeakRSS are the process's resident memory now and at most,
+	// in bytes; 0 where the system does not say.
+	RSS     int64 `json:"rss"`
+	PeakRSS int64 `json:"peak_rss"`
+}
+
+// daemon is a running daemon.
+type daemon struct {
+	opts    Options
+	log     *slog.Logger
+	started time.Time
+	httpURL string
+
+	mu      sync.Mutex
+	servers map[string]*mcpserver.Server // by MCPOptions
+	conns   map[net.Conn]string          // open client connections, by kind
+	idle    *time.Timer
+	stop    context.CancelFunc
+}
+
+// Serve runs the daemon until ctx is done, a client asks it to stop, or it
+// has been idle for opts.Idle. It returns ErrRunning (wrapped) when another
+// daemon serves the repository. When it returns, the socket is gone and no
+// request is in flight.
+func Serve(ctx context.Context, opts Options) error {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	lock, err := acquire(opts.Endpoint.Lock)
+	if err != nil {
+		return err
+	}
+	defer lock.release()
+	// The lock is ours: a socket file still there is a dead daemon's.
+	if err := os.Remove(opts.Endpoint.Socket); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove the stale socket: %w", err)
+	}
+	ln, err := net.Listen("unix", opts.Endpoint.Socket)
+	if err != nil {
+		return fmt.Errorf("daemon socket: %w", err)
+	}
+	defer os.Remove(opts.Endpoint.Socket)
+	if err := os.Chmod(opts.Endpoint.Socket, 0o600); err != nil {
+		ln.Close()
+		return fmt.Errorf("daemon socket: %w", err)
+	}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	d := &daemon{
+		opts: opts, log: opts.Logger.WithGroup("daemon"), started: time.Now(),
+		servers: map[string]*mcpserver.Server{}, conns: map[net.Conn]string{}, stop: stop,
+	}
+	var hs *http.Server
+	var hh *mcpserver.HTTPHandler
+	if opts.HTTP != nil {
+		tcp, err := net.Listen("tcp", opts.HTTP.Addr)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		srv, _ := d.server(MCPOptions{})
+		hh = srv.HTTPHandler(opts.HTTP.HTTPOptions)
+		hs = &http.Server{Handler: hh, ReadHeaderTimeout: 10 * time.Second,
+			ErrorLog: slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn)}
+		d.httpURL = "http://" + tcp.Addr().String() + mcpserver.HTTPPath
+		go func() {
+			if err := hs.Serve(tcp); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				d.log.Error("HTTP server", "err", err)
+				stop()
+			}
+		}()
+		d.log.Info("serving MCP over HTTP", "url", d.httpURL, "token", opts.HTTP.Token != "")
+	}
+	d.log.Info("daemon started", "pid", os.Getpid(), "socket", opts.Endpoint.Socket, "git_dir", opts.Endpoint.GitDir, "idle", opts.Idle)
+	d.armIdle()
+	if opts.Ready != nil {
+		opts.Ready()
+	}
+
+	var wg sync.WaitGroup
+	go func() {
+		<-ctx.Done()
+		ln.Close()
+	}()
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			d.log.Error("accept", "err", err)
+			break
+		}
+		wg.Go(func() { d.serveConn(ctx, conn) })
+	}
+	d.log.Info("daemon stopping: finishing the requests in flight")
+	d.closeReads()
+	shCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
+	defer cancel()
+	if hs != nil {
+		hh.Close(shCtx)
+		_ = hs.Shutdown(shCtx)
+	}
+	wg.Wait()
+	return nil
+}
+
+// server returns the MCP server for a connection's options, made once per
+// distinct options.
+func (d *daemon) server(o MCPOptions) (*mcpserver.Server, error) {
+	key, _ := json.Marshal(o)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if s, ok := d.servers[string(key)]; ok {
+		return s, nil
+	}
+	opts := d.opts.MCP
+	opts.ReadOnly = opts.ReadOnly || o.ReadOnly
+	if len(o.Tools) > 0 {
+		opts.Groups = o.Tools
+	}
+	if o.Author != "" {
+		id, err := wiki.ParseIdentity(o.Author)
+		if err != nil {
+			return nil, err
+		}
+		opts.Author = id
+	}
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	s := mcpserver.New(d.opts.Wiki, opts)
+	d.servers[string(key)] = s
+	return s, nil
+}
+
+// serveConn serves one connection.
+func (d *daemon) serveConn(ctx context.Context, conn net.Conn) {
+	defer conn.Close()
+	br := bufio.NewReader(conn)
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	var h hello
+	if err := readLine(br, &h); err != nil {
+		d.log.Debug("bad hello", "err", err)
+		_ = writeLine(conn, reply{Error: fmt.Sprintf("daemon protocol: %v", err)})
+		return
+	}
+	_ = conn.SetReadDeadline(time.Time{})
+	if h.Protocol != protocolVersion {
+		_ = writeLine(conn, reply{Error: fmt.Sprintf("this daemon speaks protocol %d and the client %d: "+
+			"stop it with 'wikid daemon stop' and run the same wikid for both", protocolVersion, h.Protocol)})
+		return
+	}
+	switch h.Kind {
+	case kindStatus:
+		st := d.status(ctx)
+		_ = writeLine(conn, reply{Status: &st})
+	case kindStop:
+		_ = writeLine(conn, reply{})
+		d.log.Info("stop requested by a client")
+		d.stop()
+	case kindMCP:
+		o := MCPOptions{}
+		if h.MCP != nil {
+			o = *h.MCP
+		}
+		srv, err := d.server(o)
+		if err != nil {
+			_ = writeLine(conn, reply{Error: err.Error()})
+			return
+		}
+		if err := writeLine(conn, reply{}); err != nil {
+			return
+		}
+		d.track(conn, kindMCP)
+		defer d.untrack(conn)
+		if err := srv.ServeStdio(ctx, br, conn); err != nil {
+			d.log.Debug("MCP connection ended", "err", err)
+		}
+	case kindCLI:
+		if h.CLI == nil || d.opts.RunCommand == nil {
+			_ = writeLine(conn, reply{Error: "this daemon runs no commands"})
+			return
+		}
+		if err := writeLine(conn, reply{}); err != nil {
+			return
+		}
+		d.track(conn, kindCLI)
+		defer d.untrack(conn)
+		d.runCommand(ctx, conn, br, *h.CLI)
+	default:
+		_ = writeLine(conn, reply{Error: fmt.Sprintf("daemon protocol: unknown kind %q", h.Kind)})
+	}
+}
+
+// runCommand runs a client's command line: its output goes back as frames,
+// its standard input is asked for when the command reads it, and the exit
+// status ends the exchange. A client that goes away cancels the command.
+func (d *daemon) runCommand(ctx context.Context, conn net.Conn, br *bufio.Reader, cmd Command) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	fw := &frameWriter{w: conn}
+	pr, pw := io.Pipe()
+	go func() {
+		for {
+			kind, p, err := readFrame(br)
+			if err != nil {
+				pw.CloseWithError(io.ErrUnexpectedEOF)
+				cancel() // the client is gone
+				return
+			}
+			switch kind {
+			case frameStdin:
+				if _, err := pw.Write(p); err != nil {
+					continue // the command stopped reading; drain the rest
+				}
+			case frameStdinEOF:
+				pw.Close()
+			}
+		}
+	}()
+	stdin := &lazyStdin{ask: func() error { return fw.frame(frameWantStdin, nil) }, r: pr}
+	code := d.opts.RunCommand(ctx, cmd, stdin, stream{fw, frameStdout}, stream{fw, frameStderr})
+	var p [4]byte
+	p[0], p[1], p[2], p[3] = byte(code>>24), byte(code>>16), byte(code>>8), byte(code)
+	_ = fw.frame(frameExit, p[:])
+	// Let the client read the exit before the connection closes.
+	if uc, ok := conn.(*net.UnixConn); ok {
+		_ = uc.CloseWrite()
+	}
+}
+
+// lazyStdin asks the client for its standard input on the first read, so
+// that a command that reads none never waits on a terminal.
+type lazyStdin struct {
+	once sync.Once
+	ask  func() error
+	err  error
+	r    io.Reader
+}
+
+func (l *lazyStdin) Read(p []byte) (int, error) {
+	l.once.Do(func() { l.err = l.ask() })
+	if l.err != nil {
+		return 0, l.err
+	}
+	return l.r.Read(p)
+}
+
+// track counts a client connection and disarms the idle timer.
+func (d *daemon) track(conn net.Conn, kind string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.conns[conn] = kind
+	if d.idle != nil {
+		d.idle.Stop()
+	}
+}
+
+// untrack forgets a client connection; the last one leaving arms the idle
+// timer.
+func (d *daemon) untrack(conn net.Conn) {
+	d.mu.Lock()
+	delete(d.conns, conn)
+	d.mu.Unlock()
+	d.armIdle()
+}
+
+// armIdle starts the idle timer when no client is connected.
+func (d *daemon) armIdle() {
+	if d.opts.Idle <= 0 || d.opts.HTTP != nil {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if len(d.conns) > 0 {
+		return
+	}
+	if d.idle != nil {
+		d.idle.Stop()
+	}
+	d.idle = time.AfterFunc(d.opts.Idle, func() {
+		d.mu.Lock()
+		n := len(d.conns)
+		d.mu.Unlock()
+		if n == 0 {
+			d.log.Info("no client for a while: exiting", "idle", d.opts.Idle)
+			d.stop()
+		}
+	})
+}
+
+// closeReads ends the input of every open connection, so that MCP sessions
+// stop reading and finish the calls in flight, and commands are cancelled.
+func (d *daemon) closeReads() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.idle != nil {
+		d.idle.Stop()
+	}
+	for c := range d.conns {
+		if uc, ok := c.(*net.UnixConn); ok {
+			_ = uc.CloseRead()
+		} else {
+			_ = c.SetReadDeadline(time.Now())
+		}
+	}
+}
+
+// status describes the daemon now.
+func (d *daemon) status(ctx context.Context) Status {
+	st := Status{
+		PID: os.Getpid(), Started: d.started, Uptime: time.Since(d.started).Round(time.Second).String(),
+		Version: d.opts.MCP.Version, GitDir: d.opts.Endpoint.GitDir, Repository: d.opts.Endpoint.GitDir,
+		Socket: d.opts.Endpoint.Socket, Log: d.opts.Endpoint.Log, HTTP: d.httpURL,
+	}
+	if d.opts.Idle > 0 && d.opts.HTTP == nil {
+		st.Idle = d.opts.Idle.String()
+	}
+	d.mu.Lock()
+	for _, kind := range d.conns {
+		if kind == kindMCP {
+			st.Clients.MCP++
+		} else {
+			st.Clients.CLI++
+		}
+	}
+	d.mu.Unlock()
+	if ws, err := d.opts.Wiki.Status(ctx); err == nil {
+		st.Repository, st.Index, st.History, st.Graph, st.Blocked = ws.Repository, ws.Index, ws.History, ws.Graph, ws.Blocked
+	}
+	st.RSS, st.PeakRSS = memory()
+	return st
+}

@@ -1,0 +1,218 @@
+package mcpserver
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// maxLine bounds one message of a stream session; a longer line ends the
+// session with an error.
+const maxLine = 256 << 20
+
+// callsPerSession bounds the requests one stream session runs at once; a
+// client sending more waits for one to finish.
+const callsPerSession = 8
+
+// sessionSeq numbers stream sessions for their ids.
+var sessionSeq atomic.Int64
+
+// streamSession is one client on a byte stream (standard input and output,
+// or a connection to the daemon). mcp-go's own stdio transport keeps its one
+// session in a package variable, so a process could serve only one stream;
+// this one is per stream, and many run side by side on one MCPServer.
+type streamSession struct {
+	id  string
+	out io.Writer // whole messages only: a *lineWriter
+	// notes carries notifications sent outside a request (mcp-go's
+	// broadcasts); a request's own go through its requestSession.
+	notes       chan mcp.JSONRPCNotification
+	initialized atomic.Bool
+	logLevel    atomic.Value // mcp.LoggingLevel
+	info        atomic.Value // mcp.Implementation
+	caps        atomic.Value // mcp.ClientCapabilities
+}
+
+var (
+	_ server.SessionWithClientInfo = (*streamSession)(nil)
+	_ server.SessionWithLogging    = (*streamSession)(nil)
+	_ server.SessionWithClientInfo = (*requestSession)(nil)
+	_ server.SessionWithLogging    = (*requestSession)(nil)
+)
+
+func (s *streamSession) SessionID() string { return s.id }
+func (s *streamSession) Initialize() {
+	s.logLevel.Store(mcp.LoggingLevelError)
+	s.initialized.Store(true)
+}
+func (s *streamSession) Initialized() bool { return s.initialized.Load() }
+func (s *streamSession) NotificationChannel() chan<- mcp.JSONRPCNotification {
+	return s.notes
+}
+func (s *streamSession) SetLogLevel(l mcp.LoggingLevel) { s.logLevel.Store(l) }
+func (s *streamSession) GetLogLevel() mcp.LoggingLevel {
+	if l, ok := s.logLevel.Load().(mcp.LoggingLevel); ok {
+		return l
+	}
+	return mcp.LoggingLevelError
+}
+func (s *streamSession) GetClientInfo() mcp.Implementation {
+	v, _ := s.info.Load().(mcp.Implementation)
+	return v
+}
+func (s *streamSession) SetClientInfo(v mcp.Implementation) { s.info.Store(v) }
+func (s *streamSession) GetClientCapabilities() mcp.ClientCapabilities {
+	v, _ := s.caps.Load().(mcp.ClientCapabilities)
+	return v
+}
+func (s *streamSession) SetClientCapabilities(v mcp.ClientCapabilities) { s.caps.Store(v) }
+
+// requestSession is the session as one request sees it: the stream's, but
+// with a channel of its own for the notifications the request sends, so
+// that they are all written before its result (progress, then the answer).
+type requestSession struct {
+	*streamSession
+	notes chan mcp.JSONRPCNotification
+}
+
+func (r *requestSession) NotificationChannel() chan<- mcp.JSONRPCNotification {
+	return r.notes
+}
+
+// write writes one message as a line.
+func (s *streamSession) write(msg any) error {
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return err
+	}
+	_, err = s.out.Write(append(b, '\n'))
+	return err
+}
+
+// serveStream serves one client on in and out until in ends or ctx is
+// done, then waits for the requests in flight.
+func (s *Server) serveStream(ctx context.Context, in io.Reader, out *lineWriter) error {
+	sess := &streamSession{
+		id:    "stream-" + strconv.FormatInt(sessionSeq.Add(1), 10),
+		out:   out,
+		notes: make(chan mcp.JSONRPCNotification, 64),
+	}
+	if err := s.mcp.RegisterSession(ctx, sess); err != nil {
+		return fmt.Errorf("register session: %w", err)
+	}
+	defer s.mcp.UnregisterSession(ctx, sess.id)
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer cancel()
+	wg.Go(func() {
+		for {
+			select {
+			case n := <-sess.notes:
+				if err := sess.write(n); err != nil {
+					s.log.Debug("write notification", "err", err)
+				}
+			case <-ctx.Done():
+				return
+			}
+		}
+	})
+	slots := make(chan struct{}, callsPerSession)
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if len(line) == 0 {
+			continue
+		}
+		msg := json.RawMessage(append([]byte(nil), line...))
+		var head struct {
+			Method string          `json:"method"`
+			ID     json.RawMessage `json:"id"`
+		}
+		_ = json.Unmarshal(msg, &head)
+		if len(head.ID) == 0 || head.Method == "" {
+			// A notification (or a response to a request wikid never
+			// sends): in order, on the read loop.
+			s.handle(ctx, sess, msg, nil)
+			continue
+		}
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			return nil
+		}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			s.handle(ctx, sess, msg, head.ID)
+		})
+	}
+	if err := sc.Err(); err != nil && ctx.Err() == nil {
+		return fmt.Errorf("read: %w", err)
+	}
+	return nil
+}
+
+// handle serves one message. A request's notifications are written before
+// its response; a handler that panics answers INTERNAL_ERROR.
+func (s *Server) handle(ctx context.Context, sess *streamSession, msg json.RawMessage, id json.RawMessage) {
+	req := &requestSession{streamSession: sess, notes: make(chan mcp.JSONRPCNotification, 16)}
+	done := make(chan struct{})
+	relayed := make(chan struct{})
+	go func() {
+		defer close(relayed)
+		for {
+			select {
+			case n := <-req.notes:
+				_ = sess.write(n)
+			case <-done:
+				for {
+					select {
+					case n := <-req.notes:
+						_ = sess.write(n)
+					default:
+						return
+					}
+				}
+			}
+		}
+	}()
+	resp := func() (resp mcp.JSONRPCMessage) {
+		defer func() {
+			if r := recover(); r != nil {
+				s.log.Error("panic in a request handler", "panic", r)
+				if id != nil {
+					resp = mcp.NewJSONRPCError(mcp.NewRequestId(rawID(id)), mcp.INTERNAL_ERROR, fmt.Sprintf("internal error: %v", r), nil)
+				}
+			}
+		}()
+		return s.mcp.HandleMessage(s.mcp.WithContext(ctx, req), msg)
+	}()
+	close(done)
+	<-relayed
+	if resp != nil {
+		if err := sess.write(resp); err != nil {
+			s.log.Debug("write response", "err", err)
+		}
+	}
+}
+
+// rawID decodes a JSON-RPC id for an error response.
+func rawID(id json.RawMessage) any {
+	var v any
+	if json.Unmarshal(id, &v) != nil {
+		return nil
+	}
+	if f, ok := v.(float64); ok && f == float64(int64(f)) {
+		return int64(f)
+	}
+	return v
+}
