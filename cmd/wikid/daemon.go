@@ -267,11 +267,13 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 	opts := set.mcp
 	opts.Logger = logger
 	opts.ReadOnly = w.Options().ReadOnly
-	if set.http != nil {
-		fmt.Fprintf(e.stderr, "wikid: daemon serving %s over HTTP at %s and on %s\n", ep.GitDir, set.http.Addr, ep.Socket)
-	}
 	return daemon.Serve(ctx, daemon.Options{
 		Endpoint: ep, Wiki: w, MCP: opts, Idle: set.idle, HTTP: set.http, Logger: logger,
+		Ready: func(url string) {
+			if url != "" {
+				fmt.Fprintf(e.stderr, "wikid: serving MCP at %s (daemon of %s, pid %d)\n", url, ep.GitDir, os.Getpid())
+			}
+		},
 		RunCommand: func(ctx context.Context, cmd daemon.Command, stdin io.Reader, stdout, stderr io.Writer) int {
 			return execute(ctx, commandEnv(ep, w, cmd, stdin, stdout, stderr), cmd.Args)
 		},

@@ -39,8 +39,9 @@ type Options struct {
 	// RunCommand runs a command line for a client and returns its exit
 	// status; nil refuses commands.
 	RunCommand func(ctx context.Context, cmd Command, stdin io.Reader, stdout, stderr io.Writer) int
-	// Ready, if set, is called once the socket accepts connections.
-	Ready  func()
+	// Ready, if set, is called once the socket accepts connections, with
+	// the URL of the MCP endpoint served over HTTP ("" if none).
+	Ready  func(httpURL string)
 	Logger *slog.Logger
 }
 
@@ -150,7 +151,7 @@ func Serve(ctx context.Context, opts Options) error {
 	d.log.Info("daemon started", "pid", os.Getpid(), "socket", opts.Endpoint.Socket, "git_dir", opts.Endpoint.GitDir, "idle", opts.Idle)
 	d.armIdle()
 	if opts.Ready != nil {
-		opts.Ready()
+		opts.Ready(d.httpURL)
 	}
 
 	var wg sync.WaitGroup

@@ -1,0 +1,235 @@
+package mcpserver_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// sharedEnv is the environment of a wikid that uses the repository's
+// daemon: serveEnv without WIKID_NO_DAEMON, with a runtime folder of the
+// test's own. The test's cleanup stops the daemon of dir.
+func sharedEnv(tb testing.TB, dir string) []string {
+	tb.Helper()
+	// A short folder: unix socket paths are limited to about 104 bytes.
+	rt, err := os.MkdirTemp("", "wkd")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var env []string
+	for _, kv := range serveEnv() {
+		if kv != "WIKID_NO_DAEMON=1" {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "WIKID_RUNTIME_DIR="+rt)
+	tb.Cleanup(func() {
+		stop := exec.Command(wikidBin, "daemon", "stop", "--repo", dir)
+		stop.Env = env
+		if out, err := stop.CombinedOutput(); err != nil {
+			tb.Errorf("wikid daemon stop: %v\n%s", err, out)
+		}
+		if tb.Failed() {
+			logs, _ := exec.Command("sh", "-c", "cat "+rt+"/*.log").Output()
+			tb.Logf("daemon log:\n%s", logs)
+		}
+		os.RemoveAll(rt)
+	})
+	return env
+}
+
+// wikidCLI runs a wikid command with env and stdin, and returns its
+// standard output; a failure fails the test.
+func wikidCLI(tb testing.TB, env []string, stdin string, args ...string) string {
+	tb.Helper()
+	cmd := exec.Command(wikidBin, args...)
+	cmd.Env = env
+	cmd.Stdin = strings.NewReader(stdin)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		tb.Fatalf("wikid %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return string(out)
+}
+
+// daemonStatus returns `wikid daemon status --json` for dir.
+func daemonStatus(tb testing.TB, env []string, dir string) map[string]any {
+	tb.Helper()
+	var st map[string]any
+	if err := json.Unmarshal([]byte(wikidCLI(tb, env, "", "daemon", "status", "--json", "--repo", dir)), &st); err != nil {
+		tb.Fatal(err)
+	}
+	return st
+}
+
+// TestDaemon_SharedClients puts four stdio clients with different names,
+// one HTTP client and command lines on one repository at once, all through
+// its daemon: every call answers, every commit names the client that made
+// it, and each client sees the others' writes as soon as they are
+// acknowledged.
+func TestDaemon_SharedClients(t *testing.T) {
+	requireNode(t)
+	dir := t.TempDir()
+	gittest.Generate(t, dir, 300, 60)
+	env := sharedEnv(t, dir)
+
+	// The daemon serves HTTP too; stdio clients and commands share it.
+	const token = "shared-test"
+	p := startBinary(t, wikidBin, env, "--repo", dir, "--http", "127.0.0.1:0", "--token", token)
+	if p.url == "" {
+		<-p.exited
+		t.Fatalf("wikid serve --http exited: %v\n%s", p.cmd.ProcessState, p.stderr)
+	}
+	bridge := startBridge(t)
+	const stdioClients = 4
+	var clients []*tsClient
+	var names []string
+	for i := range stdioClients {
+		req := stdioRequest(wikidBin, "--repo", dir)
+		req["env"] = envMap(env)
+		name := fmt.Sprintf("agent-%c", 'a'+i)
+		req["client"] = map[string]string{"name": name, "version": "1.0"}
+		c := connectTS(t, bridge, req)
+		c.listTools(t)
+		clients, names = append(clients, c), append(names, name)
+	}
+	httpReq := httpRequest(p.url, token)
+	httpReq["client"] = map[string]string{"name": "agent-http", "version": "2.0"}
+	hc := connectTS(t, bridge, httpReq)
+	hc.listTools(t)
+	clients, names = append(clients, hc), append(names, "agent-http")
+
+	st := daemonStatus(t, env, dir)
+	if mcp := st["clients"].(map[string]any)["mcp"].(float64); mcp != stdioClients {
+		t.Errorf("daemon status counts %v MCP connections, want %d (HTTP sessions are not connections)", mcp, stdioClients)
+	}
+	pid := int(st["pid"].(float64))
+	if pid == p.cmd.Process.Pid {
+		t.Logf("the HTTP server is the daemon (pid %d)", pid)
+	} else {
+		t.Errorf("the daemon is pid %d, not the wikid serve --http that started first (pid %d)", pid, p.cmd.Process.Pid)
+	}
+
+	// Every client writes its notes while the others write theirs and a
+	// command line writes too; after each acknowledged write, the next
+	// client in the ring reads it back and finds it by search.
+	const rounds = 6
+	var wg sync.WaitGroup
+	errs := make(chan error, 1000)
+	for i, c := range clients {
+		next := clients[(i+1)%len(clients)]
+		wg.Go(func() {
+			for r := range rounds {
+				path := fmt.Sprintf("shared/%s/note-%d", names[i], r)
+				word := fmt.Sprintf("zq%sr%d", strings.ReplaceAll(names[i], "-", ""), r)
+				res, err := c.tryCall("write_note", map[string]any{"path": path, "content": "# " + path + "\n\n" + word + "\n"})
+				if err != nil || res.IsError {
+					errs <- fmt.Errorf("%s write_note %s: %v %s", names[i], path, err, resText(res))
+					return
+				}
+				res, err = next.tryCall("read_note", map[string]any{"path": path})
+				if err != nil || res.IsError || !strings.Contains(res.text(), word) {
+					errs <- fmt.Errorf("the client after %s does not read %s at once: %v %s", names[i], path, err, resText(res))
+				}
+				res, err = next.tryCall("search_notes", map[string]any{"query": word})
+				if err != nil || res.IsError || !strings.Contains(string(res.StructuredContent), path) {
+					errs <- fmt.Errorf("the client after %s does not find %s at once: %v %s", names[i], path, err, resText(res))
+				}
+			}
+		})
+	}
+	wg.Go(func() {
+		for r := range rounds {
+			path := fmt.Sprintf("shared/cli/note-%d", r)
+			cmd := exec.Command(wikidBin, "write", path, "--repo", dir, "--author", "Person <person@example.com>")
+			cmd.Env, cmd.Stdin = env, strings.NewReader(fmt.Sprintf("# cli %d\n\nzqcli%d\n", r, r))
+			if out, err := cmd.CombinedOutput(); err != nil {
+				errs <- fmt.Errorf("wikid write %s: %v\n%s", path, err, out)
+				return
+			}
+			res, err := clients[r%len(clients)].tryCall("read_note", map[string]any{"path": path})
+			if err != nil || res.IsError {
+				errs <- fmt.Errorf("an MCP client does not read %s written by the command line: %v %s", path, err, resText(res))
+			}
+			search := exec.Command(wikidBin, "search", fmt.Sprintf("zqcli%d", r), "--repo", dir)
+			search.Env = env
+			if out, err := search.CombinedOutput(); err != nil || !strings.Contains(string(out), path) {
+				errs <- fmt.Errorf("wikid search does not find %s at once: %v\n%s", path, err, out)
+			}
+		}
+	})
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+
+	// Each note's one commit names the client that wrote it.
+	for _, name := range append(slices.Clone(names), "cli") {
+		for r := range rounds {
+			path := fmt.Sprintf("shared/%s/note-%d.md", name, r)
+			log := gittest.Git(t, dir, "log", "--format=%an%x09%(trailers:key=Wiki-Client,valueonly,separator=)", "--", path)
+			want := name
+			if name == "cli" {
+				want = "Person"
+			}
+			if lines := strings.Split(strings.TrimSpace(log), "\n"); len(lines) != 1 || !strings.HasPrefix(lines[0], want+"\t") {
+				t.Errorf("%s: commits %q, want one by %s", path, log, want)
+			}
+		}
+	}
+	// The command line sees what the MCP clients wrote, as the daemon does.
+	out := wikidCLI(t, env, "", "search", "zqagentbr2", "--repo", dir, "--json")
+	var sr wiki.SearchResult
+	if err := json.Unmarshal([]byte(out), &sr); err != nil || sr.Total != 1 {
+		t.Errorf("wikid search in the daemon: %v\n%s", err, out)
+	}
+	if got := gittest.Git(t, dir, "status", "--porcelain"); got != "" {
+		t.Errorf("git status after the run:\n%s", got)
+	}
+	gittest.Git(t, dir, "fsck", "--strict", "--no-dangling")
+	for _, c := range clients {
+		c.close(t)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		st := daemonStatus(t, env, dir)
+		if st["clients"].(map[string]any)["mcp"].(float64) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the daemon still counts clients after they all closed: %v", st["clients"])
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// envMap turns KEY=value pairs into the map the TypeScript client takes.
+func envMap(env []string) map[string]string {
+	m := map[string]string{}
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// resText is a result's text, or "" for none.
+func resText(r *tsResult) string {
+	if r == nil {
+		return ""
+	}
+	return r.text()
+}
