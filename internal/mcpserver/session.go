@@ -109,22 +109,29 @@ func (s *Server) serveStream(ctx context.Context, in io.Reader, out *lineWriter)
 		return fmt.Errorf("register session: %w", err)
 	}
 	defer s.mcp.UnregisterSession(ctx, sess.id)
-	ctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer cancel()
-	wg.Go(func() {
+	// The requests in flight when the input ends run to their end and are
+	// answered; only ctx cancels them.
+	var calls sync.WaitGroup
+	stopNotes := make(chan struct{})
+	notesDone := make(chan struct{})
+	defer func() {
+		calls.Wait()
+		close(stopNotes)
+		<-notesDone
+	}()
+	go func() {
+		defer close(notesDone)
 		for {
 			select {
 			case n := <-sess.notes:
 				if err := sess.write(n); err != nil {
 					s.log.Debug("write notification", "err", err)
 				}
-			case <-ctx.Done():
+			case <-stopNotes:
 				return
 			}
 		}
-	})
+	}()
 	slots := make(chan struct{}, callsPerSession)
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
@@ -150,7 +157,7 @@ func (s *Server) serveStream(ctx context.Context, in io.Reader, out *lineWriter)
 		case <-ctx.Done():
 			return nil
 		}
-		wg.Go(func() {
+		calls.Go(func() {
 			defer func() { <-slots }()
 			s.handle(ctx, sess, msg, head.ID)
 		})
