@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/wikid/wikid/internal/config"
+	"github.com/wikid/wikid/internal/daemon"
 	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/graph"
 	"github.com/wikid/wikid/internal/history"
@@ -40,7 +41,7 @@ func openWiki(ctx context.Context, e env, dir string, edit func(*config.Config))
 	}
 	w, err := openWikiWith(ctx, e, dir, edit)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, lockedIndex(ctx, e, dir, err)
 	}
 	return w, func() { w.Close(context.WithoutCancel(ctx)) }, nil
 }
@@ -103,6 +104,23 @@ func openWikiWith(ctx context.Context, e env, dir string, edit func(*config.Conf
 		return nil, err
 	}
 	return w, nil
+}
+
+// lockedIndex explains an index that another process holds: the
+// repository's daemon, when one runs, or another wikid.
+func lockedIndex(ctx context.Context, e env, dir string, err error) error {
+	if !errors.Is(err, index.ErrLocked) {
+		return err
+	}
+	ne := note.Errorf(note.CodeLocked, "%v", err)
+	if ep, eerr := endpoint(e, dir); eerr == nil {
+		if st, serr := daemon.GetStatus(ctx, ep); serr == nil {
+			return ne.WithHint("the daemon of this repository holds it (pid %d): run without --no-daemon or WIKID_NO_DAEMON "+
+				"to go through it, or stop it with 'wikid daemon stop'", st.PID)
+		}
+	}
+	return ne.WithHint("another wikid serves this repository in its own process (started with --no-daemon, " +
+		"or by an older wikid): stop it, or let clients share the daemon")
 }
 
 // noRepository explains that dir is not in a wiki, and what to run.

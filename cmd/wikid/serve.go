@@ -160,7 +160,7 @@ func (c *serveCommand) Run(ctx context.Context, args []string) error {
 	}
 	w, err := openWikiWith(ctx, c.env, f.repo, func(cfg *config.Config) { cfg.ReadOnly = cfg.ReadOnly || f.readOnly })
 	if err != nil {
-		return err
+		return lockedIndex(ctx, c.env, f.repo, err)
 	}
 	opts.ReadOnly = w.Options().ReadOnly
 	srv := mcpserver.New(w, opts)
@@ -202,6 +202,10 @@ func (c *serveCommand) bridge(ctx context.Context, f *serveFlags, groups []strin
 		return fmt.Errorf("%w: %v", errNoDaemon, err)
 	}
 	defer conn.Close()
+	if conn.Version != "" && conn.Version != version {
+		fmt.Fprintf(c.stderr, "wikid: the daemon of this repository runs wikid %s, and this is %s; "+
+			"it is replaced when it exits (10 minutes after its last client, or 'wikid daemon stop')\n", conn.Version, version)
+	}
 	return relay(ctx, conn, c.stdin, c.stdout)
 }
 

@@ -21,6 +21,8 @@ const dialTimeout = 5 * time.Second
 type Conn struct {
 	net.Conn
 	r *bufio.Reader
+	// Version is the daemon's wikid version, when it said.
+	Version string
 }
 
 // Read reads what the daemon sent after its reply.
@@ -64,7 +66,7 @@ func dial(ctx context.Context, e Endpoint, h hello) (*Conn, *reply, error) {
 		c.Close()
 		return nil, nil, errors.New(rep.Error)
 	}
-	return &Conn{Conn: c, r: br}, &rep, nil
+	return &Conn{Conn: c, r: br, Version: rep.Version}, &rep, nil
 }
 
 // ConnectMCP opens an MCP connection: what is written to it and read from

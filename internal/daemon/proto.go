@@ -55,8 +55,10 @@ type Command struct {
 
 // reply is the daemon's answer to hello.
 type reply struct {
-	Error  string  `json:"error,omitempty"`
-	Status *Status `json:"status,omitempty"`
+	Error string `json:"error,omitempty"`
+	// Version is the daemon's wikid version.
+	Version string  `json:"version,omitempty"`
+	Status  *Status `json:"status,omitempty"`
 }
 
 // readLine reads one JSON line into v.

@@ -250,7 +250,7 @@ func (d *daemon) serveConn(ctx context.Context, conn net.Conn) {
 			_ = writeLine(conn, reply{Error: err.Error()})
 			return
 		}
-		if err := writeLine(conn, reply{}); err != nil {
+		if err := writeLine(conn, reply{Version: d.opts.MCP.Version}); err != nil {
 			return
 		}
 		d.track(conn, kindMCP)
