@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -201,28 +200,29 @@ func (c *serveCommand) bridge(ctx context.Context, f *serveFlags, groups []strin
 	if err != nil {
 		return fmt.Errorf("%w: %v", errNoDaemon, err)
 	}
-	defer conn.Close()
 	if conn.Version != "" && conn.Version != version {
 		fmt.Fprintf(c.stderr, "wikid: the daemon of this repository runs wikid %s, and this is %s; "+
 			"it is replaced when it exits (10 minutes after its last client, or 'wikid daemon stop')\n", conn.Version, version)
 	}
-	return relay(ctx, conn, c.stdin, c.stdout)
-}
-
-// relay copies in to conn and conn to out until the daemon ends the stream
-// (after in ended and the answers in flight were sent) or ctx is done.
-func relay(ctx context.Context, conn *daemon.Conn, in io.Reader, out io.Writer) error {
-	stop := context.AfterFunc(ctx, func() { conn.Close() })
-	defer stop()
-	go func() {
-		_, _ = io.Copy(conn, in)
-		_ = conn.CloseWrite()
-	}()
-	_, err := io.Copy(out, conn)
-	if ctx.Err() != nil {
-		return nil
+	first := conn
+	br := &daemon.Bridge{
+		Connect: func(ctx context.Context) (*daemon.Conn, error) {
+			if dc := first; dc != nil {
+				first = nil
+				return dc, nil
+			}
+			dc, err := daemon.ConnectMCP(ctx, ep, o)
+			if errors.Is(err, daemon.ErrNotRunning) {
+				if err := startDaemon(ctx, c.env, ep, f.repo); err != nil {
+					return nil, err
+				}
+				dc, err = daemon.ConnectMCP(ctx, ep, o)
+			}
+			return dc, err
+		},
+		Logf: func(format string, args ...any) { fmt.Fprintf(c.stderr, "wikid: "+format+"\n", args...) },
 	}
-	return err
+	return br.Run(ctx, c.stdin, c.stdout)
 }
 
 // serveHTTP listens on f.httpAddr until ctx is done, then stops accepting,

@@ -53,12 +53,19 @@ func dial(ctx context.Context, e Endpoint, h hello) (*Conn, *reply, error) {
 	_ = c.SetDeadline(time.Now().Add(dialTimeout))
 	if err := writeLine(c, h); err != nil {
 		c.Close()
+		if errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
+			return nil, nil, fmt.Errorf("%w (it went away: %v)", ErrNotRunning, err)
+		}
 		return nil, nil, fmt.Errorf("connect to the daemon: %w", err)
 	}
 	br := bufio.NewReader(c)
 	var rep reply
 	if err := readLine(br, &rep); err != nil {
 		c.Close()
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
+			// It accepted, then died: a daemon that is going away.
+			return nil, nil, fmt.Errorf("%w (it went away: %v)", ErrNotRunning, err)
+		}
 		return nil, nil, fmt.Errorf("connect to the daemon: %w", err)
 	}
 	_ = c.SetDeadline(time.Time{})

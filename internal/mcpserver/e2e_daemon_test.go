@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -232,4 +233,46 @@ func resText(r *tsResult) string {
 		return ""
 	}
 	return r.text()
+}
+
+// TestDaemon_BridgeSurvivesDaemonKill kills the daemon under a connected
+// client (the official TypeScript client over stdio): the bridge connects
+// to a new daemon and replays the handshake, so the client keeps its
+// session and its name, and the wiki recovers.
+func TestDaemon_BridgeSurvivesDaemonKill(t *testing.T) {
+	requireNode(t)
+	dir := t.TempDir()
+	gittest.Generate(t, dir, 50, 10)
+	env := sharedEnv(t, dir)
+	bridge := startBridge(t)
+	req := stdioRequest(wikidBin, "--repo", dir)
+	req["env"] = envMap(env)
+	req["client"] = map[string]string{"name": "survivor", "version": "3"}
+	c := connectTS(t, bridge, req)
+	c.listTools(t)
+	for round := range 3 {
+		path := fmt.Sprintf("survive/note-%d", round)
+		tsOK[map[string]any](t, c, "write_note", map[string]any{"path": path, "content": "# round\n"})
+		pid := int(daemonStatus(t, env, dir)["pid"].(float64))
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		// The next call, on the same session, reaches a new daemon.
+		res, _ := tsOK[wiki.ReadResult](t, c, "read_note", map[string]any{"path": path})
+		if res.Path != path {
+			t.Fatalf("read %s after the kill: %+v", path, res)
+		}
+		if now := int(daemonStatus(t, env, dir)["pid"].(float64)); now == pid {
+			t.Fatalf("round %d: the daemon is still pid %d after it was killed", round, pid)
+		}
+	}
+	tsOK[map[string]any](t, c, "write_note", map[string]any{"path": "survive/last", "content": "# last\n"})
+	if got := gittest.Git(t, dir, "log", "-1", "--format=%an", "--", "survive/last.md"); strings.TrimSpace(got) != "survivor" {
+		t.Errorf("the commit after the kills is by %q, want the client's name", got)
+	}
+	if got := gittest.Git(t, dir, "status", "--porcelain"); got != "" {
+		t.Errorf("git status:\n%s", got)
+	}
+	gittest.Git(t, dir, "fsck", "--strict", "--no-dangling")
+	c.close(t)
 }

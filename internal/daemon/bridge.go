@@ -1,0 +1,334 @@
+package daemon
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+)
+
+// maxReconnects bounds how often a bridge reconnects within reconnectWindow
+// before it gives up and ends the client's session.
+const (
+	maxReconnects   = 5
+	reconnectWindow = time.Minute
+)
+
+// lostCode is the JSON-RPC error code of a request the daemon did not
+// answer because it went away (JSON-RPC's internal error).
+const lostCode = -32603
+
+// Bridge relays an MCP stream between a client (in, out: standard input and
+// output) and a daemon. When the daemon goes away while the client is still
+// there (it crashed, or was stopped or replaced), the bridge answers the
+// requests it had not answered with an error saying so, connects again
+// (connect starts a daemon when none runs), replays the client's initialize
+// handshake, and goes on: the client keeps its session. It returns when in
+// ends and the daemon has answered, or when ctx is done.
+type Bridge struct {
+	// Connect returns a new connection to the daemon, starting one if
+	// need be.
+	Connect func(ctx context.Context) (*Conn, error)
+	// Logf, if set, reports reconnections (to standard error).
+	Logf func(format string, args ...any)
+
+	out     *bufio.Writer
+	outMu   sync.Mutex
+	mu      sync.Mutex
+	init    []byte             // the client's initialize request
+	inited  []byte             // its notifications/initialized
+	pending map[string]request // requests not yet answered, by id
+	// readOnly holds the tools that change nothing, as tools/list
+	// annotated them: a call to one is sent again after a reconnection.
+	readOnly map[string]bool
+	replay   string // id of the replayed initialize, whose answer is dropped
+	// replayed is closed when the replayed initialize is answered; until
+	// then the client's messages wait, so that none runs before the
+	// daemon knows the client.
+	replayed chan struct{}
+	// resend are the requests to send again once the handshake is
+	// replayed.
+	resend [][]byte
+}
+
+// message is what the bridge reads of a JSON-RPC message.
+type message struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		Name string `json:"name"`
+	} `json:"params"`
+}
+
+// request is a request in flight.
+type request struct {
+	line   []byte
+	method string
+	tool   string // for tools/call
+}
+
+// Run relays until in ends or ctx is done.
+func (b *Bridge) Run(ctx context.Context, in io.Reader, out io.Writer) error {
+	b.out = bufio.NewWriter(out)
+	b.pending = map[string]request{}
+	b.readOnly = map[string]bool{}
+	conn, err := b.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	lines := make(chan []byte)
+	inDone := make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 0, 64<<10), 256<<20)
+		for sc.Scan() {
+			line := append(append([]byte(nil), sc.Bytes()...), '\n')
+			select {
+			case lines <- line:
+			case <-ctx.Done():
+				return
+			}
+		}
+		inDone <- sc.Err()
+	}()
+	var reconnects []time.Time
+	for {
+		lost, err := b.session(ctx, conn, lines, inDone)
+		conn.Close()
+		if !lost || ctx.Err() != nil {
+			return err
+		}
+		retry := b.answerLost()
+		now := time.Now()
+		reconnects = append(reconnects, now)
+		for len(reconnects) > 0 && now.Sub(reconnects[0]) > reconnectWindow {
+			reconnects = reconnects[1:]
+		}
+		if len(reconnects) > maxReconnects {
+			return fmt.Errorf("the daemon went away %d times within %v; giving up (see its log)", len(reconnects), reconnectWindow)
+		}
+		b.logf("the daemon went away (%v); connecting to a new one", err)
+		if conn, err = b.Connect(ctx); err != nil {
+			return fmt.Errorf("reconnect to the daemon: %w", err)
+		}
+		if err := b.replayHandshake(conn); err != nil {
+			conn.Close()
+			return fmt.Errorf("reconnect to the daemon: %w", err)
+		}
+		b.resend = retry
+	}
+}
+
+// session relays over one connection. lost is true when the daemon went
+// away before the client's input ended.
+func (b *Bridge) session(ctx context.Context, conn *Conn, lines <-chan []byte, inDone <-chan error) (lost bool, err error) {
+	fromDaemon := make(chan error, 1)
+	go func() { fromDaemon <- b.copyAnswers(conn) }()
+	b.mu.Lock()
+	gate := b.replayed
+	b.mu.Unlock()
+	src := lines
+	var timeout <-chan time.Time
+	if gate != nil {
+		src, timeout = nil, time.After(dialTimeout)
+	}
+	for {
+		select {
+		case <-gate:
+			src, gate, timeout = lines, nil, nil
+			for _, line := range b.resend {
+				b.noteRequest(line)
+				if _, err := conn.Write(line); err != nil {
+					return true, <-fromDaemon
+				}
+			}
+			b.resend = nil
+		case <-timeout:
+			return true, errors.New("it did not answer the initialize request")
+		case line := <-src:
+			b.noteRequest(line)
+			if _, err := conn.Write(line); err != nil {
+				// The daemon is gone: the reader sees it too.
+				return true, <-fromDaemon
+			}
+		case err := <-inDone:
+			// The client is done: let the daemon answer what is in flight.
+			_ = conn.CloseWrite()
+			derr := <-fromDaemon
+			if err == nil {
+				err = derr
+			}
+			return false, err
+		case err := <-fromDaemon:
+			if ctx.Err() != nil {
+				return false, nil
+			}
+			if err == nil {
+				err = errors.New("it closed the connection")
+			}
+			return true, err
+		case <-ctx.Done():
+			return false, nil
+		}
+	}
+}
+
+// noteRequest remembers the client's handshake and the requests in flight.
+func (b *Bridge) noteRequest(line []byte) {
+	var m message
+	if json.Unmarshal(line, &m) != nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case m.Method == "initialize":
+		b.init = line
+	case m.Method == "notifications/initialized":
+		b.inited = line
+	}
+	if m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {
+		b.pending[string(m.ID)] = request{line: line, method: m.Method, tool: m.Params.Name}
+	}
+}
+
+// copyAnswers copies the daemon's messages to the client, line by line,
+// forgetting the requests they answer. It returns nil at the end of the
+// stream.
+func (b *Bridge) copyAnswers(conn *Conn) error {
+	r := bufio.NewReaderSize(conn, 64<<10)
+	for {
+		line, err := r.ReadBytes('\n')
+		if len(line) > 0 && line[len(line)-1] == '\n' {
+			if b.answered(line) {
+				if werr := b.write(line); werr != nil {
+					return werr
+				}
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// answered forgets the request a message answers, and reports whether
+// the message goes to the client (the answer to a replayed initialize does
+// not).
+func (b *Bridge) answered(line []byte) bool {
+	var m message
+	if json.Unmarshal(line, &m) != nil || m.Method != "" || len(m.ID) == 0 {
+		return true
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.replay != "" && string(m.ID) == b.replay {
+		b.replay = ""
+		close(b.replayed)
+		b.replayed = nil
+		return false
+	}
+	if req, ok := b.pending[string(m.ID)]; ok && req.method == "tools/list" {
+		b.learnTools(line)
+	}
+	delete(b.pending, string(m.ID))
+	return true
+}
+
+// learnTools records which tools of a tools/list answer are read-only.
+func (b *Bridge) learnTools(line []byte) {
+	var res struct {
+		Result struct {
+			Tools []struct {
+				Name        string `json:"name"`
+				Annotations struct {
+					ReadOnly bool `json:"readOnlyHint"`
+				} `json:"annotations"`
+			} `json:"tools"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(line, &res) != nil {
+		return
+	}
+	for _, t := range res.Result.Tools {
+		b.readOnly[t.Name] = t.Annotations.ReadOnly
+	}
+}
+
+// retryable reports whether a request can be sent again without changing
+// anything twice: every request but a call of a tool not known to be
+// read-only.
+func (b *Bridge) retryable(r request) bool {
+	if r.method == "initialize" {
+		return false // replayed anyway
+	}
+	return r.method != "tools/call" || b.readOnly[r.tool]
+}
+
+// answerLost answers the requests in flight that cannot be sent again with
+// an error (the daemon went away without answering), and returns the
+// others, to send again.
+func (b *Bridge) answerLost() (retry [][]byte) {
+	b.mu.Lock()
+	reqs := b.pending
+	b.pending = map[string]request{}
+	b.mu.Unlock()
+	for id, r := range reqs {
+		if b.retryable(r) {
+			retry = append(retry, r.line)
+			continue
+		}
+		msg, _ := json.Marshal(map[string]any{
+			"jsonrpc": "2.0", "id": json.RawMessage(id),
+			"error": map[string]any{"code": lostCode, "message": "the wikid daemon went away during this request and was " +
+				"restarted: retry it; a change it asked for was made or not as a whole (read the note, or the activity log, to know)"},
+		})
+		_ = b.write(append(msg, '\n'))
+	}
+	return retry
+}
+
+// replayHandshake initializes a new connection as the client did the first
+// time; the answer is dropped.
+func (b *Bridge) replayHandshake(conn *Conn) error {
+	b.mu.Lock()
+	init, inited := b.init, b.inited
+	if init != nil {
+		var m message
+		_ = json.Unmarshal(init, &m)
+		b.replay = string(m.ID)
+		b.replayed = make(chan struct{})
+	}
+	b.mu.Unlock()
+	for _, line := range [][]byte{init, inited} {
+		if line == nil {
+			continue
+		}
+		if _, err := conn.Write(line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (b *Bridge) write(line []byte) error {
+	b.outMu.Lock()
+	defer b.outMu.Unlock()
+	if _, err := b.out.Write(line); err != nil {
+		return err
+	}
+	return b.out.Flush()
+}
+
+func (b *Bridge) logf(format string, args ...any) {
+	if b.Logf != nil {
+		b.Logf(format, args...)
+	}
+}
