@@ -45,7 +45,8 @@ socket only you can open, in $XDG_RUNTIME_DIR/wikid (or WIKID_RUNTIME_DIR).
   start    start the daemon in the background (or, with --foreground, run
            it in this process: for systemd or launchd); started in the
            background it exits 10 minutes (--idle) after its last client
-  stop     ask the daemon to stop; it finishes the requests in flight
+  stop     ask the daemon to stop; it finishes the requests in flight (MCP
+           clients still connected start a new one: a way to run a new wikid)
   status   pid, uptime, clients, index states and memory (--json for all)
 
 Examples:
