@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"net/netip"
 	"strings"
 	"time"
@@ -233,7 +232,7 @@ func serveHTTP(ctx context.Context, e env, logger *slog.Logger, srv *mcpserver.S
 		return err
 	}
 	h := srv.HTTPHandler(mcpserver.HTTPOptions{Token: f.token, AllowedOrigins: f.origins})
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	hs := mcpserver.NewHTTPServer(h, slog.NewLogLogger(logger.Handler(), slog.LevelWarn))
 	url := "http://" + ln.Addr().String() + mcpserver.HTTPPath
 	fmt.Fprintf(e.stderr, "wikid: serving MCP at %s\n", url)
 	logger.Info("serving MCP over HTTP", "url", url, "token", f.token != "", "repo", f.repo)

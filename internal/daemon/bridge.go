@@ -9,6 +9,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/wikid/wikid/internal/mcpserver"
 )
 
 // maxReconnects bounds how often a bridge reconnects within reconnectWindow
@@ -80,21 +82,9 @@ func (b *Bridge) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	lines := make(chan []byte)
+	lines := make(chan piece)
 	inDone := make(chan error, 1)
-	go func() {
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 0, 64<<10), 256<<20)
-		for sc.Scan() {
-			line := append(append([]byte(nil), sc.Bytes()...), '\n')
-			select {
-			case lines <- line:
-			case <-ctx.Done():
-				return
-			}
-		}
-		inDone <- sc.Err()
-	}()
+	go readPieces(ctx, in, lines, inDone)
 	var reconnects []time.Time
 	for {
 		lost, err := b.session(ctx, conn, lines, inDone)
@@ -125,7 +115,7 @@ func (b *Bridge) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 
 // session relays over one connection. lost is true when the daemon went
 // away before the client's input ended.
-func (b *Bridge) session(ctx context.Context, conn *Conn, lines <-chan []byte, inDone <-chan error) (lost bool, err error) {
+func (b *Bridge) session(ctx context.Context, conn *Conn, lines <-chan piece, inDone <-chan error) (lost bool, err error) {
 	fromDaemon := make(chan error, 1)
 	go func() { fromDaemon <- b.copyAnswers(conn) }()
 	b.mu.Lock()
@@ -149,9 +139,11 @@ func (b *Bridge) session(ctx context.Context, conn *Conn, lines <-chan []byte, i
 			b.resend = nil
 		case <-timeout:
 			return true, errors.New("it did not answer the initialize request")
-		case line := <-src:
-			b.noteRequest(line)
-			if _, err := conn.Write(line); err != nil {
+		case p := <-src:
+			if p.whole {
+				b.noteRequest(p.b)
+			}
+			if _, err := conn.Write(p.b); err != nil {
 				// The daemon is gone: the reader sees it too.
 				return true, <-fromDaemon
 			}
@@ -173,6 +165,65 @@ func (b *Bridge) session(ctx context.Context, conn *Conn, lines <-chan []byte, i
 			return true, err
 		case <-ctx.Done():
 			return false, nil
+		}
+	}
+}
+
+// piece is a line of the client's input, or, for a line longer than
+// mcpserver.MaxRequestBytes, a part of one: such a line is passed on as it
+// comes, without being held or read, and the daemon refuses it.
+type piece struct {
+	b     []byte
+	whole bool
+}
+
+// readPieces reads the client's input into pieces until it ends.
+func readPieces(ctx context.Context, in io.Reader, out chan<- piece, done chan<- error) {
+	r := bufio.NewReaderSize(in, 64<<10)
+	var line []byte
+	long := false
+	send := func(p piece) bool {
+		select {
+		case out <- p:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	for {
+		chunk, err := r.ReadSlice('\n')
+		switch {
+		case long:
+			if !send(piece{b: append([]byte(nil), chunk...)}) {
+				return
+			}
+		case len(line)+len(chunk) > mcpserver.MaxRequestBytes:
+			long = true
+			if !send(piece{b: append(line, chunk...)}) {
+				return
+			}
+			line = nil
+		default:
+			line = append(line, chunk...)
+		}
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case !long && (err == nil || len(line) > 0):
+			if err != nil { // the last line, without its newline
+				line = append(line, '\n')
+			}
+			if !send(piece{b: line, whole: true}) {
+				return
+			}
+		}
+		line, long = nil, false
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = nil
+			}
+			done <- err
+			return
 		}
 	}
 }

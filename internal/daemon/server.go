@@ -137,8 +137,7 @@ func Serve(ctx context.Context, opts Options) error {
 		}
 		srv, _ := d.server(MCPOptions{})
 		hh = srv.HTTPHandler(opts.HTTP.HTTPOptions)
-		hs = &http.Server{Handler: hh, ReadHeaderTimeout: 10 * time.Second,
-			ErrorLog: slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn)}
+		hs = mcpserver.NewHTTPServer(hh, slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn))
 		d.httpURL = "http://" + tcp.Addr().String() + mcpserver.HTTPPath
 		go func() {
 			if err := hs.Serve(tcp); err != nil && !errors.Is(err, http.ErrServerClosed) {

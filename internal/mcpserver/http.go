@@ -1,10 +1,16 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"crypto/subtle"
+	"errors"
+	"fmt"
+	"io"
+	"log"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -86,7 +92,63 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
 		return
 	}
+	if r.Body != nil && r.Method == http.MethodPost {
+		// mcp-go reads the body whole before any limit: read it here, up
+		// to the limit, and refuse a larger one before it is decoded.
+		if r.ContentLength > MaxRequestBytes {
+			tooLarge(w, r.ContentLength)
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
+		var mbe *http.MaxBytesError
+		switch {
+		case errors.As(err, &mbe):
+			tooLarge(w, -1)
+			return
+		case err != nil:
+			http.Error(w, "Bad Request: reading the body: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+	}
 	h.mcp.ServeHTTP(w, r)
+}
+
+// tooLarge answers a request whose body is over MaxRequestBytes (n bytes,
+// or -1 when it did not say).
+func tooLarge(w http.ResponseWriter, n int64) {
+	size := "over the limit"
+	if n >= 0 {
+		size = strconv.FormatInt(n, 10) + " bytes"
+	}
+	http.Error(w, fmt.Sprintf("Request Entity Too Large: %s, and the limit is %d bytes; send less (split a batch, or the content)",
+		size, MaxRequestBytes), http.StatusRequestEntityTooLarge)
+}
+
+// HTTP server timeouts: a connection must send its headers within
+// readHeaderTimeout and its whole request within readTimeout; an answer
+// (a call's event stream included) is cut after writeTimeout, and an idle
+// keep-alive connection closed after idleTimeout.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 30 * time.Second
+	writeTimeout      = 5 * time.Minute
+	idleTimeout       = 60 * time.Second
+	maxHeaderBytes    = 64 << 10
+)
+
+// NewHTTPServer returns an http.Server for h with wikid's timeouts and
+// limits; errorLog, if not nil, receives its errors.
+func NewHTTPServer(h http.Handler, errorLog *log.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ErrorLog:          errorLog,
+	}
 }
 
 // Close ends the open sessions, so that long-lived event streams return

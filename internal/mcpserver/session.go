@@ -14,9 +14,9 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
-// maxLine bounds one message of a stream session; a longer line ends the
-// session with an error.
-const maxLine = 256 << 20
+// maxLine bounds one message of a stream session, which requestReader has
+// already held to MaxRequestBytes.
+const maxLine = MaxRequestBytes + 1
 
 // callsPerSession bounds the requests one stream session runs at once; a
 // client sending more waits for one to finish.

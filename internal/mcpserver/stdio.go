@@ -4,13 +4,24 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
 )
 
-// parseErrorCode is JSON-RPC's code for a message that is not valid JSON.
-const parseErrorCode = -32700
+// JSON-RPC's codes for a message that is not valid JSON, and for one that
+// is not a valid request (here: too large).
+const (
+	parseErrorCode     = -32700
+	invalidRequestCode = -32600
+)
+
+// MaxRequestBytes is the largest request wikid reads, over stdio and HTTP:
+// a note at the largest size (1 MiB by default) many times over, escaped in
+// JSON. A larger one is refused before it is decoded, so that memory
+// follows what is kept, not what is sent.
+const MaxRequestBytes = 16 << 20
 
 // requestReader stands between standard input and mcp-go's stdio server.
 // It passes on every line that is valid JSON and answers the others itself:
@@ -59,9 +70,13 @@ func (r *requestReader) Read(p []byte) (int, error) {
 		if r.readErr != nil {
 			return 0, r.readErr
 		}
-		line, err := r.in.ReadBytes('\n')
+		line, tooLong, err := readLine(r.in, MaxRequestBytes)
 		r.readErr = err
-		if len(line) > 0 {
+		switch {
+		case tooLong > 0:
+			r.line++
+			r.refuse(line, tooLong)
+		case len(line) > 0:
 			r.line++
 			r.pending = r.check(line)
 		}
@@ -69,6 +84,55 @@ func (r *requestReader) Read(p []byte) (int, error) {
 	n := copy(p, r.pending)
 	r.pending = r.pending[n:]
 	return n, nil
+}
+
+// readLine reads a line of at most max bytes. A longer line is read to its
+// end but not kept: it returns the line's first bytes (enough to find an
+// id) and its length.
+func readLine(in *bufio.Reader, max int) (line []byte, tooLong int, err error) {
+	for {
+		chunk, err := in.ReadSlice('\n')
+		if tooLong > 0 {
+			tooLong += len(chunk)
+		} else if len(line)+len(chunk) > max {
+			tooLong = len(line) + len(chunk)
+			if keep := idScanBytes - len(line); keep > 0 {
+				line = append(line, chunk[:min(keep, len(chunk))]...)
+			}
+		} else {
+			line = append(line, chunk...)
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, tooLong, err
+		}
+	}
+}
+
+// idScanBytes is how much of a line too long to take is kept to find its
+// request id.
+const idScanBytes = 64 << 10
+
+// refuse answers a line longer than MaxRequestBytes with an error that
+// carries its id when its first bytes show one; without one, the session
+// ends, as for a line that is not JSON.
+func (r *requestReader) refuse(head []byte, n int) {
+	id, ok := requestID(head)
+	if !ok {
+		id = json.RawMessage("null")
+	}
+	answer, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      id,
+		"error": map[string]any{"code": invalidRequestCode, "message": fmt.Sprintf(
+			"request too large: %d bytes, and the limit is %d; send less (split a batch, or the content)", n, MaxRequestBytes)},
+	})
+	if _, err := r.out.Write(append(answer, '\n')); err != nil {
+		r.close(fmt.Errorf("write the answer to line %d of standard input: %w", r.line, err))
+		return
+	}
+	if !ok {
+		r.close(fmt.Errorf("line %d of standard input is %d bytes, over the limit of %d, and shows no id to answer; closing the session", r.line, n, MaxRequestBytes))
+	}
 }
 
 // check returns the line to pass on, or nil when it answered the line

@@ -1,0 +1,171 @@
+package mcpserver_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/mcpserver"
+)
+
+// peakRSS returns a process's peak resident memory, in bytes.
+func peakRSS(tb testing.TB, pid int) int64 {
+	tb.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		tb.Skipf("no /proc: %v", err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	tb.Fatal("no VmHWM")
+	return 0
+}
+
+// TestHTTP_BodyLimit sends bodies far over the limit to a running server,
+// with and without a Content-Length: each gets 413 before it is decoded,
+// the server's memory does not follow what was sent, and it goes on
+// serving.
+func TestHTTP_BodyLimit(t *testing.T) {
+	dir := t.TempDir()
+	gittest.Generate(t, dir, 20, 5)
+	const token = "limits"
+	p := startBinary(t, wikidBin, serveEnv(), "--repo", dir, "--http", "127.0.0.1:0", "--token", token)
+	if p.url == "" {
+		t.Fatalf("wikid serve --http exited:\n%s", p.stderr)
+	}
+	before := peakRSS(t, p.cmd.Process.Pid)
+	const size = 100 << 20
+	for _, chunked := range []bool{false, true} {
+		var body io.Reader = io.LimitReader(zeros{}, size)
+		req, _ := http.NewRequest(http.MethodPost, p.url, body)
+		if !chunked {
+			req.ContentLength = size
+		}
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			// The server may close the connection while the client still
+			// sends; then no status is read.
+			t.Logf("chunked %v: %v", chunked, err)
+			continue
+		}
+		msg, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(msg), "limit") {
+			t.Errorf("chunked %v: %s %s", chunked, resp.Status, msg)
+		}
+	}
+	if grew := peakRSS(t, p.cmd.Process.Pid) - before; grew > 2*mcpserver.MaxRequestBytes+16<<20 {
+		t.Errorf("the server's peak memory grew by %d MiB for bodies it refused", grew>>20)
+	}
+	// A request within the limit is served.
+	req, _ := http.NewRequest(http.MethodPost, p.url, strings.NewReader(
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("initialize after the refusals: %s", resp.Status)
+	}
+}
+
+// zeros reads as an endless run of '0'.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = '0'
+	}
+	return len(p), nil
+}
+
+// TestHTTP_StalledConnection opens a connection that sends its headers
+// and a Content-Length, then nothing: the server closes it within its read
+// timeout, token or not.
+func TestHTTP_StalledConnection(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the read timeout")
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	gittest.Generate(t, dir, 5, 2)
+	p := startBinary(t, wikidBin, serveEnv(), "--repo", dir, "--http", "127.0.0.1:0", "--token", "stalled")
+	if p.url == "" {
+		t.Fatalf("wikid serve --http exited:\n%s", p.stderr)
+	}
+	u, _ := url.Parse(p.url)
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 200000\r\n\r\n{", u.Host)
+	start := time.Now()
+	_ = conn.SetReadDeadline(time.Now().Add(2 * time.Minute))
+	_, _ = io.Copy(io.Discard, bufio.NewReader(conn)) // until the server closes it
+	if took := time.Since(start); took > 45*time.Second {
+		t.Errorf("a stalled connection stayed open %v", took)
+	}
+}
+
+// TestStdio_RequestLimit writes a 50 MB request over stdio: it is
+// answered with an error that carries its id, before it is decoded, and
+// the session goes on.
+func TestStdio_RequestLimit(t *testing.T) {
+	dir := t.TempDir()
+	gittest.Generate(t, dir, 5, 2)
+	p := startRPC(t, dir)
+	defer func() {
+		p.in.Close()
+		p.cmd.Wait()
+	}()
+	before := peakRSS(t, p.cmd.Process.Pid)
+	big, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 77, "method": "tools/call",
+		"params": map[string]any{"name": "write_note", "arguments": map[string]any{"path": "big", "content": strings.Repeat("x", 50<<20)}}})
+	go func() { p.in.Write(append(big, '\n')) }()
+	line, err := p.out.ReadBytes('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ans struct {
+		ID    int `json:"id"`
+		Error struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(line, &ans); err != nil || ans.ID != 77 || ans.Error.Code != -32600 || !strings.Contains(ans.Error.Message, "too large") {
+		t.Fatalf("answer %s (%v)", line, err)
+	}
+	if _, err := p.call("ping", map[string]any{}); err != nil {
+		t.Errorf("ping after the refusal: %v", err)
+	}
+	if grew := peakRSS(t, p.cmd.Process.Pid) - before; grew > 2*mcpserver.MaxRequestBytes+16<<20 {
+		t.Errorf("peak memory grew by %d MiB for a request it refused", grew>>20)
+	}
+	if n := bytes.Count(line, []byte("\n")); n != 1 {
+		t.Errorf("answer of %d lines", n)
+	}
+}
