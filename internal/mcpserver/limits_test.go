@@ -169,3 +169,29 @@ func TestStdio_RequestLimit(t *testing.T) {
 		t.Errorf("answer of %d lines", n)
 	}
 }
+
+// TestGrep_PatternLimit sends grep patterns far over the limit, literal
+// and regular: each is refused at once with INVALID_PARAMS.
+func TestGrep_PatternLimit(t *testing.T) {
+	dir := t.TempDir()
+	gittest.Generate(t, dir, 200, 20)
+	p := startRPC(t, dir)
+	defer func() {
+		p.in.Close()
+		p.cmd.Wait()
+	}()
+	for _, args := range []map[string]any{
+		{"pattern": strings.Repeat("ab", 50000)},
+		{"pattern": strings.Repeat("(a|b)*", 2000), "regex": true},
+	} {
+		start := time.Now()
+		r, err := p.tool("grep_notes", args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if took := time.Since(start); !r.IsError || !strings.HasPrefix(r.text(), "INVALID_PARAMS") ||
+			!strings.Contains(r.text(), "too long") || took > 2*time.Second {
+			t.Errorf("a %d-byte pattern: error %v after %v: %.200s", len(args["pattern"].(string)), r.IsError, took, r.text())
+		}
+	}
+}

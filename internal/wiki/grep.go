@@ -15,6 +15,10 @@ import (
 // DefaultGrepLimit is how many matching lines grep returns unless asked.
 const DefaultGrepLimit = 100
 
+// MaxGrepPattern is the longest grep pattern, in bytes: checked before any
+// work, as the query language caps its queries.
+const MaxGrepPattern = 1000
+
 // maxGrepLine is the longest line grep returns whole; longer lines are cut.
 const maxGrepLine = 500
 
@@ -157,6 +161,10 @@ func (w *Wiki) grepCandidates(ctx context.Context, commit string, required []str
 func grepMatcher(req GrepRequest) (match func([]byte) bool, required []string, err error) {
 	if req.Pattern == "" {
 		return nil, nil, note.Errorf(note.CodeInvalidParams, "pattern is empty")
+	}
+	if len(req.Pattern) > MaxGrepPattern {
+		return nil, nil, note.Errorf(note.CodeInvalidParams, "pattern too long: %d bytes, at most %d", len(req.Pattern), MaxGrepPattern).
+			WithHint("grep for a shorter part of the text, or search with the query language")
 	}
 	if req.Regex {
 		expr := req.Pattern
