@@ -68,6 +68,8 @@ type Status struct {
 	Clients struct {
 		MCP int `json:"mcp"`
 		CLI int `json:"cli"`
+		// HTTP counts the live HTTP sessions.
+		HTTP int `json:"http"`
 	} `json:"clients"`
 	// Idle is how long the daemon stays up without clients; "" for ever.
 	Idle    string             `json:"idle,omitempty"`
@@ -90,6 +92,7 @@ type daemon struct {
 
 	mu      sync.Mutex
 	servers map[string]*mcpserver.Server // by MCPOptions
+	http    *mcpserver.HTTPHandler       // nil without HTTP
 	conns   map[net.Conn]string          // open client connections, by kind
 	idle    *time.Timer
 	stop    context.CancelFunc
@@ -137,6 +140,7 @@ func Serve(ctx context.Context, opts Options) error {
 		}
 		srv, _ := d.server(MCPOptions{})
 		hh = srv.HTTPHandler(opts.HTTP.HTTPOptions)
+		d.http = hh
 		hs = mcpserver.NewHTTPServer(hh, slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn))
 		d.httpURL = "http://" + tcp.Addr().String() + mcpserver.HTTPPath
 		go func() {
@@ -406,6 +410,9 @@ func (d *daemon) status(ctx context.Context) Status {
 		}
 	}
 	d.mu.Unlock()
+	if d.http != nil {
+		st.Clients.HTTP = d.http.Sessions()
+	}
 	if ws, err := d.opts.Wiki.Status(ctx); err == nil {
 		st.Repository, st.Index, st.History, st.Graph, st.Blocked = ws.Repository, ws.Index, ws.History, ws.Graph, ws.Blocked
 	}

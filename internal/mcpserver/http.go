@@ -9,9 +9,11 @@ import (
 	"io"
 	"log"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -20,8 +22,17 @@ import (
 // HTTPPath is where the HTTP endpoint answers.
 const HTTPPath = "/mcp"
 
-// sessionIdleTTL is how long an HTTP session may stay idle.
-const sessionIdleTTL = 24 * time.Hour
+// sessionIdleTTL is how long an HTTP session may stay idle; its client
+// initializes again after it.
+const sessionIdleTTL = time.Hour
+
+// MaxSessions bounds the live HTTP sessions of a server: a new session
+// over it ends the least recently used one, whose client initializes
+// again. MaxCalls bounds the requests served at once; more wait.
+const (
+	MaxSessions = 1000
+	MaxCalls    = 32
+)
 
 // HTTPOptions configure the streamable HTTP endpoint.
 type HTTPOptions struct {
@@ -42,11 +53,15 @@ type HTTPHandler struct {
 	opts    HTTPOptions
 	origins map[string]bool
 	mcp     *server.StreamableHTTPServer
+	calls   chan struct{} // a slot per request served
+
+	mu       sync.Mutex
+	sessions map[string]time.Time // live sessions, by when they were last used
 }
 
 // HTTPHandler returns the HTTP endpoint of the server.
 func (s *Server) HTTPHandler(opts HTTPOptions) *HTTPHandler {
-	h := &HTTPHandler{opts: opts, origins: map[string]bool{}}
+	h := &HTTPHandler{opts: opts, origins: map[string]bool{}, calls: make(chan struct{}, MaxCalls), sessions: map[string]time.Time{}}
 	for _, o := range opts.AllowedOrigins {
 		h.origins[normalizeOrigin(o)] = true
 	}
@@ -111,7 +126,80 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
+	if r.Method == http.MethodPost {
+		// Event streams (GET) stay open; only calls take a slot.
+		select {
+		case h.calls <- struct{}{}:
+			defer func() { <-h.calls }()
+		case <-r.Context().Done():
+			return
+		}
+	}
+	id := r.Header.Get(server.HeaderKeySessionID)
 	h.mcp.ServeHTTP(w, r)
+	switch {
+	case r.Method == http.MethodDelete:
+		h.forget(id)
+	case id != "":
+		h.touch(id)
+	case w.Header().Get(server.HeaderKeySessionID) != "":
+		h.added(w.Header().Get(server.HeaderKeySessionID))
+	}
+}
+
+// touch records that a session was used.
+func (h *HTTPHandler) touch(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, ok := h.sessions[id]; ok {
+		h.sessions[id] = time.Now()
+	}
+}
+
+func (h *HTTPHandler) forget(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.sessions, id)
+}
+
+// added records a new session and, over MaxSessions, ends the least
+// recently used ones, as a DELETE from their client would; sessions idle
+// longer than sessionIdleTTL, which mcp-go sweeps, are forgotten.
+func (h *HTTPHandler) added(id string) {
+	h.mu.Lock()
+	now := time.Now()
+	h.sessions[id] = now
+	var evict []string
+	for len(h.sessions) > MaxSessions {
+		oldest, at := "", now
+		for sid, t := range h.sessions {
+			if now.Sub(t) > sessionIdleTTL {
+				delete(h.sessions, sid)
+				continue
+			}
+			if t.Before(at) || oldest == "" {
+				oldest, at = sid, t
+			}
+		}
+		if oldest == "" || len(h.sessions) <= MaxSessions {
+			break
+		}
+		delete(h.sessions, oldest)
+		evict = append(evict, oldest)
+	}
+	h.mu.Unlock()
+	for _, sid := range evict {
+		req := httptest.NewRequest(http.MethodDelete, HTTPPath, nil)
+		req.Header.Set(server.HeaderKeySessionID, sid)
+		h.mcp.ServeHTTP(httptest.NewRecorder(), req)
+	}
+}
+
+// Sessions returns how many HTTP sessions are live.
+func (h *HTTPHandler) Sessions() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.sessions)
 }
 
 // tooLarge answers a request whose body is over MaxRequestBytes (n bytes,

@@ -195,3 +195,65 @@ func TestGrep_PatternLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTP_SessionCap opens far more sessions than the cap: the server
+// keeps at most MaxSessions, the least recently used go first (their
+// client gets 404 and initializes again), and memory stays bounded.
+func TestHTTP_SessionCap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("opens thousands of sessions")
+	}
+	dir := t.TempDir()
+	gittest.Generate(t, dir, 5, 2)
+	const token = "sessions"
+	p := startBinary(t, wikidBin, serveEnv(), "--repo", dir, "--http", "127.0.0.1:0", "--token", token)
+	if p.url == "" {
+		t.Fatalf("wikid serve --http exited:\n%s", p.stderr)
+	}
+	post := func(session, body string) (*http.Response, string) {
+		req, _ := http.NewRequest(http.MethodPost, p.url, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+			req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return resp, string(b)
+	}
+	const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"s","version":"1"}}}`
+	const ping = `{"jsonrpc":"2.0","id":2,"method":"ping"}`
+	resp, _ := post("", initialize)
+	first := resp.Header.Get("Mcp-Session-Id")
+	if first == "" {
+		t.Fatalf("no session id: %s", resp.Status)
+	}
+	mid := peakRSS(t, p.cmd.Process.Pid)
+	const n = 5000
+	last := ""
+	for i := range n {
+		resp, _ := post("", initialize)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("initialize %d: %s", i, resp.Status)
+		}
+		last = resp.Header.Get("Mcp-Session-Id")
+		if i == mcpserver.MaxSessions { // the peak is reached: memory from now on must stay
+			mid = peakRSS(t, p.cmd.Process.Pid)
+		}
+	}
+	if resp, body := post(first, ping); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("the oldest session after %d more: %s %s, want 404", n, resp.Status, body)
+	}
+	if resp, body := post(last, ping); resp.StatusCode != http.StatusOK {
+		t.Errorf("the newest session's ping: %s %s", resp.Status, body)
+	}
+	if grew := peakRSS(t, p.cmd.Process.Pid) - mid; grew > 40<<20 {
+		t.Errorf("peak memory grew by %d MiB over %d sessions past the cap", grew>>20, n-mcpserver.MaxSessions)
+	}
+}
