@@ -75,6 +75,9 @@ func openWikiWith(ctx context.Context, e env, dir string, edit func(*config.Conf
 	if err == nil && edit != nil {
 		edit(&cfg)
 	}
+	if store.Unwritable() != "" {
+		cfg.ReadOnly = true
+	}
 	if err == nil {
 		err = cfg.Validate()
 	}

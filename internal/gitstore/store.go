@@ -33,6 +33,9 @@ type Options struct {
 	// 100ms: long enough for a git command's brief lock, short enough that
 	// a lock left by a crashed one is reported at once.
 	ForeignLockWait time.Duration
+	// CacheDir is where the derived state of repositories this user cannot
+	// write is kept, one folder each; empty means os.UserCacheDir()/wikid.
+	CacheDir string
 }
 
 // Store is a git repository: a checkout or a bare repository. It is safe
@@ -58,6 +61,11 @@ type Store struct {
 	commits commitCache
 	sizes   sizeCache
 	packed  packedRefs
+
+	// unwritable says why this user cannot write the repository, "" when
+	// they can; dir is where derived state lives (see Dir).
+	unwritable string
+	dir        string
 }
 
 // Open opens the repository containing path: a checkout (path may be any
@@ -102,12 +110,15 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		lockTimeout: timeout,
 		foreignWait: foreign,
 	}
+	s.unwritable, s.dir = derivedDir(l, opts.CacheDir)
 	s.sizes.max = 1 << 18 // one int64 per blob: room for 100,000 notes and their recent versions
 	s.storage = filesystem.NewStorageWithOptions(s.gitFS(), cache.NewObjectLRUDefault(),
 		filesystem.Options{MaxOpenDescriptors: 16})
 	s.packTime = s.packDirTime()
 	s.log.Debug("open", "git_dir", l.gitDir, "common_dir", l.commonDir, "work_tree", l.workTree)
-	s.recoverAll(ctx)
+	if s.unwritable == "" {
+		s.recoverAll(ctx) // a repository no one can write has nothing to roll back
+	}
 	return s, nil
 }
 
@@ -117,9 +128,16 @@ func (s *Store) gitFS() *dotgit.RepositoryFilesystem {
 	return dotgit.NewRepositoryFilesystem(osfs.New(s.gitDir), osfs.New(s.commonDir))
 }
 
-// Dir returns <gitdir>/wikid: ".git/wikid" in a checkout, "wikid" inside a
-// bare repository. It is not created.
-func (s *Store) Dir() string { return filepath.Join(s.gitDir, "wikid") }
+// Dir returns the folder of the repository's derived state: <gitdir>/wikid
+// (".git/wikid" in a checkout, "wikid" inside a bare repository), or a
+// folder in the user's cache when the repository is unwritable. It is not
+// created.
+func (s *Store) Dir() string { return s.dir }
+
+// Unwritable says why this user cannot change the repository ("the git
+// folder ... is not writable"), or "" when they can. Such a repository is
+// served read-only, its derived state kept in the user's cache folder.
+func (s *Store) Unwritable() string { return s.unwritable }
 
 // Head returns the branch HEAD points at and its commit. It returns an error
 // if HEAD cannot be read.

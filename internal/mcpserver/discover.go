@@ -128,6 +128,8 @@ func wikiStatusTool() *tool {
 			req("bare", boolean("Whether the repository has no checkout.")),
 			req("notes", integer("Notes at HEAD.", 0, 1e9)),
 			req("read_only", boolean("Whether changes are refused.")),
+			opt("unwritable", str("Why this user cannot write the repository, which is then served read-only.")),
+			opt("derived_dir", str("Where the indexes of an unwritable repository are kept (the user's cache folder).")),
 			opt("blocked", str("Why changes fail now: a git lock file that wikid did not take, and what to do.")),
 			req("index", object("The search index.",
 				req("enabled", boolean("Whether the wiki has a search index.")),
@@ -203,6 +205,8 @@ func statusText(st *wiki.Status) string {
 			"Notes at HEAD are unaffected.", st.MissingObjects)
 	}
 	switch {
+	case st.Unwritable != "":
+		b.line("Read-only: %s; changes are refused, and the indexes are kept in %s.", st.Unwritable, st.DerivedDir)
 	case st.ReadOnly:
 		b.line("Read-only: changes are refused.")
 	case st.Blocked != "":

@@ -27,6 +27,11 @@ type Status struct {
 	Bare     bool   `json:"bare"`
 	Notes    int    `json:"notes"`
 	ReadOnly bool   `json:"read_only"`
+	// Unwritable says why this user cannot write the repository, which is
+	// then served read-only with its derived state in the user's cache
+	// folder (DerivedDir); "" when they can.
+	Unwritable string `json:"unwritable,omitempty"`
+	DerivedDir string `json:"derived_dir,omitempty"`
 	// Blocked says why changes fail now (a git lock file that wikid did
 	// not take), "" when they do not.
 	Blocked string      `json:"blocked,omitempty"`
@@ -96,14 +101,24 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 		return nil, err
 	}
 	gitDir := filepath.Dir(w.store.Dir())
+	var unwritable string
+	if u, ok := w.store.(interface{ Unwritable() string }); ok && u.Unwritable() != "" {
+		unwritable = u.Unwritable()
+		if g, ok := w.store.(interface{ GitDir() string }); ok {
+			gitDir = g.GitDir()
+		}
+	}
 	st := &Status{
 		Repository: gitDir, GitDir: gitDir,
 		Branch: strings.TrimPrefix(head.Branch, "refs/heads/"), Detached: head.Detached,
-		Head: head.Commit, Bare: head.Bare, ReadOnly: w.opts.ReadOnly,
+		Head: head.Commit, Bare: head.Bare, ReadOnly: w.opts.ReadOnly, Unwritable: unwritable,
 		Sync: SyncStatus{Message: "sync is not configured: wikid does not fetch or push yet; use git pull and git push"},
 	}
 	if b, ok := w.store.(blocker); ok && !w.opts.ReadOnly {
 		st.Blocked = b.Blocked(ctx)
+	}
+	if unwritable != "" {
+		st.DerivedDir = w.store.Dir()
 	}
 	if !head.Bare && filepath.Base(gitDir) == ".git" {
 		st.Repository = filepath.Dir(gitDir)
