@@ -20,7 +20,9 @@ import (
 //
 // Apply returns ErrClosed after Close, the context's error if it is done
 // before the write, and an error when a note cannot be mapped or written.
-func (x *Index) Apply(ctx context.Context, to string, docs []wiki.Document, deleted []string) error {
+func (x *Index) Apply(ctx context.Context, to string, docs []wiki.Document, deleted []string) (err error) {
+	defer x.guard(&err)
+	defer faultGuard()()
 	x.writeMu.Lock()
 	defer x.writeMu.Unlock()
 	x.mu.RLock()

@@ -21,7 +21,9 @@ const minRun = 3
 // string. Runs shorter than three characters are not looked up; it reports
 // false when no run is left. Notes whose words the analyzer may have
 // garbled (see unsure) are always returned.
-func (x *Index) Containing(ctx context.Context, strs []string, folder string) ([]string, bool, error) {
+func (x *Index) Containing(ctx context.Context, strs []string, folder string) (_ []string, _ bool, err error) {
+	defer x.guard(&err)
+	defer faultGuard()()
 	var runs []string
 	for _, s := range strs {
 		for _, r := range wordRuns(s) {

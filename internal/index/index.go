@@ -104,7 +104,9 @@ func (x *Index) Commit() string {
 
 // Len returns the number of indexed notes. It returns ErrClosed after
 // Close.
-func (x *Index) Len(ctx context.Context) (int, error) {
+func (x *Index) Len(ctx context.Context) (_ int, err error) {
+	defer x.guard(&err)
+	defer faultGuard()()
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	if x.bi == nil {
@@ -120,7 +122,9 @@ func (x *Index) Len(ctx context.Context) (int, error) {
 // Reset empties the index, for a rebuild: Commit returns "" afterwards.
 // Searches wait for it. It returns ErrClosed after Close, or an error when
 // the index cannot be removed or created again.
-func (x *Index) Reset(ctx context.Context) error {
+func (x *Index) Reset(ctx context.Context) (err error) {
+	defer x.guard(&err)
+	defer faultGuard()()
 	x.writeMu.Lock()
 	defer x.writeMu.Unlock()
 	x.mu.Lock()

@@ -29,7 +29,9 @@ const (
 // cannot be compiled, note.ErrInvalidParams for a negative limit, an
 // unknown sort or a bad cursor (or one made for another sort), ErrClosed
 // after Close, and the context's error when it is done.
-func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (*wiki.SearchResult, error) {
+func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (_ *wiki.SearchResult, err error) {
+	defer x.guard(&err)
+	defer faultGuard()()
 	mode, err := parseSort(req.Sort)
 	if err != nil {
 		return nil, err

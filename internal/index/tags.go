@@ -22,7 +22,9 @@ const allTerms = 1 << 30
 // Folder counts only the notes under that folder. The result is sorted by
 // count, highest first, then by tag. It returns ErrClosed after Close and
 // the context's error when it is done.
-func (x *Index) Tags(ctx context.Context, req wiki.TagsRequest) ([]wiki.TagCount, error) {
+func (x *Index) Tags(ctx context.Context, req wiki.TagsRequest) (_ []wiki.TagCount, err error) {
+	defer x.guard(&err)
+	defer faultGuard()()
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	if x.bi == nil {
