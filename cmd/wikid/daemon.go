@@ -265,6 +265,7 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 			logger.Error("closing the wiki", "err", err)
 		}
 	}()
+	go releaseAfterBuild(ctx, w, logger)
 	opts := set.mcp
 	opts.Logger = logger
 	opts.ReadOnly = w.Options().ReadOnly
@@ -279,6 +280,29 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 			return execute(ctx, commandEnv(ep, w, cmd, stdin, stdout, stderr), cmd.Args)
 		},
 	})
+}
+
+// releaseAfterBuild returns the memory the first build of the derived
+// state needed to the system once every index has caught up, so that a
+// daemon's resident memory is what it keeps, not what it built with.
+func releaseAfterBuild(ctx context.Context, w *wiki.Wiki, logger *slog.Logger) {
+	start := time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(500 * time.Millisecond):
+		}
+		st, err := w.Status(ctx)
+		if err != nil {
+			continue
+		}
+		if (st.Index.CaughtUp || !st.Index.Enabled) && (st.History.CaughtUp || !st.History.Enabled) && (st.Graph.CaughtUp || !st.Graph.Enabled) {
+			debug.FreeOSMemory()
+			logger.Info("indexes built", "took", time.Since(start).Round(time.Millisecond))
+			return
+		}
+	}
 }
 
 // openDaemonWiki opens the daemon's wiki, waiting a while for a command

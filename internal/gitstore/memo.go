@@ -7,12 +7,18 @@ import (
 )
 
 // memo caches values derived from immutable objects, keyed by object id.
-// When it holds max values it starts over: simple, and the working set of a
-// wiki (the trees and commits near HEAD) is rebuilt in a few reads.
+// When it holds max values, or values costing more than budget (when cost
+// is set), it starts over: simple, and the working set of a wiki (the
+// trees and commits near HEAD) is rebuilt in a few reads, while a walk of
+// all history cannot grow it without bound.
 type memo[V any] struct {
 	mu  sync.Mutex
 	m   map[plumbing.Hash]V
 	max int
+	// cost estimates the bytes a value holds; budget bounds their sum.
+	cost   func(V) int
+	budget int
+	spent  int
 }
 
 func (c *memo[V]) get(id plumbing.Hash) (V, bool) {
@@ -25,10 +31,16 @@ func (c *memo[V]) get(id plumbing.Hash) (V, bool) {
 func (c *memo[V]) put(id plumbing.Hash, v V) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= c.limit() {
+	n := 0
+	if c.cost != nil {
+		n = c.cost(v)
+	}
+	if c.m == nil || len(c.m) >= c.limit() || c.cost != nil && c.spent+n > c.budget {
 		c.m = make(map[plumbing.Hash]V)
+		c.spent = 0
 	}
 	c.m[id] = v
+	c.spent += n
 }
 
 func (c *memo[V]) limit() int {

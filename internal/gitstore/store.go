@@ -68,6 +68,10 @@ type Store struct {
 	dir        string
 }
 
+// objectCacheSize bounds go-git's cache of decoded objects (delta bases
+// mostly); its default, 96 MiB, was most of what a history walk kept.
+const objectCacheSize = 16 * cache.MiByte
+
 // Open opens the repository containing path: a checkout (path may be any
 // folder inside it, or a file) or a bare repository, and rolls back the
 // commits that wikid processes killed in the middle of one left behind (see
@@ -111,8 +115,9 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		foreignWait: foreign,
 	}
 	s.unwritable, s.dir = derivedDir(l, opts.CacheDir)
+	s.trees.cost, s.trees.budget = (*tree).cost, treeCacheBudget
 	s.sizes.max = 1 << 18 // one int64 per blob: room for 100,000 notes and their recent versions
-	s.storage = filesystem.NewStorageWithOptions(s.gitFS(), cache.NewObjectLRUDefault(),
+	s.storage = filesystem.NewStorageWithOptions(s.gitFS(), cache.NewObjectLRU(objectCacheSize),
 		filesystem.Options{MaxOpenDescriptors: 16})
 	s.packTime = s.packDirTime()
 	s.log.Debug("open", "git_dir", l.gitDir, "common_dir", l.commonDir, "work_tree", l.workTree)

@@ -37,6 +37,22 @@ type tree struct {
 	entries []treeEntry
 }
 
+// treeCacheBudget bounds the bytes of decoded trees the store keeps: the
+// trees of HEAD and its neighbours fit many times over, while a walk of all
+// history (the history index's first build diffs every commit) starts the
+// cache over instead of keeping every tree it read.
+const treeCacheBudget = 32 << 20
+
+// cost estimates the memory a decoded tree holds: each entry's name, its
+// string header, mode and id.
+func (t *tree) cost() int {
+	n := 64
+	for _, e := range t.entries {
+		n += len(e.name) + 48
+	}
+	return n
+}
+
 // parseTree decodes a tree object.
 func parseTree(b []byte) (*tree, error) {
 	t := &tree{}
