@@ -18,8 +18,6 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 
-	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/wiki"
 )
 
 // wikidBin is the wikid binary the tests below drive, built once by
@@ -214,34 +212,3 @@ func TestServe_RefusesOpenBindWithoutToken(t *testing.T) {
 	})
 }
 
-// TestServe_AnswersWhileIndexing starts wikid on a 10,000-note repository
-// that has no index yet: the handshake and tools/list answer while the index
-// is built in the background, wiki_status shows the build, and searches
-// say that their results may be incomplete.
-func TestServe_AnswersWhileIndexing(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates a 10,000-note repository")
-	}
-	dir := t.TempDir()
-	gittest.Generate(t, dir, 10000, 2000)
-	s := newSession(t, connectStdio(t, "--repo", dir))
-	if len(s.tools) != len(allTools) {
-		t.Fatalf("%d tools", len(s.tools))
-	}
-	st, txt := ok[wiki.Status](s, "wiki_status", nil)
-	if st.Index.CaughtUp {
-		t.Skip("the index was built before the first call; nothing left to check")
-	}
-	if !strings.Contains(txt, "Search index: building") && !strings.Contains(txt, "behind HEAD") {
-		t.Errorf("status text while indexing:\n%s", txt)
-	}
-	res, txt := ok[wiki.SearchResult](s, "search_notes", map[string]any{"query": "note"})
-	if res.IndexBehind != strings.HasPrefix(txt, "Note: the search index is still catching up") {
-		t.Errorf("index_behind %v, text:\n%s", res.IndexBehind, txt)
-	}
-	waitIndexed(t, s)
-	res, txt = ok[wiki.SearchResult](s, "search_notes", map[string]any{"query": "note"})
-	if res.IndexBehind || res.Total == 0 || strings.HasPrefix(txt, "Note:") {
-		t.Errorf("after the build: %d results, index_behind %v", res.Total, res.IndexBehind)
-	}
-}

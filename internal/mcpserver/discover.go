@@ -134,7 +134,7 @@ func wikiStatusTool() *tool {
 			req("index", object("The search index.",
 				req("enabled", boolean("Whether the wiki has a search index.")),
 				req("commit", str("The commit the index reflects.")),
-				req("building", boolean("Whether a long (re)build runs; searches answer from what is indexed meanwhile.")),
+				req("building", boolean("Whether a long (re)build runs; searches wait for it.")),
 				opt("done", integer("Files indexed so far by the build.", 0, 1e12)),
 				opt("total", integer("Files the build indexes in all.", 0, 1e12)),
 				opt("error", str("The last indexing error.")),
@@ -185,9 +185,9 @@ func statusText(st *wiki.Status) string {
 	case !ix.Enabled:
 		b.line("Search index: none.")
 	case ix.Building && ix.Total > 0:
-		b.line("Search index: building, %d of %d files done; searches answer from what is indexed so far.", ix.Done, ix.Total)
+		b.line("Search index: building, %d of %d files done (%d%%); searches wait for it, with progress notifications.", ix.Done, ix.Total, ix.Done*100/ix.Total)
 	case ix.Building:
-		b.line("Search index: building; searches answer from what is indexed so far.")
+		b.line("Search index: building; searches wait for it, with progress notifications.")
 	case ix.CaughtUp:
 		b.line("Search index: up to date.")
 	case ix.Behind > 0:
@@ -235,6 +235,6 @@ func derivedText(d wiki.DerivedStatus) string {
 	case d.CaughtUp:
 		return "up to date"
 	default:
-		return "catching up"
+		return "building (the tools that need it wait for it)"
 	}
 }

@@ -276,3 +276,104 @@ func TestDaemon_BridgeSurvivesDaemonKill(t *testing.T) {
 	gittest.Git(t, dir, "fsck", "--strict", "--no-dangling")
 	c.close(t)
 }
+
+// callWithProgress calls a tool over p with a progress token and returns
+// the result's structured content and how many progress notifications came
+// before it.
+func callWithProgress(tb testing.TB, p *rpcServe, name string, args map[string]any) (json.RawMessage, int) {
+	tb.Helper()
+	p.id++
+	id := p.id
+	if err := p.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": map[string]any{
+		"name": name, "arguments": args, "_meta": map[string]any{"progressToken": fmt.Sprintf("p%d", id)}}}); err != nil {
+		tb.Fatal(err)
+	}
+	notes := 0
+	for {
+		line, err := p.out.ReadBytes('\n')
+		if err != nil {
+			tb.Fatalf("%s: %v\n%s", name, err, p.stderr)
+		}
+		var m struct {
+			ID     int    `json:"id"`
+			Method string `json:"method"`
+			Params struct {
+				Token    string  `json:"progressToken"`
+				Progress float64 `json:"progress"`
+			} `json:"params"`
+			Result struct {
+				IsError    bool            `json:"isError"`
+				Structured json.RawMessage `json:"structuredContent"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(line, &m); err != nil {
+			tb.Fatalf("%s: %v: %s", name, err, line)
+		}
+		switch {
+		case m.Method == "notifications/progress" && m.Params.Token == fmt.Sprintf("p%d", id):
+			notes++
+		case m.ID == id:
+			if m.Result.IsError {
+				tb.Fatalf("%s: %s", name, line)
+			}
+			return m.Result.Structured, notes
+		}
+	}
+}
+
+// TestDaemon_RightAnswersFromTheFirstCall connects to a fresh clone of a
+// generated 10,000-note repository, with no index yet, through the
+// daemon: a search issued at once, and a list of tags from a second client
+// at the same time, answer with the whole wiki (the same answers as after
+// the build), with progress notifications while they wait; none answers
+// from part of the notes.
+func TestDaemon_RightAnswersFromTheFirstCall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates a 10,000-note repository")
+	}
+	dir := t.TempDir()
+	gittest.Generate(t, dir, 10000, 2000)
+	env := sharedEnv(t, dir)
+	a := startRPCEnv(t, dir, env)
+	b := startRPCEnv(t, dir, env)
+	defer func() {
+		for _, p := range []*rpcServe{a, b} {
+			p.in.Close()
+			p.cmd.Wait()
+		}
+	}()
+	search := map[string]any{"query": "note tag:project", "limit": 20}
+	var first, tags json.RawMessage
+	var progress int
+	var wg sync.WaitGroup
+	wg.Go(func() { first, progress = callWithProgress(t, a, "search_notes", search) })
+	wg.Go(func() { tags, _ = callWithProgress(t, b, "list_tags", map[string]any{}) })
+	wg.Wait()
+	var st struct {
+		Index struct {
+			CaughtUp bool `json:"caught_up"`
+		} `json:"index"`
+	}
+	rpcStructured(t, a, "wiki_status", map[string]any{}, &st)
+	if !st.Index.CaughtUp {
+		t.Errorf("the index is not caught up after a search waited for it")
+	}
+	again, _ := callWithProgress(t, a, "search_notes", search)
+	tagsAgain, _ := callWithProgress(t, b, "list_tags", map[string]any{})
+	if string(first) != string(again) {
+		t.Errorf("the first search answered\n%.400s\nand the one after the build\n%.400s", first, again)
+	}
+	if string(tags) != string(tagsAgain) {
+		t.Errorf("the first list_tags answered\n%.400s\nand the one after the build\n%.400s", tags, tagsAgain)
+	}
+	var res struct {
+		Total int `json:"total"`
+	}
+	if json.Unmarshal(first, &res); res.Total == 0 {
+		t.Errorf("the search found nothing: %s", first)
+	}
+	if progress == 0 {
+		t.Errorf("no progress notification while the first search waited for the build")
+	}
+	t.Logf("first search: %d results, after %d progress notifications", res.Total, progress)
+}

@@ -63,7 +63,7 @@ func (s *Server) readRecentResource(ctx context.Context, req mcp.ReadResourceReq
 	if err != nil {
 		return nil, s.resourceError(ctx, req.Params.URI, err)
 	}
-	out := &recentOutput{Results: make([]recentNote, len(res.Hits)), Total: res.Total, IndexBehind: res.IndexBehind}
+	out := &recentOutput{Results: make([]recentNote, len(res.Hits)), Total: res.Total}
 	for i, h := range res.Hits {
 		out.Results[i] = newRecentNote(h)
 	}

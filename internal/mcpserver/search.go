@@ -97,9 +97,6 @@ func runSearch(ctx context.Context, s *Server, a *searchArgs) (any, string, erro
 
 func searchText(query string, res *wiki.SearchResult) string {
 	var b textBuilder
-	if res.IndexBehind {
-		b.line("Note: the search index is still catching up with the latest commits, so recent changes may be missing (see wiki_status).")
-	}
 	if len(res.Hits) == 0 {
 		if query == "" {
 			b.line("No notes found.")
@@ -153,7 +150,6 @@ func searchResultSchema() *schema {
 		)...))),
 		req("total", integer("How many notes match in all.", 0, 1e9)),
 		opt("next_cursor", str("Pass as cursor to get the next page; absent on the last page.")),
-		opt("index_behind", boolean("Set while the search index catches up with the latest commits: results may miss recent changes.")),
 		opt("truncated", boolean("Set when a snippet was cut to 500 characters.")),
 	)
 }
@@ -187,10 +183,9 @@ type recentArgs struct {
 
 // recentOutput is a page of recently changed notes.
 type recentOutput struct {
-	Results     []recentNote `json:"results"`
-	Total       int          `json:"total"`
-	NextCursor  string       `json:"next_cursor,omitempty"`
-	IndexBehind bool         `json:"index_behind,omitempty"`
+	Results    []recentNote `json:"results"`
+	Total      int          `json:"total"`
+	NextCursor string       `json:"next_cursor,omitempty"`
 }
 
 type recentNote struct {
@@ -236,7 +231,6 @@ func recentChangesTool() *tool {
 			))),
 			req("total", integer("How many notes match in all.", 0, 1e9)),
 			opt("next_cursor", str("Pass as cursor to get the next page; absent on the last page.")),
-			opt("index_behind", boolean("Set while the search index catches up with the latest commits.")),
 		),
 		run: bind(in, runRecent),
 	}
@@ -251,7 +245,7 @@ func runRecent(ctx context.Context, s *Server, a *recentArgs) (any, string, erro
 	if err != nil {
 		return nil, "", err
 	}
-	out := &recentOutput{Results: make([]recentNote, len(res.Notes)), Total: res.Total, NextCursor: res.NextCursor, IndexBehind: res.IndexBehind}
+	out := &recentOutput{Results: make([]recentNote, len(res.Notes)), Total: res.Total, NextCursor: res.NextCursor}
 	for i, n := range res.Notes {
 		out.Results[i] = recentNote{Path: n.Path, Title: n.Title, Tags: n.Tags, Created: n.Created, CreatedSource: n.CreatedSource,
 			Modified: n.Modified, ModifiedSource: n.ModifiedSource, Commit: n.Commit, Author: n.Author}
@@ -269,9 +263,6 @@ func newRecentNote(h wiki.SearchHit) recentNote {
 
 func recentText(out *recentOutput, since string) string {
 	var b textBuilder
-	if out.IndexBehind {
-		b.line("Note: the search index is still catching up with the latest commits, so recent changes may be missing (see wiki_status).")
-	}
 	switch {
 	case len(out.Results) == 0 && since != "":
 		b.line("No notes changed since %s.", since)

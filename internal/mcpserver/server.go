@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -246,6 +247,9 @@ func (s *Server) call(ctx context.Context, t *tool, req mcp.CallToolRequest) *mc
 		// quick, and stopping halfway would leave the caller unsure.
 		ctx = context.WithoutCancel(ctx)
 	}
+	if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
+		ctx = s.withProgress(ctx, req.Params.Meta.ProgressToken)
+	}
 	structured, text, err := t.run(ctx, s, raw)
 	if err != nil {
 		return s.errorResult(ctx, t.name, err)
@@ -255,6 +259,31 @@ func (s *Server) call(ctx context.Context, t *tool, req mcp.CallToolRequest) *mc
 		return s.errorResult(ctx, t.name, err)
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}, StructuredContent: out, RawStructuredContent: out}
+}
+
+// withProgress makes the wiki's progress reports during a call
+// notifications/progress to the client that asked for them with token.
+// Over stdio they arrive before the call's result; over HTTP the answer
+// becomes an event stream.
+func (s *Server) withProgress(ctx context.Context, token mcp.ProgressToken) context.Context {
+	last := -1
+	var mu sync.Mutex
+	return wiki.WithProgress(ctx, func(p wiki.Progress) {
+		// Progress must increase from one notification to the next.
+		mu.Lock()
+		defer mu.Unlock()
+		if p.Done <= last {
+			return
+		}
+		last = p.Done
+		params := map[string]any{"progressToken": token, "progress": p.Done, "message": p.Message}
+		if p.Total > 0 {
+			params["total"] = p.Total
+		}
+		if err := s.mcp.SendNotificationToClient(ctx, "notifications/progress", params); err != nil {
+			s.log.Debug("progress notification", "err", err)
+		}
+	})
 }
 
 // withErrorProp adds the "error" property that failed calls fill in, so

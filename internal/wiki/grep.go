@@ -136,7 +136,10 @@ func (w *Wiki) grepCandidates(ctx context.Context, commit string, required []str
 	if w.ix == nil || len(required) == 0 {
 		return nil, false
 	}
-	if _, err := w.refreshIndex(ctx); err != nil {
+	if w.ix.state().Building {
+		return nil, false // reading every note is quicker than waiting
+	}
+	if err := w.refreshIndex(ctx); err != nil {
 		return nil, false
 	}
 	// Every change of the index happens under ix.mu: holding it, the

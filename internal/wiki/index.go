@@ -93,9 +93,6 @@ type SearchResult struct {
 	Hits       []SearchHit `json:"results"`
 	Total      int         `json:"total"`
 	NextCursor string      `json:"next_cursor,omitempty"`
-	// IndexBehind is set by the wiki when the index has not caught up with
-	// HEAD yet, so results may miss recent changes.
-	IndexBehind bool `json:"index_behind,omitempty"`
 }
 
 // SearchHit is one matching note. The index sets Modified to the date it

@@ -120,31 +120,53 @@ func (w *Wiki) catchUp(ctx context.Context) {
 	}
 }
 
-// refreshIndex applies commits others made since the index was last
-// updated. It does not wait for a build in progress; it reports whether the
-// index is at HEAD afterwards.
-func (w *Wiki) refreshIndex(ctx context.Context) (current bool, err error) {
+// refreshIndex brings the index to HEAD before a read: it applies the
+// commits others made since it was last updated, and waits for a build in
+// progress, reporting how far it is to ctx's progress function (see
+// WithProgress). A read after it answers from the whole of HEAD, never from
+// part of it. It returns the context's error when ctx is done first, and
+// an error when the index cannot be brought up to date.
+func (w *Wiki) refreshIndex(ctx context.Context) error {
 	head, err := w.store.Head(ctx)
 	if err != nil {
-		return false, err
+		return err
 	}
 	if w.ix.idx.Commit() == head.Commit {
-		return true, nil
+		return nil
 	}
-	if !w.ix.lockUnlessBuilding() {
-		return false, nil // a build is running; answer from what is indexed
+	if err := w.ix.lock(ctx); err != nil {
+		return err
 	}
 	defer w.ix.mu.Unlock()
 	// A write may have moved HEAD and the index while we waited: catch up
 	// to HEAD as it is now, not as it was (an older HEAD would look like
 	// rewritten history and force a rebuild).
 	if head, err = w.store.Head(ctx); err != nil {
-		return false, err
+		return err
 	}
-	if err := w.catchUpLocked(ctx, head.Commit, nil); err != nil {
-		return false, err
+	return w.catchUpLocked(ctx, head.Commit, func(done, total int) {
+		reportProgress(ctx, Progress{Done: done, Total: total, Message: "building the search index"})
+	})
+}
+
+// lock takes mu, waiting for the build that holds it, if any, and
+// reporting its progress; it returns the context's error when ctx is done
+// first.
+func (ix *indexer) lock(ctx context.Context) error {
+	next := time.Now()
+	for !ix.mu.TryLock() {
+		if now := time.Now(); now.After(next) {
+			st := ix.state()
+			reportProgress(ctx, Progress{Done: st.Done, Total: st.Total, Message: "waiting for the search index to be built"})
+			next = now.Add(progressEvery)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
 	}
-	return true, nil
+	return nil
 }
 
 // catchUpLocked moves the index from its commit to `to`: incrementally when
@@ -180,7 +202,7 @@ func (w *Wiki) catchUpLocked(ctx context.Context, to string, progress func(done,
 		}
 	}
 	if ix.times == nil || from == "" {
-		ix.setBuilding(true, nil) // long: searches answer from what is indexed
+		ix.setBuilding(true, nil) // long: searches wait for it, with progress
 		if ix.times, err = w.fileTimes(ctx, to); err != nil {
 			return err
 		}

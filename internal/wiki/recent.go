@@ -39,9 +39,6 @@ type RecentResult struct {
 	Notes      []RecentNote `json:"results"`
 	Total      int          `json:"total"`
 	NextCursor string       `json:"next_cursor,omitempty"`
-	// IndexBehind is set when the answer came from a search index that has
-	// not caught up with HEAD (a wiki without a history index).
-	IndexBehind bool `json:"index_behind,omitempty"`
 }
 
 // RecentNote is a note and its last change.
@@ -174,7 +171,7 @@ func (w *Wiki) recentFromIndex(ctx context.Context, req RecentRequest, limit int
 	if err != nil {
 		return nil, err
 	}
-	res := &RecentResult{Notes: make([]RecentNote, len(sr.Hits)), Total: sr.Total, NextCursor: sr.NextCursor, IndexBehind: sr.IndexBehind}
+	res := &RecentResult{Notes: make([]RecentNote, len(sr.Hits)), Total: sr.Total, NextCursor: sr.NextCursor}
 	for i, h := range sr.Hits {
 		tags := h.Tags
 		if tags == nil {

@@ -28,8 +28,9 @@ type SearchParams struct {
 }
 
 // Search runs a ranked full-text search. It first applies commits others
-// made since the last search; while the index is still being built it
-// answers from what is indexed and sets IndexBehind. links:, linkedfrom:
+// made since the last search, and waits for a build of the index in
+// progress (see refreshIndex), so that it answers from the whole of HEAD.
+// links:, linkedfrom:
 // and BacklinksTo are answered from the link graph when the wiki has one,
 // so a link by title or alias counts. It returns
 // INVALID_QUERY with the column for a query that does not parse,
@@ -54,15 +55,13 @@ func (w *Wiki) Search(ctx context.Context, p SearchParams) (*SearchResult, error
 		}
 		req.LinkedNotes = g.LinkedNotes
 	}
-	current, err := w.refreshIndex(ctx)
-	if err != nil {
-		w.log.Warn("search index refresh failed; answering from what is indexed", "err", err)
+	if err := w.refreshIndex(ctx); err != nil {
+		return nil, fmt.Errorf("search: %w", err)
 	}
 	res, err := w.ix.idx.Search(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	res.IndexBehind = !current
 	w.hitDates(ctx, res.Hits)
 	res.NextCursor = scope.seal(res.NextCursor)
 	return res, nil
@@ -203,7 +202,7 @@ func (w *Wiki) Tags(ctx context.Context, req TagsRequest) ([]TagCount, error) {
 		req.Folder = f
 	}
 	req.Prefix = strings.TrimLeft(req.Prefix, "#")
-	if _, err := w.refreshIndex(ctx); err != nil {
+	if err := w.refreshIndex(ctx); err != nil {
 		return nil, fmt.Errorf("tags: %w", err)
 	}
 	return w.ix.idx.Tags(ctx, req)

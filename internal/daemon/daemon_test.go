@@ -1,0 +1,250 @@
+package daemon
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wikid/wikid/internal/gitstore"
+	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/graph"
+	"github.com/wikid/wikid/internal/history"
+	"github.com/wikid/wikid/internal/index"
+	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// testWiki opens a wiki over a small generated repository.
+func testWiki(tb testing.TB) (*wiki.Wiki, string) {
+	tb.Helper()
+	ctx := context.Background()
+	dir := tb.TempDir()
+	gittest.Generate(tb, dir, 20, 5)
+	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	hist, err := history.Open(ctx, store, history.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New()},
+		wiki.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { w.Close(ctx) })
+	return w, dir
+}
+
+// testEndpoint is the endpoint of dir's daemon in a runtime folder of the
+// test's own.
+func testEndpoint(tb testing.TB, dir string) Endpoint {
+	tb.Helper()
+	rt, err := os.MkdirTemp("", "wkdt")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { os.RemoveAll(rt) })
+	gitDir, err := gitstore.Locate(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	e, err := EndpointFor(rt, gitDir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return e
+}
+
+// serve runs a daemon until the test ends or it stops; the returned
+// channel is closed when Serve has returned, with its result in *err.
+func serve(tb testing.TB, opts Options) (context.CancelFunc, <-chan struct{}) {
+	tb.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan struct{})
+	opts.Ready = func(string) { close(ready) }
+	opts.MCP.Logger = slog.New(slog.DiscardHandler)
+	done := make(chan struct{})
+	var err error
+	go func() {
+		err = Serve(ctx, opts)
+		close(done)
+	}()
+	select {
+	case <-ready:
+	case <-done:
+		tb.Fatalf("Serve: %v", err)
+	case <-time.After(10 * time.Second):
+		tb.Fatal("the daemon did not get ready")
+	}
+	tb.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			tb.Error("the daemon did not stop")
+		}
+	})
+	return cancel, done
+}
+
+func TestDaemon_statusStopAndSocket(t *testing.T) {
+	w, dir := testWiki(t)
+	e := testEndpoint(t, dir)
+	_, done := serve(t, Options{Endpoint: e, Wiki: w})
+	fi, err := os.Stat(e.Socket)
+	if err != nil || fi.Mode().Perm() != 0o600 || fi.Mode()&os.ModeSocket == 0 {
+		t.Fatalf("socket %s: %v %v", e.Socket, fi.Mode(), err)
+	}
+	st, err := GetStatus(context.Background(), e)
+	if err != nil || st.PID != os.Getpid() || st.GitDir != e.GitDir {
+		t.Fatalf("status %+v: %v", st, err)
+	}
+	if err := Stop(context.Background(), e); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the daemon did not stop")
+	}
+	if _, err := os.Stat(e.Socket); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the socket is still there after stop: %v", err)
+	}
+	if _, err := GetStatus(context.Background(), e); !errors.Is(err, ErrNotRunning) {
+		t.Errorf("status after stop: %v, want ErrNotRunning", err)
+	}
+}
+
+func TestDaemon_secondDaemonRefused(t *testing.T) {
+	w, dir := testWiki(t)
+	e := testEndpoint(t, dir)
+	serve(t, Options{Endpoint: e, Wiki: w})
+	err := Serve(context.Background(), Options{Endpoint: e, Wiki: w})
+	if !errors.Is(err, ErrRunning) || !strings.Contains(err.Error(), "pid") {
+		t.Fatalf("a second daemon: %v, want ErrRunning naming the pid", err)
+	}
+	if _, err := GetStatus(context.Background(), e); err != nil {
+		t.Errorf("the first daemon stopped answering: %v", err)
+	}
+}
+
+func TestDaemon_staleSocketReplaced(t *testing.T) {
+	w, dir := testWiki(t)
+	e := testEndpoint(t, dir)
+	// A socket file with nobody behind it, as a killed daemon leaves.
+	ln, err := net.Listen("unix", e.Socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	ln.Close()
+	if _, err := GetStatus(context.Background(), e); !errors.Is(err, ErrNotRunning) {
+		t.Fatalf("status on a stale socket: %v, want ErrNotRunning", err)
+	}
+	serve(t, Options{Endpoint: e, Wiki: w})
+	if _, err := GetStatus(context.Background(), e); err != nil {
+		t.Errorf("the daemon over a stale socket does not answer: %v", err)
+	}
+}
+
+func TestDaemon_idleExit(t *testing.T) {
+	w, dir := testWiki(t)
+	e := testEndpoint(t, dir)
+	_, done := serve(t, Options{Endpoint: e, Wiki: w, Idle: 300 * time.Millisecond})
+	// While a client is connected, it stays.
+	c, err := ConnectMCP(context.Background(), e, MCPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+		t.Fatal("the daemon exited with a client connected")
+	case <-time.After(time.Second):
+	}
+	c.Close()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the daemon did not exit after its last client left")
+	}
+}
+
+func TestDaemon_mcpConnectionsAreSessions(t *testing.T) {
+	w, dir := testWiki(t)
+	e := testEndpoint(t, dir)
+	serve(t, Options{Endpoint: e, Wiki: w})
+	ask := func(c *Conn, line string) string {
+		t.Helper()
+		if _, err := io.WriteString(c, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		r := bufio.NewReader(c)
+		out, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	a, err := ConnectMCP(context.Background(), e, MCPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := ConnectMCP(context.Background(), e, MCPOptions{ReadOnly: true, Tools: []string{mcpserver.GroupWiki}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"%s","version":"1"}}}`
+	for _, c := range []*Conn{a, b} {
+		if out := ask(c, strings.Replace(init, "%s", "c", 1)); !strings.Contains(out, `"serverInfo"`) {
+			t.Fatalf("initialize: %s", out)
+		}
+	}
+	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+	if out := ask(a, list); !strings.Contains(out, `"write_note"`) {
+		t.Errorf("the first connection lacks write_note")
+	}
+	if out := ask(b, list); strings.Contains(out, `"write_note"`) || !strings.Contains(out, `"wiki_status"`) {
+		t.Errorf("a read-only connection with the wiki group only lists %.300s", out)
+	}
+	st, err := GetStatus(context.Background(), e)
+	if err != nil || st.Clients.MCP != 2 {
+		t.Errorf("status counts %d MCP clients (%v), want 2", st.Clients.MCP, err)
+	}
+}
+
+func TestRuntimeDir_refusesOpenFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "rt")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(dir, 0o755)
+	getenv := func(k string) string {
+		if k == "WIKID_RUNTIME_DIR" {
+			return dir
+		}
+		return ""
+	}
+	if _, err := RuntimeDir(getenv); err == nil || !strings.Contains(err.Error(), "chmod 700") {
+		t.Errorf("a runtime folder others can enter: %v", err)
+	}
+	os.Chmod(dir, 0o700)
+	if got, err := RuntimeDir(getenv); err != nil || got != dir {
+		t.Errorf("a private runtime folder: %q, %v", got, err)
+	}
+}
