@@ -17,7 +17,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
-
 )
 
 // wikidBin is the wikid binary the tests below drive, built once by
@@ -211,4 +210,3 @@ func TestServe_RefusesOpenBindWithoutToken(t *testing.T) {
 		}
 	})
 }
-
