@@ -8,17 +8,16 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/wikid/wikid/internal/mcpserver"
 )
 
-// maxReconnects bounds how often a bridge reconnects within reconnectWindow
-// before it gives up and ends the client's session.
-const (
-	maxReconnects   = 5
-	reconnectWindow = time.Minute
-)
+// maxFruitless bounds how many times in a row a bridge reconnects to a
+// daemon that goes away again before answering anything: then it gives up
+// and ends the client's session, rather than start daemons that crash.
+const maxFruitless = 3
 
 // lostCode is the JSON-RPC error code of a request the daemon did not
 // answer because it went away (JSON-RPC's internal error).
@@ -52,6 +51,9 @@ type Bridge struct {
 	// then the client's messages wait, so that none runs before the
 	// daemon knows the client.
 	replayed chan struct{}
+	// answers is set when an answer reached the client since the last
+	// connection.
+	answers atomic.Bool
 	// resend are the requests to send again once the handshake is
 	// replayed.
 	resend [][]byte
@@ -85,7 +87,7 @@ func (b *Bridge) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	lines := make(chan piece)
 	inDone := make(chan error, 1)
 	go readPieces(ctx, in, lines, inDone)
-	var reconnects []time.Time
+	fruitless := 0
 	for {
 		lost, err := b.session(ctx, conn, lines, inDone)
 		conn.Close()
@@ -93,13 +95,10 @@ func (b *Bridge) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 			return err
 		}
 		retry := b.answerLost()
-		now := time.Now()
-		reconnects = append(reconnects, now)
-		for len(reconnects) > 0 && now.Sub(reconnects[0]) > reconnectWindow {
-			reconnects = reconnects[1:]
-		}
-		if len(reconnects) > maxReconnects {
-			return fmt.Errorf("the daemon went away %d times within %v; giving up (see its log)", len(reconnects), reconnectWindow)
+		if b.answers.Swap(false) {
+			fruitless = 0
+		} else if fruitless++; fruitless > maxFruitless {
+			return fmt.Errorf("the daemon went away %d times in a row without answering; giving up (see its log)", fruitless)
 		}
 		b.logf("the daemon went away (%v); connecting to a new one", err)
 		if conn, err = b.Connect(ctx); err != nil {
@@ -286,6 +285,7 @@ func (b *Bridge) answered(line []byte) bool {
 		b.replayed = nil
 		return false
 	}
+	b.answers.Store(true)
 	if req, ok := b.pending[string(m.ID)]; ok && req.method == "tools/list" {
 		b.learnTools(line)
 	}
