@@ -377,3 +377,37 @@ func TestDaemon_RightAnswersFromTheFirstCall(t *testing.T) {
 	}
 	t.Logf("first search: %d results, after %d progress notifications", res.Total, progress)
 }
+
+// TestDaemon_FallbackInProcess gives wikid a runtime folder it must refuse
+// (others can enter it): `wikid serve` says so on standard error and
+// serves in its own process, and commands run in process too.
+func TestDaemon_FallbackInProcess(t *testing.T) {
+	dir := t.TempDir()
+	gittest.Generate(t, dir, 10, 3)
+	rt := t.TempDir()
+	if err := os.Chmod(rt, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	var env []string
+	for _, kv := range serveEnv() {
+		if kv != "WIKID_NO_DAEMON=1" {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "WIKID_RUNTIME_DIR="+rt)
+	p := startRPCEnv(t, dir, env)
+	var st struct {
+		Notes int `json:"notes"`
+	}
+	if rpcStructured(t, p, "wiki_status", map[string]any{}, &st); st.Notes != 10 {
+		t.Errorf("wiki_status in process: %d notes", st.Notes)
+	}
+	p.in.Close()
+	p.cmd.Wait()
+	if msg := p.stderr.String(); !strings.Contains(msg, "serving in this process instead") || !strings.Contains(msg, "chmod 700") {
+		t.Errorf("standard error does not say why wikid serves in process:\n%s", msg)
+	}
+	if out := wikidCLI(t, env, "", "search", "note", "--repo", dir); !strings.Contains(out, "results") {
+		t.Errorf("wikid search without a daemon:\n%s", out)
+	}
+}
