@@ -95,6 +95,9 @@ func validate(s *schema, v any, at string) (_ any, err error) {
 		if s.MinLength != nil && len([]rune(str)) < *s.MinLength {
 			return nil, argError(at, "must not be empty")
 		}
+		if max := maxLength(s); max >= 0 && len(str) > max {
+			return nil, argError(at, "is %d bytes long, and the limit is %d", len(str), max)
+		}
 	case "boolean":
 		if _, ok := v.(bool); !ok {
 			return nil, wrongType(s, v, at)
@@ -109,8 +112,8 @@ func validate(s *schema, v any, at string) (_ any, err error) {
 		if s.MinItems != nil && len(items) < *s.MinItems {
 			return nil, argError(at, "needs at least %d items, not %d", *s.MinItems, len(items))
 		}
-		if s.MaxItems != nil && len(items) > *s.MaxItems {
-			return nil, argError(at, "takes at most %d items, not %d", *s.MaxItems, len(items))
+		if max := maxItemsOf(s); len(items) > max {
+			return nil, argError(at, "takes at most %d items, not %d", max, len(items))
 		}
 		if s.Items != nil {
 			for i, it := range items {
@@ -162,7 +165,34 @@ func validateNumber(s *schema, v any, at string) (any, error) {
 
 // validateObject checks an object's keys and values, replacing the values
 // in m with their checked form.
+// Limits of arguments whose schema sets none, checked before any work:
+// a string (a path, a name, a query) of maxString bytes, a list of
+// maxItems items, a free-form object of maxItems keys. Note text
+// (noMaxLength) is bounded by the request and the wiki's note size.
+const (
+	maxString   = 4096
+	maxItems    = 1000
+	noMaxLength = -1
+)
+
+func maxLength(s *schema) int {
+	if s.MaxLength != nil {
+		return *s.MaxLength
+	}
+	return maxString
+}
+
+func maxItemsOf(s *schema) int {
+	if s.MaxItems != nil {
+		return *s.MaxItems
+	}
+	return maxItems
+}
+
 func validateObject(s *schema, m map[string]any, at string) error {
+	if s.Open && len(m) > maxItems {
+		return argError(at, "takes at most %d keys, not %d", maxItems, len(m))
+	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -68,6 +69,9 @@ func TestDecodeArgs(t *testing.T) {
 		{"missing nested", `{"path":"p","items":[{"count":1}]}`, args{}, `missing required argument "items[0].op"`},
 		{"open object", `{"path":"p","set":"x"}`, args{}, `argument "set" must be an object, not a string`},
 		{"not JSON", `{"path":`, args{}, `arguments are not valid JSON`},
+		{"long string", `{"path":"` + strings.Repeat("p", maxString+1) + `"}`, args{}, `argument "path" is 4097 bytes long, and the limit is 4096`},
+		{"long list", `{"path":"p","items":[` + strings.Repeat(`{"op":"a"},`, maxItems) + `{"op":"a"}]}`, args{}, `argument "items" takes at most 1000 items, not 1001`},
+		{"many keys", `{"path":"p","set":{` + manyKeys(maxItems+1) + `}}`, args{}, `argument "set" takes at most 1000 keys, not 1001`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -88,6 +92,15 @@ func TestDecodeArgs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// manyKeys returns n members of a JSON object.
+func manyKeys(n int) string {
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = fmt.Sprintf(`"k%d":1`, i)
+	}
+	return strings.Join(keys, ",")
 }
 
 func asNoteError(err error, e **note.Error) bool {

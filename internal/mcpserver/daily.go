@@ -31,7 +31,7 @@ func dailyNoteTool() *tool {
 		opt("op", enum("read the note, or add content: append (end of the note), prepend (top of the body), "+
 			"append_section / prepend_section (end / start of the section under a heading).",
 			"read", note.OpAppend, note.OpPrepend, note.OpAppendSection, note.OpPrependSection).def("read")),
-		opt("content", str("The markdown to add; required for every op but read.")),
+		opt("content", text("The markdown to add; required for every op but read.")),
 		opt("section", str("For append_section and prepend_section: the heading's text.")),
 	)...)
 	return &tool{

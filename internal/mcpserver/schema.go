@@ -20,7 +20,10 @@ type schema struct {
 	ExclusiveMin       *float64
 	MinItems, MaxItems *int
 	MinLength          *int
-	Items              *schema
+	// MaxLength bounds a string, in bytes; nil means maxString, and
+	// noMaxLength a text bounded only by the request and the note size.
+	MaxLength *int
+	Items     *schema
 	// Props are an object's properties, in the order they are published.
 	Props []prop
 	// Open objects accept any other key (free-form maps); closed ones
@@ -44,6 +47,12 @@ func ptr[T any](v T) *T { return &v }
 // Constructors for the common shapes.
 
 func str(desc string) *schema     { return &schema{Type: "string", Description: desc} }
+
+// text is a string of note text (a note, or a piece of one), bounded only
+// by the request's size and the note size the wiki allows.
+func text(desc string) *schema {
+	return &schema{Type: "string", Description: desc, MaxLength: ptr(noMaxLength)}
+}
 func boolean(desc string) *schema { return &schema{Type: "boolean", Description: desc} }
 func integer(desc string, min, max float64) *schema {
 	return &schema{Type: "integer", Description: desc, Min: &min, Max: &max}

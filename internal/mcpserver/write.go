@@ -32,7 +32,7 @@ func (a *writeArgs) change(c wiki.Caller) wiki.Change {
 func writeNoteInput() *schema {
 	return object("", mutationProps(
 		pathProp,
-		req("content", str("The whole note in markdown. It may start with a YAML frontmatter block (--- ... ---).")),
+		req("content", text("The whole note in markdown. It may start with a YAML frontmatter block (--- ... ---).")),
 		opt("title", str("Sets the frontmatter title, replacing one in content.")),
 		opt("tags", strList("Tags added to the frontmatter tags of content (without '#'; nested tags use '/').")),
 		opt("aliases", strList("Other names of the note; they replace aliases in content.")),
@@ -93,8 +93,8 @@ func editNoteInput() *schema {
 			"content just before the heading / just after the whole section; delete_section: removes the heading and its section.",
 			note.OpAppend, note.OpPrepend, note.OpReplace, note.OpAppendSection, note.OpPrependSection,
 			note.OpReplaceSection, note.OpInsertBefore, note.OpInsertAfter, note.OpDeleteSection)),
-		opt("content", str("The markdown to insert, or the replacement. Whole lines; start or end it with an empty line to separate paragraphs.")),
-		opt("find", str("For replace: the exact text to find (not a pattern).")),
+		opt("content", text("The markdown to insert, or the replacement. Whole lines; start or end it with an empty line to separate paragraphs.")),
+		opt("find", text("For replace: the exact text to find (not a pattern).")),
 		opt("section", str("For the section ops: the heading's text (first match at any level), or Parent/Child.")),
 		opt("expected_matches", integer("For replace: how many times find must occur; every occurrence is replaced.", 1, 10000).def(1)),
 	)
