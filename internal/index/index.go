@@ -135,9 +135,7 @@ func (x *Index) Reset(ctx context.Context) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := x.bi.Close(); err != nil {
-		x.log.Warn("close index before reset", "err", err)
-	}
+	x.closeDamaged()
 	x.bi = nil
 	x.setCommit("")
 	bi, err := recreate(x.dir)
@@ -152,6 +150,20 @@ func (x *Index) Reset(ctx context.Context) (err error) {
 	x.bi, x.im, x.unsaved = bi, im, &unsaved{}
 	x.common.set(nil)
 	return nil
+}
+
+// closeDamaged closes bleve's index for a Reset, which may be damaged: a
+// fault closing it is logged, and the files are recreated anyway.
+func (x *Index) closeDamaged() {
+	var err error
+	func() {
+		defer x.guard(&err)
+		defer faultGuard()()
+		err = x.bi.Close()
+	}()
+	if err != nil {
+		x.log.Warn("close index before reset", "err", err)
+	}
 }
 
 // closeWait bounds how long Close waits for the last batches to reach
