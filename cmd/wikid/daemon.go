@@ -270,7 +270,7 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 	opts.Logger = logger
 	opts.ReadOnly = w.Options().ReadOnly
 	return daemon.Serve(ctx, daemon.Options{
-		Endpoint: ep, Wiki: w, MCP: opts, Idle: set.idle, HTTP: set.http, Logger: logger,
+		Endpoint: ep, Repository: repositoryFolder(ep.GitDir), Wiki: w, MCP: opts, Idle: set.idle, HTTP: set.http, Logger: logger,
 		Ready: func(url string) {
 			if url != "" {
 				fmt.Fprintf(e.stderr, "wikid: serving MCP at %s (daemon of %s, pid %d)\n", url, ep.GitDir, os.Getpid())
@@ -280,6 +280,15 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 			return execute(ctx, commandEnv(ep, w, cmd, stdin, stdout, stderr), cmd.Args)
 		},
 	})
+}
+
+// repositoryFolder is the folder a git folder belongs to: the checkout's
+// top for a ".git", else the git folder itself (a bare repository).
+func repositoryFolder(gitDir string) string {
+	if filepath.Base(gitDir) == ".git" {
+		return filepath.Dir(gitDir)
+	}
+	return gitDir
 }
 
 // releaseAfterBuild returns the memory the first build of the derived
@@ -293,11 +302,11 @@ func releaseAfterBuild(ctx context.Context, w *wiki.Wiki, logger *slog.Logger) {
 			return
 		case <-time.After(500 * time.Millisecond):
 		}
-		st, err := w.Status(ctx)
+		index, history, graph, _, err := w.Derived(ctx)
 		if err != nil {
 			continue
 		}
-		if (st.Index.CaughtUp || !st.Index.Enabled) && (st.History.CaughtUp || !st.History.Enabled) && (st.Graph.CaughtUp || !st.Graph.Enabled) {
+		if (index.CaughtUp || !index.Enabled) && (history.CaughtUp || !history.Enabled) && (graph.CaughtUp || !graph.Enabled) {
 			debug.FreeOSMemory()
 			logger.Info("indexes built", "took", time.Since(start).Round(time.Millisecond))
 			return

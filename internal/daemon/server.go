@@ -24,6 +24,8 @@ const shutdownTimeout = 30 * time.Second
 // Options configure a daemon.
 type Options struct {
 	Endpoint Endpoint
+	// Repository is the repository's folder, as status reports it.
+	Repository string
 	// Wiki is the repository's wiki, opened by the caller, who closes it
 	// after Serve returns.
 	Wiki *wiki.Wiki
@@ -395,7 +397,7 @@ func (d *daemon) closeReads() {
 func (d *daemon) status(ctx context.Context) Status {
 	st := Status{
 		PID: os.Getpid(), Started: d.started, Uptime: time.Since(d.started).Round(time.Second).String(),
-		Version: d.opts.MCP.Version, GitDir: d.opts.Endpoint.GitDir, Repository: d.opts.Endpoint.GitDir,
+		Version: d.opts.MCP.Version, GitDir: d.opts.Endpoint.GitDir, Repository: d.opts.Repository,
 		Socket: d.opts.Endpoint.Socket, Log: d.opts.Endpoint.Log, HTTP: d.httpURL,
 	}
 	if d.opts.Idle > 0 && d.opts.HTTP == nil {
@@ -413,9 +415,7 @@ func (d *daemon) status(ctx context.Context) Status {
 	if d.http != nil {
 		st.Clients.HTTP = d.http.Sessions()
 	}
-	if ws, err := d.opts.Wiki.Status(ctx); err == nil {
-		st.Repository, st.Index, st.History, st.Graph, st.Blocked = ws.Repository, ws.Index, ws.History, ws.Graph, ws.Blocked
-	}
+	st.Index, st.History, st.Graph, st.Blocked, _ = d.opts.Wiki.Derived(ctx)
 	st.RSS, st.PeakRSS = memory()
 	return st
 }

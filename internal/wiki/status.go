@@ -147,6 +147,32 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 	return st, nil
 }
 
+// Derived reports the state of the derived data (search index, history
+// index, link graph) against HEAD, and why changes are blocked, without the
+// costlier parts of Status (listing the notes, scanning the checkout): for
+// a quick look while they build.
+func (w *Wiki) Derived(ctx context.Context) (index IndexStatus, history, graph DerivedStatus, blocked string, err error) {
+	head, err := w.store.Head(ctx)
+	if err != nil {
+		return index, history, graph, "", err
+	}
+	if w.hist != nil {
+		history = derived(true, w.hist.Commit(), head.Commit)
+	}
+	if w.gr != nil {
+		graph = derived(true, w.gr.g.Commit(), head.Commit)
+	}
+	if b, ok := w.store.(blocker); ok && !w.opts.ReadOnly {
+		blocked = b.Blocked(ctx)
+	}
+	index.Behind = -1
+	if w.ix != nil {
+		index.Enabled, index.IndexState = true, w.ix.state()
+		index.CaughtUp = index.Commit == head.Commit
+	}
+	return index, history, graph, blocked, nil
+}
+
 // commitsBetween counts the first-parent steps from `to` back to `from`,
 // or returns -1 when `from` is not reached within maxBehindCount steps.
 func (w *Wiki) commitsBetween(ctx context.Context, from, to string) int {
