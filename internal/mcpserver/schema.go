@@ -46,7 +46,7 @@ func ptr[T any](v T) *T { return &v }
 
 // Constructors for the common shapes.
 
-func str(desc string) *schema     { return &schema{Type: "string", Description: desc} }
+func str(desc string) *schema { return &schema{Type: "string", Description: desc} }
 
 // text is a string of note text (a note, or a piece of one), bounded only
 // by the request's size and the note size the wiki allows.
