@@ -24,11 +24,11 @@ import (
 // after its last client left.
 const defaultIdle = 10 * time.Minute
 
-// memoryLimit is the daemon's soft memory limit unless GOMEMLIMIT sets one:
-// the garbage collector works harder near it, and returns memory to the
-// system, so that a daemon that built its indexes does not keep the heap
-// the build needed.
-const memoryLimit = 256 << 20
+// gcPercent is the daemon's GOGC unless the environment sets one: the heap
+// may grow by half over what is live before a collection, not double, so a
+// long-lived daemon does not hold twice what it keeps. (A soft memory limit
+// was tried and made the first build of a large wiki collect all the time.)
+const gcPercent = 50
 
 type daemonCommand struct{ env }
 
@@ -251,8 +251,8 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 	if err != nil {
 		return err
 	}
-	if e.getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(memoryLimit)
+	if e.getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
 	}
 	w, err := openDaemonWiki(ctx, e, set)
 	if err != nil {
