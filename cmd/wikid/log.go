@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -102,7 +101,7 @@ func parseDate(flag, s string, endOfDay bool) (time.Time, error) {
 	}
 	t, err := time.Parse(time.DateOnly, s)
 	if err != nil {
-		return time.Time{}, note.Errorf(note.CodeInvalidParams, "--%s %q is not a date", flag, s).
+		return time.Time{}, wiki.Errorf(wiki.CodeInvalidParams, "--%s %q is not a date", flag, s).
 			WithHint("give YYYY-MM-DD or an RFC 3339 time such as 2024-06-01T10:00:00Z")
 	}
 	if endOfDay {

@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -73,7 +72,7 @@ func execute(ctx context.Context, e env, args []string) int {
 		return int(err.(exitError))
 	default:
 		fmt.Fprintln(e.stderr, "wikid:", cliWords(err.Error()))
-		var ne *note.Error
+		var ne *wiki.Error
 		if errors.As(err, &ne) && ne.Hint != "" {
 			fmt.Fprintln(e.stderr, "hint:", cliWords(ne.Hint))
 		}

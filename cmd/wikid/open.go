@@ -17,7 +17,6 @@ import (
 	"github.com/wikid/wikid/internal/graph"
 	"github.com/wikid/wikid/internal/history"
 	"github.com/wikid/wikid/internal/index"
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -115,7 +114,7 @@ func lockedIndex(ctx context.Context, e env, dir string, err error) error {
 	if !errors.Is(err, index.ErrLocked) {
 		return err
 	}
-	ne := note.Errorf(note.CodeLocked, "%v", err)
+	ne := wiki.Errorf(wiki.CodeLocked, "%v", err)
 	if ep, eerr := endpoint(e, dir); eerr == nil {
 		if st, serr := daemon.GetStatus(ctx, ep); serr == nil {
 			return ne.WithHint("the daemon of this repository holds it (pid %d): run without --no-daemon or WIKID_NO_DAEMON "+
@@ -128,7 +127,7 @@ func lockedIndex(ctx context.Context, e env, dir string, err error) error {
 
 // noRepository explains that dir is not in a wiki, and what to run.
 func noRepository(dir string, err error) error {
-	return note.Errorf(note.CodeNotFound, "%v", err).
+	return wiki.Errorf(wiki.CodeNotFound, "%v", err).
 		WithHint("run 'wikid init %s' to make it a wiki (a folder of notes is committed as it is), "+
 			"or name the wiki with --repo DIR or WIKID_REPO", dir)
 }
@@ -149,7 +148,7 @@ func loadConfig(ctx context.Context, e env, store wiki.Store) (config.Config, er
 		if err := cfg.ApplyFile(data); err != nil {
 			return cfg, err
 		}
-	} else if !errors.Is(err, note.ErrNotFound) {
+	} else if !errors.Is(err, wiki.ErrNotFound) {
 		return cfg, err
 	}
 	return cfg, cfg.ApplyEnv(e.getenv)

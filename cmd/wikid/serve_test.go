@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -158,7 +157,7 @@ func TestServeCommand_Run(t *testing.T) {
 		gittest.WriteFiles(t, notes, map[string]string{"a.md": "# A\n"})
 		e, stdout, _ := testEnv("", nil)
 		err := run(ctx, e, []string{"serve", "--repo", notes})
-		var ne *note.Error
+		var ne *wiki.Error
 		if !errors.As(err, &ne) || !strings.Contains(ne.Message, "no git repository at or above") ||
 			!strings.Contains(ne.Hint, "run 'wikid init "+notes+"' to make it a wiki") {
 			t.Errorf("error %#v, want one that says to run wikid init", err)

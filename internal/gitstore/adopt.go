@@ -15,7 +15,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -46,10 +45,10 @@ func (s *Store) AdoptCheckout(ctx context.Context, req wiki.CommitRequest) (*Ado
 		return nil, err
 	}
 	if s.workTree == "" {
-		return nil, note.Errorf(note.CodeInvalidParams, "adopt the checkout: the repository is bare")
+		return nil, wiki.Errorf(wiki.CodeInvalidParams, "adopt the checkout: the repository is bare")
 	}
 	if req.Parent != "" || len(req.Changes) > 0 {
-		return nil, note.Errorf(note.CodeInvalidParams, "adopt the checkout: the request has a parent or changes")
+		return nil, wiki.Errorf(wiki.CodeInvalidParams, "adopt the checkout: the request has a parent or changes")
 	}
 	paths, skipped, err := s.checkoutFiles()
 	if err != nil {
@@ -88,7 +87,7 @@ func (s *Store) AdoptCheckout(ctx context.Context, req wiki.CommitRequest) (*Ado
 			return nil, fmt.Errorf("adopt the checkout: %w", err)
 		}
 		if after.Size() != int64(len(b)) || !after.ModTime().Equal(before.ModTime()) || after.Size() != before.Size() {
-			return nil, note.Errorf(note.CodeConflict, "%s changed while wikid read it", p).WithHint("retry when nothing is writing to the folder")
+			return nil, wiki.Errorf(wiki.CodeConflict, "%s changed while wikid read it", p).WithHint("retry when nothing is writing to the folder")
 		}
 		stats[p] = after
 		req.Changes = append(req.Changes, wiki.FileChange{Path: p, Content: b})

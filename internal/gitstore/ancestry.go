@@ -9,7 +9,7 @@ import (
 
 // IsAncestor reports whether commit a is an ancestor of (or equal to)
 // commit b, walking b's history. It returns an error wrapping
-// note.ErrNotFound for an unknown commit.
+// wiki.ErrNotFound for an unknown commit.
 func (s *Store) IsAncestor(ctx context.Context, a, b string) (bool, error) {
 	if err := s.check(ctx); err != nil {
 		return false, err

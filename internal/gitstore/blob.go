@@ -4,30 +4,30 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/wikid/wikid/internal/wiki"
 
-	"github.com/wikid/wikid/internal/note"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // ReadBlob returns the content of a blob by its full hex id. An id that is
 // not a full hex id, or an object that is not a blob, is an error wrapping
-// note.ErrNotFound; a blob the repository lacks (a partial clone) is a
+// wiki.ErrNotFound; a blob the repository lacks (a partial clone) is a
 // *wiki.MissingObjectError, which wraps wiki.ErrMissingObject and
-// note.ErrNotFound.
+// wiki.ErrNotFound.
 func (s *Store) ReadBlob(ctx context.Context, blob string) ([]byte, error) {
 	if err := s.check(ctx); err != nil {
 		return nil, err
 	}
 	id, ok := parseHex(blob)
 	if !ok {
-		return nil, note.Errorf(note.CodeNotFound, "%q is not a blob id", blob)
+		return nil, wiki.Errorf(wiki.CodeNotFound, "%q is not a blob id", blob)
 	}
 	typ, b, err := s.readObject(id)
 	if err != nil {
 		return nil, fmt.Errorf("read blob %s: %w", blob, err)
 	}
 	if typ != plumbing.BlobObject {
-		return nil, note.Errorf(note.CodeNotFound, "%s is a %s, not a blob", id, typ)
+		return nil, wiki.Errorf(wiki.CodeNotFound, "%s is a %s, not a blob", id, typ)
 	}
 	s.sizes.put(id, int64(len(b)))
 	return b, nil

@@ -6,9 +6,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/wikid/wikid/internal/wiki"
 
-	"github.com/wikid/wikid/internal/note"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // change is one file of a commit request, resolved against the parent tree.
@@ -59,7 +59,7 @@ func (s *Store) buildTree(id plumbing.Hash, depth int, changes []*change, out *[
 		case c.delete:
 			i, ok := search(entries, name, modeFile)
 			if !ok {
-				return plumbing.ZeroHash, note.Errorf(note.CodeNotFound, "delete %q: no such file in the parent commit", c.path)
+				return plumbing.ZeroHash, wiki.Errorf(wiki.CodeNotFound, "delete %q: no such file in the parent commit", c.path)
 			}
 			entries = slices.Delete(entries, i, i+1)
 		default:
@@ -68,7 +68,7 @@ func (s *Store) buildTree(id plumbing.Hash, depth int, changes []*change, out *[
 	}
 	for _, name := range folders {
 		if _, ok := search(entries, name, modeFile); ok {
-			return plumbing.ZeroHash, note.Errorf(note.CodeInvalidPath,
+			return plumbing.ZeroHash, wiki.Errorf(wiki.CodeInvalidPath,
 				"cannot write %q: %q is a file", below[name][0].path, strings.Join(below[name][0].parts[:depth+1], "/"))
 		}
 		i, ok := search(entries, name, modeTree)
@@ -93,7 +93,7 @@ func (s *Store) buildTree(id plumbing.Hash, depth int, changes []*change, out *[
 	for _, c := range writes {
 		name := c.parts[depth]
 		if _, ok := search(entries, name, modeTree); ok {
-			return plumbing.ZeroHash, note.Errorf(note.CodeInvalidPath, "cannot write %q: it is a folder", c.path)
+			return plumbing.ZeroHash, wiki.Errorf(wiki.CodeInvalidPath, "cannot write %q: it is a folder", c.path)
 		}
 		e := treeEntry{name: name, mode: c.mode, id: c.blob}
 		if i, ok := search(entries, name, modeFile); ok {

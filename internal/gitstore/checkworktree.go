@@ -10,7 +10,7 @@ import (
 // deleted, untracked where parent has none, under a folder that is a file or
 // a symlink on disk, or with staged changes in the index. Such files fail
 // with an error of code LOCAL_CHANGES naming them. A bare repository always
-// passes. It returns an error wrapping note.ErrNotFound for an unknown
+// passes. It returns an error wrapping wiki.ErrNotFound for an unknown
 // parent and one of code INVALID_PATH for a malformed path.
 func (s *Store) CheckWorktree(ctx context.Context, parent string, files []string) error {
 	if err := s.check(ctx); err != nil {

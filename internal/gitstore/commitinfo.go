@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/wikid/wikid/internal/wiki"
 
-	"github.com/wikid/wikid/internal/note"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // commitInfo is what the store reads from a commit object.
@@ -51,7 +51,7 @@ func parseCommit(b []byte) (*commitInfo, error) {
 }
 
 // commit returns the decoded commit id. A missing object, or one that is not
-// a commit, is an error wrapping note.ErrNotFound.
+// a commit, is an error wrapping wiki.ErrNotFound.
 func (s *Store) commit(id plumbing.Hash) (*commitInfo, error) {
 	if c, ok := s.commits.get(id); ok {
 		return c, nil
@@ -61,7 +61,7 @@ func (s *Store) commit(id plumbing.Hash) (*commitInfo, error) {
 		return nil, err
 	}
 	if typ != plumbing.CommitObject {
-		return nil, note.Errorf(note.CodeNotFound, "%s is a %s, not a commit", id, typ)
+		return nil, wiki.Errorf(wiki.CodeNotFound, "%s is a %s, not a commit", id, typ)
 	}
 	c, err := parseCommit(b)
 	if err != nil {
@@ -129,14 +129,14 @@ func unhex(c byte) (byte, bool) {
 }
 
 // commitID parses a commit id argument; "" is no commit. Anything else that
-// is not a full hex id is an error wrapping note.ErrNotFound.
+// is not a full hex id is an error wrapping wiki.ErrNotFound.
 func commitID(s string) (plumbing.Hash, error) {
 	if s == "" {
 		return plumbing.ZeroHash, nil
 	}
 	id, ok := parseHex(s)
 	if !ok || id.IsZero() {
-		return id, note.Errorf(note.CodeNotFound, "%q is not a full commit id", s)
+		return id, wiki.Errorf(wiki.CodeNotFound, "%q is not a full commit id", s)
 	}
 	return id, nil
 }

@@ -16,7 +16,7 @@ import (
 // the empty tree), sorted by path, with OldBlob and NewBlob filled in and
 // Content left nil. Subtrees with equal ids are skipped without being read.
 // A rename is a delete and an add. It returns an error wrapping
-// note.ErrNotFound for an unknown commit.
+// wiki.ErrNotFound for an unknown commit.
 func (s *Store) Changes(ctx context.Context, from, to string) ([]wiki.FileChange, error) {
 	if err := s.check(ctx); err != nil {
 		return nil, err

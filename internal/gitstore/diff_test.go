@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wikid/wikid/internal/wiki"
+
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/note"
 )
 
 func TestStore_Changes(t *testing.T) {
@@ -56,7 +57,7 @@ func TestStore_Changes(t *testing.T) {
 			}
 		})
 	}
-	if _, err := s.Changes(ctx, c1, strings.Repeat("2", 40)); note.CodeOf(err) != note.CodeNotFound {
+	if _, err := s.Changes(ctx, c1, strings.Repeat("2", 40)); wiki.CodeOf(err) != wiki.CodeNotFound {
 		t.Errorf("unknown commit: %v", err)
 	}
 }
@@ -84,7 +85,7 @@ func TestStore_IsAncestor(t *testing.T) {
 			t.Errorf("IsAncestor(%.7s, %.7s) = %v, %v; want %v", tc.a, tc.b, got, err, tc.want)
 		}
 	}
-	if _, err := s.IsAncestor(ctx, strings.Repeat("3", 40), c2); note.CodeOf(err) != note.CodeNotFound {
+	if _, err := s.IsAncestor(ctx, strings.Repeat("3", 40), c2); wiki.CodeOf(err) != wiki.CodeNotFound {
 		t.Errorf("unknown commit: %v", err)
 	}
 }

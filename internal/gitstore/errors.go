@@ -3,14 +3,14 @@ package gitstore
 import (
 	"errors"
 
-	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 // ErrLocked matches the errors (of code LOCKED) returned when a git lock
 // file (<ref>.lock, index.lock) that wikid did not take is still there after
 // Options.ForeignLockWait, or one of another wikid process after
 // Options.LockTimeout.
-var ErrLocked = note.ErrLocked
+var ErrLocked = wiki.ErrLocked
 
 // ErrClosed is returned by every method of a Store after Close.
 var ErrClosed = errors.New("store is closed")

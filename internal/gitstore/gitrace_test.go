@@ -11,8 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wikid/wikid/internal/wiki"
+
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/note"
 )
 
 // TestStore_Commit_InGitCommitWindow lands a store commit while a `git
@@ -92,7 +93,7 @@ exit 1
 			"before it locked it? Then update the package documentation", got)
 	}
 	_, err = s.Commit(ctx, request(ours, "ours again", map[string]string{"a.md": "a2\n"}))
-	if note.CodeOf(err) != note.CodeLocalChanges || !strings.Contains(err.Error(), "a.md (staged changes)") {
+	if wiki.CodeOf(err) != wiki.CodeLocalChanges || !strings.Contains(err.Error(), "a.md (staged changes)") {
 		t.Errorf("Commit over the index git wrote back = %v, want LOCAL_CHANGES naming a.md", err)
 	}
 

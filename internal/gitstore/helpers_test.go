@@ -12,7 +12,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -108,9 +107,9 @@ func checkDisk(tb testing.TB, dir string, files map[string]string) {
 }
 
 // wantCode fails unless err has the code.
-func wantCode(tb testing.TB, err error, code note.Code) {
+func wantCode(tb testing.TB, err error, code wiki.Code) {
 	tb.Helper()
-	if got := note.CodeOf(err); got != code {
+	if got := wiki.CodeOf(err); got != code {
 		tb.Fatalf("error %v: code %s, want %s", err, got, code)
 	}
 }

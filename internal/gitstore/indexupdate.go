@@ -6,9 +6,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/wikid/wikid/internal/wiki"
 
-	"github.com/wikid/wikid/internal/note"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // find returns the range of entries of path name (one per stage).
@@ -53,13 +53,13 @@ func (ix *index) unsupported() error {
 	for _, x := range ix.exts {
 		switch {
 		case x.sig == "link":
-			return note.Errorf(note.CodeReadOnly, "the index is split (core.splitIndex), which wikid cannot write").
+			return wiki.Errorf(wiki.CodeReadOnly, "the index is split (core.splitIndex), which wikid cannot write").
 				WithHint("run git update-index --no-split-index, then retry")
 		case x.sig == "sdir":
-			return note.Errorf(note.CodeReadOnly, "the index is sparse, which wikid cannot write").
+			return wiki.Errorf(wiki.CodeReadOnly, "the index is sparse, which wikid cannot write").
 				WithHint("run git sparse-checkout disable, then retry")
 		case x.sig[0] < 'A' || x.sig[0] > 'Z':
-			return note.Errorf(note.CodeReadOnly, "the index has the extension %q, which wikid cannot write", x.sig).
+			return wiki.Errorf(wiki.CodeReadOnly, "the index has the extension %q, which wikid cannot write", x.sig).
 				WithHint("make this change with git; wikid does not know the index format this git writes")
 		}
 	}

@@ -9,27 +9,26 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
 // CommitInfo returns a commit's parents, author, committer and message. An
 // unknown commit, or an object that is not one, is an error wrapping
-// note.ErrNotFound.
+// wiki.ErrNotFound.
 func (s *Store) CommitInfo(ctx context.Context, commit string) (wiki.CommitInfo, error) {
 	if err := s.check(ctx); err != nil {
 		return wiki.CommitInfo{}, err
 	}
 	id, ok := parseHex(commit)
 	if !ok {
-		return wiki.CommitInfo{}, note.Errorf(note.CodeNotFound, "%q is not a commit id", commit)
+		return wiki.CommitInfo{}, wiki.Errorf(wiki.CodeNotFound, "%q is not a commit id", commit)
 	}
 	typ, b, err := s.readObject(id)
 	if err != nil {
 		return wiki.CommitInfo{}, err
 	}
 	if typ != plumbing.CommitObject {
-		return wiki.CommitInfo{}, note.Errorf(note.CodeNotFound, "%s is a %s, not a commit", id, typ)
+		return wiki.CommitInfo{}, wiki.Errorf(wiki.CodeNotFound, "%s is a %s, not a commit", id, typ)
 	}
 	return parseCommitInfo(id, b)
 }

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -169,7 +168,7 @@ func TestStore_Commit_Interleaved(t *testing.T) {
 			case errors.Is(err, wiki.ErrHeadMoved):
 				retries++
 				continue
-			case note.CodeOf(err) == note.CodeLocalChanges && strings.HasSuffix(err.Error(), "changes to a.md (staged changes)"):
+			case wiki.CodeOf(err) == wiki.CodeLocalChanges && strings.HasSuffix(err.Error(), "changes to a.md (staged changes)"):
 				if staged++; time.Since(start) > time.Minute {
 					t.Fatalf("commit %d: the index still has a.md staged after %s: %v", i, time.Since(start), err)
 				}

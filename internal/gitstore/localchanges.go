@@ -29,7 +29,7 @@ const maxScanEntries = 50_000
 // names it ("modified", "deleted", "untracked" for a file on disk that
 // commit lacks, "mode changed", ...). It reads the file and hashes it; the
 // index is not consulted. It returns an error of code INVALID_PATH for a
-// malformed path and one wrapping note.ErrNotFound for an unknown commit.
+// malformed path and one wrapping wiki.ErrNotFound for an unknown commit.
 func (s *Store) CheckoutChange(ctx context.Context, commit, file string) (string, error) {
 	if err := s.check(ctx); err != nil {
 		return "", err
@@ -68,7 +68,7 @@ func (s *Store) CheckoutChange(ctx context.Context, commit, file string) (string
 // content, is taken as unchanged, as git does; others are read and hashed.
 // It reads at most maxScanEntries directory entries, then stops and sets
 // Partial. A bare repository has no local changes. It returns an error
-// wrapping note.ErrNotFound for an unknown commit.
+// wrapping wiki.ErrNotFound for an unknown commit.
 func (s *Store) LocalChanges(ctx context.Context, commit string, keep func(file string) bool, max int) (wiki.LocalChanges, error) {
 	var lc wiki.LocalChanges
 	if err := s.check(ctx); err != nil {

@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 // lockFile is a git lock file we created: "<file>.lock", made exclusively
@@ -157,10 +157,10 @@ func readHead(name string, n int) []byte {
 // lockedError is the LOCKED error for a lock file held too long.
 func lockedError(path string, owner lockOwner) error {
 	if owner == ownerLive {
-		return note.Errorf(note.CodeLocked, "another wikid process holds %s and has not finished its commit", path).
+		return wiki.Errorf(wiki.CodeLocked, "another wikid process holds %s and has not finished its commit", path).
 			WithHint("retry in a moment")
 	}
-	e := note.Errorf(note.CodeLocked, "%s exists: another git command is running, or one crashed", path)
+	e := wiki.Errorf(wiki.CodeLocked, "%s exists: another git command is running, or one crashed", path)
 	e.Details = map[string]any{"lock": path}
 	return e.WithHint("wait for the git command to finish; if none is running, remove %s and retry", path)
 }
@@ -168,7 +168,7 @@ func lockedError(path string, owner lockOwner) error {
 // lockCreateError explains why a lock file could not be created.
 func lockCreateError(path string, err error) error {
 	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
-		return note.Errorf(note.CodeReadOnly, "the repository cannot be written: %v", err).
+		return wiki.Errorf(wiki.CodeReadOnly, "the repository cannot be written: %v", err).
 			WithHint("give wikid write access to %s, or serve with --read-only", filepath.Dir(path))
 	}
 	return fmt.Errorf("create %s: %w", path, err)

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -58,8 +57,8 @@ func TestStore_MissingObjects(t *testing.T) {
 			if !errors.Is(err, wiki.ErrMissingObject) || !errors.As(err, &missing) || missing.ID != gone {
 				t.Fatalf("ReadBlob(old) = %v, want a *wiki.MissingObjectError for %s", err, gone)
 			}
-			wantCode(t, err, note.CodeNotFound)
-			var ne *note.Error
+			wantCode(t, err, wiki.CodeNotFound)
+			var ne *wiki.Error
 			if !errors.As(err, &ne) || !strings.Contains(ne.Message, gone) || !strings.Contains(ne.Hint, "git cat-file -e "+gone) {
 				t.Errorf("contract error %+v: want the id in the message and how to fetch it in the hint", ne)
 			}
@@ -95,7 +94,7 @@ func TestStore_MissingObjects(t *testing.T) {
 
 			// A full sha that names nothing is an unknown revision.
 			_, err = s.ResolveRevision(ctx, strings.Repeat("1", 40))
-			wantCode(t, err, note.CodeNotFound)
+			wantCode(t, err, wiki.CodeNotFound)
 			if errors.Is(err, wiki.ErrMissingObject) || !strings.Contains(err.Error(), "unknown revision") {
 				t.Errorf("ResolveRevision(unknown sha) = %v, want unknown revision", err)
 			}

@@ -3,7 +3,7 @@ package gitstore
 import (
 	"strings"
 
-	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 // splitPath splits a repository-relative file path into its names. It
@@ -11,17 +11,17 @@ import (
 // "." or ".." name, a backslash or NUL, or a name under .git.
 func splitPath(p string) ([]string, error) {
 	if p == "" {
-		return nil, note.Errorf(note.CodeInvalidPath, "empty path")
+		return nil, wiki.Errorf(wiki.CodeInvalidPath, "empty path")
 	}
 	parts := strings.Split(p, "/")
 	for _, name := range parts {
 		switch {
 		case name == "", name == ".", name == "..":
-			return nil, note.Errorf(note.CodeInvalidPath, "path %q has an empty, \".\" or \"..\" segment", p)
+			return nil, wiki.Errorf(wiki.CodeInvalidPath, "path %q has an empty, \".\" or \"..\" segment", p)
 		case strings.ContainsAny(name, "\\\x00"):
-			return nil, note.Errorf(note.CodeInvalidPath, "path %q contains a backslash or NUL", p)
+			return nil, wiki.Errorf(wiki.CodeInvalidPath, "path %q contains a backslash or NUL", p)
 		case strings.EqualFold(name, ".git"):
-			return nil, note.Errorf(note.CodeInvalidPath, "path %q is inside .git", p)
+			return nil, wiki.Errorf(wiki.CodeInvalidPath, "path %q is inside .git", p)
 		}
 	}
 	return parts, nil

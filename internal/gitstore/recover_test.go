@@ -14,8 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wikid/wikid/internal/wiki"
+
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/note"
 )
 
 // crashPoints are the places of Commit where TestStore_Open_Recovers kills
@@ -252,11 +253,11 @@ func TestStore_Commit_ForeignLock(t *testing.T) {
 			start := time.Now()
 			_, err := s.Commit(ctx, request(head, "edit", map[string]string{"a.md": "x\n"}))
 			took := time.Since(start)
-			wantCode(t, err, note.CodeLocked)
+			wantCode(t, err, wiki.CodeLocked)
 			if !strings.Contains(err.Error(), lock) {
 				t.Errorf("error %q does not name %s", err, lock)
 			}
-			var e *note.Error
+			var e *wiki.Error
 			if errors.As(err, &e) && !strings.Contains(e.Hint, "remove "+lock) {
 				t.Errorf("hint %q does not say to remove the lock", e.Hint)
 			}
@@ -341,7 +342,7 @@ func TestStore_Open_LeavesLiveTransactions(t *testing.T) {
 				checkCheckout(t, dir)
 				return
 			}
-			wantCode(t, err, note.CodeLocked)
+			wantCode(t, err, wiki.CodeLocked)
 			if took := time.Since(start); took < s2.lockTimeout {
 				t.Errorf("gave up after %s, before LockTimeout", took)
 			}

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -143,13 +142,13 @@ func TestStore_Commit_LocalChanges(t *testing.T) {
 				paths = append(paths, p)
 			}
 			err := s.CheckWorktree(ctx, head, paths)
-			wantCode(t, err, note.CodeLocalChanges)
+			wantCode(t, err, wiki.CodeLocalChanges)
 			_, err = s.Commit(ctx, request(head, "edit", tc.change))
-			wantCode(t, err, note.CodeLocalChanges)
+			wantCode(t, err, wiki.CodeLocalChanges)
 			if !strings.HasSuffix(err.Error(), "changes to "+tc.reason) {
 				t.Errorf("error %q does not end with %q", err, tc.reason)
 			}
-			var e *note.Error
+			var e *wiki.Error
 			if errors.As(err, &e); !strings.Contains(e.Hint, "stash") {
 				t.Errorf("hint %q", e.Hint)
 			}
@@ -234,24 +233,24 @@ func TestStore_Commit_Refused(t *testing.T) {
 				t.Errorf("err = %v, want context.Canceled", err)
 			}
 		}},
-		{"delete of a missing file", request0(map[string]string{"nope.md": ""}), code(note.CodeNotFound)},
-		{"write over a folder", request0(map[string]string{"dir": "x\n"}), code(note.CodeInvalidPath)},
-		{"write under a file", request0(map[string]string{"a.md/x.md": "x\n"}), code(note.CodeInvalidPath)},
-		{"path with ..", request0(map[string]string{"dir/../a.md": "x\n"}), code(note.CodeInvalidPath)},
-		{"path in .git", request0(map[string]string{".git/hooks/pre-commit": "x\n"}), code(note.CodeInvalidPath)},
+		{"delete of a missing file", request0(map[string]string{"nope.md": ""}), code(wiki.CodeNotFound)},
+		{"write over a folder", request0(map[string]string{"dir": "x\n"}), code(wiki.CodeInvalidPath)},
+		{"write under a file", request0(map[string]string{"a.md/x.md": "x\n"}), code(wiki.CodeInvalidPath)},
+		{"path with ..", request0(map[string]string{"dir/../a.md": "x\n"}), code(wiki.CodeInvalidPath)},
+		{"path in .git", request0(map[string]string{".git/hooks/pre-commit": "x\n"}), code(wiki.CodeInvalidPath)},
 		{"empty message", func(t *testing.T, dir string, s *Store) (wiki.CommitRequest, context.Context) {
 			return request(rev(t, dir, "HEAD"), " \n", map[string]string{"a.md": "x\n"}), ctx
-		}, code(note.CodeInvalidParams)},
+		}, code(wiki.CodeInvalidParams)},
 		{"bad author", func(t *testing.T, dir string, s *Store) (wiki.CommitRequest, context.Context) {
 			req := request(rev(t, dir, "HEAD"), "edit", map[string]string{"a.md": "x\n"})
 			req.Author.Name = "Eve <eve@example.com>"
 			return req, ctx
-		}, code(note.CodeInvalidParams)},
+		}, code(wiki.CodeInvalidParams)},
 		{"same path twice", func(t *testing.T, dir string, s *Store) (wiki.CommitRequest, context.Context) {
 			req := request(rev(t, dir, "HEAD"), "edit", map[string]string{"a.md": "x\n"})
 			req.Changes = append(req.Changes, wiki.FileChange{Path: "a.md", Delete: true})
 			return req, ctx
-		}, code(note.CodeInvalidParams)},
+		}, code(wiki.CodeInvalidParams)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -286,7 +285,7 @@ func request0(files map[string]string) func(*testing.T, string, *Store) (wiki.Co
 }
 
 // code checks an error's code.
-func code(c note.Code) func(*testing.T, error) {
+func code(c wiki.Code) func(*testing.T, error) {
 	return func(t *testing.T, err error) { wantCode(t, err, c) }
 }
 

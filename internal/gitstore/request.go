@@ -8,7 +8,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -17,22 +16,22 @@ import (
 // INVALID_PATH.
 func checkRequest(req *wiki.CommitRequest) error {
 	if strings.TrimSpace(req.Message) == "" {
-		return note.Errorf(note.CodeInvalidParams, "commit message is empty")
+		return wiki.Errorf(wiki.CodeInvalidParams, "commit message is empty")
 	}
 	for _, sig := range []struct {
 		role string
 		sig  wiki.Signature
 	}{{"author", req.Author}, {"committer", req.Committer}} {
 		if strings.TrimSpace(sig.sig.Name) == "" {
-			return note.Errorf(note.CodeInvalidParams, "%s name is empty", sig.role)
+			return wiki.Errorf(wiki.CodeInvalidParams, "%s name is empty", sig.role)
 		}
 		if strings.ContainsAny(sig.sig.Name+sig.sig.Email, "<>\n\x00") {
-			return note.Errorf(note.CodeInvalidParams, "%s %q <%s> contains '<', '>', a newline or NUL",
+			return wiki.Errorf(wiki.CodeInvalidParams, "%s %q <%s> contains '<', '>', a newline or NUL",
 				sig.role, sig.sig.Name, sig.sig.Email)
 		}
 	}
 	if _, err := commitID(req.Parent); err != nil {
-		return note.Errorf(note.CodeInvalidParams, "parent %q is not a full commit id", req.Parent)
+		return wiki.Errorf(wiki.CodeInvalidParams, "parent %q is not a full commit id", req.Parent)
 	}
 	seen := make(map[string]bool, len(req.Changes))
 	for _, c := range req.Changes {
@@ -40,7 +39,7 @@ func checkRequest(req *wiki.CommitRequest) error {
 			return err
 		}
 		if seen[c.Path] {
-			return note.Errorf(note.CodeInvalidParams, "%q is changed twice in one commit", c.Path)
+			return wiki.Errorf(wiki.CodeInvalidParams, "%q is changed twice in one commit", c.Path)
 		}
 		seen[c.Path] = true
 	}
@@ -74,16 +73,16 @@ func (s *Store) planChanges(root plumbing.Hash, files []wiki.FileChange) ([]*cha
 		}
 		switch {
 		case ok && isTreeMode(old.mode):
-			return nil, note.Errorf(note.CodeInvalidPath, "%q is a folder", f.Path)
+			return nil, wiki.Errorf(wiki.CodeInvalidPath, "%q is a folder", f.Path)
 		case ok && !isRegularMode(old.mode):
-			return nil, note.Errorf(note.CodeInvalidPath, "%q is a symlink or a submodule, not a file", f.Path)
+			return nil, wiki.Errorf(wiki.CodeInvalidPath, "%q is a symlink or a submodule, not a file", f.Path)
 		case ok:
 			c.old, c.hadOld = old, true
 			if old.mode == modeExec {
 				c.mode = modeExec
 			}
 		case f.Delete:
-			return nil, note.Errorf(note.CodeNotFound, "delete %q: no such file in the parent commit", f.Path)
+			return nil, wiki.Errorf(wiki.CodeNotFound, "delete %q: no such file in the parent commit", f.Path)
 		}
 		if !f.Delete {
 			c.blob = hashObject(plumbing.BlobObject, f.Content)
@@ -107,7 +106,7 @@ func (s *Store) checkFolders(root plumbing.Hash, parts []string, deleted map[str
 		}
 		folder := strings.Join(parts[:i], "/")
 		if !isTreeMode(e.mode) && !deleted[folder] {
-			return note.Errorf(note.CodeInvalidPath, "cannot write %q: %q is a file", strings.Join(parts, "/"), folder)
+			return wiki.Errorf(wiki.CodeInvalidPath, "cannot write %q: %q is a file", strings.Join(parts, "/"), folder)
 		}
 	}
 	return nil

@@ -10,7 +10,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -20,7 +19,7 @@ import (
 // then short shas), followed by any number of "~N", "~", "^N" and "^"
 // suffixes. A short sha matching several commits is an error of code
 // AMBIGUOUS listing them; a revision that names nothing, or that names a
-// blob or a tree, is an error wrapping note.ErrNotFound.
+// blob or a tree, is an error wrapping wiki.ErrNotFound.
 func (s *Store) ResolveRevision(ctx context.Context, rev string) (string, error) {
 	if err := s.check(ctx); err != nil {
 		return "", err
@@ -35,14 +34,14 @@ func (s *Store) ResolveRevision(ctx context.Context, rev string) (string, error)
 		return "", fmt.Errorf("resolve %q: %w", rev, err)
 	}
 	if typ != plumbing.CommitObject {
-		return "", note.Errorf(note.CodeNotFound, "%q names a %s, not a commit", rev, typ).
+		return "", wiki.Errorf(wiki.CodeNotFound, "%q names a %s, not a commit", rev, typ).
 			WithHint("give the id of a commit; note_history and activity_log list them")
 	}
 	for ops != "" {
 		op := ops[0]
 		n, rest, err := parseCount(ops[1:], op)
 		if err != nil {
-			return "", note.Errorf(note.CodeNotFound, "resolve %q: %v", rev, err).
+			return "", wiki.Errorf(wiki.CodeNotFound, "resolve %q: %v", rev, err).
 				WithHint("write a revision as git does: an id, a branch or a tag, then ~n or ^n")
 		}
 		ops = rest
@@ -97,7 +96,7 @@ func (s *Store) ancestor(id plumbing.Hash, op byte, n int) (plumbing.Hash, error
 			return id, err
 		}
 		if parent >= len(c.parents) {
-			return id, note.Errorf(note.CodeNotFound, "commit %s has no parent %d", id, parent+1).
+			return id, wiki.Errorf(wiki.CodeNotFound, "commit %s has no parent %d", id, parent+1).
 				WithHint("go back fewer commits; activity_log lists them")
 		}
 		id = c.parents[parent]
@@ -109,7 +108,7 @@ func (s *Store) ancestor(id plumbing.Hash, op byte, n int) (plumbing.Hash, error
 func (s *Store) resolveBase(name string) (plumbing.Hash, error) {
 	switch {
 	case name == "":
-		return plumbing.ZeroHash, note.Errorf(note.CodeNotFound, "empty revision").
+		return plumbing.ZeroHash, wiki.Errorf(wiki.CodeNotFound, "empty revision").
 			WithHint("name a commit by its id (4 or more hex digits), a branch, a tag or HEAD~n; note_history and activity_log list commits")
 	case name == "HEAD" || name == "@":
 		h, err := s.readHead()
@@ -117,7 +116,7 @@ func (s *Store) resolveBase(name string) (plumbing.Hash, error) {
 			return plumbing.ZeroHash, err
 		}
 		if h.Commit == "" {
-			return plumbing.ZeroHash, note.Errorf(note.CodeNotFound, "HEAD: branch %s has no commits yet", h.Branch).
+			return plumbing.ZeroHash, wiki.Errorf(wiki.CodeNotFound, "HEAD: branch %s has no commits yet", h.Branch).
 				WithHint("write a note first; its commit starts the history")
 		}
 		return plumbing.NewHash(h.Commit), nil
@@ -125,7 +124,7 @@ func (s *Store) resolveBase(name string) (plumbing.Hash, error) {
 	if id, ok := parseHex(name); ok {
 		_, _, err := s.readObject(id)
 		if errors.Is(err, wiki.ErrMissingObject) {
-			return id, note.Errorf(note.CodeNotFound, "unknown revision %q", name)
+			return id, wiki.Errorf(wiki.CodeNotFound, "unknown revision %q", name)
 		}
 		return id, err
 	}
@@ -135,7 +134,7 @@ func (s *Store) resolveBase(name string) (plumbing.Hash, error) {
 	if isShortHex(name) {
 		return s.resolvePrefix(name)
 	}
-	return plumbing.ZeroHash, note.Errorf(note.CodeNotFound, "unknown revision %q", name).
+	return plumbing.ZeroHash, wiki.Errorf(wiki.CodeNotFound, "unknown revision %q", name).
 		WithHint("name a commit by its id (4 or more hex digits), a branch, a tag or HEAD~n; note_history and activity_log list commits")
 }
 
@@ -193,7 +192,7 @@ func (s *Store) resolvePrefix(prefix string) (plumbing.Hash, error) {
 	var other plumbing.ObjectType
 	for _, id := range ids {
 		_, typ, err := s.peel(id)
-		if errors.Is(err, note.ErrNotFound) {
+		if errors.Is(err, wiki.ErrNotFound) {
 			continue
 		}
 		if err != nil {
@@ -214,14 +213,14 @@ func (s *Store) resolvePrefix(prefix string) (plumbing.Hash, error) {
 			names[i] = id.String()
 		}
 		slices.Sort(names)
-		e := note.Errorf(note.CodeAmbiguous, "short id %q matches %d commits: %s",
+		e := wiki.Errorf(wiki.CodeAmbiguous, "short id %q matches %d commits: %s",
 			prefix, len(commits), strings.Join(names, ", "))
 		e.Details = map[string]any{"candidates": names}
 		return plumbing.ZeroHash, e.WithHint("give more hex digits")
 	case other != 0:
-		return plumbing.ZeroHash, note.Errorf(note.CodeNotFound, "%q names a %s, not a commit", prefix, other).
+		return plumbing.ZeroHash, wiki.Errorf(wiki.CodeNotFound, "%q names a %s, not a commit", prefix, other).
 			WithHint("give the id of a commit; note_history and activity_log list them")
 	}
-	return plumbing.ZeroHash, note.Errorf(note.CodeNotFound, "unknown revision %q", prefix).
+	return plumbing.ZeroHash, wiki.Errorf(wiki.CodeNotFound, "unknown revision %q", prefix).
 		WithHint("name a commit by its id (4 or more hex digits), a branch, a tag or HEAD~n; note_history and activity_log list commits")
 }

@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wikid/wikid/internal/wiki"
+
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/note"
 )
 
 func TestStore_ResolveRevision(t *testing.T) {
@@ -31,7 +32,7 @@ func TestStore_ResolveRevision(t *testing.T) {
 	tests := []struct {
 		rev  string
 		want string
-		code note.Code
+		code wiki.Code
 	}{
 		{rev: c4, want: c4},
 		{rev: strings.ToUpper(c4), want: c4},
@@ -58,18 +59,18 @@ func TestStore_ResolveRevision(t *testing.T) {
 		{rev: "origin/main", want: c2},
 		{rev: "origin", want: c2},
 		{rev: c1[:10] + "~0", want: c1},
-		{rev: "HEAD~4", code: note.CodeNotFound},
-		{rev: "HEAD^3", code: note.CodeNotFound},
-		{rev: "HEAD:a.md", code: note.CodeNotFound},
-		{rev: "HEAD~x", code: note.CodeNotFound},
-		{rev: "nope", code: note.CodeNotFound},
-		{rev: "", code: note.CodeNotFound},
-		{rev: "../../config", code: note.CodeNotFound},
-		{rev: "tree-tag", code: note.CodeNotFound},
-		{rev: rev(t, dir, "HEAD:a.md"), code: note.CodeNotFound},
-		{rev: rev(t, dir, "HEAD:a.md")[:12], code: note.CodeNotFound},
-		{rev: strings.Repeat("1", 40), code: note.CodeNotFound},
-		{rev: "abc", code: note.CodeNotFound},
+		{rev: "HEAD~4", code: wiki.CodeNotFound},
+		{rev: "HEAD^3", code: wiki.CodeNotFound},
+		{rev: "HEAD:a.md", code: wiki.CodeNotFound},
+		{rev: "HEAD~x", code: wiki.CodeNotFound},
+		{rev: "nope", code: wiki.CodeNotFound},
+		{rev: "", code: wiki.CodeNotFound},
+		{rev: "../../config", code: wiki.CodeNotFound},
+		{rev: "tree-tag", code: wiki.CodeNotFound},
+		{rev: rev(t, dir, "HEAD:a.md"), code: wiki.CodeNotFound},
+		{rev: rev(t, dir, "HEAD:a.md")[:12], code: wiki.CodeNotFound},
+		{rev: strings.Repeat("1", 40), code: wiki.CodeNotFound},
+		{rev: "abc", code: wiki.CodeNotFound},
 	}
 	check := func(t *testing.T, s *Store) {
 		for _, tc := range tests {
@@ -95,7 +96,7 @@ func TestStore_ResolveRevision_Unborn(t *testing.T) {
 	s := openStore(t, gittest.Init(t))
 	for _, r := range []string{"HEAD", "main", "HEAD~1"} {
 		_, err := s.ResolveRevision(context.Background(), r)
-		wantCode(t, err, note.CodeNotFound)
+		wantCode(t, err, wiki.CodeNotFound)
 	}
 }
 
@@ -136,8 +137,8 @@ func TestStore_ResolveRevision_ShortIDs(t *testing.T) {
 	s := openStore(t, dir)
 	for _, prefix := range ambiguous[:min(3, len(ambiguous))] {
 		_, err := s.ResolveRevision(ctx, prefix)
-		wantCode(t, err, note.CodeAmbiguous)
-		var e *note.Error
+		wantCode(t, err, wiki.CodeAmbiguous)
+		var e *wiki.Error
 		errors.As(err, &e)
 		got, _ := e.Details["candidates"].([]string)
 		var want []string
@@ -167,6 +168,6 @@ func TestStore_ResolveRevision_ShortIDs(t *testing.T) {
 	}
 	for _, prefix := range notCommit[:min(3, len(notCommit))] {
 		_, err := s.ResolveRevision(ctx, prefix)
-		wantCode(t, err, note.CodeNotFound)
+		wantCode(t, err, wiki.CodeNotFound)
 	}
 }

@@ -8,12 +8,11 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
 // Snapshot returns the tree of a commit; "" is the empty tree. It returns an
-// error wrapping note.ErrNotFound for an unknown commit or an object that is
+// error wrapping wiki.ErrNotFound for an unknown commit or an object that is
 // not a commit.
 func (s *Store) Snapshot(ctx context.Context, commit string) (wiki.Snapshot, error) {
 	if err := s.check(ctx); err != nil {
@@ -40,7 +39,7 @@ var _ wiki.Snapshot = (*snapshot)(nil)
 func (sn *snapshot) Commit() string { return sn.commit }
 
 // Stat returns the regular file at path, or an error wrapping
-// note.ErrNotFound (also for a folder or a symlink), or one of code
+// wiki.ErrNotFound (also for a folder or a symlink), or one of code
 // INVALID_PATH for a malformed path.
 func (sn *snapshot) Stat(ctx context.Context, file string) (wiki.File, error) {
 	e, err := sn.file(ctx, file)
@@ -86,7 +85,7 @@ func (sn *snapshot) file(ctx context.Context, file string) (treeEntry, error) {
 		return treeEntry{}, fmt.Errorf("stat %q: %w", file, err)
 	}
 	if !ok || !isRegularMode(e.mode) {
-		return treeEntry{}, note.Errorf(note.CodeNotFound, "%q does not exist in %s", file, sn.name())
+		return treeEntry{}, wiki.Errorf(wiki.CodeNotFound, "%q does not exist in %s", file, sn.name())
 	}
 	return e, nil
 }

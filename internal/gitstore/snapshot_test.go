@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -33,21 +32,21 @@ func TestSnapshot_StatRead(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		path, content string
-		code          note.Code
+		code          wiki.Code
 	}{
 		{path: "a.md", content: "alpha\n"},
 		{path: "a-b.md", content: "ab\n"},
 		{path: "a/b.md", content: "in a\n"},
 		{path: "a/c/d.md", content: "deep\n"},
 		{path: "z.md", content: ""},
-		{path: "a", code: note.CodeNotFound},
-		{path: "a/c", code: note.CodeNotFound},
-		{path: "link.md", code: note.CodeNotFound},
-		{path: "missing.md", code: note.CodeNotFound},
-		{path: "a.md/x.md", code: note.CodeNotFound},
-		{path: "a/../a.md", code: note.CodeInvalidPath},
-		{path: "/a.md", code: note.CodeInvalidPath},
-		{path: ".git/config", code: note.CodeInvalidPath},
+		{path: "a", code: wiki.CodeNotFound},
+		{path: "a/c", code: wiki.CodeNotFound},
+		{path: "link.md", code: wiki.CodeNotFound},
+		{path: "missing.md", code: wiki.CodeNotFound},
+		{path: "a.md/x.md", code: wiki.CodeNotFound},
+		{path: "a/../a.md", code: wiki.CodeInvalidPath},
+		{path: "/a.md", code: wiki.CodeInvalidPath},
+		{path: ".git/config", code: wiki.CodeInvalidPath},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
 			f, err := snap.Stat(ctx, tc.path)
@@ -110,7 +109,7 @@ func TestSnapshot_Files(t *testing.T) {
 			}
 		})
 	}
-	if _, err := snap.Files(ctx, "../x"); note.CodeOf(err) != note.CodeInvalidPath {
+	if _, err := snap.Files(ctx, "../x"); wiki.CodeOf(err) != wiki.CodeInvalidPath {
 		t.Errorf("Files(../x): %v", err)
 	}
 }
@@ -133,7 +132,7 @@ func TestStore_Snapshot(t *testing.T) {
 		rev(t, dir, "HEAD^{tree}"),               // a tree
 		rev(t, dir, "HEAD")[:12], "HEAD", "main", // not full ids
 	} {
-		if _, err := s.Snapshot(ctx, bad); note.CodeOf(err) != note.CodeNotFound {
+		if _, err := s.Snapshot(ctx, bad); wiki.CodeOf(err) != wiki.CodeNotFound {
 			t.Errorf("Snapshot(%s): %v, want NOT_FOUND", bad, err)
 		}
 	}

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/wikid/wikid/internal/wiki"
 
-	"github.com/wikid/wikid/internal/note"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // localChange is a touched path whose checkout differs from the parent.
@@ -40,7 +40,7 @@ func (s *Store) checkFiles(changes []*change, ix *index) error {
 		names[i] = l.path + " (" + l.reason + ")"
 		paths[i] = l.path
 	}
-	e := note.Errorf(note.CodeLocalChanges, "the checkout has uncommitted changes to %s", strings.Join(names, ", "))
+	e := wiki.Errorf(wiki.CodeLocalChanges, "the checkout has uncommitted changes to %s", strings.Join(names, ", "))
 	e.Details = map[string]any{"paths": paths}
 	return e.WithHint("commit or stash them (git commit, git stash -u), or discard them, then retry")
 }

@@ -21,7 +21,7 @@ import (
 // missing from the repository (a partial clone), the lines that version
 // might have had stay with the commit, marked OriginUnknown: that commit or
 // an earlier one last changed them. It returns an error wrapping
-// note.ErrNotFound when file does not exist at head or head was never
+// wiki.ErrNotFound when file does not exist at head or head was never
 // synced.
 func (x *Index) Blame(ctx context.Context, head, file string) ([]wiki.BlameRange, error) {
 	snap, err := x.store.Snapshot(ctx, head)

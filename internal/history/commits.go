@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -12,7 +11,7 @@ import (
 // newest first in `git log` order: at most limit after commit `after` (""
 // for the newest), the number that match in all, and the last commit of the
 // page when more follow. A rename is one file with its old path, not a
-// deletion and an addition. It returns an error wrapping note.ErrNotFound
+// deletion and an addition. It returns an error wrapping wiki.ErrNotFound
 // when head was never synced or after is not in head's history.
 func (x *Index) Commits(ctx context.Context, head string, f wiki.CommitFilter, after string, limit int) ([]wiki.ChangeSet, int, string, error) {
 	if err := ctx.Err(); err != nil {
@@ -29,7 +28,7 @@ func (x *Index) Commits(ctx context.Context, head string, f wiki.CommitFilter, a
 	if after != "" {
 		a, err := x.lookup(after)
 		if err == nil && w.rankOf(a) < 0 {
-			err = note.Errorf(note.CodeNotFound, "commit %s is not in the history of %s", after, head)
+			err = wiki.Errorf(wiki.CodeNotFound, "commit %s is not in the history of %s", after, head)
 		}
 		if err != nil {
 			return nil, 0, "", err

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -219,7 +218,7 @@ func (x *Index) toPending(c *commitRec) *pending {
 }
 
 // lookup returns the index of a commit the index holds, or an error
-// wrapping note.ErrNotFound. The caller holds mu.
+// wrapping wiki.ErrNotFound. The caller holds mu.
 func (x *Index) lookup(commit string) (int32, error) {
 	if x.closed {
 		return 0, ErrClosed
@@ -230,6 +229,6 @@ func (x *Index) lookup(commit string) (int32, error) {
 			return c, nil
 		}
 	}
-	return 0, note.Errorf(note.CodeNotFound, "commit %q is not in the history index", commit).
+	return 0, wiki.Errorf(wiki.CodeNotFound, "commit %q is not in the history index", commit).
 		WithHint("sync the history index to the branch first")
 }

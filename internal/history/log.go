@@ -16,7 +16,7 @@ type logEntry struct {
 // Log returns the commits of head's history that changed file, newest
 // first: with follow as `git log --follow -- file` lists them, without as
 // `git log -- file` does. A file the index never saw has no history. It
-// returns an error wrapping note.ErrNotFound when head was never synced.
+// returns an error wrapping wiki.ErrNotFound when head was never synced.
 func (x *Index) Log(ctx context.Context, head, file string, follow bool) ([]wiki.Revision, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err

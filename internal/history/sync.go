@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -19,7 +18,7 @@ const syncBatch = 256
 // the index then holds commits that head cannot reach (history was
 // rewritten: an amend, a reset followed by new commits, a forced pull), it
 // drops those and rewrites the file. A head the index holds (an older
-// commit after a reset, say) only moves the index's commit. It returns an error wrapping note.ErrNotFound for an
+// commit after a reset, say) only moves the index's commit. It returns an error wrapping wiki.ErrNotFound for an
 // unknown head, the store's errors, and ctx's error when interrupted (the
 // commits added so far stay).
 func (x *Index) Sync(ctx context.Context, head string) error {
@@ -47,7 +46,7 @@ func (x *Index) Sync(ctx context.Context, head string) error {
 	}
 	h, ok := parseOID(head)
 	if !ok {
-		return note.Errorf(note.CodeNotFound, "%q is not a commit id", head)
+		return wiki.Errorf(wiki.CodeNotFound, "%q is not a commit id", head)
 	}
 	x.mu.RLock()
 	_, known := x.byID[h]
@@ -152,7 +151,7 @@ func (x *Index) missing(ctx context.Context, h oid) ([]oid, map[oid]*missingComm
 		m, ok := infos[top.id]
 		if !ok {
 			info, err := x.store.CommitInfo(ctx, top.id.String())
-			if errors.Is(err, note.ErrNotFound) && len(stack) > 1 {
+			if errors.Is(err, wiki.ErrNotFound) && len(stack) > 1 {
 				// Drop the absent parent from its child.
 				child := &stack[len(stack)-2]
 				cm := infos[child.id]

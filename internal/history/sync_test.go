@@ -10,7 +10,6 @@ import (
 
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/history"
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -133,13 +132,13 @@ func TestIndex_Sync(t *testing.T) {
 			t.Errorf("Sync(\"\") = %v, commit %q", err, x.Commit())
 		}
 		_, err := x.Log(ctx, "1111111111111111111111111111111111111111", "a.md", true)
-		if !errors.Is(err, note.ErrNotFound) {
+		if !errors.Is(err, wiki.ErrNotFound) {
 			t.Errorf("Log at an unknown commit: %v", err)
 		}
-		if err := x.Sync(ctx, "not a commit"); !errors.Is(err, note.ErrNotFound) {
+		if err := x.Sync(ctx, "not a commit"); !errors.Is(err, wiki.ErrNotFound) {
 			t.Errorf("Sync(garbage) = %v", err)
 		}
-		if err := x.Sync(ctx, "1111111111111111111111111111111111111111"); !errors.Is(err, note.ErrNotFound) {
+		if err := x.Sync(ctx, "1111111111111111111111111111111111111111"); !errors.Is(err, wiki.ErrNotFound) {
 			t.Errorf("Sync(unknown) = %v", err)
 		}
 	})
@@ -190,7 +189,7 @@ func TestIndex_Commits(t *testing.T) {
 			t.Errorf("filter %+v: %d commits, want %d (%v)", tc.f, total, tc.want, err)
 		}
 	}
-	if _, _, _, err := x.Commits(ctx, head, wiki.CommitFilter{}, strings.Repeat("2", 40), 1); !errors.Is(err, note.ErrNotFound) {
+	if _, _, _, err := x.Commits(ctx, head, wiki.CommitFilter{}, strings.Repeat("2", 40), 1); !errors.Is(err, wiki.ErrNotFound) {
 		t.Errorf("unknown cursor commit: %v", err)
 	}
 }

@@ -17,7 +17,7 @@ const timesOnePass = 64
 // modified time, and its created time unless it has one; a rename gives the
 // new file the created time of the old. Files without history are left
 // out. With files nil it returns every file whose last such commit did not
-// delete it. It returns an error wrapping note.ErrNotFound when head was
+// delete it. It returns an error wrapping wiki.ErrNotFound when head was
 // never synced.
 func (x *Index) Times(ctx context.Context, head string, files []string) (map[string]wiki.FileTimes, error) {
 	if err := ctx.Err(); err != nil {

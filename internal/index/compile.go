@@ -10,7 +10,6 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/wikid/wikid/grammar"
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -45,7 +44,7 @@ type compiler struct {
 
 // compile returns the bleve query for q; a nil query, or one without a
 // root, matches every note. It returns an error wrapping
-// note.ErrInvalidQuery, with the column in its Details, for a term that
+// wiki.ErrInvalidQuery, with the column in its Details, for a term that
 // cannot be compiled.
 func (c *compiler) compile(ctx context.Context, q *grammar.Query) (query.Query, error) {
 	if q == nil || q.Root == nil {
@@ -391,7 +390,7 @@ func (c *compiler) tokens(analyzer, s string) []string {
 // queryError returns an INVALID_QUERY error about term t, with its column.
 func queryError(t *grammar.Term, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
-	e := note.Errorf(note.CodeInvalidQuery, "%s at column %d", msg, t.Pos)
+	e := wiki.Errorf(wiki.CodeInvalidQuery, "%s at column %d", msg, t.Pos)
 	e.Details = map[string]any{"column": t.Pos}
 	return e
 }

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"github.com/blevesearch/bleve/v2/search"
+	"github.com/wikid/wikid/internal/wiki"
 
-	"github.com/wikid/wikid/internal/note"
+	"github.com/blevesearch/bleve/v2/search"
 )
 
 // The sort orders of a search.
@@ -27,7 +27,7 @@ func parseSort(s string) (string, error) {
 	case sortModified, sortCreated, sortTitle:
 		return s, nil
 	default:
-		return "", note.Errorf(note.CodeInvalidParams, "unknown sort %q", s).
+		return "", wiki.Errorf(wiki.CodeInvalidParams, "unknown sort %q", s).
 			WithHint("use relevance, modified, created or title")
 	}
 }
@@ -83,7 +83,7 @@ func cursorAfter(mode string, h *search.DocumentMatch) string {
 // another sort order.
 func decodeCursor(s, mode string) (*cursor, error) {
 	bad := func(why string) error {
-		return note.Errorf(note.CodeInvalidParams, "bad cursor: %s", why).
+		return wiki.Errorf(wiki.CodeInvalidParams, "bad cursor: %s", why).
 			WithHint("pass the next_cursor of the previous page unchanged, with the same sort, or omit it to start over")
 	}
 	b, err := base64.RawURLEncoding.DecodeString(s)

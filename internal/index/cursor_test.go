@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -181,7 +180,7 @@ func TestIndex_Search_cursorErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := x.Search(context.Background(), wiki.SearchRequest{Sort: tt.sort, Cursor: tt.cursor})
-			if note.CodeOf(err) != note.CodeInvalidParams {
+			if wiki.CodeOf(err) != wiki.CodeInvalidParams {
 				t.Errorf("err = %v, want INVALID_PARAMS", err)
 			}
 		})

@@ -12,7 +12,6 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/wikid/wikid/grammar"
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -25,8 +24,8 @@ const (
 // Search runs a query with its structured filters (all combined with AND)
 // and returns one page of hits in the requested order, with up to three
 // snippets per hit when asked. A limit of 0 means 10; more than 100 means
-// 100. It returns an error wrapping note.ErrInvalidQuery when the query
-// cannot be compiled, note.ErrInvalidParams for a negative limit, an
+// 100. It returns an error wrapping wiki.ErrInvalidQuery when the query
+// cannot be compiled, wiki.ErrInvalidParams for a negative limit, an
 // unknown sort or a bad cursor (or one made for another sort), ErrClosed
 // after Close, and the context's error when it is done.
 func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (_ *wiki.SearchResult, err error) {
@@ -39,7 +38,7 @@ func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (_ *wiki.Sea
 	limit := req.Limit
 	switch {
 	case limit < 0:
-		return nil, note.Errorf(note.CodeInvalidParams, "limit %d is negative", limit).
+		return nil, wiki.Errorf(wiki.CodeInvalidParams, "limit %d is negative", limit).
 			WithHint("use a limit from 1 to %d, or omit it for %d", maxLimit, defaultLimit)
 	case limit == 0:
 		limit = defaultLimit

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/wikid/wikid/grammar"
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -236,32 +235,32 @@ func TestIndex_Search_errors(t *testing.T) {
 	tests := []struct {
 		name   string
 		req    wiki.SearchRequest
-		code   note.Code
+		code   wiki.Code
 		column int
 	}{
-		{"unknown sort", wiki.SearchRequest{Sort: "size"}, note.CodeInvalidParams, 0},
-		{"negative limit", wiki.SearchRequest{Limit: -1}, note.CodeInvalidParams, 0},
-		{"bad cursor", wiki.SearchRequest{Cursor: "not a cursor"}, note.CodeInvalidParams, 0},
-		{"date term without a date", wiki.SearchRequest{Query: &grammar.Query{Root: &grammar.Term{Field: "modified", Value: "soon", Pos: 7}}}, note.CodeInvalidQuery, 7},
+		{"unknown sort", wiki.SearchRequest{Sort: "size"}, wiki.CodeInvalidParams, 0},
+		{"negative limit", wiki.SearchRequest{Limit: -1}, wiki.CodeInvalidParams, 0},
+		{"bad cursor", wiki.SearchRequest{Cursor: "not a cursor"}, wiki.CodeInvalidParams, 0},
+		{"date term without a date", wiki.SearchRequest{Query: &grammar.Query{Root: &grammar.Term{Field: "modified", Value: "soon", Pos: 7}}}, wiki.CodeInvalidQuery, 7},
 		{"empty tag", wiki.SearchRequest{Query: &grammar.Query{Root: &grammar.And{Nodes: []grammar.Node{
 			&grammar.Term{Value: "a", Pos: 1},
 			&grammar.Term{Field: "tag", Value: "#", Pos: 3},
-		}}}}, note.CodeInvalidQuery, 3},
+		}}}}, wiki.CodeInvalidQuery, 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := x.Search(context.Background(), tt.req)
-			if note.CodeOf(err) != tt.code {
+			if wiki.CodeOf(err) != tt.code {
 				t.Fatalf("err = %v, want code %s", err, tt.code)
 			}
 			if tt.column == 0 {
 				return
 			}
-			var e *note.Error
+			var e *wiki.Error
 			if !errors.As(err, &e) || e.Details["column"] != tt.column {
 				t.Errorf("err = %#v, want column %d in details", err, tt.column)
 			}
-			if !errors.Is(err, note.ErrInvalidQuery) {
+			if !errors.Is(err, wiki.ErrInvalidQuery) {
 				t.Errorf("errors.Is(%v, ErrInvalidQuery) = false", err)
 			}
 		})

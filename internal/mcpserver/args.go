@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 // decodeArgs checks raw tool arguments against the tool's input schema and
@@ -26,7 +26,7 @@ func decodeArgs(raw []byte, s *schema, dst any) error {
 // "changes[2].arguments".
 func decodeArgsAt(raw []byte, s *schema, dst any, at string) (err error) {
 	defer func() {
-		var e *note.Error
+		var e *wiki.Error
 		if errors.As(err, &e) && e.Hint == "" {
 			e.Hint = argHint(s, at)
 		}
@@ -69,7 +69,7 @@ func decodeArgsAt(raw []byte, s *schema, dst any, at string) (err error) {
 // at the top.
 func validate(s *schema, v any, at string) (_ any, err error) {
 	defer func() {
-		var e *note.Error
+		var e *wiki.Error
 		if errors.As(err, &e) && e.Hint == "" {
 			e.Hint = argHint(s, at)
 		}
@@ -219,7 +219,7 @@ func validateObject(s *schema, m map[string]any, at string) error {
 			if at != "" {
 				what = "key"
 			}
-			e := note.Errorf(note.CodeInvalidParams, "unknown %s %q", what, join(at, k))
+			e := wiki.Errorf(wiki.CodeInvalidParams, "unknown %s %q", what, join(at, k))
 			if len(names) == 0 {
 				return e.WithHint("this takes no arguments")
 			}
@@ -228,7 +228,7 @@ func validateObject(s *schema, m map[string]any, at string) error {
 	}
 	for _, p := range s.Props {
 		if _, ok := m[p.Name]; p.Required && !ok {
-			return note.Errorf(note.CodeInvalidParams, "missing required argument %q", join(at, p.Name)).
+			return wiki.Errorf(wiki.CodeInvalidParams, "missing required argument %q", join(at, p.Name)).
 				WithHint("%s", describeProp(p))
 		}
 	}
@@ -242,7 +242,7 @@ func describeProp(p prop) string {
 	return p.Name + ": " + p.Schema.Description
 }
 
-func wrongType(s *schema, v any, at string) *note.Error {
+func wrongType(s *schema, v any, at string) *wiki.Error {
 	return argError(at, "must be %s, not %s", typeName(s.Type), jsonKind(v))
 }
 
@@ -260,12 +260,12 @@ func argHint(s *schema, at string) string {
 }
 
 // argError is an INVALID_PARAMS error about the argument at path at.
-func argError(at, format string, args ...any) *note.Error {
+func argError(at, format string, args ...any) *wiki.Error {
 	msg := fmt.Sprintf(format, args...)
 	if at == "" {
-		return note.Errorf(note.CodeInvalidParams, "%s", msg)
+		return wiki.Errorf(wiki.CodeInvalidParams, "%s", msg)
 	}
-	e := note.Errorf(note.CodeInvalidParams, "argument %q %s", at, msg)
+	e := wiki.Errorf(wiki.CodeInvalidParams, "argument %q %s", at, msg)
 	e.Details = map[string]any{"argument": at}
 	return e
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 func TestDecodeArgs(t *testing.T) {
@@ -86,8 +86,8 @@ func TestDecodeArgs(t *testing.T) {
 				}
 				return
 			}
-			var e *note.Error
-			if err == nil || !asNoteError(err, &e) || e.Code != note.CodeInvalidParams || !strings.Contains(e.Message, tt.message) {
+			var e *wiki.Error
+			if err == nil || !asNoteError(err, &e) || e.Code != wiki.CodeInvalidParams || !strings.Contains(e.Message, tt.message) {
 				t.Errorf("error %v, want INVALID_PARAMS %q", err, tt.message)
 			}
 		})
@@ -103,8 +103,8 @@ func manyKeys(n int) string {
 	return strings.Join(keys, ",")
 }
 
-func asNoteError(err error, e **note.Error) bool {
-	ne, ok := err.(*note.Error)
+func asNoteError(err error, e **wiki.Error) bool {
+	ne, ok := err.(*wiki.Error)
 	*e = ne
 	return ok
 }

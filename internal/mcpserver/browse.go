@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -150,7 +149,7 @@ func runTags(ctx context.Context, s *Server, a *tagsArgs) (any, string, error) {
 		b, err := base64.RawURLEncoding.DecodeString(a.Cursor)
 		n, err2 := strconv.Atoi(strings.TrimPrefix(string(b), "tags:"))
 		if err != nil || err2 != nil || n <= 0 || !strings.HasPrefix(string(b), "tags:") {
-			return nil, "", note.Errorf(note.CodeInvalidParams, "bad cursor").
+			return nil, "", wiki.Errorf(wiki.CodeInvalidParams, "bad cursor").
 				WithHint("pass the next_cursor of the previous page unchanged, or omit it to start over")
 		}
 		start = n

@@ -71,13 +71,13 @@ func runDaily(ctx context.Context, s *Server, a *dailyArgs) (any, string, error)
 	read := a.Op == "" || a.Op == "read"
 	switch {
 	case read && (a.Content != "" || a.Section != ""):
-		return nil, "", note.Errorf(note.CodeInvalidParams, "content and section are for the writing ops, not read").
+		return nil, "", wiki.Errorf(wiki.CodeInvalidParams, "content and section are for the writing ops, not read").
 			WithHint("set op to append, prepend, append_section or prepend_section to add content")
 	case !read && a.Content == "":
 		return nil, "", argError("content", "is required for op %s", a.Op)
 	}
 	if read && (a.ExpectedVersion != "" || a.DryRun || a.Message != "") {
-		return nil, "", note.Errorf(note.CodeInvalidParams, "expected_version, dry_run and message are for the writing ops, not read").
+		return nil, "", wiki.Errorf(wiki.CodeInvalidParams, "expected_version, dry_run and message are for the writing ops, not read").
 			WithHint("leave them out to read, or set op to append, prepend, append_section or prepend_section")
 	}
 	res, err := s.w.Daily(ctx, wiki.DailyRequest{Date: a.Date, Op: a.Op, Content: a.Content, Section: a.Section,

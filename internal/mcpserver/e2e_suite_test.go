@@ -157,7 +157,7 @@ func checkTSTools(t *testing.T, c *tsClient) {
 			}
 			// Whatever the tool, an argument it does not know is refused
 			// before anything runs.
-			tsFail(t, c, name, map[string]any{"no_such_argument": 1}, string(note.CodeInvalidParams))
+			tsFail(t, c, name, map[string]any{"no_such_argument": 1}, string(wiki.CodeInvalidParams))
 		})
 	}
 }
@@ -311,38 +311,38 @@ func checkTSBadArguments(t *testing.T, c *tsClient, dir string) {
 	tests := []struct {
 		tool string
 		args map[string]any
-		code note.Code
+		code wiki.Code
 	}{
-		{"read_note", map[string]any{"path": 5}, note.CodeInvalidParams},
-		{"read_note", map[string]any{"path": "../etc/passwd"}, note.CodeInvalidPath},
-		{"read_note", map[string]any{"path": "no/such/note"}, note.CodeNotFound},
-		{"write_note", map[string]any{"path": "index", "content": "x"}, note.CodeAlreadyExists},
-		{"write_note", map[string]any{"path": ".git/config", "content": "x"}, note.CodeInvalidPath},
-		{"edit_note", map[string]any{"path": "index", "edits": edit(map[string]any{"op": "explode"})}, note.CodeInvalidParams},
-		{"edit_note", map[string]any{"path": "index", "edits": edit(map[string]any{"op": "replace", "find": "no such text", "content": "x"})}, note.CodeNotFound},
-		{"edit_note", map[string]any{"path": "projects/alpha/plan", "edits": edit(map[string]any{"op": "replace", "find": "### Technical", "content": "x"})}, note.CodeAmbiguous},
-		{"edit_note", map[string]any{"path": "index", "expected_version": "0000000", "edits": edit(map[string]any{"op": "append", "content": "x"})}, note.CodeConflict},
-		{"update_metadata", map[string]any{"path": "index", "tags": []any{"a"}, "add_tags": []any{"b"}}, note.CodeInvalidParams},
-		{"update_metadata", map[string]any{"path": "no/such/note", "title": "x"}, note.CodeNotFound},
-		{"delete_note", map[string]any{"path": "index"}, note.CodeInvalidParams},
-		{"delete_note", map[string]any{"path": "no/such/note", "confirm": true}, note.CodeNotFound},
-		{"daily_note", map[string]any{"date": "yesterday"}, note.CodeInvalidParams},
-		{"daily_note", map[string]any{"date": "1999-01-01"}, note.CodeNotFound},
-		{"apply_changes", map[string]any{"changes": []any{}}, note.CodeInvalidParams},
+		{"read_note", map[string]any{"path": 5}, wiki.CodeInvalidParams},
+		{"read_note", map[string]any{"path": "../etc/passwd"}, wiki.CodeInvalidPath},
+		{"read_note", map[string]any{"path": "no/such/note"}, wiki.CodeNotFound},
+		{"write_note", map[string]any{"path": "index", "content": "x"}, wiki.CodeAlreadyExists},
+		{"write_note", map[string]any{"path": ".git/config", "content": "x"}, wiki.CodeInvalidPath},
+		{"edit_note", map[string]any{"path": "index", "edits": edit(map[string]any{"op": "explode"})}, wiki.CodeInvalidParams},
+		{"edit_note", map[string]any{"path": "index", "edits": edit(map[string]any{"op": "replace", "find": "no such text", "content": "x"})}, wiki.CodeNotFound},
+		{"edit_note", map[string]any{"path": "projects/alpha/plan", "edits": edit(map[string]any{"op": "replace", "find": "### Technical", "content": "x"})}, wiki.CodeAmbiguous},
+		{"edit_note", map[string]any{"path": "index", "expected_version": "0000000", "edits": edit(map[string]any{"op": "append", "content": "x"})}, wiki.CodeConflict},
+		{"update_metadata", map[string]any{"path": "index", "tags": []any{"a"}, "add_tags": []any{"b"}}, wiki.CodeInvalidParams},
+		{"update_metadata", map[string]any{"path": "no/such/note", "title": "x"}, wiki.CodeNotFound},
+		{"delete_note", map[string]any{"path": "index"}, wiki.CodeInvalidParams},
+		{"delete_note", map[string]any{"path": "no/such/note", "confirm": true}, wiki.CodeNotFound},
+		{"daily_note", map[string]any{"date": "yesterday"}, wiki.CodeInvalidParams},
+		{"daily_note", map[string]any{"date": "1999-01-01"}, wiki.CodeNotFound},
+		{"apply_changes", map[string]any{"changes": []any{}}, wiki.CodeInvalidParams},
 		{"apply_changes", map[string]any{"changes": []any{
 			map[string]any{"tool": "write_note", "arguments": map[string]any{"path": "fresh", "content": "x"}},
 			map[string]any{"tool": "delete_note", "arguments": map[string]any{"path": "../x", "confirm": true}},
-		}}, note.CodeInvalidPath},
-		{"search_notes", map[string]any{"query": "title:"}, note.CodeInvalidQuery},
-		{"search_notes", map[string]any{"query": "colour:red AND (", "limit": 5}, note.CodeInvalidQuery},
-		{"search_notes", map[string]any{"limit": 0}, note.CodeInvalidParams},
-		{"grep_notes", map[string]any{"pattern": "(", "regex": true}, note.CodeInvalidParams},
-		{"list_notes", map[string]any{"path": "no-such-folder"}, note.CodeNotFound},
-		{"list_tags", map[string]any{"limit": -1}, note.CodeInvalidParams},
-		{"recent_changes", map[string]any{"since": "soon"}, note.CodeInvalidParams},
-		{"resolve_notes", map[string]any{"names": []any{}}, note.CodeInvalidParams},
-		{"random_note", map[string]any{"tags": []any{"no-such-tag"}}, note.CodeNotFound},
-		{"wiki_status", map[string]any{"verbose": true}, note.CodeInvalidParams},
+		}}, wiki.CodeInvalidPath},
+		{"search_notes", map[string]any{"query": "title:"}, wiki.CodeInvalidQuery},
+		{"search_notes", map[string]any{"query": "colour:red AND (", "limit": 5}, wiki.CodeInvalidQuery},
+		{"search_notes", map[string]any{"limit": 0}, wiki.CodeInvalidParams},
+		{"grep_notes", map[string]any{"pattern": "(", "regex": true}, wiki.CodeInvalidParams},
+		{"list_notes", map[string]any{"path": "no-such-folder"}, wiki.CodeNotFound},
+		{"list_tags", map[string]any{"limit": -1}, wiki.CodeInvalidParams},
+		{"recent_changes", map[string]any{"since": "soon"}, wiki.CodeInvalidParams},
+		{"resolve_notes", map[string]any{"names": []any{}}, wiki.CodeInvalidParams},
+		{"random_note", map[string]any{"tags": []any{"no-such-tag"}}, wiki.CodeNotFound},
+		{"wiki_status", map[string]any{"verbose": true}, wiki.CodeInvalidParams},
 	}
 	for _, tt := range tests {
 		t.Run(tt.tool, func(t *testing.T) {
@@ -352,7 +352,7 @@ func checkTSBadArguments(t *testing.T, c *tsClient, dir string) {
 	// A search with neither query nor filter would list every note: the
 	// tool points to the ones that list.
 	for _, args := range []map[string]any{{}, {"query": "  ", "sort": "modified", "limit": 5}, {"tags": []any{}}} {
-		e := tsFail(t, c, "search_notes", args, string(note.CodeInvalidParams))
+		e := tsFail(t, c, "search_notes", args, string(wiki.CodeInvalidParams))
 		if hint, _ := e["hint"].(string); !strings.Contains(hint, "list_notes") || !strings.Contains(hint, "recent_changes") {
 			t.Errorf("search_notes %v: hint %q", args, hint)
 		}

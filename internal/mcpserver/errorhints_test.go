@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wikid/wikid/internal/wiki"
+
 	"github.com/wikid/wikid/internal/mcpserver"
-	"github.com/wikid/wikid/internal/note"
 )
 
 // validArgs are arguments that every tool taking them accepts on the
@@ -205,8 +206,8 @@ func TestServer_ErrorHints(t *testing.T) {
 	}
 	sort.Strings(codes)
 	t.Logf("%d calls; error codes seen: %v", len(calls), codes)
-	for _, want := range []note.Code{note.CodeInvalidParams, note.CodeInvalidPath, note.CodeInvalidQuery, note.CodeNotFound,
-		note.CodeAlreadyExists, note.CodeConflict, note.CodeAmbiguous, note.CodeLocalChanges} {
+	for _, want := range []wiki.Code{wiki.CodeInvalidParams, wiki.CodeInvalidPath, wiki.CodeInvalidQuery, wiki.CodeNotFound,
+		wiki.CodeAlreadyExists, wiki.CodeConflict, wiki.CodeAmbiguous, wiki.CodeLocalChanges} {
 		if !slices.Contains(codes, string(want)) {
 			t.Errorf("no call reached %s", want)
 		}

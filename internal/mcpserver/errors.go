@@ -7,7 +7,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -21,25 +20,25 @@ type errorShape struct {
 // {"error": {"code", "message", "hint", ...details}}. Errors that carry no
 // contract code are INTERNAL: their details go to the log, not the client.
 func (s *Server) errorResult(ctx context.Context, tool string, err error) *mcp.CallToolResult {
-	var e *note.Error
+	var e *wiki.Error
 	switch {
-	case errors.As(err, &e) && e.Code != note.CodeInternal:
+	case errors.As(err, &e) && e.Code != wiki.CodeInternal:
 	case errors.Is(err, wiki.ErrDetached):
-		e = note.Errorf(note.CodeReadOnly, "HEAD is detached, so the wiki cannot be changed").
+		e = wiki.Errorf(wiki.CodeReadOnly, "HEAD is detached, so the wiki cannot be changed").
 			WithHint("check out a branch in the repository, then retry")
 	case ctx.Err() != nil:
-		e = note.Errorf(note.CodeInternal, "the request was cancelled before it finished").
+		e = wiki.Errorf(wiki.CodeInternal, "the request was cancelled before it finished").
 			WithHint("retry; a mutation that did not finish made no commit")
 	default:
 		s.log.ErrorContext(ctx, "tool failed", "tool", tool, "err", err)
-		e = note.Errorf(note.CodeInternal, "%s failed on the server", tool).
+		e = wiki.Errorf(wiki.CodeInternal, "%s failed on the server", tool).
 			WithHint("retry; if it keeps failing, the wikid log has the details")
 	}
 	return errorToolResult(e)
 }
 
 // errorToolResult renders a contract error.
-func errorToolResult(e *note.Error) *mcp.CallToolResult {
+func errorToolResult(e *wiki.Error) *mcp.CallToolResult {
 	fields := map[string]any{}
 	for k, v := range e.Details {
 		fields[k] = v
@@ -71,20 +70,20 @@ var errorResultSchema = object("", req("error", errorSchema()))
 
 // defaultHints are the hints of errors that come without one: what to do
 // next about any error of the code. Every code of the contract has one.
-var defaultHints = map[note.Code]string{
-	note.CodeInvalidParams: "correct the arguments as the tool's input schema and description say, then call again",
-	note.CodeInvalidPath:   "give a relative note path such as projects/alpha/plan: no leading /, no .. or empty segments, nothing under .git",
-	note.CodeInvalidQuery:  "fix the query; the search_notes description lists the query language",
-	note.CodeNotFound:      "check the name with list_notes, search_notes or resolve_notes",
-	note.CodeAlreadyExists: "choose another path, or pass overwrite to replace the note",
-	note.CodeConflict:      "read the note again and retry with its current version as expected_version",
-	note.CodeAmbiguous:     "say which one you mean: a longer find text, a Parent/Child section, or more hex digits",
-	note.CodeLinkIntegrity: "update the links first, or let the tool update them",
-	note.CodeLocalChanges:  "commit or discard the uncommitted changes in the checkout, then retry",
-	note.CodeLocked:        "wait for the git command holding the lock to finish; if none is running, remove the lock file the message names",
-	note.CodeReadOnly:      "use the read tools; this wiki cannot be changed here",
-	note.CodeTooLarge:      "send less: split the content, or read in parts with offset and max_chars",
-	note.CodeInternal:      "retry; if it keeps failing, the wikid log has the details",
+var defaultHints = map[wiki.Code]string{
+	wiki.CodeInvalidParams: "correct the arguments as the tool's input schema and description say, then call again",
+	wiki.CodeInvalidPath:   "give a relative note path such as projects/alpha/plan: no leading /, no .. or empty segments, nothing under .git",
+	wiki.CodeInvalidQuery:  "fix the query; the search_notes description lists the query language",
+	wiki.CodeNotFound:      "check the name with list_notes, search_notes or resolve_notes",
+	wiki.CodeAlreadyExists: "choose another path, or pass overwrite to replace the note",
+	wiki.CodeConflict:      "read the note again and retry with its current version as expected_version",
+	wiki.CodeAmbiguous:     "say which one you mean: a longer find text, a Parent/Child section, or more hex digits",
+	wiki.CodeLinkIntegrity: "update the links first, or let the tool update them",
+	wiki.CodeLocalChanges:  "commit or discard the uncommitted changes in the checkout, then retry",
+	wiki.CodeLocked:        "wait for the git command holding the lock to finish; if none is running, remove the lock file the message names",
+	wiki.CodeReadOnly:      "use the read tools; this wiki cannot be changed here",
+	wiki.CodeTooLarge:      "send less: split the content, or read in parts with offset and max_chars",
+	wiki.CodeInternal:      "retry; if it keeps failing, the wikid log has the details",
 }
 
 // sentence ends s with exactly one period.
@@ -97,7 +96,7 @@ func sentence(s string) string {
 }
 
 // readOnlyError is what a mutating tool answers on a read-only server.
-func readOnlyError(tool string) *note.Error {
-	return note.Errorf(note.CodeReadOnly, "%s changes the wiki, and this server is read-only", tool).
+func readOnlyError(tool string) *wiki.Error {
+	return wiki.Errorf(wiki.CodeReadOnly, "%s changes the wiki, and this server is read-only", tool).
 		WithHint("use the read tools, or restart wikid serve without --read-only")
 }

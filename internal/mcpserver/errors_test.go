@@ -4,15 +4,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/wikid/wikid/internal/wiki"
 
-	"github.com/wikid/wikid/internal/note"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 func TestErrorToolResult(t *testing.T) {
 	t.Run("every code has a default hint", func(t *testing.T) {
 		for _, code := range errorCodes {
-			if strings.TrimSpace(defaultHints[note.Code(code)]) == "" {
+			if strings.TrimSpace(defaultHints[wiki.Code(code)]) == "" {
 				t.Errorf("%s has no default hint", code)
 			}
 		}
@@ -22,9 +22,9 @@ func TestErrorToolResult(t *testing.T) {
 	})
 	t.Run("an error without a hint gets its code's", func(t *testing.T) {
 		for _, code := range errorCodes {
-			res := errorToolResult(note.Errorf(note.Code(code), "it broke"))
+			res := errorToolResult(wiki.Errorf(wiki.Code(code), "it broke"))
 			hint, _ := res.StructuredContent.(errorShape).Error["hint"].(string)
-			if hint == "" || hint != defaultHints[note.Code(code)] {
+			if hint == "" || hint != defaultHints[wiki.Code(code)] {
 				t.Errorf("%s: hint %q", code, hint)
 			}
 			txt := res.Content[0].(mcp.TextContent).Text
@@ -34,7 +34,7 @@ func TestErrorToolResult(t *testing.T) {
 		}
 	})
 	t.Run("a list of details is never null", func(t *testing.T) {
-		e := note.Errorf(note.CodeNotFound, "no section %q", "x")
+		e := wiki.Errorf(wiki.CodeNotFound, "no section %q", "x")
 		e.Details = map[string]any{"headings": []string(nil)}
 		res := errorToolResult(e)
 		if got := string(res.RawStructuredContent); !strings.Contains(got, `"headings":[]`) {
@@ -42,7 +42,7 @@ func TestErrorToolResult(t *testing.T) {
 		}
 	})
 	t.Run("a hint of its own is kept", func(t *testing.T) {
-		res := errorToolResult(note.Errorf(note.CodeNotFound, "no note %q", "x").WithHint("create it"))
+		res := errorToolResult(wiki.Errorf(wiki.CodeNotFound, "no note %q", "x").WithHint("create it"))
 		if hint := res.StructuredContent.(errorShape).Error["hint"]; hint != "create it" {
 			t.Errorf("hint %q", hint)
 		}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -75,8 +74,8 @@ var errNotANoteURI = errors.New("not a note URI: want wiki://note/<path>")
 // resourceError is the error a resource read fails with: the contract
 // error's text, or a generic one for internal errors (logged).
 func (s *Server) resourceError(ctx context.Context, uri string, err error) error {
-	var e *note.Error
-	if errors.As(err, &e) && e.Code != note.CodeInternal {
+	var e *wiki.Error
+	if errors.As(err, &e) && e.Code != wiki.CodeInternal {
 		msg := string(e.Code) + ": " + sentence(e.Message)
 		if e.Hint != "" {
 			msg += " Hint: " + sentence(e.Hint)

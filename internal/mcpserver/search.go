@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -67,7 +66,7 @@ func searchNotesTool() *tool {
 
 func runSearch(ctx context.Context, s *Server, a *searchArgs) (any, string, error) {
 	if strings.TrimSpace(a.Query) == "" && strings.Join(a.Tags, "") == "" && a.Folder == "" && a.BacklinksTo == "" && a.ModifiedSince == "" {
-		return nil, "", note.Errorf(note.CodeInvalidParams, "search_notes needs a query or a filter (tags, folder, backlinks_to, modified_since)").
+		return nil, "", wiki.Errorf(wiki.CodeInvalidParams, "search_notes needs a query or a filter (tags, folder, backlinks_to, modified_since)").
 			WithHint("give a query; to list notes without one, use list_notes (a folder) or recent_changes (newest first)")
 	}
 	since, err := parseSince(s, "modified_since", a.ModifiedSince)

@@ -14,7 +14,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -234,7 +233,7 @@ func (s *Server) call(ctx context.Context, t *tool, req mcp.CallToolRequest) *mc
 	if len(raw) == 0 && req.Params.Arguments != nil {
 		var err error
 		if raw, err = json.Marshal(req.Params.Arguments); err != nil {
-			return errorToolResult(note.Errorf(note.CodeInvalidParams, "arguments cannot be read: %v", err))
+			return errorToolResult(wiki.Errorf(wiki.CodeInvalidParams, "arguments cannot be read: %v", err))
 		}
 	}
 	changes := t.mutating && (t.reads == nil || !t.reads(raw))
@@ -322,10 +321,10 @@ func errorSchema() *schema {
 }
 
 var errorCodes = []string{
-	string(note.CodeInvalidParams), string(note.CodeInvalidPath), string(note.CodeInvalidQuery),
-	string(note.CodeNotFound), string(note.CodeAlreadyExists), string(note.CodeConflict),
-	string(note.CodeLocked), string(note.CodeAmbiguous), string(note.CodeLinkIntegrity), string(note.CodeLocalChanges),
-	string(note.CodeReadOnly), string(note.CodeTooLarge), string(note.CodeInternal),
+	string(wiki.CodeInvalidParams), string(wiki.CodeInvalidPath), string(wiki.CodeInvalidQuery),
+	string(wiki.CodeNotFound), string(wiki.CodeAlreadyExists), string(wiki.CodeConflict),
+	string(wiki.CodeLocked), string(wiki.CodeAmbiguous), string(wiki.CodeLinkIntegrity), string(wiki.CodeLocalChanges),
+	string(wiki.CodeReadOnly), string(wiki.CodeTooLarge), string(wiki.CodeInternal),
 }
 
 // allTools lists every tool wikid has, in no particular order.

@@ -5,5 +5,5 @@
 //
 // Nothing here does I/O. Every function takes bytes and returns bytes or a
 // model, so that writes, search, backlinks and history all see a note the
-// same way. Errors are *Error values carrying a contract Code.
+// same way. Errors are *wikierr.Error values carrying a contract code.
 package note

@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/wikid/wikid/internal/wikierr"
 )
 
 // Edit is one edit operation; see the Op constants.
@@ -88,7 +90,7 @@ const maxListedLines = 10
 // of times than expected. On error it returns src itself.
 func ApplyEdits(src []byte, edits []Edit) ([]byte, error) {
 	if len(edits) == 0 {
-		return src, Errorf(CodeInvalidParams, "edits is empty").WithHint("give at least one edit operation")
+		return src, wikierr.Errorf(wikierr.CodeInvalidParams, "edits is empty").WithHint("give at least one edit operation")
 	}
 	out := src
 	for i, e := range edits {
@@ -129,8 +131,8 @@ func applyEdit(src []byte, e Edit) ([]byte, error) {
 
 	h, err := n.Section(e.Section)
 	if err != nil {
-		var se *Error
-		if errors.As(err, &se) && se.Code == CodeNotFound {
+		var se *wikierr.Error
+		if errors.As(err, &se) && se.Code == wikierr.CodeNotFound {
 			se.Hint += `; section edits never create a heading: to add one, append a line like "## Name" first`
 		}
 		return nil, err
@@ -163,39 +165,39 @@ func applyEdit(src []byte, e Edit) ([]byte, error) {
 // validate checks that e has the fields its op needs and none it ignores.
 func (e Edit) validate() error {
 	if e.Op == "" {
-		return Errorf(CodeInvalidParams, "op is required").WithHint("use one of %s", strings.Join(ops, ", "))
+		return wikierr.Errorf(wikierr.CodeInvalidParams, "op is required").WithHint("use one of %s", strings.Join(ops, ", "))
 	}
 	if !slices.Contains(ops, e.Op) {
-		return Errorf(CodeInvalidParams, "unknown op %q", e.Op).WithHint("use one of %s", strings.Join(ops, ", "))
+		return wikierr.Errorf(wikierr.CodeInvalidParams, "unknown op %q", e.Op).WithHint("use one of %s", strings.Join(ops, ", "))
 	}
 	sectionOp := e.Op != OpAppend && e.Op != OpPrepend && e.Op != OpReplace
 	switch {
 	case sectionOp && normHeading(e.Section) == "":
-		return Errorf(CodeInvalidParams, "section is required for %s", e.Op).
+		return wikierr.Errorf(wikierr.CodeInvalidParams, "section is required for %s", e.Op).
 			WithHint("give the text of the heading, without the '#' marks")
 	case !sectionOp && e.Section != "" && e.Op == OpReplace:
-		return Errorf(CodeInvalidParams, "section is not used by replace").
+		return wikierr.Errorf(wikierr.CodeInvalidParams, "section is not used by replace").
 			WithHint("replace looks for find in the whole note; leave section out, or use replace_section")
 	case !sectionOp && e.Section != "":
-		return Errorf(CodeInvalidParams, "section is not used by %s", e.Op).
+		return wikierr.Errorf(wikierr.CodeInvalidParams, "section is not used by %s", e.Op).
 			WithHint("to add to a section use %s_section", e.Op)
 	case e.Op == OpReplace && e.Find == "":
-		return Errorf(CodeInvalidParams, "find is required for replace").
+		return wikierr.Errorf(wikierr.CodeInvalidParams, "find is required for replace").
 			WithHint("give the exact text to replace, copied from the note")
 	case e.Op != OpReplace && e.Find != "":
-		return Errorf(CodeInvalidParams, "find is not used by %s", e.Op).WithHint("find is only for replace")
+		return wikierr.Errorf(wikierr.CodeInvalidParams, "find is not used by %s", e.Op).WithHint("find is only for replace")
 	case e.Op != OpReplace && e.ExpectedMatches != 0 && e.ExpectedMatches != 1:
 		// 1 is the default, which a caller may well send with every op.
-		return Errorf(CodeInvalidParams, "expected_matches is not used by %s", e.Op).
+		return wikierr.Errorf(wikierr.CodeInvalidParams, "expected_matches is not used by %s", e.Op).
 			WithHint("expected_matches is only for replace")
 	case e.ExpectedMatches < 0:
-		return Errorf(CodeInvalidParams, "expected_matches is %d", e.ExpectedMatches).
+		return wikierr.Errorf(wikierr.CodeInvalidParams, "expected_matches is %d", e.ExpectedMatches).
 			WithHint("expected_matches counts the occurrences of find: 1 or more, or leave it out for 1")
 	case e.Op == OpDeleteSection && e.Content != "":
-		return Errorf(CodeInvalidParams, "content is not used by delete_section").
+		return wikierr.Errorf(wikierr.CodeInvalidParams, "content is not used by delete_section").
 			WithHint("to replace what is under the heading use replace_section")
 	case e.Content == "" && e.Op != OpReplace && e.Op != OpReplaceSection && e.Op != OpDeleteSection:
-		return Errorf(CodeInvalidParams, "content is required for %s", e.Op).WithHint("give the text to add")
+		return wikierr.Errorf(wikierr.CodeInvalidParams, "content is required for %s", e.Op).WithHint("give the text to add")
 	}
 	return nil
 }
@@ -221,7 +223,7 @@ func replaceText(src []byte, find, content string, want int) ([]byte, error) {
 	}
 	switch {
 	case count == 0:
-		return nil, Errorf(CodeNotFound, "find text not found").
+		return nil, wikierr.Errorf(wikierr.CodeNotFound, "find text not found").
 			WithHint("find must match the note exactly, spaces and line breaks included: read the note and copy the text")
 	case count != want:
 		where := "line " + joinInts(lines)
@@ -231,7 +233,7 @@ func replaceText(src []byte, find, content string, want int) ([]byte, error) {
 		if count > len(lines) {
 			where += ", ..."
 		}
-		e := Errorf(CodeAmbiguous, "find text matches %s; expected %d", times(count), want).
+		e := wikierr.Errorf(wikierr.CodeAmbiguous, "find text matches %s; expected %d", times(count), want).
 			WithHint("it is on %s: add surrounding text to find so that it matches %s, or set expected_matches to %d to replace every one",
 				where, times(want), count)
 		e.Details = map[string]any{"matches": count, "lines": lines}
@@ -254,7 +256,7 @@ func editError(i int, op string, err error) error {
 	if slices.Contains(ops, op) {
 		what += " (" + op + ")"
 	}
-	var e *Error
+	var e *wikierr.Error
 	if !errors.As(err, &e) {
 		return fmt.Errorf("%s: %w", what, err)
 	}

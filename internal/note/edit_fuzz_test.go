@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/wikid/wikid/internal/wikierr"
 )
 
 func FuzzApplyEdits(f *testing.F) {
@@ -41,8 +43,8 @@ func FuzzApplyEdits(f *testing.F) {
 			if !bytes.Equal(out, in) {
 				t.Fatalf("ApplyEdits failed (%v) but returned %q", err, out)
 			}
-			switch CodeOf(err) {
-			case CodeInvalidParams, CodeNotFound, CodeAmbiguous:
+			switch wikierr.CodeOf(err) {
+			case wikierr.CodeInvalidParams, wikierr.CodeNotFound, wikierr.CodeAmbiguous:
 			default:
 				t.Fatalf("ApplyEdits: unexpected error %v", err)
 			}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/wikid/wikid/internal/wikierr"
 )
 
 // base is the note most edit tests start from.
@@ -194,42 +196,42 @@ func TestApplyEdits_Errors(t *testing.T) {
 	tests := []struct {
 		name     string
 		edits    []Edit
-		wantCode Code
+		wantCode wikierr.Code
 		wantMsg  string
 		wantHint string // a part of the hint
 	}{
-		{"no edits", nil, CodeInvalidParams, "edits is empty", "at least one"},
-		{"no op", []Edit{{Content: "x"}}, CodeInvalidParams, "edits[0]: op is required", "append, prepend, replace"},
-		{"unknown op", []Edit{{Op: "upsert", Content: "x"}}, CodeInvalidParams, `edits[0]: unknown op "upsert"`, "delete_section"},
-		{"no section", []Edit{{Op: OpAppendSection, Content: "x"}}, CodeInvalidParams, "edits[0] (append_section): section is required for append_section", "heading"},
-		{"blank section", []Edit{{Op: OpDeleteSection, Section: " # "}}, CodeInvalidParams, "edits[0] (delete_section): section is required for delete_section", "heading"},
-		{"section on append", []Edit{{Op: OpAppend, Section: "Tasks", Content: "x"}}, CodeInvalidParams, "edits[0] (append): section is not used by append", "append_section"},
-		{"section on replace", []Edit{{Op: OpReplace, Section: "Tasks", Find: "a", Content: "x"}}, CodeInvalidParams, "edits[0] (replace): section is not used by replace", "replace_section"},
-		{"no find", []Edit{{Op: OpReplace, Content: "x"}}, CodeInvalidParams, "edits[0] (replace): find is required for replace", "exact text"},
-		{"find on append", []Edit{{Op: OpAppend, Find: "a", Content: "x"}}, CodeInvalidParams, "edits[0] (append): find is not used by append", "only for replace"},
-		{"expected_matches on append", []Edit{{Op: OpAppend, Content: "x", ExpectedMatches: 2}}, CodeInvalidParams, "edits[0] (append): expected_matches is not used by append", "only for replace"},
-		{"negative expected_matches", []Edit{{Op: OpReplace, Find: "a", ExpectedMatches: -1}}, CodeInvalidParams, "edits[0] (replace): expected_matches is -1", "1 or more"},
-		{"no content", []Edit{{Op: OpInsertAfter, Section: "Tasks"}}, CodeInvalidParams, "edits[0] (insert_after): content is required for insert_after", "text to add"},
-		{"content on delete", []Edit{{Op: OpDeleteSection, Section: "Tasks", Content: "x"}}, CodeInvalidParams, "edits[0] (delete_section): content is not used by delete_section", "replace_section"},
-		{"find not found", []Edit{{Op: OpReplace, Find: "- z", Content: "x"}}, CodeNotFound, "edits[0] (replace): find text not found", "exactly"},
-		{"find too often", []Edit{{Op: OpReplace, Find: "- ", Content: "* "}}, CodeAmbiguous,
+		{"no edits", nil, wikierr.CodeInvalidParams, "edits is empty", "at least one"},
+		{"no op", []Edit{{Content: "x"}}, wikierr.CodeInvalidParams, "edits[0]: op is required", "append, prepend, replace"},
+		{"unknown op", []Edit{{Op: "upsert", Content: "x"}}, wikierr.CodeInvalidParams, `edits[0]: unknown op "upsert"`, "delete_section"},
+		{"no section", []Edit{{Op: OpAppendSection, Content: "x"}}, wikierr.CodeInvalidParams, "edits[0] (append_section): section is required for append_section", "heading"},
+		{"blank section", []Edit{{Op: OpDeleteSection, Section: " # "}}, wikierr.CodeInvalidParams, "edits[0] (delete_section): section is required for delete_section", "heading"},
+		{"section on append", []Edit{{Op: OpAppend, Section: "Tasks", Content: "x"}}, wikierr.CodeInvalidParams, "edits[0] (append): section is not used by append", "append_section"},
+		{"section on replace", []Edit{{Op: OpReplace, Section: "Tasks", Find: "a", Content: "x"}}, wikierr.CodeInvalidParams, "edits[0] (replace): section is not used by replace", "replace_section"},
+		{"no find", []Edit{{Op: OpReplace, Content: "x"}}, wikierr.CodeInvalidParams, "edits[0] (replace): find is required for replace", "exact text"},
+		{"find on append", []Edit{{Op: OpAppend, Find: "a", Content: "x"}}, wikierr.CodeInvalidParams, "edits[0] (append): find is not used by append", "only for replace"},
+		{"expected_matches on append", []Edit{{Op: OpAppend, Content: "x", ExpectedMatches: 2}}, wikierr.CodeInvalidParams, "edits[0] (append): expected_matches is not used by append", "only for replace"},
+		{"negative expected_matches", []Edit{{Op: OpReplace, Find: "a", ExpectedMatches: -1}}, wikierr.CodeInvalidParams, "edits[0] (replace): expected_matches is -1", "1 or more"},
+		{"no content", []Edit{{Op: OpInsertAfter, Section: "Tasks"}}, wikierr.CodeInvalidParams, "edits[0] (insert_after): content is required for insert_after", "text to add"},
+		{"content on delete", []Edit{{Op: OpDeleteSection, Section: "Tasks", Content: "x"}}, wikierr.CodeInvalidParams, "edits[0] (delete_section): content is not used by delete_section", "replace_section"},
+		{"find not found", []Edit{{Op: OpReplace, Find: "- z", Content: "x"}}, wikierr.CodeNotFound, "edits[0] (replace): find text not found", "exactly"},
+		{"find too often", []Edit{{Op: OpReplace, Find: "- ", Content: "* "}}, wikierr.CodeAmbiguous,
 			"edits[0] (replace): find text matches 3 times; expected 1", "it is on lines 6, 7, 10: add surrounding text to find so that it matches once, or set expected_matches to 3"},
-		{"find too rarely", []Edit{{Op: OpReplace, Find: "- a", Content: "x", ExpectedMatches: 2}}, CodeAmbiguous,
+		{"find too rarely", []Edit{{Op: OpReplace, Find: "- a", Content: "x", ExpectedMatches: 2}}, wikierr.CodeAmbiguous,
 			"edits[0] (replace): find text matches once; expected 2", "it is on line 6"},
-		{"section not found", []Edit{{Op: OpAppendSection, Section: "Doing", Content: "x"}}, CodeNotFound,
+		{"section not found", []Edit{{Op: OpAppendSection, Section: "Doing", Content: "x"}}, wikierr.CodeNotFound,
 			`edits[0] (append_section): section "Doing" not found; headings: "Title", "Tasks", "Done"`, "never create a heading"},
-		{"later edit fails", []Edit{{Op: OpAppend, Content: "x"}, {Op: OpDeleteSection, Section: "Nope"}}, CodeNotFound,
+		{"later edit fails", []Edit{{Op: OpAppend, Content: "x"}, {Op: OpDeleteSection, Section: "Nope"}}, wikierr.CodeNotFound,
 			`edits[1] (delete_section): section "Nope" not found; headings: "Title", "Tasks", "Done"`, "Parent/Child"},
-		{"heading from a failed edit is gone", []Edit{{Op: OpAppend, Content: "## X"}, {Op: OpReplace, Find: "nope"}, {Op: OpAppendSection, Section: "X", Content: "y"}}, CodeNotFound,
+		{"heading from a failed edit is gone", []Edit{{Op: OpAppend, Content: "## X"}, {Op: OpReplace, Find: "nope"}, {Op: OpAppendSection, Section: "X", Content: "y"}}, wikierr.CodeNotFound,
 			"edits[1] (replace): find text not found", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			src := []byte(base)
 			got, err := ApplyEdits(src, tt.edits)
-			var e *Error
+			var e *wikierr.Error
 			if !errors.As(err, &e) {
-				t.Fatalf("ApplyEdits error = %v, want an *Error", err)
+				t.Fatalf("ApplyEdits error = %v, want an *wikierr.Error", err)
 			}
 			if e.Code != tt.wantCode || e.Message != tt.wantMsg {
 				t.Errorf("error = %s: %s\nwant    %s: %s", e.Code, e.Message, tt.wantCode, tt.wantMsg)
@@ -246,8 +248,8 @@ func TestApplyEdits_Errors(t *testing.T) {
 
 func TestApplyEdits_ErrorDetails(t *testing.T) {
 	_, err := ApplyEdits([]byte(base), []Edit{{Op: OpAppend, Content: "x"}, {Op: OpReplace, Find: "- ", Content: "* "}})
-	var e *Error
-	if !errors.As(err, &e) || !errors.Is(err, ErrAmbiguous) {
+	var e *wikierr.Error
+	if !errors.As(err, &e) || !errors.Is(err, wikierr.ErrAmbiguous) {
 		t.Fatalf("error = %v, want AMBIGUOUS", err)
 	}
 	if e.Details["edit"] != 1 || e.Details["matches"] != 3 {
@@ -255,7 +257,7 @@ func TestApplyEdits_ErrorDetails(t *testing.T) {
 	}
 
 	_, err = ApplyEdits([]byte(base), []Edit{{Op: OpDeleteSection, Section: "Nope"}})
-	if !errors.As(err, &e) || !errors.Is(err, ErrNotFound) {
+	if !errors.As(err, &e) || !errors.Is(err, wikierr.ErrNotFound) {
 		t.Fatalf("error = %v, want NOT_FOUND", err)
 	}
 	if hs, _ := e.Details["headings"].([]string); len(hs) != 3 || e.Details["edit"] != 0 {

@@ -7,6 +7,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/wikid/wikid/internal/wikierr"
+
 	"gopkg.in/yaml.v3"
 )
 
@@ -227,10 +229,10 @@ func (b *fmBlock) fileLine(l int) int {
 
 // errorAt returns the CodeInvalidParams error for a problem on YAML line l
 // (0 for the opening delimiter).
-func (b *fmBlock) errorAt(l int, format string, args ...any) *Error {
+func (b *fmBlock) errorAt(l int, format string, args ...any) *wikierr.Error {
 	line := b.fileLine(l)
-	return &Error{
-		Code:    CodeInvalidParams,
+	return &wikierr.Error{
+		Code:    wikierr.CodeInvalidParams,
 		Message: fmt.Sprintf("frontmatter: line %d: %s", line, fmt.Sprintf(format, args...)),
 		Hint:    "fix the YAML between the --- lines at the top of the note",
 		Line:    line,

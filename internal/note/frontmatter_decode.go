@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/wikid/wikid/internal/wikierr"
+
 	"gopkg.in/yaml.v3"
 )
 
@@ -33,7 +35,7 @@ var yamlParserProblems = []string{
 
 // yamlError turns an error from yaml.v3, whose lines count from the first
 // line after the opening delimiter, into an *Error with the file line.
-func (b *fmBlock) yamlError(err error) *Error {
+func (b *fmBlock) yamlError(err error) *wikierr.Error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := 0
 	if m := yamlErrLine.FindStringSubmatch(err.Error()); m != nil {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+
+	"github.com/wikid/wikid/internal/wikierr"
 )
 
 // fmFuzzSeeds are frontmatter shapes that seed both fuzz targets.
@@ -44,9 +46,9 @@ func FuzzParseFrontmatter(f *testing.F) {
 			t.Fatalf("End %d is not at a line start", fm.End)
 		}
 		if err != nil {
-			var e *Error
-			if !errors.As(err, &e) || e.Code != CodeInvalidParams {
-				t.Fatalf("error %v is not an INVALID_PARAMS *Error", err)
+			var e *wikierr.Error
+			if !errors.As(err, &e) || e.Code != wikierr.CodeInvalidParams {
+				t.Fatalf("error %v is not an INVALID_PARAMS *wikierr.Error", err)
 			}
 			if lines := 1 + bytes.Count(src[:fm.End], []byte("\n")); e.Line < 1 || e.Line > lines {
 				t.Fatalf("error line %d outside the block's lines 1..%d: %v", e.Line, lines, err)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wikid/wikid/internal/wikierr"
 )
 
 func fmDate(tb testing.TB, s string) time.Time {
@@ -243,15 +245,15 @@ func TestParseFrontmatter_Errors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			src := []byte(tt.src)
 			fm, err := parseFrontmatter(src)
-			var e *Error
+			var e *wikierr.Error
 			if !errors.As(err, &e) {
-				t.Fatalf("parseFrontmatter error = %v, want an *Error", err)
+				t.Fatalf("parseFrontmatter error = %v, want an *wikierr.Error", err)
 			}
-			if e.Code != CodeInvalidParams || e.Line != tt.line || !strings.Contains(e.Message, tt.contains) {
+			if e.Code != wikierr.CodeInvalidParams || e.Line != tt.line || !strings.Contains(e.Message, tt.contains) {
 				t.Errorf("error = %q (code %s, line %d), want line %d containing %q", e.Message, e.Code, e.Line, tt.line, tt.contains)
 			}
-			if !errors.Is(err, ErrInvalidParams) {
-				t.Errorf("errors.Is(err, ErrInvalidParams) = false")
+			if !errors.Is(err, wikierr.ErrInvalidParams) {
+				t.Errorf("errors.Is(err, wikierr.ErrInvalidParams) = false")
 			}
 			if fm == nil {
 				t.Fatal("no *Frontmatter with the error")
@@ -293,9 +295,9 @@ func TestParse_Frontmatter(t *testing.T) {
 	t.Run("malformed: body still parsed", func(t *testing.T) {
 		src := "---\ntitle: Plan\ntags: [a\nstatus: x\n---\n# Heading\n\nText.\n"
 		n := Parse("notes/plan", []byte(src))
-		var e *Error
+		var e *wikierr.Error
 		if !errors.As(n.FrontmatterErr, &e) || e.Line != 3 {
-			t.Fatalf("FrontmatterErr = %v, want an *Error on line 3", n.FrontmatterErr)
+			t.Fatalf("FrontmatterErr = %v, want an *wikierr.Error on line 3", n.FrontmatterErr)
 		}
 		if n.Frontmatter != nil || n.Properties != nil {
 			t.Errorf("frontmatter kept: %+v %v", n.Frontmatter, n.Properties)

@@ -7,6 +7,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/wikid/wikid/internal/wikierr"
+
 	"gopkg.in/yaml.v3"
 )
 
@@ -102,13 +104,13 @@ type metaPlan struct {
 func newMetaPlan(ch MetaChange) (*metaPlan, error) {
 	p := &metaPlan{set: map[string]*yaml.Node{}}
 	if ch.Tags != nil && (len(ch.AddTags) > 0 || len(ch.RemoveTags) > 0) {
-		return nil, Errorf(CodeInvalidParams, "replacing all tags cannot be combined with adding or removing tags").
+		return nil, wikierr.Errorf(wikierr.CodeInvalidParams, "replacing all tags cannot be combined with adding or removing tags").
 			WithHint("pass either the full list of tags, or the tags to add and remove")
 	}
 	var err error
 	if ch.Title != nil {
 		if p.title, err = yamlString(*ch.Title); err != nil {
-			return nil, Errorf(CodeInvalidParams, "title: %v", err)
+			return nil, wikierr.Errorf(wikierr.CodeInvalidParams, "title: %v", err)
 		}
 	}
 	p.replaceTags = ch.Tags != nil
@@ -131,7 +133,7 @@ func newMetaPlan(ch MetaChange) (*metaPlan, error) {
 		}
 		n, err := yamlValue(v, 0)
 		if err != nil {
-			return nil, Errorf(CodeInvalidParams, "value of %q cannot be written as YAML: %v", k, err)
+			return nil, wikierr.Errorf(wikierr.CodeInvalidParams, "value of %q cannot be written as YAML: %v", k, err)
 		}
 		p.set[k] = n
 		p.setKeys = append(p.setKeys, k)
@@ -143,7 +145,7 @@ func newMetaPlan(ch MetaChange) (*metaPlan, error) {
 			return nil, err
 		}
 		if _, ok := p.set[k]; ok {
-			return nil, Errorf(CodeInvalidParams, "key %q is both set and unset", k)
+			return nil, wikierr.Errorf(wikierr.CodeInvalidParams, "key %q is both set and unset", k)
 		}
 		if !seen[k] {
 			seen[k] = true
@@ -162,11 +164,11 @@ func normalizeTags(tags []string) ([]string, error) {
 		t := strings.TrimLeft(strings.TrimSpace(raw), "#")
 		switch {
 		case t == "":
-			return nil, Errorf(CodeInvalidParams, "tag %q is empty", raw)
+			return nil, wikierr.Errorf(wikierr.CodeInvalidParams, "tag %q is empty", raw)
 		case !utf8.ValidString(t):
-			return nil, Errorf(CodeInvalidParams, "tag %q is not valid UTF-8", raw)
+			return nil, wikierr.Errorf(wikierr.CodeInvalidParams, "tag %q is not valid UTF-8", raw)
 		case strings.ContainsFunc(t, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || r == ',' }):
-			return nil, Errorf(CodeInvalidParams, "tag %q holds whitespace or a comma", raw).
+			return nil, wikierr.Errorf(wikierr.CodeInvalidParams, "tag %q holds whitespace or a comma", raw).
 				WithHint("write nested tags with '/' (project/alpha) and words with '-' or '_'")
 		}
 		if k := strings.ToLower(t); !seen[k] {
@@ -186,9 +188,9 @@ func normalizeAliases(aliases []string) ([]string, error) {
 		a := strings.TrimSpace(raw)
 		switch {
 		case a == "":
-			return nil, Errorf(CodeInvalidParams, "alias %q is empty", raw)
+			return nil, wikierr.Errorf(wikierr.CodeInvalidParams, "alias %q is empty", raw)
 		case !utf8.ValidString(a) || strings.ContainsFunc(a, unicode.IsControl) || hasYAMLBreak(a):
-			return nil, Errorf(CodeInvalidParams, "alias %q holds a line break or a control character", raw)
+			return nil, wikierr.Errorf(wikierr.CodeInvalidParams, "alias %q holds a line break or a control character", raw)
 		}
 		if !seen[a] {
 			seen[a] = true
@@ -202,11 +204,11 @@ func normalizeAliases(aliases []string) ([]string, error) {
 func checkMetaKey(k string) error {
 	switch {
 	case k == "":
-		return Errorf(CodeInvalidParams, "a frontmatter key is empty")
+		return wikierr.Errorf(wikierr.CodeInvalidParams, "a frontmatter key is empty")
 	case len(k) > maxMetaKeyLen:
-		return Errorf(CodeInvalidParams, "frontmatter key %.20q... is longer than %d bytes", k, maxMetaKeyLen)
+		return wikierr.Errorf(wikierr.CodeInvalidParams, "frontmatter key %.20q... is longer than %d bytes", k, maxMetaKeyLen)
 	case !utf8.ValidString(k) || strings.ContainsFunc(k, unicode.IsControl) || hasYAMLBreak(k):
-		return Errorf(CodeInvalidParams, "frontmatter key %q holds a line break or a control character", k)
+		return wikierr.Errorf(wikierr.CodeInvalidParams, "frontmatter key %q holds a line break or a control character", k)
 	}
 	return nil
 }

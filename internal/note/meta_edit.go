@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/wikid/wikid/internal/wikierr"
+
 	"gopkg.in/yaml.v3"
 )
 
@@ -99,7 +101,7 @@ func (ed *metaEditor) apply(p *metaPlan) error {
 	sort.Strings(keys)
 	for _, k := range keys {
 		if len(by[k]) > 1 {
-			return Errorf(CodeInvalidParams, "key %q is changed twice (%s)", k, strings.Join(by[k], " and "))
+			return wikierr.Errorf(wikierr.CodeInvalidParams, "key %q is changed twice (%s)", k, strings.Join(by[k], " and "))
 		}
 	}
 
@@ -184,13 +186,13 @@ func (ed *metaEditor) render(key string, e *fmEntry, val *yaml.Node, compact boo
 	if prefix == "" {
 		kt, err := yamlKeyText(key)
 		if err != nil {
-			return "", Errorf(CodeInvalidParams, "%v", err)
+			return "", wikierr.Errorf(wikierr.CodeInvalidParams, "%v", err)
 		}
 		prefix = indent + kt + ":"
 	}
 	text, err := renderYAMLEntry(prefix, indent, val, compact, ed.eol)
 	if err != nil {
-		return "", Errorf(CodeInvalidParams, "key %q: %v", key, err)
+		return "", wikierr.Errorf(wikierr.CodeInvalidParams, "key %q: %v", key, err)
 	}
 	return text, nil
 }
@@ -202,11 +204,11 @@ func readYAMLEntry(text string) (any, error) {
 	b.lines = yamlLines(b.src, 0, len(text))
 	n := parseYAMLText(b.src)
 	if n == nil || n.Kind != yaml.MappingNode || len(n.Content) != 2 {
-		return nil, Errorf(CodeInternal, "update metadata: written entry %q does not read back", text)
+		return nil, wikierr.Errorf(wikierr.CodeInternal, "update metadata: written entry %q does not read back", text)
 	}
 	v, err := b.toValue(n.Content[1], 1)
 	if err != nil {
-		return nil, Errorf(CodeInternal, "update metadata: written entry %q does not read back: %v", text, err)
+		return nil, wikierr.Errorf(wikierr.CodeInternal, "update metadata: written entry %q does not read back: %v", text, err)
 	}
 	return v, nil
 }
@@ -251,7 +253,7 @@ func (ed *metaEditor) output() []byte {
 // a bug here, reported as CodeInternal rather than written.
 func (ed *metaEditor) verify(out []byte) error {
 	fail := func(format string, args ...any) error {
-		return Errorf(CodeInternal, "update metadata: the changed frontmatter does not read back: %s", fmt.Sprintf(format, args...))
+		return wikierr.Errorf(wikierr.CodeInternal, "update metadata: the changed frontmatter does not read back: %s", fmt.Sprintf(format, args...))
 	}
 	b2, err := scanFrontmatter(out)
 	switch {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/wikid/wikid/internal/wikierr"
 )
 
 // metaFuzzChange builds a change from fuzz inputs; each bit of mode adds
@@ -51,8 +53,8 @@ func FuzzUpdateMetadata(f *testing.F) {
 		ch := metaFuzzChange(title, tag, key, value, mode)
 		out, err := UpdateMetadata(src, ch)
 		if err != nil {
-			var e *Error
-			if !errors.As(err, &e) || e.Code != CodeInvalidParams {
+			var e *wikierr.Error
+			if !errors.As(err, &e) || e.Code != wikierr.CodeInvalidParams {
 				t.Fatalf("UpdateMetadata(%q, %+v): %v", src, ch, err)
 			}
 			return

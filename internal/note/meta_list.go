@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wikid/wikid/internal/wikierr"
+
 	"gopkg.in/yaml.v3"
 )
 
@@ -153,8 +155,8 @@ func (ed *metaEditor) checkTagList(e *fmEntry) error {
 		return nil
 	}
 	line := ed.b.fileLine(e.line)
-	return &Error{
-		Code: CodeInvalidParams,
+	return &wikierr.Error{
+		Code: wikierr.CodeInvalidParams,
 		Message: fmt.Sprintf("frontmatter: line %d: %s is %s, not a list or a string of tags: %q",
 			line, e.key, what, strings.TrimSpace(string(ed.b.lineText(e.line)))),
 		Hint: "add_tags and remove_tags change a list of tags; replace the whole value with tags, " +
@@ -282,7 +284,7 @@ func (ed *metaEditor) editItems(e *fmEntry, removed []int, added []string) (bool
 		for _, a := range added {
 			text, err := yamlItemText(a)
 			if err != nil {
-				return false, Errorf(CodeInvalidParams, "tag %q: %v", a, err)
+				return false, wikierr.Errorf(wikierr.CodeInvalidParams, "tag %q: %v", a, err)
 			}
 			sb.WriteString(dash + text + ed.eol)
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wikid/wikid/internal/wikierr"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -308,52 +310,52 @@ func TestUpdateMetadata_Errors(t *testing.T) {
 		name     string
 		src      string
 		ch       MetaChange
-		code     Code
+		code     wikierr.Code
 		line     int
 		contains string
 	}{
-		{"tags with add_tags", metaRich, MetaChange{Tags: []string{"a"}, AddTags: []string{"b"}}, CodeInvalidParams, 0, "cannot be combined"},
-		{"tags with remove_tags", metaRich, MetaChange{Tags: []string{}, RemoveTags: []string{"b"}}, CodeInvalidParams, 0, "cannot be combined"},
-		{"empty tag", metaRich, MetaChange{AddTags: []string{" # "}}, CodeInvalidParams, 0, "is empty"},
-		{"tag of hashes only", metaRich, MetaChange{AddTags: []string{"##"}}, CodeInvalidParams, 0, "is empty"},
-		{"tag with a space", metaRich, MetaChange{Tags: []string{"two words"}}, CodeInvalidParams, 0, "whitespace"},
-		{"tag with a comma", metaRich, MetaChange{RemoveTags: []string{"a,b"}}, CodeInvalidParams, 0, "comma"},
-		{"empty alias", metaRich, MetaChange{Aliases: []string{" "}}, CodeInvalidParams, 0, "is empty"},
-		{"alias with a newline", metaRich, MetaChange{Aliases: []string{"a\nb"}}, CodeInvalidParams, 0, "line break"},
-		{"set and unset", metaRich, MetaChange{Set: map[string]any{"a": 1}, Unset: []string{"a"}}, CodeInvalidParams, 0, "both set and unset"},
-		{"title and set title", metaRich, MetaChange{Title: ptr("x"), Set: map[string]any{"title": "y"}}, CodeInvalidParams, 0, "changed twice"},
-		{"tags and unset tags", metaRich, MetaChange{AddTags: []string{"x"}, Unset: []string{"tags"}}, CodeInvalidParams, 0, "changed twice"},
-		{"tag key is tag", "---\ntag: a\n---\n", MetaChange{AddTags: []string{"x"}, Set: map[string]any{"tag": "y"}}, CodeInvalidParams, 0, "changed twice"},
-		{"empty key", metaRich, MetaChange{Set: map[string]any{"": 1}}, CodeInvalidParams, 0, "empty"},
-		{"key with a newline", metaRich, MetaChange{Unset: []string{"a\nb"}}, CodeInvalidParams, 0, "line break"},
-		{"NaN", metaRich, MetaChange{Set: map[string]any{"a": math.NaN()}}, CodeInvalidParams, 0, "cannot be written"},
-		{"function", metaRich, MetaChange{Set: map[string]any{"a": func() {}}}, CodeInvalidParams, 0, "not a JSON value"},
-		{"map with int keys", metaRich, MetaChange{Set: map[string]any{"a": map[int]any{1: 2}}}, CodeInvalidParams, 0, "keys must be strings"},
-		{"cyclic value", metaRich, MetaChange{Set: map[string]any{"a": cyclic}}, CodeInvalidParams, 0, "levels deep"},
-		{"invalid UTF-8", metaRich, MetaChange{Set: map[string]any{"a": "\xff"}}, CodeInvalidParams, 0, "UTF-8"},
-		{"malformed frontmatter", "---\na: 1\nb: c: d\n---\nbody\n", MetaChange{Title: ptr("x")}, CodeInvalidParams, 3, "frontmatter: line 3:"},
-		{"duplicate keys", "---\na: 1\na: 2\n---\n", MetaChange{Unset: []string{"a"}}, CodeInvalidParams, 3, "defined twice"},
-		{"flow mapping at the top", "---\n{a: 1, b: 2}\n---\n", MetaChange{Set: map[string]any{"c": 3}}, CodeInvalidParams, 2, "each top-level key must start its own line"},
-		{"explicit key", "---\na: 1\n? b\n: 2\n---\n", MetaChange{Set: map[string]any{"a": 3}}, CodeInvalidParams, 3, "each top-level key must start its own line"},
-		{"add to a set of tags", "---\ntitle: x\ntags: !!set {a, b}\n---\n", MetaChange{AddTags: []string{"c"}}, CodeInvalidParams, 3,
+		{"tags with add_tags", metaRich, MetaChange{Tags: []string{"a"}, AddTags: []string{"b"}}, wikierr.CodeInvalidParams, 0, "cannot be combined"},
+		{"tags with remove_tags", metaRich, MetaChange{Tags: []string{}, RemoveTags: []string{"b"}}, wikierr.CodeInvalidParams, 0, "cannot be combined"},
+		{"empty tag", metaRich, MetaChange{AddTags: []string{" # "}}, wikierr.CodeInvalidParams, 0, "is empty"},
+		{"tag of hashes only", metaRich, MetaChange{AddTags: []string{"##"}}, wikierr.CodeInvalidParams, 0, "is empty"},
+		{"tag with a space", metaRich, MetaChange{Tags: []string{"two words"}}, wikierr.CodeInvalidParams, 0, "whitespace"},
+		{"tag with a comma", metaRich, MetaChange{RemoveTags: []string{"a,b"}}, wikierr.CodeInvalidParams, 0, "comma"},
+		{"empty alias", metaRich, MetaChange{Aliases: []string{" "}}, wikierr.CodeInvalidParams, 0, "is empty"},
+		{"alias with a newline", metaRich, MetaChange{Aliases: []string{"a\nb"}}, wikierr.CodeInvalidParams, 0, "line break"},
+		{"set and unset", metaRich, MetaChange{Set: map[string]any{"a": 1}, Unset: []string{"a"}}, wikierr.CodeInvalidParams, 0, "both set and unset"},
+		{"title and set title", metaRich, MetaChange{Title: ptr("x"), Set: map[string]any{"title": "y"}}, wikierr.CodeInvalidParams, 0, "changed twice"},
+		{"tags and unset tags", metaRich, MetaChange{AddTags: []string{"x"}, Unset: []string{"tags"}}, wikierr.CodeInvalidParams, 0, "changed twice"},
+		{"tag key is tag", "---\ntag: a\n---\n", MetaChange{AddTags: []string{"x"}, Set: map[string]any{"tag": "y"}}, wikierr.CodeInvalidParams, 0, "changed twice"},
+		{"empty key", metaRich, MetaChange{Set: map[string]any{"": 1}}, wikierr.CodeInvalidParams, 0, "empty"},
+		{"key with a newline", metaRich, MetaChange{Unset: []string{"a\nb"}}, wikierr.CodeInvalidParams, 0, "line break"},
+		{"NaN", metaRich, MetaChange{Set: map[string]any{"a": math.NaN()}}, wikierr.CodeInvalidParams, 0, "cannot be written"},
+		{"function", metaRich, MetaChange{Set: map[string]any{"a": func() {}}}, wikierr.CodeInvalidParams, 0, "not a JSON value"},
+		{"map with int keys", metaRich, MetaChange{Set: map[string]any{"a": map[int]any{1: 2}}}, wikierr.CodeInvalidParams, 0, "keys must be strings"},
+		{"cyclic value", metaRich, MetaChange{Set: map[string]any{"a": cyclic}}, wikierr.CodeInvalidParams, 0, "levels deep"},
+		{"invalid UTF-8", metaRich, MetaChange{Set: map[string]any{"a": "\xff"}}, wikierr.CodeInvalidParams, 0, "UTF-8"},
+		{"malformed frontmatter", "---\na: 1\nb: c: d\n---\nbody\n", MetaChange{Title: ptr("x")}, wikierr.CodeInvalidParams, 3, "frontmatter: line 3:"},
+		{"duplicate keys", "---\na: 1\na: 2\n---\n", MetaChange{Unset: []string{"a"}}, wikierr.CodeInvalidParams, 3, "defined twice"},
+		{"flow mapping at the top", "---\n{a: 1, b: 2}\n---\n", MetaChange{Set: map[string]any{"c": 3}}, wikierr.CodeInvalidParams, 2, "each top-level key must start its own line"},
+		{"explicit key", "---\na: 1\n? b\n: 2\n---\n", MetaChange{Set: map[string]any{"a": 3}}, wikierr.CodeInvalidParams, 3, "each top-level key must start its own line"},
+		{"add to a set of tags", "---\ntitle: x\ntags: !!set {a, b}\n---\n", MetaChange{AddTags: []string{"c"}}, wikierr.CodeInvalidParams, 3,
 			`tags is a set, not a list or a string of tags: "tags: !!set {a, b}"`},
-		{"remove from a set of tags", "---\ntags: !!set\n  ? a\n  ? b\n---\n", MetaChange{RemoveTags: []string{"a"}}, CodeInvalidParams, 2,
+		{"remove from a set of tags", "---\ntags: !!set\n  ? a\n  ? b\n---\n", MetaChange{RemoveTags: []string{"a"}}, wikierr.CodeInvalidParams, 2,
 			`tags is a set, not a list or a string of tags: "tags: !!set"`},
-		{"add to a mapping of tags", "---\ntags: {a: 1}\n---\n", MetaChange{AddTags: []string{"c"}}, CodeInvalidParams, 2,
+		{"add to a mapping of tags", "---\ntags: {a: 1}\n---\n", MetaChange{AddTags: []string{"c"}}, wikierr.CodeInvalidParams, 2,
 			`tags is a mapping, not a list or a string of tags: "tags: {a: 1}"`},
-		{"add to a block mapping of tags", "---\ntag:\n  a: 1\n---\n", MetaChange{AddTags: []string{"c"}}, CodeInvalidParams, 2,
+		{"add to a block mapping of tags", "---\ntag:\n  a: 1\n---\n", MetaChange{AddTags: []string{"c"}}, wikierr.CodeInvalidParams, 2,
 			`tag is a mapping, not a list or a string of tags`},
-		{"add to tags holding a mapping", "---\ntags: [a, {b: 1}]\n---\n", MetaChange{AddTags: []string{"c"}}, CodeInvalidParams, 2,
+		{"add to tags holding a mapping", "---\ntags: [a, {b: 1}]\n---\n", MetaChange{AddTags: []string{"c"}}, wikierr.CodeInvalidParams, 2,
 			`tags is a list whose item 2 is a mapping, not a list or a string of tags`},
-		{"write tags into a list of lists", "---\ntags:\n  - [a, b]\n---\n", MetaChange{AddTags: []string{"c"}}, CodeInvalidParams, 2,
+		{"write tags into a list of lists", "---\ntags:\n  - [a, b]\n---\n", MetaChange{AddTags: []string{"c"}}, wikierr.CodeInvalidParams, 2,
 			`tags is a list whose item 1 is a list`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := UpdateMetadata([]byte(tt.src), tt.ch)
-			var e *Error
+			var e *wikierr.Error
 			if !errors.As(err, &e) {
-				t.Fatalf("UpdateMetadata = %q, %v; want an *Error", got, err)
+				t.Fatalf("UpdateMetadata = %q, %v; want an *wikierr.Error", got, err)
 			}
 			if e.Code != tt.code || e.Line != tt.line || !strings.Contains(e.Message, tt.contains) {
 				t.Errorf("error = %q (code %s, line %d), want code %s, line %d, containing %q", e.Message, e.Code, e.Line, tt.code, tt.line, tt.contains)

@@ -1,6 +1,7 @@
 package note
 
 import (
+	"github.com/wikid/wikid/internal/wikierr"
 	"strings"
 )
 
@@ -51,7 +52,7 @@ func init() {
 // Errors are *Error with CodeInvalidPath.
 func CheckNewPath(notePath, ext string) error {
 	if strings.ContainsRune(notePath, '\uFFFD') {
-		return Errorf(CodeInvalidPath, "path %q holds U+FFFD, the character that replaces bytes that were not valid UTF-8", notePath).
+		return wikierr.Errorf(wikierr.CodeInvalidPath, "path %q holds U+FFFD, the character that replaces bytes that were not valid UTF-8", notePath).
 			WithHint("send the path as valid UTF-8; no note was created")
 	}
 	if ext != "" {
@@ -59,7 +60,7 @@ func CheckNewPath(notePath, ext string) error {
 	}
 	if e := foreignExt(notePath); e != "" {
 		base := notePath[:len(notePath)-len(e)]
-		return Errorf(CodeInvalidPath, "path %q ends in %s, which is not a markdown extension", notePath, e).
+		return wikierr.Errorf(wikierr.CodeInvalidPath, "path %q ends in %s, which is not a markdown extension", notePath, e).
 			WithHint("notes are markdown files: use %s or %s.md (or %s.md to keep %s in the note's name)",
 				base, base, notePath, e)
 	}

@@ -1,6 +1,7 @@
 package note
 
 import (
+	"github.com/wikid/wikid/internal/wikierr"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -236,7 +237,7 @@ func hasDriveLetter(p string) bool {
 
 // pathErr returns an INVALID_PATH error with a general hint; callers with
 // a more precise one replace it.
-func pathErr(format string, args ...any) *Error {
-	return Errorf(CodeInvalidPath, format, args...).
+func pathErr(format string, args ...any) *wikierr.Error {
+	return wikierr.Errorf(wikierr.CodeInvalidPath, format, args...).
 		WithHint("Give a path relative to the wiki root, such as projects/alpha/plan: no .., no hidden (dot) segments, nothing under .git.")
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/wikid/wikid/internal/wikierr"
 )
 
 func TestCleanPath(t *testing.T) {
@@ -298,7 +300,7 @@ func TestCheckNewPath(t *testing.T) {
 				return
 			}
 			checkPathErr(t, err, tt.wantErr)
-			var e *Error
+			var e *wikierr.Error
 			if errors.As(err, &e) && !strings.Contains(e.Hint, tt.wantHint) {
 				t.Errorf("hint %q lacks %q", e.Hint, tt.wantHint)
 			}
@@ -318,9 +320,9 @@ func FuzzCleanPath(f *testing.F) {
 	f.Fuzz(func(t *testing.T, p string) {
 		notePath, ext, err := CleanPath(p)
 		if err != nil {
-			var e *Error
-			if !errors.As(err, &e) || e.Code != CodeInvalidPath || e.Message == "" {
-				t.Fatalf("CleanPath(%q) error = %#v, want an INVALID_PATH *Error with a message", p, err)
+			var e *wikierr.Error
+			if !errors.As(err, &e) || e.Code != wikierr.CodeInvalidPath || e.Message == "" {
+				t.Fatalf("CleanPath(%q) error = %#v, want an INVALID_PATH *wikierr.Error with a message", p, err)
 			}
 			return
 		}
@@ -356,8 +358,8 @@ func FuzzCleanPath(f *testing.F) {
 			if err := CheckNewPath(sp, se); err != nil {
 				t.Fatalf("CheckNewPath(%q, %q) = nil, but its file %q gives %v", notePath, ext, file, err)
 			}
-		} else if e := (*Error)(nil); !errors.As(err, &e) || e.Code != CodeInvalidPath || e.Hint == "" {
-			t.Fatalf("CheckNewPath(%q, %q) error = %#v, want an INVALID_PATH *Error with a hint", notePath, ext, err)
+		} else if e := (*wikierr.Error)(nil); !errors.As(err, &e) || e.Code != wikierr.CodeInvalidPath || e.Hint == "" {
+			t.Fatalf("CheckNewPath(%q, %q) error = %#v, want an INVALID_PATH *wikierr.Error with a hint", notePath, ext, err)
 		}
 		// The folder of an accepted note is an accepted folder.
 		if i := strings.LastIndexByte(notePath, '/'); i >= 0 {
@@ -373,8 +375,8 @@ func checkPathErr(tb testing.TB, err error, want string) {
 	if err == nil {
 		tb.Fatalf("error = nil, want %q", want)
 	}
-	if !errors.Is(err, ErrInvalidPath) {
-		tb.Errorf("errors.Is(%v, ErrInvalidPath) = false", err)
+	if !errors.Is(err, wikierr.ErrInvalidPath) {
+		tb.Errorf("errors.Is(%v, wikierr.ErrInvalidPath) = false", err)
 	}
 	if got := err.Error(); got != "INVALID_PATH: "+want {
 		tb.Errorf("error = %s\nwant    INVALID_PATH: %s", got, want)

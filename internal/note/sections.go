@@ -3,6 +3,8 @@ package note
 import (
 	"fmt"
 	"strings"
+
+	"github.com/wikid/wikid/internal/wikierr"
 )
 
 // maxListedHeadings is how many headings a not-found message names; the
@@ -28,7 +30,7 @@ const maxListedHeadings = 30
 func (n *Note) Section(query string) (Heading, error) {
 	q := normHeading(query)
 	if q == "" {
-		return Heading{}, Errorf(CodeInvalidParams, "section is empty").
+		return Heading{}, wikierr.Errorf(wikierr.CodeInvalidParams, "section is empty").
 			WithHint("give the text of a heading, without the '#' marks")
 	}
 	for _, h := range n.Headings {
@@ -46,7 +48,7 @@ func (n *Note) Section(query string) (Heading, error) {
 			for i, m := range matches {
 				lines[i] = n.Headings[m].Line
 			}
-			e := Errorf(CodeAmbiguous, "section %q matches %d headings, on lines %s", query, len(matches), joinInts(lines)).
+			e := wikierr.Errorf(wikierr.CodeAmbiguous, "section %q matches %d headings, on lines %s", query, len(matches), joinInts(lines)).
 				WithHint("make the path longer, from a heading further up, so that it names one section")
 			e.Details = map[string]any{"lines": lines}
 			return Heading{}, e
@@ -88,7 +90,7 @@ func (n *Note) matchPath(q string) []int {
 
 // sectionNotFound is the CodeNotFound error for a query that names no
 // heading, listing the headings there are.
-func (n *Note) sectionNotFound(query string) *Error {
+func (n *Note) sectionNotFound(query string) *wikierr.Error {
 	texts := make([]string, len(n.Headings))
 	for i, h := range n.Headings {
 		texts[i] = h.Text
@@ -102,7 +104,7 @@ func (n *Note) sectionNotFound(query string) *Error {
 	default:
 		list = "headings: " + quoteList(texts)
 	}
-	e := Errorf(CodeNotFound, "section %q not found; %s", query, list).
+	e := wikierr.Errorf(wikierr.CodeNotFound, "section %q not found; %s", query, list).
 		WithHint("use the text of one of the headings, without the '#' marks, or Parent/Child for a nested one")
 	e.Details = map[string]any{"headings": texts}
 	return e

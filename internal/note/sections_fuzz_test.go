@@ -1,6 +1,7 @@
 package note
 
 import (
+	"github.com/wikid/wikid/internal/wikierr"
 	"slices"
 	"strings"
 	"testing"
@@ -23,17 +24,17 @@ func FuzzSection(f *testing.F) {
 		q := normHeading(query)
 		plain := slices.IndexFunc(n.Headings, func(h Heading) bool { return strings.EqualFold(normHeading(h.Text), q) })
 		if err != nil {
-			e, _ := err.(*Error)
-			switch CodeOf(err) {
-			case CodeInvalidParams:
+			e, _ := err.(*wikierr.Error)
+			switch wikierr.CodeOf(err) {
+			case wikierr.CodeInvalidParams:
 				if q != "" {
 					t.Fatalf("Section(%q): %v for a non-empty query", query, err)
 				}
-			case CodeNotFound:
+			case wikierr.CodeNotFound:
 				if plain >= 0 || len(e.Details["headings"].([]string)) != len(n.Headings) {
 					t.Fatalf("Section(%q): %v, but heading %d matches or details are wrong", query, err, plain)
 				}
-			case CodeAmbiguous:
+			case wikierr.CodeAmbiguous:
 				if plain >= 0 || !strings.Contains(q, "/") || len(e.Details["lines"].([]int)) < 2 {
 					t.Fatalf("Section(%q): %v, but heading %d matches or it is no path", query, err, plain)
 				}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/wikid/wikid/internal/wikierr"
 )
 
 func TestNote_Section(t *testing.T) {
@@ -14,8 +16,8 @@ func TestNote_Section(t *testing.T) {
 	const dup = "# A\n## X\n### Y\n# B\n## X\n### Y\n# A\n## X\n### Y\n"
 	tests := []struct {
 		name, src, query string
-		wantLine         int  // line of the heading found
-		wantCode         Code // or the error's code
+		wantLine         int          // line of the heading found
+		wantCode         wikierr.Code // or the error's code
 		wantMsg          string
 	}{
 		{"first match at any level", doc, "Tasks", 3, "", ""},
@@ -30,18 +32,18 @@ func TestNote_Section(t *testing.T) {
 		{"path need not start at a root", doc, "Status/Done", 12, "", ""},
 		{"plain text with slash wins", doc, "Meeting/Notes", 8, "", ""},
 		{"path levels need not be adjacent", "# A\n### C\n", "A/C", 2, "", ""},
-		{"path skipping a level is not found", doc, "Other/Done", 0, CodeNotFound,
+		{"path skipping a level is not found", doc, "Other/Done", 0, wikierr.CodeNotFound,
 			`section "Other/Done" not found; headings: "Project", "Tasks", "Notes", "Tasks", "Meeting/Notes", "Other", "Status", "Done", "Café"`},
-		{"path ambiguous", dup, "X/Y", 0, CodeAmbiguous, `section "X/Y" matches 3 headings, on lines 3, 6, 9`},
-		{"longer path still ambiguous", dup, "A/X/Y", 0, CodeAmbiguous, `section "A/X/Y" matches 2 headings, on lines 3, 9`},
+		{"path ambiguous", dup, "X/Y", 0, wikierr.CodeAmbiguous, `section "X/Y" matches 3 headings, on lines 3, 6, 9`},
+		{"longer path still ambiguous", dup, "A/X/Y", 0, wikierr.CodeAmbiguous, `section "A/X/Y" matches 2 headings, on lines 3, 9`},
 		{"longer path unique", dup, "B/X/Y", 6, "", ""},
 		{"duplicate plain text takes the first", dup, "Y", 3, "", ""},
-		{"not found", doc, "Missing", 0, CodeNotFound,
+		{"not found", doc, "Missing", 0, wikierr.CodeNotFound,
 			`section "Missing" not found; headings: "Project", "Tasks", "Notes", "Tasks", "Meeting/Notes", "Other", "Status", "Done", "Café"`},
-		{"no headings", "text\n", "A", 0, CodeNotFound, `section "A" not found; the note has no headings`},
-		{"heading in code", "```\n# A\n```\n", "A", 0, CodeNotFound, `section "A" not found; the note has no headings`},
-		{"empty", doc, "  ", 0, CodeInvalidParams, "section is empty"},
-		{"only hashes", doc, "##", 0, CodeInvalidParams, "section is empty"},
+		{"no headings", "text\n", "A", 0, wikierr.CodeNotFound, `section "A" not found; the note has no headings`},
+		{"heading in code", "```\n# A\n```\n", "A", 0, wikierr.CodeNotFound, `section "A" not found; the note has no headings`},
+		{"empty", doc, "  ", 0, wikierr.CodeInvalidParams, "section is empty"},
+		{"only hashes", doc, "##", 0, wikierr.CodeInvalidParams, "section is empty"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -59,7 +61,7 @@ func TestNote_Section(t *testing.T) {
 				}
 				return
 			}
-			var e *Error
+			var e *wikierr.Error
 			if !errors.As(err, &e) || e.Code != tt.wantCode || e.Message != tt.wantMsg {
 				t.Fatalf("Section(%q) error = %v, want %s: %s", tt.query, err, tt.wantCode, tt.wantMsg)
 			}
@@ -73,19 +75,19 @@ func TestNote_Section(t *testing.T) {
 func TestNote_Section_Details(t *testing.T) {
 	n := Parse("n", []byte("# A\n## B\n# A\n## B\n"))
 	_, err := n.Section("Missing")
-	var e *Error
+	var e *wikierr.Error
 	if !errors.As(err, &e) {
-		t.Fatalf("error %v is not an *Error", err)
+		t.Fatalf("error %v is not an *wikierr.Error", err)
 	}
 	if got, want := e.Details["headings"], []string{"A", "B", "A", "B"}; !slices.Equal(got.([]string), want) {
 		t.Errorf("Details[headings] = %v, want %v", got, want)
 	}
-	if !errors.Is(err, ErrNotFound) {
-		t.Errorf("errors.Is(%v, ErrNotFound) = false", err)
+	if !errors.Is(err, wikierr.ErrNotFound) {
+		t.Errorf("errors.Is(%v, wikierr.ErrNotFound) = false", err)
 	}
 
 	_, err = n.Section("A/B")
-	if !errors.As(err, &e) || e.Code != CodeAmbiguous {
+	if !errors.As(err, &e) || e.Code != wikierr.CodeAmbiguous {
 		t.Fatalf("Section(A/B) error = %v, want AMBIGUOUS", err)
 	}
 	if got, want := e.Details["lines"], []int{2, 4}; !slices.Equal(got.([]int), want) {

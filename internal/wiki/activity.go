@@ -93,7 +93,7 @@ func (w *Wiki) Activity(ctx context.Context, req ActivityRequest) (*ActivityResu
 		return nil, err
 	}
 	if !req.Since.IsZero() && !req.Until.IsZero() && req.Until.Before(req.Since) {
-		return nil, note.Errorf(note.CodeInvalidParams, "until %s is before since %s", req.Until.Format(time.RFC3339), req.Since.Format(time.RFC3339))
+		return nil, Errorf(CodeInvalidParams, "until %s is before since %s", req.Until.Format(time.RFC3339), req.Since.Format(time.RFC3339))
 	}
 	f := CommitFilter{Since: req.Since, Until: req.Until, Author: req.Author, Tool: req.Tool}
 	if req.Folder != "" {
@@ -136,7 +136,7 @@ func (w *Wiki) Activity(ctx context.Context, req ActivityRequest) (*ActivityResu
 	page, total, next, err := w.hist.Commits(ctx, head.Commit, f, after, limit)
 	if err != nil {
 		if after != "" {
-			return nil, note.Errorf(note.CodeInvalidParams, "the cursor's commit %s is no longer in the history", shortID(after)).
+			return nil, Errorf(CodeInvalidParams, "the cursor's commit %s is no longer in the history", shortID(after)).
 				WithHint("history was rewritten since the last page; start over without a cursor")
 		}
 		return nil, err

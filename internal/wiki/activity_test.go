@@ -93,10 +93,10 @@ func TestWiki_Activity(t *testing.T) {
 			{Since: mid, Until: mid.Add(-time.Hour)},
 		} {
 			_, err := s.w.Activity(ctx, req)
-			wantCode(t, err, note.CodeInvalidParams)
+			wantCode(t, err, wiki.CodeInvalidParams)
 		}
 		_, err := s.w.Activity(ctx, wiki.ActivityRequest{Folder: "../up"})
-		wantCode(t, err, note.CodeInvalidPath)
+		wantCode(t, err, wiki.CodeInvalidPath)
 	})
 }
 
@@ -269,5 +269,5 @@ func TestWiki_RecentChangesWithoutHistory(t *testing.T) {
 		t.Errorf("recent changes = %+v, %v", res, err)
 	}
 	_, err = w.RecentChanges(ctx, wiki.RecentRequest{Author: "ada"})
-	wantCode(t, err, note.CodeInvalidParams)
+	wantCode(t, err, wiki.CodeInvalidParams)
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-
-	"github.com/wikid/wikid/internal/note"
 )
 
 // Change is one step of a batch: exactly one of its fields is set. The
@@ -33,11 +31,11 @@ type ApplyRequest struct {
 // the results of earlier ones.
 func (w *Wiki) Apply(ctx context.Context, req ApplyRequest) (*Result, error) {
 	if len(req.Changes) == 0 {
-		return nil, note.Errorf(note.CodeInvalidParams, "changes is empty").WithHint("give at least one change")
+		return nil, Errorf(CodeInvalidParams, "changes is empty").WithHint("give at least one change")
 	}
 	for i, c := range req.Changes {
 		if c.Move != nil && i > 0 {
-			return nil, stepError(i, c, note.Errorf(note.CodeInvalidParams, "move_note can only be the first change of a batch").
+			return nil, stepError(i, c, Errorf(CodeInvalidParams, "move_note can only be the first change of a batch").
 				WithHint("put the move first, or move in a call of its own before the batch"))
 		}
 	}
@@ -70,7 +68,7 @@ func (w *Wiki) Apply(ctx context.Context, req ApplyRequest) (*Result, error) {
 // apply runs one change that is not a move.
 func (t *txn) apply(c Change) error {
 	if c.count() != 1 {
-		return note.Errorf(note.CodeInvalidParams, "a change must name exactly one tool")
+		return Errorf(CodeInvalidParams, "a change must name exactly one tool")
 	}
 	switch {
 	case c.Write != nil:
@@ -114,9 +112,9 @@ func (c Change) tool() string {
 // stepError prefixes a step's error with its position, keeping its code.
 func stepError(i int, c Change, err error) error {
 	prefix := fmt.Sprintf("change %d (%s)", i+1, c.tool())
-	var e *note.Error
+	var e *Error
 	if errors.As(err, &e) {
-		return &note.Error{Code: e.Code, Message: prefix + ": " + e.Message, Hint: e.Hint, Line: e.Line, Details: e.Details}
+		return &Error{Code: e.Code, Message: prefix + ": " + e.Message, Hint: e.Hint, Line: e.Line, Details: e.Details}
 	}
 	return fmt.Errorf("%s: %w", prefix, err)
 }

@@ -52,7 +52,7 @@ func TestWiki_ApplyWithMove(t *testing.T) {
 		{Edit: &wiki.EditRequest{Path: "index", Edits: []note.Edit{{Op: note.OpAppend, Content: "x"}}}},
 		{Move: &wiki.MoveRequest{Path: "projects/log", NewPath: "log"}},
 	}})
-	wantCode(t, err, note.CodeInvalidParams)
+	wantCode(t, err, wiki.CodeInvalidParams)
 	if !strings.Contains(err.Error(), "change 2 (move_note)") {
 		t.Errorf("error %v does not name the change", err)
 	}

@@ -55,13 +55,13 @@ func TestWiki_Blame(t *testing.T) {
 			}
 		}
 		_, err = s.w.Blame(ctx, wiki.BlameRequest{Path: "sections", Section: "Missing"})
-		wantCode(t, err, note.CodeNotFound)
+		wantCode(t, err, wiki.CodeNotFound)
 	})
 	t.Run("errors", func(t *testing.T) {
 		_, err := s.w.Blame(ctx, wiki.BlameRequest{Path: "b"})
-		wantCode(t, err, note.CodeNotFound)
+		wantCode(t, err, wiki.CodeNotFound)
 		_, err = s.w.Blame(ctx, wiki.BlameRequest{Path: "/abs"})
-		wantCode(t, err, note.CodeInvalidPath)
+		wantCode(t, err, wiki.CodeInvalidPath)
 	})
 }
 

@@ -126,7 +126,7 @@ func decodeBrokenCursor(s string) (*brokenCursor, error) {
 		err = json.Unmarshal(b, &c)
 	}
 	if err != nil || c.Path == "" || c.N < 1 {
-		return nil, note.Errorf(note.CodeInvalidParams, "bad cursor").
+		return nil, Errorf(CodeInvalidParams, "bad cursor").
 			WithHint("pass the next_cursor of the previous page unchanged, or omit it to start over")
 	}
 	return &c, nil
@@ -191,7 +191,7 @@ func (w *Wiki) Check(ctx context.Context, folder string) (*CheckResult, error) {
 		}
 		if n := w.parse(p, f, content); n.FrontmatterErr != nil {
 			m := MalformedNote{Path: p, Error: n.FrontmatterErr.Error()}
-			var ne *note.Error
+			var ne *Error
 			if errors.As(n.FrontmatterErr, &ne) {
 				m.Line, m.Error = ne.Line, ne.Message
 			}

@@ -54,7 +54,7 @@ func TestWiki_ConcurrentWriters(t *testing.T) {
 				switch {
 				case err == nil:
 					acked[line] = true
-				case note.CodeOf(err) == note.CodeConflict && guarded:
+				case wiki.CodeOf(err) == wiki.CodeConflict && guarded:
 					conflicts++
 				default:
 					t.Errorf("%s: %v", line, err)

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
-
-	"github.com/wikid/wikid/internal/note"
 )
 
 // A list's cursor is bound to the request that made it: sealCursor appends
@@ -53,11 +51,11 @@ func (sc cursorScope) open(cursor string) (string, error) {
 	}
 	pos, tag, ok := cutLast(cursor, cursorTagSep)
 	if !ok || pos == "" {
-		return "", note.Errorf(note.CodeInvalidParams, "bad cursor: not a cursor of this list").
+		return "", Errorf(CodeInvalidParams, "bad cursor: not a cursor of this list").
 			WithHint("pass the next_cursor of the previous page unchanged, or start again without cursor")
 	}
 	if tag != sc.tag() {
-		return "", note.Errorf(note.CodeInvalidParams, "the cursor belongs to another list: it was made for other %s", sc.what()).
+		return "", Errorf(CodeInvalidParams, "the cursor belongs to another list: it was made for other %s", sc.what()).
 			WithHint("start again without cursor, or pass the cursor with the same arguments as the call that returned it (limit may change)")
 	}
 	return pos, nil

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/wikid/wikid/internal/note"
 )
 
 func TestCursorScope(t *testing.T) {
@@ -34,8 +32,8 @@ func TestCursorScope(t *testing.T) {
 			"changed tag":   alpha.seal("eyJwb3MiOjF9") + "x",
 		} {
 			_, err := alpha.open(c)
-			var e *note.Error
-			if !errors.As(err, &e) || e.Code != note.CodeInvalidParams || !strings.Contains(e.Hint, "without cursor") {
+			var e *Error
+			if !errors.As(err, &e) || e.Code != CodeInvalidParams || !strings.Contains(e.Hint, "without cursor") {
 				t.Errorf("%s: %v", name, err)
 			}
 		}

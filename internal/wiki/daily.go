@@ -45,15 +45,15 @@ func (w *Wiki) Daily(ctx context.Context, req DailyRequest) (*DailyResult, error
 	switch req.Op {
 	case "read", "":
 		n, err := w.Read(ctx, ReadRequest{Path: path})
-		if errors.Is(err, note.ErrNotFound) {
-			return nil, note.Errorf(note.CodeNotFound, "no daily note for %s yet", date).
+		if errors.Is(err, ErrNotFound) {
+			return nil, Errorf(CodeNotFound, "no daily note for %s yet", date).
 				WithHint("append to it with daily_note op append to create it")
 		}
 		out.Note = n
 		return out, err
 	case note.OpAppend, note.OpPrepend, note.OpAppendSection, note.OpPrependSection:
 	default:
-		return nil, note.Errorf(note.CodeInvalidParams, "unknown op %q for daily_note", req.Op).
+		return nil, Errorf(CodeInvalidParams, "unknown op %q for daily_note", req.Op).
 			WithHint("use read, append, prepend, append_section or prepend_section")
 	}
 	edit := note.Edit{Op: req.Op, Content: req.Content, Section: req.Section}
@@ -89,7 +89,7 @@ func (w *Wiki) dailyDate(date string) (string, error) {
 	}
 	d, err := time.ParseInLocation(time.DateOnly, date, w.opts.Location)
 	if err != nil {
-		return "", note.Errorf(note.CodeInvalidParams, "bad date %q", date).WithHint("give the date as YYYY-MM-DD")
+		return "", Errorf(CodeInvalidParams, "bad date %q", date).WithHint("give the date as YYYY-MM-DD")
 	}
 	return d.Format(time.DateOnly), nil
 }

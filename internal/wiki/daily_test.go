@@ -24,7 +24,7 @@ func TestWiki_Daily(t *testing.T) {
 	}
 	fromTemplate := strings.ReplaceAll(strings.ReplaceAll(string(tpl), "{{date}}", "2024-06-01"), "{{title}}", "2024-06-01")
 
-	if _, err := w.Daily(ctx, wiki.DailyRequest{}); note.CodeOf(err) != note.CodeNotFound {
+	if _, err := w.Daily(ctx, wiki.DailyRequest{}); wiki.CodeOf(err) != wiki.CodeNotFound {
 		t.Fatalf("reading a daily note that does not exist: %v, want NOT_FOUND", err)
 	}
 	res, err := w.Daily(ctx, wiki.DailyRequest{Op: note.OpAppendSection, Section: "Log", Content: "- 10:30 started"})
@@ -54,7 +54,7 @@ func TestWiki_Daily(t *testing.T) {
 	checkRepo(t, dir)
 
 	for _, bad := range []wiki.DailyRequest{{Date: "2024-13-01", Op: "append"}, {Op: "replace"}} {
-		if _, err := w.Daily(ctx, bad); note.CodeOf(err) != note.CodeInvalidParams {
+		if _, err := w.Daily(ctx, bad); wiki.CodeOf(err) != wiki.CodeInvalidParams {
 			t.Errorf("%+v: %v, want INVALID_PARAMS", bad, err)
 		}
 	}

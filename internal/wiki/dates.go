@@ -94,7 +94,7 @@ func (w *Wiki) gitTimes(ctx context.Context, commit string, atHead bool, files [
 		return subset(all, files), true
 	}
 	ts, err := w.hist.Times(ctx, commit, files)
-	if errors.Is(err, note.ErrNotFound) && atHead && w.hist.Commit() != "" {
+	if errors.Is(err, ErrNotFound) && atHead && w.hist.Commit() != "" {
 		if err = w.hist.Sync(ctx, commit); err == nil {
 			ts, err = w.hist.Times(ctx, commit, files)
 		}
@@ -113,7 +113,7 @@ const timesPerFile = 64
 // allTimes returns the git times of every file at head, computed once per
 // head. The history index must hold head or have been built once (then it
 // is synced to head); otherwise it returns an error wrapping
-// note.ErrNotFound.
+// ErrNotFound.
 func (w *Wiki) allTimes(ctx context.Context, head string) (map[string]FileTimes, error) {
 	c := &w.times
 	c.mu.Lock()
@@ -122,7 +122,7 @@ func (w *Wiki) allTimes(ctx context.Context, head string) (map[string]FileTimes,
 		return c.all, nil
 	}
 	all, err := w.hist.Times(ctx, head, nil)
-	if errors.Is(err, note.ErrNotFound) && w.hist.Commit() != "" {
+	if errors.Is(err, ErrNotFound) && w.hist.Commit() != "" {
 		if err = w.hist.Sync(ctx, head); err == nil {
 			all, err = w.hist.Times(ctx, head, nil)
 		}

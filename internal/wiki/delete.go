@@ -2,8 +2,6 @@ package wiki
 
 import (
 	"context"
-
-	"github.com/wikid/wikid/internal/note"
 )
 
 // DeleteRequest deletes a note. Confirm must be true.
@@ -44,7 +42,7 @@ func (w *Wiki) Delete(ctx context.Context, req DeleteRequest) (*Result, error) {
 
 func (t *txn) delete(req DeleteRequest) error {
 	if !req.Confirm {
-		return note.Errorf(note.CodeInvalidParams, "confirm must be true to delete a note").
+		return Errorf(CodeInvalidParams, "confirm must be true to delete a note").
 			WithHint("call again with confirm: true; the note stays recoverable from history")
 	}
 	s, err := t.existing(req.Path)

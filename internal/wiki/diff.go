@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/textdiff"
 )
 
@@ -83,7 +82,7 @@ func (w *Wiki) Diff(ctx context.Context, req DiffRequest) (*DiffResult, error) {
 		return nil, err
 	}
 	if head.Commit == "" && req.To == "" {
-		return nil, note.Errorf(note.CodeNotFound, "the wiki has no commits yet, so there is nothing to compare")
+		return nil, Errorf(CodeNotFound, "the wiki has no commits yet, so there is nothing to compare")
 	}
 	res := &DiffResult{To: head.Commit, Files: []DiffFile{}}
 	if req.To != "" {
@@ -131,7 +130,7 @@ func (w *Wiki) Diff(ctx context.Context, req DiffRequest) (*DiffResult, error) {
 // resolve turns a revision into a commit id, with the errors of Read.
 func (w *Wiki) resolve(ctx context.Context, rev string) (string, error) {
 	id, err := w.store.ResolveRevision(ctx, rev)
-	if err != nil && !errors.Is(err, note.ErrNotFound) && !errors.Is(err, note.ErrAmbiguous) {
+	if err != nil && !errors.Is(err, ErrNotFound) && !errors.Is(err, ErrAmbiguous) {
 		return "", fmt.Errorf("resolve version %q: %w", rev, err)
 	}
 	return id, err
@@ -238,7 +237,7 @@ func (w *Wiki) noteDiff(ctx context.Context, head string, req DiffRequest, res *
 		}
 	case req.To == "":
 		if len(revs) == 0 {
-			return nil, note.Errorf(note.CodeNotFound, "note %q has no history", notePath)
+			return nil, Errorf(CodeNotFound, "note %q has no history", notePath)
 		}
 		res.To = revs[0].ID
 		if len(revs[0].Parents) > 0 {
@@ -257,7 +256,7 @@ func (w *Wiki) noteDiff(ctx context.Context, head string, req DiffRequest, res *
 		return nil, err
 	}
 	if d.OldPath == "" && d.NewPath == "" {
-		return nil, note.Errorf(note.CodeNotFound, "note %q exists at neither version", notePath).
+		return nil, Errorf(CodeNotFound, "note %q exists at neither version", notePath).
 			WithHint("note_history lists the commits where it exists")
 	}
 	return []versionDiff{{FileDiff: d}}, nil
@@ -279,7 +278,7 @@ func (w *Wiki) fileAt(ctx context.Context, commit string, names []string) (strin
 		if err == nil {
 			return name, content, nil
 		}
-		if !errors.Is(err, note.ErrNotFound) || errors.Is(err, ErrMissingObject) {
+		if !errors.Is(err, ErrNotFound) || errors.Is(err, ErrMissingObject) {
 			return "", nil, err
 		}
 	}

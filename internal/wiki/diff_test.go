@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -83,11 +82,11 @@ func TestWiki_Diff(t *testing.T) {
 	})
 	t.Run("errors", func(t *testing.T) {
 		_, err := s.w.Diff(ctx, wiki.DiffRequest{To: "no-such-branch"})
-		wantCode(t, err, note.CodeNotFound)
+		wantCode(t, err, wiki.CodeNotFound)
 		_, err = s.w.Diff(ctx, wiki.DiffRequest{Path: "e", From: commits[len(commits)-1], To: commits[len(commits)-2]})
-		wantCode(t, err, note.CodeNotFound)
+		wantCode(t, err, wiki.CodeNotFound)
 		_, err = s.w.Diff(ctx, wiki.DiffRequest{Path: "nothing-here"})
-		wantCode(t, err, note.CodeNotFound)
+		wantCode(t, err, wiki.CodeNotFound)
 	})
 }
 

@@ -24,7 +24,7 @@ func (w *Wiki) Edit(ctx context.Context, req EditRequest) (*Result, error) {
 
 func (t *txn) edit(req EditRequest) error {
 	if len(req.Edits) == 0 {
-		return note.Errorf(note.CodeInvalidParams, "edits is empty").WithHint("give at least one edit operation")
+		return Errorf(CodeInvalidParams, "edits is empty").WithHint("give at least one edit operation")
 	}
 	s, err := t.existing(req.Path)
 	if err != nil {

@@ -3,8 +3,61 @@ package wiki
 import (
 	"errors"
 
-	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wikierr"
 )
+
+// The error contract: what every call of the wiki, and of its adapters,
+// may return. It is defined in package wikierr, which the note model can
+// import too, and re-exported here where a reader looks for it.
+type (
+	// Error is an error with a contract code, a message, a hint and details.
+	Error = wikierr.Error
+	// Code classifies an error for the front ends.
+	Code = wikierr.Code
+)
+
+// The codes of the error contract.
+const (
+	CodeInvalidParams = wikierr.CodeInvalidParams
+	CodeInvalidPath   = wikierr.CodeInvalidPath
+	CodeInvalidQuery  = wikierr.CodeInvalidQuery
+	CodeNotFound      = wikierr.CodeNotFound
+	CodeAlreadyExists = wikierr.CodeAlreadyExists
+	CodeConflict      = wikierr.CodeConflict
+	CodeLocked        = wikierr.CodeLocked
+	CodeAmbiguous     = wikierr.CodeAmbiguous
+	CodeLinkIntegrity = wikierr.CodeLinkIntegrity
+	CodeLocalChanges  = wikierr.CodeLocalChanges
+	CodeReadOnly      = wikierr.CodeReadOnly
+	CodeTooLarge      = wikierr.CodeTooLarge
+	CodeInternal      = wikierr.CodeInternal
+)
+
+// The sentinels, one per code: errors.Is(err, ErrNotFound) holds for every
+// *Error whose code is CodeNotFound.
+var (
+	ErrInvalidParams = wikierr.ErrInvalidParams
+	ErrInvalidPath   = wikierr.ErrInvalidPath
+	ErrInvalidQuery  = wikierr.ErrInvalidQuery
+	ErrNotFound      = wikierr.ErrNotFound
+	ErrAlreadyExists = wikierr.ErrAlreadyExists
+	ErrConflict      = wikierr.ErrConflict
+	ErrLocked        = wikierr.ErrLocked
+	ErrAmbiguous     = wikierr.ErrAmbiguous
+	ErrLinkIntegrity = wikierr.ErrLinkIntegrity
+	ErrLocalChanges  = wikierr.ErrLocalChanges
+	ErrReadOnly      = wikierr.ErrReadOnly
+	ErrTooLarge      = wikierr.ErrTooLarge
+)
+
+// Errorf returns an *Error with the code and a formatted message.
+func Errorf(code Code, format string, args ...any) *Error {
+	return wikierr.Errorf(code, format, args...)
+}
+
+// CodeOf returns the code of the first *Error in err's chain, CodeInternal
+// if there is none, and "" for a nil error.
+func CodeOf(err error) Code { return wikierr.CodeOf(err) }
 
 // ErrHeadMoved is returned by Store.Commit when the branch no longer points at
 // the parent the change was built on. The caller rebuilds on the new HEAD.
@@ -22,7 +75,7 @@ var ErrMissingObject = errors.New("object is missing from the repository")
 // refers to but that the repository lacks: a partial clone (git clone
 // --filter=blob:none) holds only the blobs its checkout needed, and a
 // damaged repository may have lost some. errors.Is matches it with
-// ErrMissingObject, and with note.ErrNotFound for the tool contract: its
+// ErrMissingObject, and with ErrNotFound for the tool contract: its
 // message names the object and its hint says how to fetch it.
 type MissingObjectError struct {
 	// ID is the object's full hex id.
@@ -35,7 +88,7 @@ func (e *MissingObjectError) Error() string { return e.contract().Error() }
 // Unwrap returns ErrMissingObject and the NOT_FOUND contract error.
 func (e *MissingObjectError) Unwrap() []error { return []error{ErrMissingObject, e.contract()} }
 
-func (e *MissingObjectError) contract() *note.Error {
-	return note.Errorf(note.CodeNotFound, "object %s is missing from this repository (a partial clone, or a damaged repository)", e.ID).
+func (e *MissingObjectError) contract() *Error {
+	return Errorf(CodeNotFound, "object %s is missing from this repository (a partial clone, or a damaged repository)", e.ID).
 		WithHint("in a partial clone, `git cat-file -e %s` fetches it from the remote; otherwise `git fsck` shows what is lost", e.ID)
 }

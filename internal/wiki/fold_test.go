@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -23,17 +22,17 @@ func TestWiki_CaseInsensitiveLookupFollowsCommits(t *testing.T) {
 	}
 	gittest.Git(t, dir, "mv", "Areas/Café.md", "Areas/Tea.md")
 	gittest.Git(t, dir, "commit", "-q", "-m", "rename by hand")
-	if _, err := read("areas/café"); note.CodeOf(err) != note.CodeNotFound {
+	if _, err := read("areas/café"); wiki.CodeOf(err) != wiki.CodeNotFound {
 		t.Errorf("renamed away: %v, want NOT_FOUND", err)
 	}
 	if r, err := read("AREAS/tea"); err != nil || r.Path != "Areas/Tea" {
 		t.Errorf("after a git mv: %+v, %v", r, err)
 	}
-	if _, err := w.Write(ctx, wiki.WriteRequest{Path: "areas/TEA", Content: "x\n"}); note.CodeOf(err) != note.CodeAlreadyExists {
+	if _, err := w.Write(ctx, wiki.WriteRequest{Path: "areas/TEA", Content: "x\n"}); wiki.CodeOf(err) != wiki.CodeAlreadyExists {
 		t.Errorf("creating a note that differs only in case: %v, want ALREADY_EXISTS", err)
 	}
 	gittest.Commit(t, dir, "a twin", map[string]string{"areas/tea.md": "twin\n"})
-	if _, err := read("AREAS/TEA"); note.CodeOf(err) != note.CodeAmbiguous {
+	if _, err := read("AREAS/TEA"); wiki.CodeOf(err) != wiki.CodeAmbiguous {
 		t.Errorf("two notes differing in case: %v, want AMBIGUOUS", err)
 	}
 	gittest.Git(t, dir, "reset", "-q", "--hard", "HEAD~2")

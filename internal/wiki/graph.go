@@ -306,7 +306,7 @@ func (w *Wiki) catchUpGraphLocked(ctx context.Context, to string) error {
 	}
 	if from != "" {
 		ok, err := w.store.IsAncestor(ctx, from, to)
-		if err != nil && !errors.Is(err, note.ErrNotFound) {
+		if err != nil && !errors.Is(err, ErrNotFound) {
 			return fmt.Errorf("link graph catch-up: %w", err)
 		}
 		if !ok {

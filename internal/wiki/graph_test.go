@@ -153,7 +153,7 @@ func TestWiki_GraphPatchedEqualsRebuilt(t *testing.T) {
 		default: // someone else commits with git
 			gittest.Commit(t, dir, "by hand", map[string]string{pick(folders) + pick(names) + ".md": content()})
 		}
-		if err != nil && !slices.Contains([]note.Code{note.CodeAlreadyExists, note.CodeNotFound, note.CodeInvalidParams}, note.CodeOf(err)) {
+		if err != nil && !slices.Contains([]wiki.Code{wiki.CodeAlreadyExists, wiki.CodeNotFound, wiki.CodeInvalidParams}, wiki.CodeOf(err)) {
 			t.Fatalf("step %d: %v", step, err)
 		}
 		if step%40 == 39 {

@@ -65,7 +65,7 @@ func (w *Wiki) Grep(ctx context.Context, req GrepRequest) (*GrepResult, error) {
 	limit := req.Limit
 	switch {
 	case limit < 0:
-		return nil, note.Errorf(note.CodeInvalidParams, "limit must not be negative")
+		return nil, Errorf(CodeInvalidParams, "limit must not be negative")
 	case limit == 0:
 		limit = DefaultGrepLimit
 	}
@@ -163,10 +163,10 @@ func (w *Wiki) grepCandidates(ctx context.Context, commit string, required []str
 // matching line holds (ignoring case), for the index to narrow the notes.
 func grepMatcher(req GrepRequest) (match func([]byte) bool, required []string, err error) {
 	if req.Pattern == "" {
-		return nil, nil, note.Errorf(note.CodeInvalidParams, "pattern is empty")
+		return nil, nil, Errorf(CodeInvalidParams, "pattern is empty")
 	}
 	if len(req.Pattern) > MaxGrepPattern {
-		return nil, nil, note.Errorf(note.CodeInvalidParams, "pattern too long: %d bytes, at most %d", len(req.Pattern), MaxGrepPattern).
+		return nil, nil, Errorf(CodeInvalidParams, "pattern too long: %d bytes, at most %d", len(req.Pattern), MaxGrepPattern).
 			WithHint("grep for a shorter part of the text, or search with the query language")
 	}
 	if req.Regex {
@@ -176,7 +176,7 @@ func grepMatcher(req GrepRequest) (match func([]byte) bool, required []string, e
 		}
 		re, err := regexp.Compile(expr)
 		if err != nil {
-			return nil, nil, note.Errorf(note.CodeInvalidParams, "bad regular expression: %v", err).
+			return nil, nil, Errorf(CodeInvalidParams, "bad regular expression: %v", err).
 				WithHint("use RE2 syntax, or set regex: false to match the text literally")
 		}
 		required = requiredLiterals(expr)

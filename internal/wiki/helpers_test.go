@@ -13,7 +13,6 @@ import (
 	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/index"
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -166,9 +165,9 @@ func checkRepo(tb testing.TB, dir string) {
 	}
 }
 
-func wantCode(tb testing.TB, err error, code note.Code) {
+func wantCode(tb testing.TB, err error, code wiki.Code) {
 	tb.Helper()
-	if got := note.CodeOf(err); got != code {
+	if got := wiki.CodeOf(err); got != code {
 		tb.Fatalf("error = %v (code %q), want code %s", err, got, code)
 	}
 }

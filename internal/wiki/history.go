@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-
-	"github.com/wikid/wikid/internal/note"
 )
 
 // History is the per-path history index: for every file, the commits that
@@ -30,20 +28,20 @@ type History interface {
 	// followed, merges left out) and as `git log -- file` lists them
 	// without (history simplification: a merge is followed only into a
 	// parent with the same content, and shown when it has none). It returns
-	// an error wrapping note.ErrNotFound when head was never synced.
+	// an error wrapping ErrNotFound when head was never synced.
 	Log(ctx context.Context, head, file string, follow bool) ([]Revision, error)
 	// Commits returns a page of the commits reachable from head, newest
 	// first as `git log` lists them, that match filter: at most limit of
 	// them after commit `after` ("" for the newest), how many match in all,
 	// and the last commit of the page when more follow ("" otherwise). It
-	// returns an error wrapping note.ErrNotFound when head was never synced
+	// returns an error wrapping ErrNotFound when head was never synced
 	// or after is not in head's history.
 	Commits(ctx context.Context, head string, filter CommitFilter, after string, limit int) (page []ChangeSet, total int, next string, err error)
 	// Blame returns who last changed each line of file at head, as line
 	// ranges in order, as `git blame` assigns them (renames followed, no
 	// copy detection; where repeated lines make several line diffs equally
 	// short, git may pick another). It returns an error wrapping
-	// note.ErrNotFound when file does not exist at head or head was never
+	// ErrNotFound when file does not exist at head or head was never
 	// synced.
 	Blame(ctx context.Context, head, file string) ([]BlameRange, error)
 	// Times returns when each of files, as it is at head, was created and
@@ -169,7 +167,7 @@ type FileTimes struct {
 // with INTERNAL when the wiki has no history index.
 func (w *Wiki) syncHistory(ctx context.Context) (Head, error) {
 	if w.hist == nil {
-		return Head{}, note.Errorf(note.CodeInternal, "this wiki runs without a history index").
+		return Head{}, Errorf(CodeInternal, "this wiki runs without a history index").
 			WithHint("open the wiki with its history index (wikid serve and the CLI do)")
 	}
 	h, err := w.store.Head(ctx)

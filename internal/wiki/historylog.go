@@ -134,7 +134,7 @@ func (w *Wiki) historyFile(ctx context.Context, head, path string) (notePath, fi
 		return "", "", false, err
 	}
 	if head == "" {
-		return "", "", false, note.Errorf(note.CodeNotFound, "no note %q: the wiki has no commits yet", notePath)
+		return "", "", false, Errorf(CodeNotFound, "no note %q: the wiki has no commits yet", notePath)
 	}
 	snap, err := w.store.Snapshot(ctx, head)
 	if err != nil {
@@ -144,7 +144,7 @@ func (w *Wiki) historyFile(ctx context.Context, head, path string) (notePath, fi
 	if err == nil {
 		return notePathOf(f.Path), f.Path, true, nil
 	}
-	if !errors.Is(err, note.ErrNotFound) {
+	if !errors.Is(err, ErrNotFound) {
 		return "", "", false, err
 	}
 	exts := noteExts
@@ -161,7 +161,7 @@ func (w *Wiki) historyFile(ctx context.Context, head, path string) (notePath, fi
 			return notePath, file, false, nil
 		}
 	}
-	return "", "", false, note.Errorf(note.CodeNotFound, "no note %q, now or in the history", notePath).
+	return "", "", false, Errorf(CodeNotFound, "no note %q, now or in the history", notePath).
 		WithHint("check the path (case matters for deleted notes); activity_log lists the paths commits changed")
 }
 
@@ -175,7 +175,7 @@ func decodeCommitCursor(s string) (string, error) {
 	b, err := base64.RawURLEncoding.DecodeString(s)
 	id, ok := strings.CutPrefix(string(b), "after:")
 	if err != nil || !ok || len(id) != 40 {
-		return "", note.Errorf(note.CodeInvalidParams, "bad cursor").
+		return "", Errorf(CodeInvalidParams, "bad cursor").
 			WithHint("pass the next_cursor of the previous page unchanged, or omit it to start over")
 	}
 	return id, nil
@@ -193,6 +193,6 @@ func cursorStart(cursor string, n int, id func(int) string) (int, error) {
 			return i + 1, nil
 		}
 	}
-	return 0, note.Errorf(note.CodeInvalidParams, "the cursor's commit %s is no longer in the list", shortID(after)).
+	return 0, Errorf(CodeInvalidParams, "the cursor's commit %s is no longer in the list", shortID(after)).
 		WithHint("history was rewritten since the last page; start over without a cursor")
 }

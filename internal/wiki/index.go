@@ -20,8 +20,8 @@ type Index interface {
 	Apply(ctx context.Context, to string, docs []Document, deleted []string) error
 	// Reset empties the index, for a rebuild.
 	Reset(ctx context.Context) error
-	// Search runs a query. It returns an error wrapping note.ErrInvalidQuery
-	// when the query cannot be compiled and note.ErrInvalidParams for a bad
+	// Search runs a query. It returns an error wrapping ErrInvalidQuery
+	// when the query cannot be compiled and ErrInvalidParams for a bad
 	// cursor or sort.
 	Search(ctx context.Context, req SearchRequest) (*SearchResult, error)
 	// Containing returns the paths of the notes under folder ("" for all)

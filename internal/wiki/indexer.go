@@ -181,7 +181,7 @@ func (w *Wiki) catchUpLocked(ctx context.Context, to string, progress func(done,
 	defer func() { ix.setBuilding(false, err) }()
 	if from != "" {
 		ok, err := w.store.IsAncestor(ctx, from, to)
-		if err != nil && !errors.Is(err, note.ErrNotFound) {
+		if err != nil && !errors.Is(err, ErrNotFound) {
 			return fmt.Errorf("index catch-up: %w", err)
 		}
 		if !ok {

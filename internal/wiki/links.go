@@ -138,7 +138,7 @@ func (w *Wiki) findNote(ctx context.Context, path string) (Snapshot, string, boo
 	}
 	f, err := w.locate(ctx, snap, notePath, ext)
 	switch {
-	case errors.Is(err, note.ErrNotFound):
+	case errors.Is(err, ErrNotFound):
 		return snap, notePath, false, nil
 	case err != nil:
 		return nil, "", false, err
@@ -185,7 +185,7 @@ func (w *Wiki) FindPath(ctx context.Context, req PathRequest) (*PathResult, erro
 			return nil, err
 		}
 		if !found {
-			return nil, note.Errorf(note.CodeNotFound, "no note %q", notePath).
+			return nil, Errorf(CodeNotFound, "no note %q", notePath).
 				WithHint("check the path with list_notes or resolve_notes")
 		}
 		ends[i] = notePath
@@ -227,7 +227,7 @@ func (w *Wiki) Hubs(ctx context.Context, req HubsRequest) (*HubsResult, error) {
 		req.Metric = HubInDegree
 	case HubInDegree, HubOutDegree, HubPageRank:
 	default:
-		return nil, note.Errorf(note.CodeInvalidParams, "unknown metric %q", req.Metric).
+		return nil, Errorf(CodeInvalidParams, "unknown metric %q", req.Metric).
 			WithHint("use in_degree, out_degree or pagerank")
 	}
 	limit, err := bounded("limit", req.Limit, DefaultHubsLimit, MaxHubsLimit)
@@ -257,7 +257,7 @@ func direction(d, def Direction) (Direction, error) {
 	case DirIn, DirOut, DirBoth:
 		return d, nil
 	}
-	return "", note.Errorf(note.CodeInvalidParams, "unknown direction %q", d).
+	return "", Errorf(CodeInvalidParams, "unknown direction %q", d).
 		WithHint("use in, out or both")
 }
 
@@ -266,12 +266,12 @@ func direction(d, def Direction) (Direction, error) {
 func bounded(name string, v, def, max int) (int, error) {
 	switch {
 	case v < 0:
-		return 0, note.Errorf(note.CodeInvalidParams, "%s %d is negative", name, v).
+		return 0, Errorf(CodeInvalidParams, "%s %d is negative", name, v).
 			WithHint("use a %s from 1 to %d, or leave it out for %d", name, max, def)
 	case v == 0:
 		return def, nil
 	case v > max:
-		return 0, note.Errorf(note.CodeInvalidParams, "%s %d is over the limit of %d", name, v, max).
+		return 0, Errorf(CodeInvalidParams, "%s %d is over the limit of %d", name, v, max).
 			WithHint("use a %s from 1 to %d", name, max)
 	}
 	return v, nil

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -60,12 +59,12 @@ func TestWiki_Links(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		req  wiki.LinksRequest
-		code note.Code
+		code wiki.Code
 	}{
-		{"bad direction", wiki.LinksRequest{Path: "index", Direction: "up"}, note.CodeInvalidParams},
-		{"too deep", wiki.LinksRequest{Path: "index", Depth: wiki.MaxLinksDepth + 1}, note.CodeInvalidParams},
-		{"negative limit", wiki.LinksRequest{Path: "index", Limit: -1}, note.CodeInvalidParams},
-		{"bad path", wiki.LinksRequest{Path: "../x"}, note.CodeInvalidPath},
+		{"bad direction", wiki.LinksRequest{Path: "index", Direction: "up"}, wiki.CodeInvalidParams},
+		{"too deep", wiki.LinksRequest{Path: "index", Depth: wiki.MaxLinksDepth + 1}, wiki.CodeInvalidParams},
+		{"negative limit", wiki.LinksRequest{Path: "index", Limit: -1}, wiki.CodeInvalidParams},
+		{"bad path", wiki.LinksRequest{Path: "../x"}, wiki.CodeInvalidPath},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := w.Links(ctx, tt.req)
@@ -94,9 +93,9 @@ func TestWiki_FindPath(t *testing.T) {
 		t.Errorf("FindPath with max depth 3 = %+v, %v", res, err)
 	}
 	_, err = w.FindPath(ctx, wiki.PathRequest{Source: "index", Target: "people/dave"})
-	wantCode(t, err, note.CodeNotFound)
+	wantCode(t, err, wiki.CodeNotFound)
 	_, err = w.FindPath(ctx, wiki.PathRequest{Source: "index", Target: "index", Direction: "sideways"})
-	wantCode(t, err, note.CodeInvalidParams)
+	wantCode(t, err, wiki.CodeInvalidParams)
 }
 
 func TestWiki_Hubs(t *testing.T) {
@@ -114,7 +113,7 @@ func TestWiki_Hubs(t *testing.T) {
 		t.Errorf("PageRank hubs = %+v, %v", res, err)
 	}
 	_, err = w.Hubs(ctx, wiki.HubsRequest{Metric: "closeness"})
-	wantCode(t, err, note.CodeInvalidParams)
+	wantCode(t, err, wiki.CodeInvalidParams)
 }
 
 func TestWiki_FindBrokenLinks(t *testing.T) {
@@ -148,7 +147,7 @@ func TestWiki_FindBrokenLinks(t *testing.T) {
 		t.Errorf("pages gave %q, want %q", all, want)
 	}
 	_, err := w.FindBrokenLinks(ctx, wiki.BrokenLinksRequest{Cursor: "nonsense"})
-	wantCode(t, err, note.CodeInvalidParams)
+	wantCode(t, err, wiki.CodeInvalidParams)
 }
 
 func TestWiki_ReadBacklinks(t *testing.T) {

@@ -120,7 +120,7 @@ func (w *Wiki) List(ctx context.Context, req ListRequest) (*ListResult, error) {
 		}
 	}
 	if folder != "" && len(files) == 0 && res.Note == nil {
-		return nil, note.Errorf(note.CodeNotFound, "no folder or note %q", folder).
+		return nil, Errorf(CodeNotFound, "no folder or note %q", folder).
 			WithHint("list the parent folder to see what exists; folder names are case-sensitive")
 	}
 
@@ -280,7 +280,7 @@ func (w *Wiki) noteOf(ctx context.Context, snap Snapshot, f File) (*note.Note, e
 // is none.
 func (w *Wiki) noteAtPath(ctx context.Context, snap Snapshot, notePath string) (*NoteSummary, error) {
 	f, n, err := w.readNote(ctx, snap, notePath, "")
-	if errors.Is(err, note.ErrNotFound) || errors.Is(err, note.ErrAmbiguous) {
+	if errors.Is(err, ErrNotFound) || errors.Is(err, ErrAmbiguous) {
 		return nil, nil
 	}
 	if err != nil {
@@ -308,7 +308,7 @@ func listSort(s string) (string, error) {
 	case SortAlpha, SortModified, SortCreated:
 		return s, nil
 	}
-	return "", note.Errorf(note.CodeInvalidParams, "unknown sort %q", s).
+	return "", Errorf(CodeInvalidParams, "unknown sort %q", s).
 		WithHint("use alpha, modified or created")
 }
 
@@ -316,7 +316,7 @@ func listSort(s string) (string, error) {
 func pageLimit(limit, def, max int) (int, error) {
 	switch {
 	case limit < 0:
-		return 0, note.Errorf(note.CodeInvalidParams, "limit %d is negative", limit).
+		return 0, Errorf(CodeInvalidParams, "limit %d is negative", limit).
 			WithHint("use a limit from 1 to %d, or omit it for %d", max, def)
 	case limit == 0:
 		return def, nil
@@ -349,7 +349,7 @@ func encodeListCursor(order string, last *listItem) string {
 }
 
 func decodeListCursor(s, order string) (*listCursor, error) {
-	bad := note.Errorf(note.CodeInvalidParams, "bad cursor").
+	bad := Errorf(CodeInvalidParams, "bad cursor").
 		WithHint("pass the next_cursor of the previous page unchanged, with the same sort, or omit it to start over")
 	b, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil {

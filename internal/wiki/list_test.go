@@ -277,15 +277,15 @@ func TestWiki_List_Errors(t *testing.T) {
 	tests := []struct {
 		name string
 		req  wiki.ListRequest
-		code note.Code
+		code wiki.Code
 	}{
-		{"dot dot", wiki.ListRequest{Path: "../x"}, note.CodeInvalidPath},
-		{"git folder", wiki.ListRequest{Path: ".git"}, note.CodeInvalidPath},
-		{"unknown sort", wiki.ListRequest{Sort: "size"}, note.CodeInvalidParams},
-		{"negative limit", wiki.ListRequest{Limit: -1}, note.CodeInvalidParams},
-		{"garbage cursor", wiki.ListRequest{Cursor: "!!"}, note.CodeInvalidParams},
-		{"cursor of another sort", wiki.ListRequest{Cursor: first.NextCursor, Sort: "modified"}, note.CodeInvalidParams},
-		{"missing folder", wiki.ListRequest{Path: "nope"}, note.CodeNotFound},
+		{"dot dot", wiki.ListRequest{Path: "../x"}, wiki.CodeInvalidPath},
+		{"git folder", wiki.ListRequest{Path: ".git"}, wiki.CodeInvalidPath},
+		{"unknown sort", wiki.ListRequest{Sort: "size"}, wiki.CodeInvalidParams},
+		{"negative limit", wiki.ListRequest{Limit: -1}, wiki.CodeInvalidParams},
+		{"garbage cursor", wiki.ListRequest{Cursor: "!!"}, wiki.CodeInvalidParams},
+		{"cursor of another sort", wiki.ListRequest{Cursor: first.NextCursor, Sort: "modified"}, wiki.CodeInvalidParams},
+		{"missing folder", wiki.ListRequest{Path: "nope"}, wiki.CodeNotFound},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

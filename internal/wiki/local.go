@@ -92,8 +92,8 @@ func (w *Wiki) checkoutChange(ctx context.Context, commit, file string) string {
 // uncommittedNote turns the NOT_FOUND of a read at HEAD into one that says
 // the note exists on disk, uncommitted, when one of its files does.
 func (w *Wiki) uncommittedNote(ctx context.Context, commit, notePath, ext string, err error) error {
-	var ne *note.Error
-	if !errors.As(err, &ne) || ne.Code != note.CodeNotFound {
+	var ne *Error
+	if !errors.As(err, &ne) || ne.Code != CodeNotFound {
 		return err
 	}
 	exts := noteExts
@@ -105,7 +105,7 @@ func (w *Wiki) uncommittedNote(ctx context.Context, commit, notePath, ext string
 		if w.checkoutChange(ctx, commit, file) != "untracked" {
 			continue
 		}
-		return note.Errorf(note.CodeNotFound, "no note %q is committed: the file %s exists on disk but is not committed, and wikid reads only commits", notePath, file).
+		return Errorf(CodeNotFound, "no note %q is committed: the file %s exists on disk but is not committed, and wikid reads only commits", notePath, file).
 			WithHint("commit it with git (git add %s && git commit), or move it aside and create the note with write_note", shellQuote(file))
 	}
 	return err

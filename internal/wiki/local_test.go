@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -75,8 +74,8 @@ func TestWiki_LocalChanges(t *testing.T) {
 	t.Run("an uncommitted note is not found, and the error says why", func(t *testing.T) {
 		for _, path := range []string{"new", "notes/fresh.md"} {
 			_, err := w.Read(ctx, wiki.ReadRequest{Path: path})
-			var ne *note.Error
-			if !errors.As(err, &ne) || ne.Code != note.CodeNotFound {
+			var ne *wiki.Error
+			if !errors.As(err, &ne) || ne.Code != wiki.CodeNotFound {
 				t.Fatalf("read %s: %v, want NOT_FOUND", path, err)
 			}
 			if !strings.Contains(ne.Message, "exists on disk but is not committed") || !strings.Contains(ne.Hint, "git add") ||
@@ -85,7 +84,7 @@ func TestWiki_LocalChanges(t *testing.T) {
 			}
 		}
 		_, err := w.Read(ctx, wiki.ReadRequest{Path: "nowhere"})
-		var ne *note.Error
+		var ne *wiki.Error
 		if !errors.As(err, &ne) || strings.Contains(ne.Message, "on disk") {
 			t.Errorf("missing everywhere: %v", err)
 		}

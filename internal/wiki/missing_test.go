@@ -8,7 +8,6 @@ import (
 
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/graph"
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -121,7 +120,7 @@ func TestWiki_MissingObjects(t *testing.T) {
 			}
 			_, err = w.Diff(ctx, wiki.DiffRequest{Path: "a", From: "HEAD~3", To: "HEAD~2"})
 			var mo *wiki.MissingObjectError
-			if !errors.As(err, &mo) || note.CodeOf(err) != note.CodeNotFound {
+			if !errors.As(err, &mo) || wiki.CodeOf(err) != wiki.CodeNotFound {
 				t.Errorf("Diff(a, one..two) = %v, want NOT_FOUND for a missing object", err)
 			}
 

@@ -146,7 +146,7 @@ func (t *txn) move(req MoveRequest) (updated, broken []LinkedNote, err error) {
 // commit subject; it checks that no note is in the way.
 func (t *txn) moveSources(req MoveRequest) ([]fileMove, string, error) {
 	if strings.TrimSpace(req.NewPath) == "" {
-		return nil, "", note.Errorf(note.CodeInvalidParams, "new_path is empty").
+		return nil, "", Errorf(CodeInvalidParams, "new_path is empty").
 			WithHint("give the note's new path, such as archive/old-plan")
 	}
 	src := strings.TrimSpace(req.Path)
@@ -183,7 +183,7 @@ func (t *txn) moveNote(s *staged, req MoveRequest) ([]fileMove, string, error) {
 	}
 	m := fileMove{from: s, toPath: to, toFile: note.FileName(to, ext)}
 	if m.toFile == s.file {
-		return nil, "", note.Errorf(note.CodeInvalidParams, "note %q is already at %s", s.notePath, req.NewPath).
+		return nil, "", Errorf(CodeInvalidParams, "note %q is already at %s", s.notePath, req.NewPath).
 			WithHint("give a different new_path")
 	}
 	if err := t.checkFree([]fileMove{m}); err != nil {
@@ -195,11 +195,11 @@ func (t *txn) moveNote(s *staged, req MoveRequest) ([]fileMove, string, error) {
 // moveFolder plans the move of every note under a folder.
 func (t *txn) moveFolder(folder string, req MoveRequest) ([]fileMove, string, error) {
 	if folder == "" {
-		return nil, "", note.Errorf(note.CodeInvalidParams, "the root folder cannot be moved").
+		return nil, "", Errorf(CodeInvalidParams, "the root folder cannot be moved").
 			WithHint("move a note or a folder inside the wiki")
 	}
 	if req.ExpectedVersion != "" {
-		return nil, "", note.Errorf(note.CodeInvalidParams, "expected_version applies to a note, and %q is a folder", folder).
+		return nil, "", Errorf(CodeInvalidParams, "expected_version applies to a note, and %q is a folder", folder).
 			WithHint("leave expected_version out to move a folder")
 	}
 	to, err := note.CleanFolder(req.NewPath)
@@ -207,7 +207,7 @@ func (t *txn) moveFolder(folder string, req MoveRequest) ([]fileMove, string, er
 		return nil, "", err
 	}
 	if to == folder {
-		return nil, "", note.Errorf(note.CodeInvalidParams, "folder %q is already at %s", folder, req.NewPath).
+		return nil, "", Errorf(CodeInvalidParams, "folder %q is already at %s", folder, req.NewPath).
 			WithHint("give a different new_path")
 	}
 	files, err := t.snap.Files(t.ctx, folder)
@@ -240,7 +240,7 @@ func (t *txn) moveFolder(folder string, req MoveRequest) ([]fileMove, string, er
 		moves = append(moves, fileMove{from: s, toPath: np, toFile: note.FileName(np, ext)})
 	}
 	if len(moves) == 0 {
-		return nil, "", note.Errorf(note.CodeNotFound, "no note or folder %q", folder).
+		return nil, "", Errorf(CodeNotFound, "no note or folder %q", folder).
 			WithHint("check the path with list_notes")
 	}
 	if err := t.checkFree(moves); err != nil {
@@ -279,7 +279,7 @@ func (t *txn) checkFree(moves []fileMove) error {
 	for i, m := range moves {
 		key := strings.ToLower(m.toPath)
 		if seen[key] {
-			return note.Errorf(note.CodeAlreadyExists, "two notes would move to %q", m.toPath).
+			return Errorf(CodeAlreadyExists, "two notes would move to %q", m.toPath).
 				WithHint("move them one at a time, to different paths")
 		}
 		seen[key] = true
@@ -297,7 +297,7 @@ func (t *txn) checkFree(moves []fileMove) error {
 }
 
 func exists(notePath string) error {
-	return note.Errorf(note.CodeAlreadyExists, "note %q already exists", notePath).
+	return Errorf(CodeAlreadyExists, "note %q already exists", notePath).
 		WithHint("choose another new_path, or move or delete that note first")
 }
 
@@ -322,7 +322,7 @@ func (t *txn) relink(r Relink, leave bool) (updated, left []LinkChange, err erro
 		return nil, nil, err
 	}
 	if s.base.Blob != r.Version || !bytes.Equal(s.content, s.old) {
-		return nil, nil, note.Errorf(note.CodeConflict, "note %q changed while its links were being planned", s.notePath).
+		return nil, nil, Errorf(CodeConflict, "note %q changed while its links were being planned", s.notePath).
 			WithHint("retry the move")
 	}
 	edits := append([]LinkEdit(nil), r.Links...)

@@ -349,19 +349,19 @@ func TestWiki_MoveErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		req  wiki.MoveRequest
-		code note.Code
+		code wiki.Code
 	}{
-		{"onto a note", wiki.MoveRequest{Path: "a", NewPath: "b"}, note.CodeAlreadyExists},
-		{"onto a note of another case", wiki.MoveRequest{Path: "a", NewPath: "B"}, note.CodeAlreadyExists},
-		{"onto a note of another extension", wiki.MoveRequest{Path: "a", NewPath: "other"}, note.CodeAlreadyExists},
-		{"folder onto a note", wiki.MoveRequest{Path: "d/", NewPath: "Dir"}, note.CodeInvalidParams},
-		{"nothing there", wiki.MoveRequest{Path: "nope", NewPath: "x"}, note.CodeNotFound},
-		{"no new path", wiki.MoveRequest{Path: "a", NewPath: " "}, note.CodeInvalidParams},
-		{"same path", wiki.MoveRequest{Path: "a", NewPath: "a.md"}, note.CodeInvalidParams},
-		{"bad new path", wiki.MoveRequest{Path: "a", NewPath: "../x"}, note.CodeInvalidPath},
-		{"stale version", wiki.MoveRequest{Path: "a", NewPath: "x", Mutation: wiki.Mutation{ExpectedVersion: "0123456789"}}, note.CodeConflict},
-		{"version of a folder", wiki.MoveRequest{Path: "d/", NewPath: "x", Mutation: wiki.Mutation{ExpectedVersion: "0123456789"}}, note.CodeInvalidParams},
-		{"the root", wiki.MoveRequest{Path: "/", NewPath: "x"}, note.CodeInvalidParams},
+		{"onto a note", wiki.MoveRequest{Path: "a", NewPath: "b"}, wiki.CodeAlreadyExists},
+		{"onto a note of another case", wiki.MoveRequest{Path: "a", NewPath: "B"}, wiki.CodeAlreadyExists},
+		{"onto a note of another extension", wiki.MoveRequest{Path: "a", NewPath: "other"}, wiki.CodeAlreadyExists},
+		{"folder onto a note", wiki.MoveRequest{Path: "d/", NewPath: "Dir"}, wiki.CodeInvalidParams},
+		{"nothing there", wiki.MoveRequest{Path: "nope", NewPath: "x"}, wiki.CodeNotFound},
+		{"no new path", wiki.MoveRequest{Path: "a", NewPath: " "}, wiki.CodeInvalidParams},
+		{"same path", wiki.MoveRequest{Path: "a", NewPath: "a.md"}, wiki.CodeInvalidParams},
+		{"bad new path", wiki.MoveRequest{Path: "a", NewPath: "../x"}, wiki.CodeInvalidPath},
+		{"stale version", wiki.MoveRequest{Path: "a", NewPath: "x", Mutation: wiki.Mutation{ExpectedVersion: "0123456789"}}, wiki.CodeConflict},
+		{"version of a folder", wiki.MoveRequest{Path: "d/", NewPath: "x", Mutation: wiki.Mutation{ExpectedVersion: "0123456789"}}, wiki.CodeInvalidParams},
+		{"the root", wiki.MoveRequest{Path: "/", NewPath: "x"}, wiki.CodeInvalidParams},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -383,7 +383,7 @@ func TestWiki_MoveErrors(t *testing.T) {
 		gittest.WriteFiles(t, dir, map[string]string{"a.md": "# A, edited by hand\n"})
 		defer gittest.Git(t, dir, "checkout", "--", "a.md")
 		_, err := w.Move(ctx, wiki.MoveRequest{Path: "a", NewPath: "x"})
-		wantCode(t, err, note.CodeLocalChanges)
+		wantCode(t, err, wiki.CodeLocalChanges)
 	})
 	t.Run("case only", func(t *testing.T) {
 		res, err := w.Move(ctx, wiki.MoveRequest{Path: "a", NewPath: "A"})

@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/textdiff"
 )
 
@@ -94,7 +93,7 @@ type MetadataChange struct {
 // note it touches changed in between.
 func (w *Wiki) mutate(ctx context.Context, tool string, m Mutation, build func(*txn) error) (*Result, error) {
 	if w.opts.ReadOnly {
-		return nil, note.Errorf(note.CodeReadOnly, "the wiki is read-only").
+		return nil, Errorf(CodeReadOnly, "the wiki is read-only").
 			WithHint("restart wikid without --read-only to allow changes")
 	}
 	w.writeMu.Lock()
@@ -136,16 +135,16 @@ func (w *Wiki) mutate(ctx context.Context, tool string, m Mutation, build func(*
 // Lock files in the way are LOCKED, and a checkout with uncommitted changes
 // LOCAL_CHANGES, from the store itself.
 func contractError(err error) error {
-	if err == nil || note.CodeOf(err) != note.CodeInternal {
+	if err == nil || CodeOf(err) != CodeInternal {
 		return err
 	}
-	var e *note.Error
+	var e *Error
 	switch {
 	case errors.Is(err, ErrDetached):
-		e = note.Errorf(note.CodeReadOnly, "HEAD is detached, so the wiki cannot be changed").
+		e = Errorf(CodeReadOnly, "HEAD is detached, so the wiki cannot be changed").
 			WithHint("check out a branch in the repository, then retry")
 	case errors.Is(err, ErrHeadMoved):
-		e = note.Errorf(note.CodeConflict, "the branch moved under the change %d times in a row", maxRetries+1).
+		e = Errorf(CodeConflict, "the branch moved under the change %d times in a row", maxRetries+1).
 			WithHint("another program keeps committing to the branch; retry when it is done")
 	default:
 		return err
@@ -155,7 +154,7 @@ func contractError(err error) error {
 
 // codedError is a contract error with the error it stands for.
 type codedError struct {
-	e     *note.Error
+	e     *Error
 	cause error
 }
 
@@ -226,9 +225,9 @@ func checkVersion(notePath, want, current string) error {
 	if want == "" || sameVersion(want, current) {
 		return nil
 	}
-	e := note.Errorf(note.CodeConflict, "note %q is at version %s, not the expected %s", notePath, short(current), short(want))
+	e := Errorf(CodeConflict, "note %q is at version %s, not the expected %s", notePath, short(current), short(want))
 	if current == "" {
-		e = note.Errorf(note.CodeConflict, "note %q does not exist, but version %s was expected", notePath, short(want))
+		e = Errorf(CodeConflict, "note %q does not exist, but version %s was expected", notePath, short(want))
 	}
 	e.Details = map[string]any{"current_version": current}
 	return e.WithHint("read the note again and retry with expected_version set to its current version")
@@ -244,7 +243,7 @@ func sameVersion(want, current string) bool {
 func (t *txn) unchangedSince(base map[string]string) error {
 	for file, v := range t.baseVersions() {
 		if old, ok := base[file]; ok && old != v {
-			return note.Errorf(note.CodeConflict, "note %q changed in another commit while this change was being made", notePathOf(file)).
+			return Errorf(CodeConflict, "note %q changed in another commit while this change was being made", notePathOf(file)).
 				WithHint("read the note again and redo the change")
 		}
 	}

@@ -158,59 +158,59 @@ func TestWiki_FailedMutationsChangeNothing(t *testing.T) {
 		name  string
 		setup func(t *testing.T, dir string)
 		run   func(w *wiki.Wiki) error
-		code  note.Code
+		code  wiki.Code
 	}{
 		{"invalid path", nil, func(w *wiki.Wiki) error {
 			_, err := w.Write(ctx, wiki.WriteRequest{Path: "../escape", Content: "x"})
 			return err
-		}, note.CodeInvalidPath},
+		}, wiki.CodeInvalidPath},
 		{"exists", nil, func(w *wiki.Wiki) error {
 			_, err := w.Write(ctx, wiki.WriteRequest{Path: "projects/plan", Content: "x"})
 			return err
-		}, note.CodeAlreadyExists},
+		}, wiki.CodeAlreadyExists},
 		{"conflict", nil, func(w *wiki.Wiki) error {
 			_, err := w.Edit(ctx, wiki.EditRequest{Path: "projects/plan", Edits: []note.Edit{{Op: note.OpAppend, Content: "x"}},
 				Mutation: wiki.Mutation{ExpectedVersion: "0123456789abcdef0123456789abcdef01234567"}})
 			return err
-		}, note.CodeConflict},
+		}, wiki.CodeConflict},
 		{"too large", nil, func(w *wiki.Wiki) error {
 			_, err := w.Write(ctx, wiki.WriteRequest{Path: "big", Content: strings.Repeat("x", wiki.DefaultMaxNoteSize+1)})
 			return err
-		}, note.CodeTooLarge},
+		}, wiki.CodeTooLarge},
 		{"missing section", nil, func(w *wiki.Wiki) error {
 			_, err := w.Edit(ctx, wiki.EditRequest{Path: "projects/plan", Edits: []note.Edit{
 				{Op: note.OpAppend, Content: "first"}, {Op: note.OpAppendSection, Section: "Nope", Content: "x"}}})
 			return err
-		}, note.CodeNotFound},
+		}, wiki.CodeNotFound},
 		{"unconfirmed delete", nil, func(w *wiki.Wiki) error {
 			_, err := w.Delete(ctx, wiki.DeleteRequest{Path: "projects/plan"})
 			return err
-		}, note.CodeInvalidParams},
+		}, wiki.CodeInvalidParams},
 		{"local changes", func(t *testing.T, dir string) {
 			gittest.WriteFiles(t, dir, map[string]string{"projects/plan.md": "edited by a person\n"})
 		}, func(w *wiki.Wiki) error {
 			_, err := w.Edit(ctx, wiki.EditRequest{Path: "projects/plan", Edits: []note.Edit{{Op: note.OpAppend, Content: "x"}}})
 			return err
-		}, note.CodeLocalChanges},
+		}, wiki.CodeLocalChanges},
 		{"untracked file in the way", func(t *testing.T, dir string) {
 			gittest.WriteFiles(t, dir, map[string]string{"ideas/new.md": "a person's draft\n"})
 		}, func(w *wiki.Wiki) error {
 			_, err := w.Write(ctx, wiki.WriteRequest{Path: "ideas/new", Content: "x"})
 			return err
-		}, note.CodeLocalChanges},
+		}, wiki.CodeLocalChanges},
 		{"batch fails as a whole", nil, func(w *wiki.Wiki) error {
 			_, err := w.Apply(ctx, wiki.ApplyRequest{Changes: []wiki.Change{
 				{Write: &wiki.WriteRequest{Path: "ok", Content: "fine\n"}},
 				{Edit: &wiki.EditRequest{Path: "missing", Edits: []note.Edit{{Op: note.OpAppend, Content: "x"}}}},
 			}})
 			return err
-		}, note.CodeNotFound},
+		}, wiki.CodeNotFound},
 		{"git lock file of another process", func(t *testing.T, dir string) {
 			gittest.WriteFiles(t, dir, map[string]string{".git/index.lock": "a git command's\n"})
 		}, func(w *wiki.Wiki) error {
 			_, err := w.Write(ctx, wiki.WriteRequest{Path: "x", Content: "x"})
 			return err
-		}, note.CodeLocked},
+		}, wiki.CodeLocked},
 		{"detached HEAD", func(t *testing.T, dir string) {
 			gittest.Git(t, dir, "checkout", "-q", "--detach")
 		}, func(w *wiki.Wiki) error {
@@ -219,8 +219,8 @@ func TestWiki_FailedMutationsChangeNothing(t *testing.T) {
 				return fmt.Errorf("not ErrDetached: %w", err)
 			}
 			return err
-		}, note.CodeReadOnly},
-		{"read-only", nil, nil, note.CodeReadOnly},
+		}, wiki.CodeReadOnly},
+		{"read-only", nil, nil, wiki.CodeReadOnly},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -298,8 +298,8 @@ func TestWiki_ExpectedVersion(t *testing.T) {
 		t.Fatalf("edit at the current version (short): %v", err)
 	}
 	err = edit(r.Version)
-	wantCode(t, err, note.CodeConflict)
-	var e *note.Error
+	wantCode(t, err, wiki.CodeConflict)
+	var e *wiki.Error
 	if !errors.As(err, &e) || e.Details["current_version"] == r.Version || e.Details["current_version"] == "" {
 		t.Errorf("conflict details %v should carry the new current version", e.Details)
 	}

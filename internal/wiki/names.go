@@ -81,24 +81,24 @@ type NameMatch struct {
 // of range, and INVALID_PATH for a bad folder.
 func (w *Wiki) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResult, error) {
 	if len(req.Names) == 0 || len(req.Names) > MaxResolveNames {
-		return nil, note.Errorf(note.CodeInvalidParams, "give from 1 to %d names, not %d", MaxResolveNames, len(req.Names))
+		return nil, Errorf(CodeInvalidParams, "give from 1 to %d names, not %d", MaxResolveNames, len(req.Names))
 	}
 	switch req.Strategy {
 	case "":
 		req.Strategy = ResolveExact
 	case ResolveExact, ResolveFuzzy:
 	case ResolveSemantic:
-		return nil, note.Errorf(note.CodeInvalidParams, "semantic resolution is not configured: this wiki has no embeddings").
+		return nil, Errorf(CodeInvalidParams, "semantic resolution is not configured: this wiki has no embeddings").
 			WithHint("use strategy exact, or fuzzy for misspelled names")
 	default:
-		return nil, note.Errorf(note.CodeInvalidParams, "unknown strategy %q", req.Strategy).
+		return nil, Errorf(CodeInvalidParams, "unknown strategy %q", req.Strategy).
 			WithHint("use exact or fuzzy")
 	}
 	switch {
 	case req.Threshold == 0:
 		req.Threshold = DefaultResolveThreshold
 	case req.Threshold < 0 || req.Threshold > 1:
-		return nil, note.Errorf(note.CodeInvalidParams, "threshold %g is not in (0, 1]", req.Threshold)
+		return nil, Errorf(CodeInvalidParams, "threshold %g is not in (0, 1]", req.Threshold)
 	}
 	folder, err := note.CleanFolder(req.Folder)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -130,14 +129,14 @@ func TestWiki_Resolve_Limits(t *testing.T) {
 	errs := []struct {
 		name string
 		req  wiki.ResolveRequest
-		code note.Code
+		code wiki.Code
 	}{
-		{"no names", wiki.ResolveRequest{}, note.CodeInvalidParams},
-		{"too many names", wiki.ResolveRequest{Names: many}, note.CodeInvalidParams},
-		{"semantic", wiki.ResolveRequest{Names: []string{"x"}, Strategy: "semantic"}, note.CodeInvalidParams},
-		{"unknown strategy", wiki.ResolveRequest{Names: []string{"x"}, Strategy: "soundex"}, note.CodeInvalidParams},
-		{"threshold above 1", wiki.ResolveRequest{Names: []string{"x"}, Strategy: "fuzzy", Threshold: 1.5}, note.CodeInvalidParams},
-		{"bad folder", wiki.ResolveRequest{Names: []string{"x"}, Folder: "a/../b"}, note.CodeInvalidPath},
+		{"no names", wiki.ResolveRequest{}, wiki.CodeInvalidParams},
+		{"too many names", wiki.ResolveRequest{Names: many}, wiki.CodeInvalidParams},
+		{"semantic", wiki.ResolveRequest{Names: []string{"x"}, Strategy: "semantic"}, wiki.CodeInvalidParams},
+		{"unknown strategy", wiki.ResolveRequest{Names: []string{"x"}, Strategy: "soundex"}, wiki.CodeInvalidParams},
+		{"threshold above 1", wiki.ResolveRequest{Names: []string{"x"}, Strategy: "fuzzy", Threshold: 1.5}, wiki.CodeInvalidParams},
+		{"bad folder", wiki.ResolveRequest{Names: []string{"x"}, Folder: "a/../b"}, wiki.CodeInvalidPath},
 	}
 	for _, tt := range errs {
 		t.Run(tt.name, func(t *testing.T) {

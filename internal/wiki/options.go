@@ -18,7 +18,7 @@ type Options struct {
 	Author Identity
 	// Committer is the daemon's own identity, recorded as committer.
 	Committer Identity
-	// ReadOnly refuses every mutation with note.ErrReadOnly.
+	// ReadOnly refuses every mutation with ErrReadOnly.
 	ReadOnly bool
 	// Location is the time zone for daily notes and dates; default UTC.
 	Location *time.Location

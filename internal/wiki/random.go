@@ -62,10 +62,10 @@ func (w *Wiki) Random(ctx context.Context, req RandomRequest) (*RandomResult, er
 	}
 	if len(candidates) == 0 {
 		if len(req.Tags) > 0 {
-			return nil, note.Errorf(note.CodeNotFound, "no note has any of the tags %s", strings.Join(req.Tags, ", ")).
+			return nil, Errorf(CodeNotFound, "no note has any of the tags %s", strings.Join(req.Tags, ", ")).
 				WithHint("see the tags in use with list_tags")
 		}
-		return nil, note.Errorf(note.CodeNotFound, "the wiki has no notes yet").WithHint("create one with write_note")
+		return nil, Errorf(CodeNotFound, "the wiki has no notes yet").WithHint("create one with write_note")
 	}
 	i := rand.IntN(len(candidates))
 	f := candidates[i]

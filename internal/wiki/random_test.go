@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -60,11 +59,11 @@ func TestWiki_Random(t *testing.T) {
 	})
 	t.Run("no note with the tags", func(t *testing.T) {
 		_, err := w.Random(ctx, wiki.RandomRequest{Tags: []string{"absent"}})
-		wantCode(t, err, note.CodeNotFound)
+		wantCode(t, err, wiki.CodeNotFound)
 	})
 	t.Run("empty wiki", func(t *testing.T) {
 		w := openWiki(t, gittest.Init(t), nil)
 		_, err := w.Random(ctx, wiki.RandomRequest{})
-		wantCode(t, err, note.CodeNotFound)
+		wantCode(t, err, wiki.CodeNotFound)
 	})
 }

@@ -78,7 +78,7 @@ type HeadingInfo struct {
 // matching several headings).
 func (w *Wiki) Read(ctx context.Context, req ReadRequest) (*ReadResult, error) {
 	if req.Offset < 0 || req.MaxChars < 0 {
-		return nil, note.Errorf(note.CodeInvalidParams, "offset and max_chars must not be negative")
+		return nil, Errorf(CodeInvalidParams, "offset and max_chars must not be negative")
 	}
 	notePath, ext, err := note.CleanPath(req.Path)
 	if err != nil {

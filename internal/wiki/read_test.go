@@ -26,7 +26,7 @@ func TestWiki_Read(t *testing.T) {
 		name string
 		req  wiki.ReadRequest
 		want func(t *testing.T, r *wiki.ReadResult)
-		code note.Code
+		code wiki.Code
 	}{
 		{"whole note", wiki.ReadRequest{Path: "projects/plan"}, func(t *testing.T, r *wiki.ReadResult) {
 			if r.Content != planNote+"\nlater\n" || r.Title != "Plan" || r.File != "projects/plan.md" {
@@ -47,7 +47,7 @@ func TestWiki_Read(t *testing.T) {
 				t.Errorf("section = %q", r.Content)
 			}
 		}, ""},
-		{"missing section", wiki.ReadRequest{Path: "projects/plan", Section: "Nope"}, nil, note.CodeNotFound},
+		{"missing section", wiki.ReadRequest{Path: "projects/plan", Section: "Nope"}, nil, wiki.CodeNotFound},
 		{"metadata only", wiki.ReadRequest{Path: "projects/plan", MetadataOnly: true}, func(t *testing.T, r *wiki.ReadResult) {
 			if r.Content != "" || len(r.Tags) != 1 || r.Tags[0] != "project" || len(r.Headings) != 3 {
 				t.Errorf("got %+v", r)
@@ -63,7 +63,7 @@ func TestWiki_Read(t *testing.T) {
 				t.Errorf("got %q", r.Content)
 			}
 		}, ""},
-		{"unknown version", wiki.ReadRequest{Path: "projects/plan", Version: "deadbeefdead"}, nil, note.CodeNotFound},
+		{"unknown version", wiki.ReadRequest{Path: "projects/plan", Version: "deadbeefdead"}, nil, wiki.CodeNotFound},
 		{"window", wiki.ReadRequest{Path: "Areas/Café", Offset: 2, MaxChars: 5}, func(t *testing.T, r *wiki.ReadResult) {
 			if r.Content != "Café\n" || !r.Truncated || r.NextOffset != 7 || r.TotalChars != 12 {
 				t.Errorf("got %+v", r)
@@ -80,9 +80,9 @@ func TestWiki_Read(t *testing.T) {
 			}
 		}, ""},
 		{".mdx file", wiki.ReadRequest{Path: "mdx/comp.mdx"}, nil, ""},
-		{"missing", wiki.ReadRequest{Path: "nope"}, nil, note.CodeNotFound},
-		{"bad path", wiki.ReadRequest{Path: ".git/config"}, nil, note.CodeInvalidPath},
-		{"negative offset", wiki.ReadRequest{Path: "projects/plan", Offset: -1}, nil, note.CodeInvalidParams},
+		{"missing", wiki.ReadRequest{Path: "nope"}, nil, wiki.CodeNotFound},
+		{"bad path", wiki.ReadRequest{Path: ".git/config"}, nil, wiki.CodeInvalidPath},
+		{"negative offset", wiki.ReadRequest{Path: "projects/plan", Offset: -1}, nil, wiki.CodeInvalidParams},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

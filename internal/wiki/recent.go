@@ -139,7 +139,7 @@ func (w *Wiki) RecentChanges(ctx context.Context, req RecentRequest) (*RecentRes
 			break
 		}
 		f, err := snap.Stat(ctx, it.file)
-		if errors.Is(err, note.ErrNotFound) {
+		if errors.Is(err, ErrNotFound) {
 			continue // deleted by a merge
 		}
 		if err != nil {
@@ -164,7 +164,7 @@ func (w *Wiki) RecentChanges(ctx context.Context, req RecentRequest) (*RecentRes
 // recentFromIndex answers RecentChanges from the search index.
 func (w *Wiki) recentFromIndex(ctx context.Context, req RecentRequest, limit int, folder string) (*RecentResult, error) {
 	if req.Author != "" {
-		return nil, note.Errorf(note.CodeInvalidParams, "filtering recent changes by author needs the history index, which this wiki runs without").
+		return nil, Errorf(CodeInvalidParams, "filtering recent changes by author needs the history index, which this wiki runs without").
 			WithHint("leave author out")
 	}
 	sr, err := w.Search(ctx, SearchParams{Sort: SortModified, ModifiedSince: req.Since, Folder: folder, Limit: limit, Cursor: req.Cursor})
@@ -244,7 +244,7 @@ func decodeRecentCursor(s string) (*recentCursor, error) {
 		err = json.Unmarshal(b, &c)
 	}
 	if err != nil || c.File == "" {
-		return nil, note.Errorf(note.CodeInvalidParams, "bad cursor").
+		return nil, Errorf(CodeInvalidParams, "bad cursor").
 			WithHint("pass the next_cursor of the previous page unchanged, or omit it to start over")
 	}
 	return &c, nil

@@ -16,8 +16,8 @@ var noteExts = []string{".md", ".markdown", ".mdx"}
 // locate finds the file of an existing note in snap. notePath and ext come
 // from note.CleanPath. Without an extension the markdown extensions are
 // tried in order; a miss falls back to a unique case-insensitive match. It
-// returns an error wrapping note.ErrNotFound when there is no such note and
-// note.ErrAmbiguous when several notes differ from the path only in case.
+// returns an error wrapping ErrNotFound when there is no such note and
+// ErrAmbiguous when several notes differ from the path only in case.
 func (w *Wiki) locate(ctx context.Context, snap Snapshot, notePath, ext string) (File, error) {
 	exts := noteExts
 	if ext != "" {
@@ -28,7 +28,7 @@ func (w *Wiki) locate(ctx context.Context, snap Snapshot, notePath, ext string) 
 		if err == nil {
 			return f, nil
 		}
-		if !errors.Is(err, note.ErrNotFound) {
+		if !errors.Is(err, ErrNotFound) {
 			return File{}, err
 		}
 	}
@@ -60,7 +60,7 @@ func (w *Wiki) locateFold(ctx context.Context, snap Snapshot, notePath, ext stri
 	}
 	switch len(matches) {
 	case 0:
-		return File{}, note.Errorf(note.CodeNotFound, "no note %q", notePath).
+		return File{}, Errorf(CodeNotFound, "no note %q", notePath).
 			WithHint("check the path with list_notes or find it with search_notes or resolve_notes")
 	case 1:
 		return matches[0], nil
@@ -69,7 +69,7 @@ func (w *Wiki) locateFold(ctx context.Context, snap Snapshot, notePath, ext stri
 		for i, m := range matches {
 			names[i] = m.Path
 		}
-		return File{}, note.Errorf(note.CodeAmbiguous, "%q matches %d notes that differ only in case: %s",
+		return File{}, Errorf(CodeAmbiguous, "%q matches %d notes that differ only in case: %s",
 			notePath, len(matches), strings.Join(names, ", ")).WithHint("give the path with its exact case")
 	}
 }

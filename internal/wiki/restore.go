@@ -69,7 +69,7 @@ func (w *Wiki) restoreSource(ctx context.Context, head string, req RestoreReques
 	src := &restoreSource{notePath: notePath, ext: ext}
 	if req.Version == "" {
 		if exists {
-			return nil, note.Errorf(note.CodeInvalidParams, "note %q exists; say which version to restore", notePath).
+			return nil, Errorf(CodeInvalidParams, "note %q exists; say which version to restore", notePath).
 				WithHint("pick a commit from note_history and pass it as version")
 		}
 		revs, err := w.hist.Log(ctx, head, file, false)
@@ -77,7 +77,7 @@ func (w *Wiki) restoreSource(ctx context.Context, head string, req RestoreReques
 			return nil, err
 		}
 		if len(revs) == 0 || revs[0].Kind != ChangeDeleted {
-			return nil, note.Errorf(note.CodeNotFound, "no deletion of %q in the history", notePath)
+			return nil, Errorf(CodeNotFound, "no deletion of %q in the history", notePath)
 		}
 		src.commit = revs[0].ID
 		if len(revs[0].Parents) > 0 {
@@ -104,7 +104,7 @@ func (w *Wiki) restoreSource(ctx context.Context, head string, req RestoreReques
 		return nil, err
 	}
 	if name == "" {
-		return nil, note.Errorf(note.CodeNotFound, "note %q did not exist at %s", notePath, shortID(src.commit)).
+		return nil, Errorf(CodeNotFound, "note %q did not exist at %s", notePath, shortID(src.commit)).
 			WithHint("note_history lists the commits where it exists")
 	}
 	src.content = content

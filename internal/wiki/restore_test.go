@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -77,13 +76,13 @@ func TestWiki_Restore(t *testing.T) {
 		st := captureState(t, s.dir)
 		for _, tc := range []struct {
 			req  wiki.RestoreRequest
-			code note.Code
+			code wiki.Code
 		}{
-			{wiki.RestoreRequest{Path: "a"}, note.CodeInvalidParams},
-			{wiki.RestoreRequest{Path: "a", Version: seed, Mutation: wiki.Mutation{ExpectedVersion: "0123456789"}}, note.CodeConflict},
-			{wiki.RestoreRequest{Path: "e", Version: seed}, note.CodeNotFound},
-			{wiki.RestoreRequest{Path: "a", Version: "no-such-rev"}, note.CodeNotFound},
-			{wiki.RestoreRequest{Path: "never-was"}, note.CodeNotFound},
+			{wiki.RestoreRequest{Path: "a"}, wiki.CodeInvalidParams},
+			{wiki.RestoreRequest{Path: "a", Version: seed, Mutation: wiki.Mutation{ExpectedVersion: "0123456789"}}, wiki.CodeConflict},
+			{wiki.RestoreRequest{Path: "e", Version: seed}, wiki.CodeNotFound},
+			{wiki.RestoreRequest{Path: "a", Version: "no-such-rev"}, wiki.CodeNotFound},
+			{wiki.RestoreRequest{Path: "never-was"}, wiki.CodeNotFound},
 		} {
 			_, err := s.w.Restore(ctx, tc.req)
 			wantCode(t, err, tc.code)

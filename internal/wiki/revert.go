@@ -116,7 +116,7 @@ func (w *Wiki) revertPlan(ctx context.Context, commit string) ([]revertStep, []s
 		return nil, nil, info, err
 	}
 	if len(info.Parents) > 1 {
-		return nil, nil, info, note.Errorf(note.CodeInvalidParams, "commit %s is a merge; revert_change undoes a commit with one parent", shortID(commit)).
+		return nil, nil, info, Errorf(CodeInvalidParams, "commit %s is a merge; revert_change undoes a commit with one parent", shortID(commit)).
 			WithHint("revert the commits the merge brought in, one at a time (activity_log lists them)")
 	}
 	parent := ""
@@ -137,7 +137,7 @@ func (w *Wiki) revertPlan(ctx context.Context, commit string) ([]revertStep, []s
 		}
 	}
 	if len(changes) == 0 {
-		return nil, nil, info, note.Errorf(note.CodeInvalidParams, "commit %s changed no note", shortID(commit)).
+		return nil, nil, info, Errorf(CodeInvalidParams, "commit %s changed no note", shortID(commit)).
 			WithHint("activity_log lists the commits and the notes they changed")
 	}
 	renames, err := w.hist.Renames(ctx, changes)
@@ -188,7 +188,7 @@ func (w *Wiki) followMoves(ctx context.Context, commit, head string, plan []reve
 		if s.after == nil {
 			continue
 		}
-		if _, err := snap.Stat(ctx, s.file); errors.Is(err, note.ErrNotFound) {
+		if _, err := snap.Stat(ctx, s.file); errors.Is(err, ErrNotFound) {
 			missing = true
 		} else if err != nil {
 			return err
@@ -298,7 +298,7 @@ func revertConflictError(commit, subject string, cs []RevertConflict) error {
 				c.Path, h.Line, text(h.Now), shortID(commit), text(h.Commit), text(h.Before), shortID(commit))
 		}
 	}
-	e := note.Errorf(note.CodeConflict, "%s", b.String())
+	e := Errorf(CodeConflict, "%s", b.String())
 	e.Details = map[string]any{"conflicts": cs}
 	return e.WithHint("edit the notes by hand (read them, then edit_note), or restore_note a version; nothing was changed")
 }

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -131,8 +130,8 @@ func TestWiki_RevertConflict(t *testing.T) {
 			st := captureState(t, s.dir)
 			for _, dry := range []bool{true, false} {
 				_, err := s.w.Revert(ctx, wiki.RevertRequest{Commit: target, Mutation: wiki.Mutation{DryRun: dry}})
-				wantCode(t, err, note.CodeConflict)
-				var ne *note.Error
+				wantCode(t, err, wiki.CodeConflict)
+				var ne *wiki.Error
 				errors.As(err, &ne)
 				if !strings.Contains(ne.Message, tc.want) {
 					t.Errorf("message %q does not contain %q", ne.Message, tc.want)
@@ -150,7 +149,7 @@ func TestWiki_RevertConflict(t *testing.T) {
 		c := s.edit(t, "ten", "l2\n", "L2\n")
 		s.edit(t, "ten", "L2\n", "L2 again\n")
 		_, err := s.w.Revert(ctx, wiki.RevertRequest{Commit: c})
-		var ne *note.Error
+		var ne *wiki.Error
 		errors.As(err, &ne)
 		cs := ne.Details["conflicts"].([]wiki.RevertConflict)
 		want := wiki.ConflictHunk{Line: 4, Now: "L2 again\n", Commit: "L2\n", Before: "l2\n"}
@@ -172,11 +171,11 @@ func TestWiki_RevertRefused(t *testing.T) {
 	st := captureState(t, s.dir)
 	for _, tc := range []struct {
 		rev  string
-		code note.Code
+		code wiki.Code
 	}{
-		{"HEAD", note.CodeInvalidParams},    // a merge
-		{"HEAD^2^", note.CodeInvalidParams}, // changed no note
-		{"nope", note.CodeNotFound},
+		{"HEAD", wiki.CodeInvalidParams},    // a merge
+		{"HEAD^2^", wiki.CodeInvalidParams}, // changed no note
+		{"nope", wiki.CodeNotFound},
 	} {
 		_, err := s.w.Revert(ctx, wiki.RevertRequest{Commit: tc.rev})
 		wantCode(t, err, tc.code)

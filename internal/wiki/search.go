@@ -181,9 +181,9 @@ func hasLinkTerms(q *grammar.Query) bool {
 func queryError(err error) error {
 	var qe *grammar.Error
 	if !errors.As(err, &qe) {
-		return note.Errorf(note.CodeInvalidQuery, "%v", err)
+		return Errorf(CodeInvalidQuery, "%v", err)
 	}
-	e := note.Errorf(note.CodeInvalidQuery, "%s", qe.Msg).
+	e := Errorf(CodeInvalidQuery, "%s", qe.Msg).
 		WithHint("fix the query at column %d; see the query language in the tool description", qe.Column)
 	e.Details = map[string]any{"column": qe.Column}
 	return e

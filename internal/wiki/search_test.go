@@ -209,7 +209,7 @@ func TestWiki_Grep(t *testing.T) {
 		name string
 		req  wiki.GrepRequest
 		want []wiki.GrepMatch
-		code note.Code
+		code wiki.Code
 	}{
 		{"literal, any case", wiki.GrepRequest{Pattern: "todo"}, []wiki.GrepMatch{
 			{Path: "a", Line: 2, Text: "TODO: call Ana"}, {Path: "sub/b", Line: 1, Text: "todo later"},
@@ -217,9 +217,9 @@ func TestWiki_Grep(t *testing.T) {
 		{"case-sensitive", wiki.GrepRequest{Pattern: "todo", CaseSensitive: true}, []wiki.GrepMatch{{Path: "sub/b", Line: 1, Text: "todo later"}}, ""},
 		{"regex", wiki.GrepRequest{Pattern: `^TODO\(`, Regex: true, CaseSensitive: true}, []wiki.GrepMatch{{Path: "sub/b", Line: 2, Text: "TODO(bob)"}}, ""},
 		{"folder", wiki.GrepRequest{Pattern: "todo", Folder: "sub/deep"}, []wiki.GrepMatch{{Path: "sub/deep/c", Line: 1, Text: "x TODO y"}}, ""},
-		{"bad regex", wiki.GrepRequest{Pattern: "(", Regex: true}, nil, note.CodeInvalidParams},
-		{"empty", wiki.GrepRequest{}, nil, note.CodeInvalidParams},
-		{"bad folder", wiki.GrepRequest{Pattern: "x", Folder: "../up"}, nil, note.CodeInvalidPath},
+		{"bad regex", wiki.GrepRequest{Pattern: "(", Regex: true}, nil, wiki.CodeInvalidParams},
+		{"empty", wiki.GrepRequest{}, nil, wiki.CodeInvalidParams},
+		{"bad folder", wiki.GrepRequest{Pattern: "x", Folder: "../up"}, nil, wiki.CodeInvalidPath},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -13,16 +13,16 @@ type Store interface {
 	// Head returns the branch HEAD points at and its commit.
 	Head(ctx context.Context) (Head, error)
 	// Snapshot returns the tree of a commit; "" is the empty tree.
-	// It returns an error wrapping note.ErrNotFound for an unknown commit.
+	// It returns an error wrapping ErrNotFound for an unknown commit.
 	Snapshot(ctx context.Context, commit string) (Snapshot, error)
 	// ResolveRevision turns a full or short sha, "HEAD", "HEAD~N" or a branch
 	// name into a commit id. A short sha matching several commits is
-	// note.ErrAmbiguous; no match is note.ErrNotFound.
+	// ErrAmbiguous; no match is ErrNotFound.
 	ResolveRevision(ctx context.Context, rev string) (string, error)
 	// CheckWorktree reports, for a checkout, whether any of the files
 	// (repository-relative, with extension) differs from its content at
 	// commit parent: modified, deleted, or untracked where parent has none.
-	// Such files fail with an *note.Error of code LOCAL_CHANGES naming them.
+	// Such files fail with an *Error of code LOCAL_CHANGES naming them.
 	// A bare repository always passes.
 	CheckWorktree(ctx context.Context, parent string, files []string) error
 	// CheckoutChange reports how the checked-out file (repository-relative,
@@ -48,12 +48,12 @@ type Store interface {
 	// add.
 	Changes(ctx context.Context, from, to string) ([]FileChange, error)
 	// CommitInfo returns a commit's parents, signatures and message, or an
-	// error wrapping note.ErrNotFound for an unknown commit.
+	// error wrapping ErrNotFound for an unknown commit.
 	CommitInfo(ctx context.Context, commit string) (CommitInfo, error)
 	// IsAncestor reports whether commit a is an ancestor of (or equal to) b.
 	IsAncestor(ctx context.Context, a, b string) (bool, error)
 	// ReadBlob returns the content of a blob by id, or an error wrapping
-	// note.ErrNotFound when there is no such blob; a blob the repository
+	// ErrNotFound when there is no such blob; a blob the repository
 	// refers to but lacks (a partial clone) is a *MissingObjectError.
 	ReadBlob(ctx context.Context, blob string) ([]byte, error)
 	// Dir returns the directory for wikid's derived state: ".git/wikid" in a
@@ -68,10 +68,10 @@ type Store interface {
 type Snapshot interface {
 	// Commit returns the commit id, or "" for the empty tree.
 	Commit() string
-	// Stat returns the file at path, or an error wrapping note.ErrNotFound.
+	// Stat returns the file at path, or an error wrapping ErrNotFound.
 	Stat(ctx context.Context, file string) (File, error)
 	// Read returns the file at path and its content, or an error wrapping
-	// note.ErrNotFound.
+	// ErrNotFound.
 	Read(ctx context.Context, file string) (File, []byte, error)
 	// Files lists the regular files under dir ("" for the root), recursively,
 	// sorted by path.

@@ -64,7 +64,7 @@ func (t *txn) stage(path string) (*staged, error) {
 			return nil, fmt.Errorf("read %s: %w", f.Path, err)
 		}
 		return t.add(&staged{file: f.Path, notePath: notePathOf(f.Path), base: f, old: content, content: content}), nil
-	case errors.Is(err, note.ErrNotFound):
+	case errors.Is(err, ErrNotFound):
 		return t.add(&staged{file: note.FileName(notePath, ext), notePath: notePath}), nil
 	default:
 		return nil, err
@@ -78,7 +78,7 @@ func (t *txn) existing(path string) (*staged, error) {
 		return nil, err
 	}
 	if s.content == nil {
-		return nil, note.Errorf(note.CodeNotFound, "no note %q", s.notePath).
+		return nil, Errorf(CodeNotFound, "no note %q", s.notePath).
 			WithHint("check the path with list_notes, or create the note with write_note")
 	}
 	return s, nil
@@ -93,7 +93,7 @@ func (t *txn) add(s *staged) *staged {
 // put sets a staged file's new content, enforcing the size limit.
 func (t *txn) put(s *staged, content []byte) error {
 	if int64(len(content)) > t.w.opts.MaxNoteSize {
-		return note.Errorf(note.CodeTooLarge, "note %q would be %d bytes; the limit is %d", s.notePath, len(content), t.w.opts.MaxNoteSize).
+		return Errorf(CodeTooLarge, "note %q would be %d bytes; the limit is %d", s.notePath, len(content), t.w.opts.MaxNoteSize).
 			WithHint("split the note into smaller notes")
 	}
 	if content == nil {

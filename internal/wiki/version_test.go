@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -47,12 +46,12 @@ func TestWiki_ReadVersion(t *testing.T) {
 	}
 	t.Run("errors", func(t *testing.T) {
 		_, err := s.w.Read(ctx, wiki.ReadRequest{Path: "a", Version: "0000000"})
-		wantCode(t, err, note.CodeNotFound)
+		wantCode(t, err, wiki.CodeNotFound)
 		_, err = s.w.Read(ctx, wiki.ReadRequest{Path: "e", Version: gitLines(t, s.dir, "rev-list", "--max-parents=0", "HEAD")[0]})
-		wantCode(t, err, note.CodeNotFound)
+		wantCode(t, err, wiki.CodeNotFound)
 		prefix := ambiguousCommits(t, s.dir)
 		_, err = s.w.Read(ctx, wiki.ReadRequest{Path: "a", Version: prefix})
-		wantCode(t, err, note.CodeAmbiguous)
+		wantCode(t, err, wiki.CodeAmbiguous)
 	})
 }
 

@@ -139,7 +139,7 @@ func (w *Wiki) snapshotAt(ctx context.Context, rev string) (Snapshot, error) {
 	}
 	commit, err := w.store.ResolveRevision(ctx, rev)
 	if err != nil {
-		if errors.Is(err, note.ErrNotFound) || errors.Is(err, note.ErrAmbiguous) {
+		if errors.Is(err, ErrNotFound) || errors.Is(err, ErrAmbiguous) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("resolve version %q: %w", rev, err)

@@ -37,7 +37,7 @@ func (t *txn) write(req WriteRequest) error {
 		return err
 	}
 	if s.content != nil && !req.Overwrite {
-		return note.Errorf(note.CodeAlreadyExists, "note %q already exists", s.notePath).
+		return Errorf(CodeAlreadyExists, "note %q already exists", s.notePath).
 			WithHint("set overwrite: true to replace it, or change part of it with edit_note")
 	}
 	if s.content == nil {

@@ -1,14 +1,18 @@
-package note
+// Package wikierr is the error contract of the wiki: the codes a call may
+// fail with, one sentinel per code, and the error that carries a code, a
+// message, the line it refers to and details for the caller. Package wiki
+// re-exports all of it; the note model, which wiki imports, uses it here.
+package wikierr
 
 import (
 	"errors"
 	"fmt"
 )
 
-// Code classifies an error for callers and for the MCP error contract.
+// Code classifies an error for callers, whatever their front end.
 type Code string
 
-// The error codes of the tool contract.
+// The error codes.
 const (
 	CodeInvalidParams Code = "INVALID_PARAMS"
 	CodeInvalidPath   Code = "INVALID_PATH"

@@ -1,4 +1,4 @@
-package note
+package wikierr
 
 import (
 	"errors"
