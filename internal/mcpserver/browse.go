@@ -195,7 +195,7 @@ type grepArgs struct {
 
 func grepNotesTool() *tool {
 	in := object("",
-		req("pattern", &schema{Type: "string", MinLength: ptr(1), Description: "The text to find, literally; a regular expression (RE2 syntax) with regex."}),
+		req("pattern", &schema{Type: "string", MinLength: ptr(1), MaxLength: ptr(wiki.MaxGrepPattern), Description: "The text to find, literally; a regular expression (RE2 syntax) with regex."}),
 		opt("regex", boolean("Treat pattern as a regular expression.").def(false)),
 		opt("case_sensitive", boolean("Match case exactly.").def(false)),
 		folderProp,
