@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -107,9 +108,16 @@ func startFuzzServer(f *testing.F) *fuzzServer {
 	return fs
 }
 
+// allocBudget bounds what one fuzzed call may allocate: the fixture wiki's
+// largest honest answers (every note, the whole graph) take a few MiB, so
+// a call that allocates far more than this plus a multiple of its input
+// sized something from an argument before checking it.
+const allocBudget = 32 << 20
+
 // FuzzToolArguments calls every tool with arbitrary arguments, valid JSON
 // or not, through the stdio transport: each call is answered (a result or
-// an error) within 10 s, nothing panics, and the stream goes on.
+// an error) within 10 s, nothing panics, the stream goes on, and no call
+// allocates far beyond its input's size.
 func FuzzToolArguments(f *testing.F) {
 	fs := startFuzzServer(f)
 	for i := range fs.tools {
@@ -125,7 +133,13 @@ func FuzzToolArguments(f *testing.F) {
 		if !json.Valid(args) {
 			arguments = string(args)
 		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
 		line := fs.call(t, "tools/call", map[string]any{"name": name, "arguments": arguments})
+		runtime.ReadMemStats(&after)
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > allocBudget+64*uint64(len(args)) {
+			t.Fatalf("%s %q: the call allocated %d KiB for %d bytes of arguments", name, args, alloc>>10, len(args))
+		}
 		var ans struct {
 			Result *struct {
 				IsError bool `json:"isError"`
