@@ -95,7 +95,7 @@ func (w *Wiki) gitTimes(ctx context.Context, commit string, atHead bool, files [
 	}
 	ts, err := w.hist.Times(ctx, commit, files)
 	if errors.Is(err, ErrNotFound) && atHead && w.hist.Commit() != "" {
-		if err = w.hist.Sync(ctx, commit); err == nil {
+		if err = w.syncHistoryTo(ctx, commit); err == nil {
 			ts, err = w.hist.Times(ctx, commit, files)
 		}
 	}
@@ -123,7 +123,7 @@ func (w *Wiki) allTimes(ctx context.Context, head string) (map[string]FileTimes,
 	}
 	all, err := w.hist.Times(ctx, head, nil)
 	if errors.Is(err, ErrNotFound) && w.hist.Commit() != "" {
-		if err = w.hist.Sync(ctx, head); err == nil {
+		if err = w.syncHistoryTo(ctx, head); err == nil {
 			all, err = w.hist.Times(ctx, head, nil)
 		}
 	}
@@ -138,15 +138,15 @@ func (w *Wiki) allTimes(ctx context.Context, head string) (map[string]FileTimes,
 // history found, for a wiki without a history index.
 func (w *Wiki) walkedTimes(files []string) (map[string]FileTimes, bool) {
 	out := make(map[string]FileTimes, len(files))
-	if w.ix == nil || !w.ix.lockUnlessBuilding() {
+	if w.indexLane == nil || !w.indexLane.lockUnlessBuilding() {
 		return out, false
 	}
-	defer w.ix.mu.Unlock()
-	if w.ix.times == nil {
+	defer w.indexLane.mu.Unlock()
+	if w.indexed.times == nil {
 		return out, false
 	}
 	for _, f := range files {
-		if t, ok := w.ix.times[f]; ok {
+		if t, ok := w.indexed.times[f]; ok {
 			out[f] = FileTimes{Created: t.created, Modified: t.modified}
 		}
 	}

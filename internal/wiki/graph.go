@@ -3,9 +3,6 @@ package wiki
 import (
 	"context"
 	"errors"
-	"fmt"
-	"sync"
-	"time"
 
 	"github.com/wikid/wikid/internal/note"
 )
@@ -249,79 +246,23 @@ type LinkEdit struct {
 	Now string `json:"now,omitempty"`
 }
 
-// graphState keeps the link graph in step with the branch. Reads catch it
-// up with HEAD first; a mutation patches it with the files it committed.
-type graphState struct {
-	g Graph
-	// mu serializes updates: a catch-up, a patch, and the planning of a
-	// move, which needs the graph at the commit it builds on.
-	mu sync.Mutex
+// graphStore is the link graph as the follower keeps it.
+type graphStore struct{ g Graph }
+
+func (s graphStore) Name() string   { return "link graph" }
+func (s graphStore) Commit() string { return s.g.Commit() }
+
+func (s graphStore) Reset(context.Context) error {
+	s.g.Reset()
+	return nil
 }
 
-// errNoGraph is returned by the link tools of a wiki opened without a graph.
-var errNoGraph = errors.New("the wiki has no link graph")
-
-// graphAt returns the graph caught up with HEAD.
-func (w *Wiki) graphAt(ctx context.Context) (Graph, error) {
-	if w.gr == nil {
-		return nil, errNoGraph
-	}
-	head, err := w.store.Head(ctx)
+// Apply patches the graph with the notes, and the files links may embed,
+// that changed.
+func (s graphStore) Apply(ctx context.Context, u *Update) error {
+	changes, err := u.Changes(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("read HEAD: %w", err)
-	}
-	if w.gr.g.Commit() == head.Commit {
-		return w.gr.g, nil
-	}
-	w.gr.mu.Lock()
-	defer w.gr.mu.Unlock()
-	if err := w.catchUpGraphLocked(ctx, head.Commit); err != nil {
-		return nil, err
-	}
-	return w.gr.g, nil
-}
-
-// withGraphAt runs fn with the graph at commit, holding it there: no other
-// update runs until fn returns.
-func (w *Wiki) withGraphAt(ctx context.Context, commit string, fn func(Graph) error) error {
-	if w.gr == nil {
-		return errNoGraph
-	}
-	w.gr.mu.Lock()
-	defer w.gr.mu.Unlock()
-	if err := w.catchUpGraphLocked(ctx, commit); err != nil {
 		return err
-	}
-	return fn(w.gr.g)
-}
-
-// catchUpGraphLocked moves the graph from its commit to `to`: by the files
-// that changed in between when its commit is an ancestor of `to`, else by a
-// rebuild from every file of `to`. The caller holds gr.mu.
-func (w *Wiki) catchUpGraphLocked(ctx context.Context, to string) error {
-	g := w.gr.g
-	from := g.Commit()
-	if from == to {
-		return nil
-	}
-	if from != "" {
-		ok, err := w.store.IsAncestor(ctx, from, to)
-		if err != nil && !errors.Is(err, ErrNotFound) {
-			return fmt.Errorf("link graph catch-up: %w", err)
-		}
-		if !ok {
-			g.Reset()
-			from = ""
-		}
-	}
-	start := time.Now()
-	changes, err := w.store.Changes(ctx, from, to)
-	if err != nil {
-		return fmt.Errorf("link graph catch-up: %w", err)
-	}
-	snap, err := w.store.Snapshot(ctx, to)
-	if err != nil {
-		return fmt.Errorf("link graph catch-up: %w", err)
 	}
 	var files []GraphFile
 	var deleted []string
@@ -334,42 +275,40 @@ func (w *Wiki) catchUpGraphLocked(ctx context.Context, to string) error {
 			continue
 		}
 		gf := GraphFile{File: ch.Path, Version: ch.NewBlob}
-		if p, _, ok := note.SplitFileName(ch.Path); ok {
-			f, content, err := snap.Read(ctx, ch.Path)
-			if err != nil {
-				return fmt.Errorf("link graph catch-up: %w", err)
-			}
-			gf.Version, gf.Note = f.Blob, w.parse(p, f, content)
+		n, f, ok, err := u.Note(ctx, ch.Path)
+		if err != nil {
+			return err
+		}
+		if ok {
+			gf.Version, gf.Note = f.Blob, n
 		}
 		files = append(files, gf)
 	}
-	g.Apply(to, files, deleted)
-	w.log.Debug("link graph caught up", "from", short(from), "to", short(to), "files", len(changes), "took", time.Since(start))
+	s.g.Apply(u.To, files, deleted)
 	return nil
 }
 
-// graphCommit patches the graph with a wiki commit before the mutation
-// returns. If the graph is not at the commit's parent, or another update
-// holds it, the next read catches up instead.
-func (w *Wiki) graphCommit(parent, commit string, changed []*staged) {
-	if w.gr == nil || !w.gr.mu.TryLock() {
-		return
+// errNoGraph is returned by the link tools of a wiki opened without a graph.
+var errNoGraph = errors.New("the wiki has no link graph")
+
+// graphAt returns the graph caught up with HEAD.
+func (w *Wiki) graphAt(ctx context.Context) (Graph, error) {
+	if w.graphLane == nil {
+		return nil, errNoGraph
 	}
-	defer w.gr.mu.Unlock()
-	if w.gr.g.Commit() != parent {
-		return
+	if _, err := w.await(ctx, w.graphLane); err != nil {
+		return nil, err
 	}
-	var files []GraphFile
-	var deleted []string
-	for _, s := range changed {
-		if s.content == nil {
-			deleted = append(deleted, s.file)
-			continue
-		}
-		f := File{Path: s.file, Blob: s.version(), Size: int64(len(s.content))}
-		files = append(files, GraphFile{File: s.file, Version: f.Blob, Note: w.parse(s.notePath, f, s.content)})
+	return w.graph, nil
+}
+
+// withGraphAt runs fn with the graph at commit, holding it there: no other
+// update runs until fn returns.
+func (w *Wiki) withGraphAt(ctx context.Context, commit string, fn func(Graph) error) error {
+	if w.graphLane == nil {
+		return errNoGraph
 	}
-	w.gr.g.Apply(commit, files, deleted)
+	return w.hold(ctx, w.graphLane, commit, func() error { return fn(w.graph) })
 }
 
 // graphFile reports whether a repository file belongs in the graph: a note,

@@ -133,25 +133,25 @@ func (w *Wiki) grepFiles(ctx context.Context, snap Snapshot, commit string, requ
 // rule out for the required strings. It reports false when every note must
 // be read: the index is not at commit, is being built, or cannot narrow.
 func (w *Wiki) grepCandidates(ctx context.Context, commit string, required []string, folder string) ([]string, bool) {
-	if w.ix == nil || len(required) == 0 {
+	if w.indexLane == nil || len(required) == 0 {
 		return nil, false
 	}
-	if w.ix.state().Building {
+	if w.indexLane.state().Building {
 		return nil, false // reading every note is quicker than waiting
 	}
 	if err := w.refreshIndex(ctx); err != nil {
 		return nil, false
 	}
-	// Every change of the index happens under ix.mu: holding it, the
-	// index stays at commit while it answers.
-	if !w.ix.lockUnlessBuilding() {
+	// Every change of the index happens under its lane's mu: holding it,
+	// the index stays at commit while it answers.
+	if !w.indexLane.lockUnlessBuilding() {
 		return nil, false
 	}
-	defer w.ix.mu.Unlock()
-	if w.ix.idx.Commit() != commit {
+	defer w.indexLane.mu.Unlock()
+	if w.index.Commit() != commit {
 		return nil, false
 	}
-	paths, ok, err := w.ix.idx.Containing(ctx, required, folder)
+	paths, ok, err := w.index.Containing(ctx, required, folder)
 	if err != nil {
 		w.log.Warn("grep: search index failed; reading every note", "err", err)
 		return nil, false

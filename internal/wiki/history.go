@@ -2,7 +2,6 @@ package wiki
 
 import (
 	"context"
-	"fmt"
 	"time"
 )
 
@@ -163,21 +162,31 @@ type FileTimes struct {
 	Author Signature
 }
 
+// historyStore is the history index as the follower keeps it.
+type historyStore struct{ h History }
+
+func (s historyStore) Name() string   { return "history index" }
+func (s historyStore) Commit() string { return s.h.Commit() }
+
+// Reset does nothing: Sync drops the commits a rewritten history left out.
+func (s historyStore) Reset(context.Context) error { return nil }
+
+// Apply adds the commits reachable from u.To that the index lacks.
+func (s historyStore) Apply(ctx context.Context, u *Update) error { return s.h.Sync(ctx, u.To) }
+
 // syncHistory brings the history index to HEAD and returns HEAD. It fails
 // with INTERNAL when the wiki has no history index.
 func (w *Wiki) syncHistory(ctx context.Context) (Head, error) {
-	if w.hist == nil {
+	if w.historyLane == nil {
 		return Head{}, Errorf(CodeInternal, "this wiki runs without a history index").
 			WithHint("open the wiki with its history index (wikid serve and the CLI do)")
 	}
-	h, err := w.store.Head(ctx)
-	if err != nil {
-		return Head{}, fmt.Errorf("read HEAD: %w", err)
-	}
-	if err := w.hist.Sync(ctx, h.Commit); err != nil {
-		return Head{}, fmt.Errorf("bring the history index to %s: %w", short(h.Commit), err)
-	}
-	return h, nil
+	return w.await(ctx, w.historyLane)
+}
+
+// syncHistoryTo brings the history index to commit, HEAD or an ancestor.
+func (w *Wiki) syncHistoryTo(ctx context.Context, commit string) error {
+	return w.awaitCommit(ctx, w.historyLane, commit)
 }
 
 // shortID is the abbreviated commit id the history tools show, as git's

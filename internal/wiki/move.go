@@ -79,7 +79,7 @@ func (w *Wiki) Move(ctx context.Context, req MoveRequest) (*Result, error) {
 	if n := len(broken); n > 0 {
 		res.Warnings = append(res.Warnings, brokenWarning(broken, "still name the old paths"))
 	}
-	if w.gr == nil {
+	if w.graphLane == nil {
 		res.Warnings = append(res.Warnings, "links were not checked: the wiki has no link graph")
 	}
 	return res, nil
@@ -96,7 +96,7 @@ func (t *txn) move(req MoveRequest) (updated, broken []LinkedNote, err error) {
 		newPath[m.from.notePath] = m.toPath
 	}
 	var rel []Relink
-	if t.w.gr != nil {
+	if t.w.graphLane != nil {
 		err := t.w.withGraphAt(t.ctx, t.head.Commit, func(g Graph) error {
 			rel = g.Relinks(newPath)
 			return nil
@@ -394,7 +394,7 @@ func (t *txn) deletedLinks() ([]LinkedNote, error) {
 			gone[s.notePath] = ""
 		}
 	}
-	if t.w.gr == nil || len(gone) == 0 {
+	if t.w.graphLane == nil || len(gone) == 0 {
 		return nil, nil
 	}
 	var rel []Relink

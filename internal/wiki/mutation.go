@@ -199,15 +199,14 @@ func (t *txn) finish(tool string, m Mutation) (*Result, error) {
 		Message:   commitMessage(t.subject(changed), m, tool, t.head.Commit),
 	}
 	for _, s := range changed {
-		req.Changes = append(req.Changes, FileChange{Path: s.file, Delete: s.content == nil, Content: s.content})
+		req.Changes = append(req.Changes, FileChange{Path: s.file, Delete: s.content == nil, Content: s.content, NewBlob: s.version()})
 	}
 	commit, err := t.w.store.Commit(t.ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	res.Commit = commit
-	t.w.indexCommit(t.ctx, t.head.Commit, commit, req.Committer.When, changed)
-	t.w.graphCommit(t.head.Commit, commit, changed)
+	t.w.committed(t.ctx, t.head.Commit, commit, req.Committer.When, req.Changes)
 	return res, nil
 }
 

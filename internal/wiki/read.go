@@ -102,7 +102,7 @@ func (w *Wiki) Read(ctx context.Context, req ReadRequest) (*ReadResult, error) {
 		res.LocalChange = w.checkoutChange(ctx, snap.Commit(), f.Path)
 	}
 	if req.MetadataOnly {
-		if req.Version == "" && w.gr != nil {
+		if req.Version == "" && w.graphLane != nil {
 			g, err := w.graphAt(ctx)
 			if err != nil {
 				return nil, err

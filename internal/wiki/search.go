@@ -37,7 +37,7 @@ type SearchParams struct {
 // INVALID_PARAMS for a bad sort, limit or cursor, and INVALID_PATH for a
 // bad folder or backlinks_to.
 func (w *Wiki) Search(ctx context.Context, p SearchParams) (*SearchResult, error) {
-	if w.ix == nil {
+	if w.indexLane == nil {
 		return nil, errors.New("search: the wiki has no search index")
 	}
 	req, err := w.searchRequest(p)
@@ -48,7 +48,7 @@ func (w *Wiki) Search(ctx context.Context, p SearchParams) (*SearchResult, error
 	if req.Cursor, err = scope.open(req.Cursor); err != nil {
 		return nil, err
 	}
-	if w.gr != nil && (req.BacklinksTo != "" || hasLinkTerms(req.Query)) {
+	if w.graphLane != nil && (req.BacklinksTo != "" || hasLinkTerms(req.Query)) {
 		g, err := w.graphAt(ctx)
 		if err != nil {
 			return nil, err
@@ -58,7 +58,7 @@ func (w *Wiki) Search(ctx context.Context, p SearchParams) (*SearchResult, error
 	if err := w.refreshIndex(ctx); err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	res, err := w.ix.idx.Search(ctx, req)
+	res, err := w.index.Search(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +191,7 @@ func queryError(err error) error {
 
 // Tags counts notes per tag, nested tags counted for every ancestor.
 func (w *Wiki) Tags(ctx context.Context, req TagsRequest) ([]TagCount, error) {
-	if w.ix == nil {
+	if w.indexLane == nil {
 		return nil, errors.New("tags: the wiki has no search index")
 	}
 	if req.Folder != "" {
@@ -205,5 +205,5 @@ func (w *Wiki) Tags(ctx context.Context, req TagsRequest) ([]TagCount, error) {
 	if err := w.refreshIndex(ctx); err != nil {
 		return nil, fmt.Errorf("tags: %w", err)
 	}
-	return w.ix.idx.Tags(ctx, req)
+	return w.index.Tags(ctx, req)
 }

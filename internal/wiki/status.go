@@ -133,15 +133,15 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 		st.History = derived(true, w.hist.Commit(), head.Commit)
 		st.MissingObjects = w.hist.MissingObjects()
 	}
-	if w.gr != nil {
-		st.Graph = derived(true, w.gr.g.Commit(), head.Commit)
+	if w.graphLane != nil {
+		st.Graph = derived(true, w.graph.Commit(), head.Commit)
 	}
-	if w.ix == nil {
+	if w.indexLane == nil {
 		st.Index.Behind = -1
 		return st, nil
 	}
 	st.Index.Enabled = true
-	st.Index.IndexState = w.ix.state()
+	st.Index.IndexState = w.IndexState()
 	st.Index.CaughtUp = st.Index.Commit == head.Commit
 	st.Index.Behind = w.commitsBetween(ctx, st.Index.Commit, head.Commit)
 	return st, nil
@@ -159,15 +159,15 @@ func (w *Wiki) Derived(ctx context.Context) (index IndexStatus, history, graph D
 	if w.hist != nil {
 		history = derived(true, w.hist.Commit(), head.Commit)
 	}
-	if w.gr != nil {
-		graph = derived(true, w.gr.g.Commit(), head.Commit)
+	if w.graphLane != nil {
+		graph = derived(true, w.graph.Commit(), head.Commit)
 	}
 	if b, ok := w.store.(blocker); ok && !w.opts.ReadOnly {
 		blocked = b.Blocked(ctx)
 	}
 	index.Behind = -1
-	if w.ix != nil {
-		index.Enabled, index.IndexState = true, w.ix.state()
+	if w.indexLane != nil {
+		index.Enabled, index.IndexState = true, w.IndexState()
 		index.CaughtUp = index.Commit == head.Commit
 	}
 	return index, history, graph, blocked, nil

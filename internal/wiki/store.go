@@ -112,6 +112,8 @@ type FileChange struct {
 	Delete  bool
 	Content []byte
 	// OldBlob and NewBlob are filled in by Store.Changes; "" when absent.
+	// A commit the wiki makes gives NewBlob for the derived stores, which
+	// take its changes as they are; Store.Commit ignores them.
 	OldBlob, NewBlob string
 }
 

@@ -19,7 +19,7 @@ func (w *Wiki) fileTimes(ctx context.Context, head string) (map[string]pathTime,
 	if w.hist == nil {
 		return w.walkFileTimes(ctx, head)
 	}
-	if err := w.hist.Sync(ctx, head); err != nil {
+	if err := w.syncHistoryTo(ctx, head); err != nil {
 		return nil, fmt.Errorf("file times: %w", err)
 	}
 	times := map[string]pathTime{}
@@ -58,73 +58,70 @@ func (w *Wiki) historyTimes(ctx context.Context, head string, files []string, ti
 	return nil
 }
 
-// advanceTimes brings the times of the files changed between two commits
-// up to date.
-func (w *Wiki) advanceTimes(ctx context.Context, from, to string) error {
-	changes, err := w.store.Changes(ctx, from, to)
+// advanceTimes brings times up to date with the files an update changed,
+// made by others: from the history index, or as changed when their commit
+// was made.
+func (w *Wiki) advanceTimes(ctx context.Context, u *Update, times map[string]pathTime) error {
+	changes, err := u.Changes(ctx)
 	if err != nil {
 		return err
 	}
 	if w.hist != nil {
-		if err := w.hist.Sync(ctx, to); err != nil {
+		if err := w.syncHistoryTo(ctx, u.To); err != nil {
 			return fmt.Errorf("file times: %w", err)
 		}
 		var files []string
 		for _, ch := range changes {
 			if ch.Delete {
-				delete(w.ix.times, ch.Path)
+				delete(times, ch.Path)
 			} else {
 				files = append(files, ch.Path)
 			}
 		}
-		return w.historyTimes(ctx, to, files, w.ix.times)
+		return w.historyTimes(ctx, u.To, files, times)
 	}
-	info, err := w.store.CommitInfo(ctx, to)
+	info, err := w.store.CommitInfo(ctx, u.To)
 	if err != nil {
 		return err
 	}
 	for _, ch := range changes {
-		w.ix.touch(ch.Path, ch.Delete, info.Committer.When)
+		touch(times, ch.Path, ch.Delete, info.Committer.When)
 	}
 	return nil
 }
 
 // commitTimes records the times of the files a wiki commit changed: from
-// the history index, extended by the commit, when it was at the commit's
-// parent; else (no index, or one still catching up, which the commit must
-// not wait for) as changed at when.
-func (w *Wiki) commitTimes(ctx context.Context, parent, commit string, when time.Time, changed []*staged) {
+// the history index when it already holds the commit (the follower brings
+// it there first); else (no index, or one still building, which the
+// commit must not wait for) as changed at the commit's time.
+func (w *Wiki) commitTimes(ctx context.Context, u *Update, times map[string]pathTime) {
 	var files []string
-	for _, s := range changed {
-		w.ix.touch(s.file, s.content == nil, when)
-		if s.content != nil {
-			files = append(files, s.file)
+	for _, ch := range u.changes {
+		touch(times, ch.Path, ch.Delete, u.When)
+		if !ch.Delete {
+			files = append(files, ch.Path)
 		}
 	}
-	if w.hist == nil || w.hist.Commit() != parent {
+	if w.hist == nil || w.hist.Commit() != u.To {
 		return
 	}
-	err := w.hist.Sync(ctx, commit)
-	if err == nil {
-		err = w.historyTimes(ctx, commit, files, w.ix.times)
-	}
-	if err != nil {
-		w.log.Warn("history index not extended", "commit", short(commit), "err", err)
+	if err := w.historyTimes(ctx, u.To, files, times); err != nil {
+		w.log.Warn("file times not read from the history index", "commit", short(u.To), "err", err)
 	}
 }
 
 // touch records a change of file at when.
-func (ix *indexer) touch(file string, deleted bool, when time.Time) {
+func touch(times map[string]pathTime, file string, deleted bool, when time.Time) {
 	if deleted {
-		delete(ix.times, file)
+		delete(times, file)
 		return
 	}
-	t, ok := ix.times[file]
+	t, ok := times[file]
 	if !ok {
 		t.created = when
 	}
 	t.modified = when
-	ix.times[file] = t
+	times[file] = t
 }
 
 // walkFileTimes walks the first-parent history from head once and returns,

@@ -21,13 +21,20 @@ type Wiki struct {
 	// writeMu admits one mutation at a time.
 	writeMu sync.Mutex
 	notes   *noteCache
-	fold    foldIndex   // case-insensitive path lookups
-	ix      *indexer    // nil without a search index
-	gr      *graphState // nil without a link graph
-	hist    History     // nil without a history index
+	fold    foldIndex // case-insensitive path lookups
+	hist    History   // nil without a history index
+	index   Index     // nil without a search index
+	graph   Graph     // nil without a link graph
 	recent  recentCache
 	times   timesCache // git times of every file at one head
 	local   localCache // the last scan of the checkout
+
+	// lanes are the derived stores the follower keeps in step with HEAD,
+	// in the order they take a commit: the history index first, which the
+	// search index's file times read. The named ones are nil when absent.
+	lanes                             []*lane
+	historyLane, indexLane, graphLane *lane
+	indexed                           *searchStore
 
 	cancel context.CancelFunc // stops background work
 	bg     sync.WaitGroup
@@ -42,11 +49,15 @@ type Deps struct {
 	Index   Index
 	History History
 	Graph   Graph
+	// Derived are further stores for the follower to keep in step with
+	// HEAD, after the others.
+	Derived []DerivedStore
 }
 
 // Open returns a wiki over the adapters in d; Close closes them all. The
-// index, history and graph catch up with HEAD in the background: until they
-// have, searches answer from what the index holds and IndexState says so.
+// derived stores (the history index, the search index, the link graph)
+// catch up with HEAD in the background: until one has, a read that needs it
+// waits for it, and IndexState and Derived say how far it is.
 // Open returns an error if the options are invalid or HEAD cannot be read.
 func Open(ctx context.Context, d Deps, opts Options) (*Wiki, error) {
 	store, idx, hist := d.Store, d.Index, d.History
@@ -62,36 +73,24 @@ func Open(ctx context.Context, d Deps, opts Options) (*Wiki, error) {
 		log:   opts.Logger.WithGroup("wiki"),
 		notes: newNoteCache(4096),
 	}
-	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	w.cancel = cancel
 	if hist != nil {
 		w.hist = hist
-		w.bg.Add(1)
-		go func() {
-			defer w.bg.Done()
-			if _, err := w.syncHistory(bg); err != nil && bg.Err() == nil {
-				w.log.Error("history index catch-up failed", "err", err)
-			}
-		}()
+		w.historyLane = w.addLane(historyStore{hist})
 	}
 	if idx != nil {
-		w.ix = &indexer{idx: idx}
-		w.bg.Add(1)
-		go func() {
-			defer w.bg.Done()
-			w.catchUp(bg)
-		}()
+		w.index, w.indexed = idx, &searchStore{w: w, idx: idx}
+		w.indexLane = w.addLane(w.indexed)
 	}
 	if d.Graph != nil {
-		w.gr = &graphState{g: d.Graph}
-		w.bg.Add(1)
-		go func() {
-			defer w.bg.Done()
-			if _, err := w.graphAt(bg); err != nil && bg.Err() == nil {
-				w.log.Error("link graph build failed", "err", err)
-			}
-		}()
+		w.graph = d.Graph
+		w.graphLane = w.addLane(graphStore{d.Graph})
 	}
+	for _, s := range d.Derived {
+		w.addLane(s)
+	}
+	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	w.cancel = cancel
+	w.follow(bg)
 	return w, nil
 }
 
@@ -103,16 +102,23 @@ func (w *Wiki) Close(ctx context.Context) error {
 	w.writeMu.Lock()
 	defer w.writeMu.Unlock()
 	var errs []error
-	if w.ix != nil {
-		w.ix.mu.Lock()
-		errs = append(errs, w.ix.idx.Close(ctx))
-		w.ix.mu.Unlock()
+	if w.indexLane != nil {
+		w.indexLane.mu.Lock()
+		errs = append(errs, w.index.Close(ctx))
+		w.indexLane.mu.Unlock()
 	}
 	if w.hist != nil {
 		errs = append(errs, w.hist.Close(ctx))
 	}
 	errs = append(errs, w.store.Close(ctx))
 	return errors.Join(errs...)
+}
+
+// addLane adds a derived store for the follower.
+func (w *Wiki) addLane(s DerivedStore) *lane {
+	l := &lane{store: s}
+	w.lanes = append(w.lanes, l)
+	return l
 }
 
 // Options returns the options the wiki runs with, defaults filled in.

@@ -1,0 +1,344 @@
+package wiki
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/wikid/wikid/internal/note"
+)
+
+// DerivedStore is state derived from the branch's commits (the history
+// index, the search index, the link graph) that the wiki's follower keeps
+// in step with HEAD. It can be emptied and rebuilt from the commits at any
+// time. The follower calls one store's methods one at a time; its queries
+// may run meanwhile, and must see the state before or after an Apply, never
+// between.
+type DerivedStore interface {
+	// Name says what the store is, in logs, errors and progress ("search
+	// index").
+	Name() string
+	// Commit returns the commit the store reflects, "" when empty.
+	Commit() string
+	// Reset empties the store, for a rebuild from nothing.
+	Reset(ctx context.Context) error
+	// Apply brings the store from u.From, its Commit(), to u.To ("" for
+	// an unborn branch), with the files that changed in between. It
+	// records u.To only once all of it is applied: interrupted, the store
+	// reflects u.From, or nothing, and the next Apply starts from there.
+	Apply(ctx context.Context, u *Update) error
+}
+
+// Update is one step of a derived store, from the commit it reflects to a
+// newer one: the files that changed, read and parsed once for every store.
+// A rebuild (From "") changes every file of To.
+type Update struct {
+	// From and To are the commits before and after; From is "" for a
+	// rebuild, To "" for an unborn branch.
+	From, To string
+	// When is the commit's time, for a commit the wiki made; zero for
+	// commits made by others (the store asks the history).
+	When time.Time
+
+	w        *Wiki
+	lane     *lane
+	progress func(Progress)
+	changes  []FileChange // the changes From..To, once listed
+	listed   bool
+	// own maps the files of a commit the wiki made to their changes,
+	// which hold their content and blob ids.
+	own  map[string]*FileChange
+	snap Snapshot
+}
+
+// Changes returns the files that changed from From to To, sorted by path
+// (every file of To for a rebuild): a deleted file with Delete set,
+// another with NewBlob its version at To.
+func (u *Update) Changes(ctx context.Context) ([]FileChange, error) {
+	if u.listed {
+		return u.changes, nil
+	}
+	changes, err := u.w.store.Changes(ctx, u.From, u.To)
+	if err != nil {
+		return nil, fmt.Errorf("changes %s..%s: %w", short(u.From), short(u.To), err)
+	}
+	u.changes, u.listed = changes, true
+	if len(changes) > longUpdate {
+		u.lane.setBuilding(true)
+	}
+	return changes, nil
+}
+
+// Read returns a file at To and its content.
+func (u *Update) Read(ctx context.Context, file string) (File, []byte, error) {
+	if ch := u.own[file]; ch != nil && !ch.Delete {
+		return File{Path: file, Blob: ch.NewBlob, Size: int64(len(ch.Content))}, ch.Content, nil
+	}
+	if u.snap == nil {
+		snap, err := u.w.store.Snapshot(ctx, u.To)
+		if err != nil {
+			return File{}, nil, err
+		}
+		u.snap = snap
+	}
+	return u.snap.Read(ctx, file)
+}
+
+// Note returns the note a changed file holds at To, parsed once for every
+// store, and false for a file that is not a note.
+func (u *Update) Note(ctx context.Context, file string) (*note.Note, File, bool, error) {
+	p, _, ok := note.SplitFileName(file)
+	if !ok {
+		return nil, File{}, false, nil
+	}
+	f, content, err := u.Read(ctx, file)
+	if err != nil {
+		return nil, File{}, true, err
+	}
+	return u.w.parse(p, f, content), f, true, nil
+}
+
+// Progress reports that done of total pieces of the update are applied:
+// to the wiki's status, and to the calls waiting for the store.
+func (u *Update) Progress(done, total int) {
+	u.lane.setProgress(done, total)
+	if u.progress != nil {
+		u.progress(Progress{Done: done, Total: total, Message: "building the " + u.lane.store.Name()})
+	}
+}
+
+// longUpdate is how many changed files make an update long: while it runs
+// the store counts as building, so mutations do not wait for it and reads
+// report its progress.
+const longUpdate = 500
+
+// lane is one derived store and the one rule that keeps it consistent:
+// every change of the store happens under mu, by the follower.
+type lane struct {
+	store DerivedStore
+	// mu is held while the store changes, and by a reader that needs it to
+	// stay at one commit.
+	mu sync.Mutex
+
+	stateMu     sync.Mutex
+	building    bool
+	done, total int
+	lastErr     error
+}
+
+// DerivedState is how far a derived store is.
+type DerivedState struct {
+	Name     string
+	Commit   string
+	Building bool
+	// Done of Total pieces of a build in progress.
+	Done, Total int
+	// Err is the last update's error, "" when it succeeded.
+	Err string
+}
+
+func (l *lane) state() DerivedState {
+	l.stateMu.Lock()
+	defer l.stateMu.Unlock()
+	st := DerivedState{Name: l.store.Name(), Commit: l.store.Commit(), Building: l.building, Done: l.done, Total: l.total}
+	if l.lastErr != nil {
+		st.Err = l.lastErr.Error()
+	}
+	return st
+}
+
+func (l *lane) setBuilding(b bool) {
+	l.stateMu.Lock()
+	l.building = b
+	l.stateMu.Unlock()
+}
+
+func (l *lane) finish(err error) {
+	l.stateMu.Lock()
+	l.building, l.lastErr, l.done, l.total = false, err, 0, 0
+	l.stateMu.Unlock()
+}
+
+func (l *lane) setProgress(done, total int) {
+	l.stateMu.Lock()
+	l.done, l.total = done, total
+	l.stateMu.Unlock()
+}
+
+// lock takes mu, waiting for the update that holds it and reporting its
+// progress to ctx's progress function; it returns the context's error when
+// ctx is done first.
+func (l *lane) lock(ctx context.Context) error {
+	next := time.Now()
+	for !l.mu.TryLock() {
+		if now := time.Now(); now.After(next) {
+			st := l.state()
+			reportProgress(ctx, Progress{Done: st.Done, Total: st.Total, Message: "waiting for the " + st.Name + " to be built"})
+			next = now.Add(progressEvery)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	return nil
+}
+
+// lockUnlessBuilding takes mu unless a long update holds it; it reports
+// whether it took it. A mutation does not wait for a build.
+func (l *lane) lockUnlessBuilding() bool {
+	for {
+		if l.mu.TryLock() {
+			return true
+		}
+		if l.state().Building {
+			return false
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// follow starts bringing every derived store to HEAD in the background.
+func (w *Wiki) follow(ctx context.Context) {
+	for _, l := range w.lanes {
+		w.bg.Add(1)
+		go func() {
+			defer w.bg.Done()
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			head, err := w.store.Head(ctx)
+			if err == nil {
+				err = w.advance(ctx, l, head.Commit, nil, nil)
+			}
+			if err != nil && ctx.Err() == nil {
+				w.log.Error("catch-up failed", "store", l.store.Name(), "err", err)
+			}
+		}()
+	}
+}
+
+// await brings a store to HEAD before a read: it applies the commits made
+// since it was last updated, and waits for an update in progress,
+// reporting how far it is to ctx's progress function (see WithProgress). A
+// read after it answers from the whole of HEAD, never from part of it. It
+// returns HEAD.
+func (w *Wiki) await(ctx context.Context, l *lane) (Head, error) {
+	head, err := w.store.Head(ctx)
+	if err != nil {
+		return Head{}, fmt.Errorf("read HEAD: %w", err)
+	}
+	if l.store.Commit() == head.Commit {
+		return head, nil
+	}
+	if err := l.lock(ctx); err != nil {
+		return Head{}, err
+	}
+	defer l.mu.Unlock()
+	// A write may have moved HEAD and the store while we waited: catch up
+	// to HEAD as it is now, not as it was (an older HEAD would look like
+	// rewritten history and force a rebuild).
+	if head, err = w.store.Head(ctx); err != nil {
+		return Head{}, fmt.Errorf("read HEAD: %w", err)
+	}
+	return head, w.advance(ctx, l, head.Commit, nil, func(p Progress) { reportProgress(ctx, p) })
+}
+
+// awaitCommit brings a store to commit, which must be HEAD or an
+// ancestor of HEAD that the store reflects or precedes.
+func (w *Wiki) awaitCommit(ctx context.Context, l *lane, commit string) error {
+	if l.store.Commit() == commit {
+		return nil
+	}
+	if err := l.lock(ctx); err != nil {
+		return err
+	}
+	defer l.mu.Unlock()
+	return w.advance(ctx, l, commit, nil, func(p Progress) { reportProgress(ctx, p) })
+}
+
+// hold runs fn with a store at commit, holding it there: no update runs
+// until fn returns.
+func (w *Wiki) hold(ctx context.Context, l *lane, commit string, fn func() error) error {
+	if err := l.lock(ctx); err != nil {
+		return err
+	}
+	defer l.mu.Unlock()
+	if err := w.advance(ctx, l, commit, nil, nil); err != nil {
+		return err
+	}
+	return fn()
+}
+
+// committed brings every store to a commit the wiki made, before the
+// mutation returns, so a read issued after it sees the change: a store at
+// the commit's parent takes the committed files as they are (changes with
+// their content and NewBlob), without reading them back; one behind
+// catches up. A store in a long update is left to it.
+func (w *Wiki) committed(ctx context.Context, parent, commit string, when time.Time, changes []FileChange) {
+	c := &Update{From: parent, To: commit, When: when, changes: changes, listed: true, own: make(map[string]*FileChange, len(changes))}
+	for i := range changes {
+		c.own[changes[i].Path] = &changes[i]
+	}
+	for _, l := range w.lanes {
+		if !l.lockUnlessBuilding() {
+			continue
+		}
+		if err := w.advance(ctx, l, commit, c, nil); err != nil {
+			w.log.Warn("not updated", "store", l.store.Name(), "commit", short(commit), "err", err)
+		}
+		l.mu.Unlock()
+	}
+}
+
+// advance moves a store from its commit to `to`: by the changes in between
+// when its commit is an ancestor of `to`, else by a rebuild. c, when not
+// nil, is the update of the commit the wiki just made, used when the store
+// is at its parent. The caller holds l.mu.
+func (w *Wiki) advance(ctx context.Context, l *lane, to string, c *Update, progress func(Progress)) (err error) {
+	from := l.store.Commit()
+	if from == to {
+		return nil
+	}
+	defer func() { l.finish(err) }()
+	own := c != nil && c.From == from // the wiki's commit, on the store's commit
+	if from != "" && !own {
+		ok, err := w.store.IsAncestor(ctx, from, to)
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return fmt.Errorf("%s catch-up: %w", l.store.Name(), err)
+		}
+		if !ok {
+			w.log.Info("not on the branch's history; rebuilding", "store", l.store.Name(), "at", short(from), "head", short(to))
+			from = ""
+		}
+	}
+	if from == "" {
+		l.setBuilding(true)
+		if err := l.store.Reset(ctx); err != nil {
+			return fmt.Errorf("%s reset: %w", l.store.Name(), err)
+		}
+	}
+	u := &Update{From: from, To: to, w: w, lane: l, progress: progress}
+	if own {
+		u.When, u.changes, u.listed, u.own = c.When, c.changes, c.listed, c.own
+	}
+	start := time.Now()
+	if err := l.store.Apply(ctx, u); err != nil {
+		return fmt.Errorf("%s catch-up: %w", l.store.Name(), err)
+	}
+	w.log.Debug("caught up", "store", l.store.Name(), "from", short(from), "to", short(to), "took", time.Since(start))
+	return nil
+}
+
+// CatchUp brings every derived store to HEAD, waiting for the updates in
+// progress and reporting their progress to ctx's progress function.
+func (w *Wiki) CatchUp(ctx context.Context) error {
+	for _, l := range w.lanes {
+		if _, err := w.await(ctx, l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
