@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"errors"
 	"strings"
 	"time"
 )
@@ -11,6 +12,9 @@ const (
 	minYear = 1000
 	maxYear = 9999
 )
+
+// dateForms names the forms of a date, for errors.
+const dateForms = "YYYY, YYYY-MM, YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] or RFC 3339"
 
 // comparisons in the order they must be tried: ">=" before ">".
 var comparisons = []string{">=", "<=", ">", "<", "="}
@@ -80,15 +84,32 @@ func parseDateRange(field, expr string, col int, loc *time.Location) (*DateRange
 	return r, nil
 }
 
+// Period returns the interval [from, to) that a date covers: a whole year
+// (YYYY), month (YYYY-MM) or day (YYYY-MM-DD) in loc, a minute or a second
+// in loc (YYYY-MM-DDTHH:MM[:SS]), or an RFC 3339 instant to the precision
+// written. It is the one reading of a date for every input: queries, tool
+// arguments and command-line flags.
+func Period(date string, loc *time.Location) (from, to time.Time, err error) {
+	from, to, err = period("date", date, 1, loc)
+	var e *Error
+	if errors.As(err, &e) {
+		// The column means nothing outside a query.
+		msg := strings.Replace(e.Msg, " for date at column 1", "", 1)
+		return from, to, errors.New(msg)
+	}
+	return from, to, err
+}
+
 // period returns the interval [from, to) that a date covers: a whole year,
-// month or day in loc, or one RFC 3339 instant to the precision written.
+// month or day in loc, a minute or a second in loc, or one RFC 3339 instant
+// to the precision written.
 // The date starts at column col; a bad date is an *Error.
 func period(field, date string, col int, loc *time.Location) (from, to time.Time, err error) {
 	bad := func() (time.Time, time.Time, error) {
 		if date == "" {
-			return time.Time{}, time.Time{}, errorAt(col, "missing date for %s at column %d: expected YYYY, YYYY-MM, YYYY-MM-DD or RFC 3339", field, col)
+			return time.Time{}, time.Time{}, errorAt(col, "missing date for %s at column %d: expected %s", field, col, dateForms)
 		}
-		return time.Time{}, time.Time{}, errorAt(col, "bad date %q for %s at column %d: expected YYYY, YYYY-MM, YYYY-MM-DD or RFC 3339", date, field, col)
+		return time.Time{}, time.Time{}, errorAt(col, "bad date %q for %s at column %d: expected %s", date, field, col, dateForms)
 	}
 	outOfRange := func() (time.Time, time.Time, error) {
 		return time.Time{}, time.Time{}, errorAt(col, "date %q for %s at column %d is out of range: years run from %d to %d", date, field, col, minYear, maxYear)
@@ -119,6 +140,19 @@ func period(field, date string, col int, loc *time.Location) (from, to time.Time
 			return outOfRange()
 		}
 		return from, time.Date(y, time.Month(m), d+1, 0, 0, 0, 0, loc), nil
+	case isDate(date, "dddd-dd-ddTdd:dd"), isDate(date, "dddd-dd-ddTdd:dd:dd"):
+		layout, step := "2006-01-02T15:04", time.Minute
+		if len(date) > len(layout) {
+			layout, step = "2006-01-02T15:04:05", time.Second
+		}
+		t, perr := time.ParseInLocation(layout, date, loc)
+		if perr != nil {
+			return bad()
+		}
+		if t.Year() < minYear {
+			return outOfRange()
+		}
+		return t, t.Add(step), nil
 	}
 	t, perr := time.Parse(time.RFC3339Nano, date)
 	if perr != nil {

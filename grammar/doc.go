@@ -26,8 +26,9 @@
 // may be quoted wherever a value goes: tag:"with space". Inside quotes, \"
 // stands for a quote and \\ for a backslash.
 //
-// Dates are YYYY, YYYY-MM, YYYY-MM-DD (in the time zone given to Parse) or an
-// RFC 3339 timestamp (2024-06-01T10:00:00Z), with years from 1000 to 9999.
+// Dates are YYYY, YYYY-MM, YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (in the time
+// zone given to Parse) or an RFC 3339 timestamp (2024-06-01T10:00:00Z), with
+// years from 1000 to 9999; Period reads them the same way outside a query.
 // A date covers its whole span (a timestamp, the second or fraction it
 // names), and each term becomes a half-open interval [From, To):
 //
@@ -56,7 +57,8 @@
 //
 //	dates  = [ ">" | ">=" | "<" | "<=" | "=" ] date
 //	       | date ".." [ date ] | ".." date .
-//	date   = YYYY | YYYY "-" MM | YYYY "-" MM "-" DD | rfc3339 .
+//	date   = YYYY | YYYY "-" MM | YYYY "-" MM "-" DD
+//	       | YYYY "-" MM "-" DD "T" hh ":" mm [ ":" ss ] | rfc3339 .
 //
 // A '-' must touch the term it excludes ("-x", not "- x"). A trailing '*' on
 // an unquoted word or value marks a prefix search, except in path (where it
@@ -71,7 +73,7 @@
 //	unexpected ')' at column 9
 //	dangling operator OR at column 3: expected a term after it
 //	empty value for field tag at column 1
-//	bad date "2024-13" for modified at column 10: expected YYYY, YYYY-MM, YYYY-MM-DD or RFC 3339
+//	bad date "2024-13" for modified at column 10: expected YYYY, YYYY-MM, YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] or RFC 3339
 //	unterminated quote: '"' at column 4 is never closed
 //
 // Queries are at most MaxLength bytes and nest at most MaxDepth levels of

@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/wikid/wikid/internal/wiki"
@@ -29,7 +29,7 @@ func (c *logCommand) Run(ctx context.Context, args []string) error {
 	fs := newFlagSet("log", c.Usage(), c.stderr)
 	repo := repoFlag(fs, c.env)
 	var req wiki.ActivityRequest
-	since := fs.String("since", "", "only commits at or after this date (YYYY-MM-DD or RFC 3339)")
+	since := fs.String("since", "", "only commits at or after this date (YYYY-MM-DD in the wiki's time zone, or RFC 3339)")
 	until := fs.String("until", "", "only commits at or before this date (YYYY-MM-DD: the whole day)")
 	fs.StringVar(&req.Author, "author", "", "only commits whose author name or email contains this")
 	fs.StringVar(&req.Folder, "folder", "", "only commits that changed a note in this folder")
@@ -41,18 +41,17 @@ func (c *logCommand) Run(ctx context.Context, args []string) error {
 	if err := parseArgs(fs, args, 0, 0); err != nil {
 		return err
 	}
-	var err error
-	if req.Since, err = parseDate("since", *since, false); err != nil {
-		return err
-	}
-	if req.Until, err = parseDate("until", *until, true); err != nil {
-		return err
-	}
 	w, release, err := openWiki(ctx, c.env, *repo, nil)
 	if err != nil {
 		return err
 	}
 	defer release()
+	if req.Since, _, err = parseDateFlag(w, "since", *since); err != nil {
+		return err
+	}
+	if _, req.Until, err = parseDateFlag(w, "until", *until); err != nil {
+		return err
+	}
 	res, err := w.Activity(ctx, req)
 	if err != nil {
 		return err
@@ -89,23 +88,16 @@ func (c *logCommand) Run(ctx context.Context, args []string) error {
 	return nil
 }
 
-// parseDate parses a flag's date: YYYY-MM-DD (in UTC; with endOfDay, its
-// last second) or RFC 3339. Empty is the zero time.
-func parseDate(flag, s string, endOfDay bool) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return time.Time{}, nil
-	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, nil
-	}
-	t, err := time.Parse(time.DateOnly, s)
+// parseDateFlag reads a flag's date by the wiki's one rule (see
+// wiki.ParseDate): its first and last instant in the wiki's time zone.
+func parseDateFlag(w *wiki.Wiki, flag, s string) (first, last time.Time, err error) {
+	first, last, err = w.ParseDate(s)
 	if err != nil {
-		return time.Time{}, wiki.Errorf(wiki.CodeInvalidParams, "--%s %q is not a date", flag, s).
-			WithHint("give YYYY-MM-DD or an RFC 3339 time such as 2024-06-01T10:00:00Z")
+		var e *wiki.Error
+		if errors.As(err, &e) {
+			err = wiki.Errorf(wiki.CodeInvalidParams, "--%s: %s", flag, e.Message).
+				WithHint("give YYYY-MM-DD (in the wiki's time zone) or an RFC 3339 time such as 2024-06-01T10:00:00Z")
+		}
 	}
-	if endOfDay {
-		t = t.Add(24*time.Hour - time.Second)
-	}
-	return t, nil
+	return first, last, err
 }

@@ -357,12 +357,9 @@ func runActivity(ctx context.Context, s *Server, a *activityArgs) (any, string, 
 	if err != nil {
 		return nil, "", err
 	}
-	until, err := parseSince(s, "until", a.Until)
+	until, err := parseUntil(s, "until", a.Until)
 	if err != nil {
 		return nil, "", err
-	}
-	if until.Hour() == 0 && until.Minute() == 0 && until.Second() == 0 && len(a.Until) == len("2006-01-02") {
-		until = until.AddDate(0, 0, 1).Add(-1) // the whole day
 	}
 	res, err := s.w.Activity(ctx, wiki.ActivityRequest{Since: since, Until: until, Author: a.Author, Folder: a.Folder,
 		Path: a.Path, Tool: a.Tool, Limit: a.Limit, Cursor: a.Cursor})

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -153,23 +154,30 @@ func searchResultSchema() *schema {
 	)
 }
 
-// parseSince reads a date or time argument: YYYY-MM-DD (midnight in the
-// wiki's time zone), YYYY-MM-DDTHH:MM[:SS] (in that zone) or RFC 3339.
+// parseSince reads a date argument that starts a span: the first instant
+// of the date, read by the wiki's one rule (see wiki.ParseDate).
 func parseSince(s *Server, name, v string) (time.Time, error) {
-	if v == "" {
-		return time.Time{}, nil
-	}
-	loc := s.w.Options().Location
-	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
-		return t, nil
-	}
-	for _, layout := range []string{time.DateOnly, "2006-01-02T15:04", "2006-01-02T15:04:05"} {
-		if t, err := time.ParseInLocation(layout, v, loc); err == nil {
-			return t, nil
+	first, _, err := parseDate(s, name, v)
+	return first, err
+}
+
+// parseUntil reads a date argument that ends a span: the last instant of
+// the date (all of 2024-06-01 for "2024-06-01").
+func parseUntil(s *Server, name, v string) (time.Time, error) {
+	_, last, err := parseDate(s, name, v)
+	return last, err
+}
+
+func parseDate(s *Server, name, v string) (first, last time.Time, err error) {
+	first, last, err = s.w.ParseDate(v)
+	if err != nil {
+		var e *wiki.Error
+		if errors.As(err, &e) {
+			err = argError(name, "is not a date: %s", e.Message).
+				WithHint("give a date as YYYY-MM-DD (in the wiki's time zone) or a time as 2024-01-15T10:00:00Z")
 		}
 	}
-	return time.Time{}, argError(name, "is not a date: %q", v).
-		WithHint("give a date as YYYY-MM-DD or a time as 2024-01-15T10:00:00Z")
+	return first, last, err
 }
 
 type recentArgs struct {
