@@ -36,7 +36,7 @@ const (
 )
 
 // noteExts are the markdown extensions, lowercase.
-var noteExts = []string{".md", ".markdown", ".mdx"}
+var noteExts = note.Extensions()
 
 // attachmentExts are the extensions of files that links name as files, not
 // as notes, even without the embed mark.
@@ -134,15 +134,7 @@ func joinRel(dir, t string) string {
 }
 
 // splitNoteExt splits a markdown extension, in any case, off a target.
-func splitNoteExt(t string) (base, ext string) {
-	lower := strings.ToLower(t)
-	for _, e := range noteExts {
-		if n := len(t) - len(e); n > 0 && strings.HasSuffix(lower, e) && t[n-1] != '/' {
-			return t[:n], t[n:]
-		}
-	}
-	return t, ""
-}
+func splitNoteExt(t string) (base, ext string) { return note.SplitExtension(t) }
 
 // isFileTarget reports whether a link target names a file that is not a
 // note: its extension is an attachment's, or, for an embed, any extension

@@ -160,13 +160,8 @@ func normTag(t string) string {
 // analyzer lowercases it when it is indexed or searched.
 func normPath(p string) string {
 	p = strings.Trim(strings.TrimSpace(p), "/")
-	lower := strings.ToLower(p)
-	for _, ext := range []string{".md", ".markdown", ".mdx"} {
-		if strings.HasSuffix(lower, ext) {
-			return p[:len(p)-len(ext)]
-		}
-	}
-	return p
+	base, _ := wiki.SplitNoteExtension(p)
+	return base
 }
 
 // propTerm is the term of one property value: "key=value", lowercased.

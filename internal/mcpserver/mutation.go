@@ -2,7 +2,9 @@ package mcpserver
 
 import (
 	"fmt"
+	"strings"
 
+	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -19,9 +21,10 @@ func (m mutationArgs) mutation(c wiki.Caller) wiki.Mutation {
 
 // Schemas shared by the note tools.
 var (
+	noteExts = note.Extensions()
 	pathProp = req("path", &schema{Type: "string", MinLength: ptr(1),
 		Description: "Note path relative to the wiki root, without extension: projects/alpha/plan is the file projects/alpha/plan.md. " +
-			"A trailing .md, .markdown or .mdx is accepted. A path that differs only in case from one existing note finds that note."})
+			"A trailing " + strings.Join(noteExts, ", ") + " is accepted. A path that differs only in case from one existing note finds that note."})
 	expectedVersionProp = opt("expected_version", str("The version (blob id, or at least its first 7 characters) you last read. "+
 		"If the note has changed since, nothing is written and the error is CONFLICT with the current version. Omit to write regardless."))
 	dryRunProp = opt("dry_run", boolean("Preview only: return the diff, risk (low, medium, high) and summary, commit nothing. "+

@@ -1,10 +1,12 @@
 package note
 
 import (
-	"github.com/wikid/wikid/internal/wikierr"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/wikid/wikid/internal/wikierr"
 )
 
 // Limits on the length of a note's file name, in bytes. They are the usual
@@ -64,7 +66,7 @@ func CleanPath(p string) (notePath, ext string, err error) {
 	notePath, ext = splitMarkdownExt(rel)
 	if _, again := splitMarkdownExt(notePath); again != "" {
 		return "", "", pathErr("path %q ends with two markdown extensions", p).
-			WithHint("Give the note path once, without extension or with one of .md, .markdown, .mdx.")
+			WithHint("Give the note path once, without extension or with one of %s.", strings.Join(markdownExts, ", "))
 	}
 	if err := checkSegments(p, notePath, len(FileName("", ext))); err != nil {
 		return "", "", err
@@ -219,7 +221,17 @@ func hfsIgnorable(r rune) bool {
 
 // splitMarkdownExt splits a markdown extension, in any case, off the last
 // segment of name. A segment that is only an extension (".md") has none.
-func splitMarkdownExt(name string) (base, ext string) {
+func splitMarkdownExt(name string) (base, ext string) { return SplitExtension(name) }
+
+// Extensions returns the file extensions of notes, lowercase, in the order
+// a path without extension tries them: ".md", ".markdown", ".mdx". It is
+// the one list every package uses.
+func Extensions() []string { return slices.Clone(markdownExts) }
+
+// SplitExtension splits a markdown extension, in any case, off a file
+// name or link target: "Plan.MD" is "Plan" and ".MD". A name that is only
+// the extension (".md", "notes/.md") has none.
+func SplitExtension(name string) (base, ext string) {
 	for _, e := range markdownExts {
 		n := len(name) - len(e)
 		if n > 0 && name[n-1] != '/' && strings.EqualFold(name[n:], e) {

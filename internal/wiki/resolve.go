@@ -11,7 +11,7 @@ import (
 
 // noteExts are the markdown extensions a note file may have, in the order a
 // path without extension tries them.
-var noteExts = []string{".md", ".markdown", ".mdx"}
+var noteExts = note.Extensions()
 
 // locate finds the file of an existing note in snap. notePath and ext come
 // from note.CleanPath. Without an extension the markdown extensions are
