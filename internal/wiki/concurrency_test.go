@@ -173,7 +173,7 @@ check:
 			// before our write (git reads the index without its lock) may
 			// have dropped it, never a wikid commit.
 			dropped++
-			by := gittest.Git(t, mine, "log", "--format=%H", "-m", "--diff-filter=D", "--", p+".md")
+			by := gittest.Git(t, mine, "log", "--format=%H", "-m", "--diff-filter=D", a.commit+"..HEAD", "--", p+".md")
 			for _, sha := range strings.Fields(by) {
 				if strings.Contains(gittest.Git(t, mine, "show", "-s", "--format=%B", sha), "Wiki-Tool:") {
 					t.Errorf("wikid commit %s deleted %s", sha, p)
