@@ -81,12 +81,12 @@ func (s *Server) HTTPHandler(opts HTTPOptions) *HTTPHandler {
 // hands the request to the MCP transport.
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path != HTTPPath {
-		http.NotFound(w, r)
+		refuse(w, "404 page not found", http.StatusNotFound)
 		return
 	}
 	if origin := r.Header.Get("Origin"); origin != "" {
 		if !h.originAllowed(origin) {
-			http.Error(w, "Forbidden: origin "+origin+" is not allowed (start wikid serve with --allow-origin "+origin+" to allow it)", http.StatusForbidden)
+			refuse(w, "Forbidden: origin "+origin+" is not allowed (start wikid serve with --allow-origin "+origin+" to allow it)", http.StatusForbidden)
 			return
 		}
 		hd := w.Header()
@@ -104,7 +104,7 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if h.opts.Token != "" && !h.authorized(r) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="wikid"`)
-		http.Error(w, "Unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
+		refuse(w, "Unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
 		return
 	}
 	if r.Body != nil && r.Method == http.MethodPost {
@@ -209,8 +209,19 @@ func tooLarge(w http.ResponseWriter, n int64) {
 	if n >= 0 {
 		size = strconv.FormatInt(n, 10) + " bytes"
 	}
-	http.Error(w, fmt.Sprintf("Request Entity Too Large: %s, and the limit is %d bytes; send less (split a batch, or the content)",
+	refuse(w, fmt.Sprintf("Request Entity Too Large: %s, and the limit is %d bytes; send less (split a batch, or the content)",
 		size, MaxRequestBytes), http.StatusRequestEntityTooLarge)
+}
+
+// refuse answers a request without reading its body, and closes the
+// connection after the answer: otherwise the server would read up to
+// 256 KiB of the body it refused, to reuse the connection, for as long as
+// the client takes to send it (net/http drains a body its handler left).
+func refuse(w http.ResponseWriter, msg string, code int) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, msg, code)
+	// The drain then fails at once.
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
 }
 
 // HTTP server timeouts: a connection must send its headers within

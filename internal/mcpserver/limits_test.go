@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -117,18 +118,59 @@ func TestHTTP_StalledConnection(t *testing.T) {
 		t.Fatalf("wikid serve --http exited:\n%s", p.stderr)
 	}
 	u, _ := url.Parse(p.url)
-	conn, err := net.Dial("tcp", u.Host)
-	if err != nil {
-		t.Fatal(err)
+	head := func(auth string) string {
+		return fmt.Sprintf("POST /mcp HTTP/1.1\r\nHost: %s\r\n%sContent-Type: application/json\r\nContent-Length: 200000\r\n\r\n{", u.Host, auth)
 	}
-	defer conn.Close()
-	fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 200000\r\n\r\n{", u.Host)
-	start := time.Now()
-	_ = conn.SetReadDeadline(time.Now().Add(2 * time.Minute))
-	_, _ = io.Copy(io.Discard, bufio.NewReader(conn)) // until the server closes it
-	if took := time.Since(start); took > 45*time.Second {
-		t.Errorf("a stalled connection stayed open %v", took)
+	// Each connection sends its headers and the start of a 200,000-byte
+	// body, then: nothing without a token (answered 401 at once, before
+	// the body), nothing with one, or a byte a second with one. The server
+	// must close each within its read timeout (30 s) and a margin.
+	cases := []struct {
+		name, head string
+		trickle    bool
+		within     time.Duration
+		answer     string
+	}{
+		{"stalled without a token", head(""), false, 5 * time.Second, "401"},
+		{"stalled with a token", head("Authorization: Bearer stalled\r\n"), false, 45 * time.Second, ""},
+		{"trickling with a token", head("Authorization: Bearer stalled\r\n"), true, 45 * time.Second, ""},
 	}
+	var wg sync.WaitGroup
+	for _, tc := range cases {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			conn, err := net.Dial("tcp", u.Host)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer conn.Close()
+			start := time.Now()
+			fmt.Fprint(conn, tc.head)
+			if tc.trickle {
+				go func() {
+					for time.Since(start) < 2*time.Minute {
+						if _, err := conn.Write([]byte(" ")); err != nil {
+							return
+						}
+						time.Sleep(time.Second)
+					}
+				}()
+			}
+			_ = conn.SetReadDeadline(time.Now().Add(2 * time.Minute))
+			got, _ := io.ReadAll(bufio.NewReader(conn)) // until the server closes it
+			took := time.Since(start)
+			if took > tc.within {
+				t.Errorf("%s: the connection stayed open %v", tc.name, took.Round(time.Millisecond))
+			}
+			if !strings.Contains(string(got), tc.answer) {
+				t.Errorf("%s: answered %.100q, want %s", tc.name, got, tc.answer)
+			}
+			t.Logf("%s: closed after %v", tc.name, took.Round(time.Millisecond))
+		}()
+	}
+	wg.Wait()
 }
 
 // TestStdio_RequestLimit writes a 200 MB request over stdio: it is
