@@ -66,6 +66,7 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, err
 	if err != nil {
 		return "", err
 	}
+	setNewBlobs(req.Changes, changes)
 	obj, err := s.buildObjects(parent, root, changes, &req)
 	if err != nil {
 		return "", fmt.Errorf("commit: %w", err)
@@ -234,20 +235,19 @@ func (s *Store) writeObjects(changes []*change, o *commitObjects) error {
 		if c.delete || (c.hadOld && c.old.id == c.blob) {
 			continue
 		}
-		if _, err := s.writeObject(plumbing.BlobObject, c.content); err != nil {
+		if err := s.writeObject(plumbing.BlobObject, c.blob, c.content); err != nil {
 			return err
 		}
 	}
 	for _, t := range o.trees {
-		if _, err := s.writeObject(plumbing.TreeObject, t.content); err != nil {
+		if err := s.writeObject(plumbing.TreeObject, t.id, t.content); err != nil {
 			return err
 		}
 		if t.entries != nil {
 			s.trees.put(t.id, &tree{entries: t.entries})
 		}
 	}
-	_, err := s.writeObject(plumbing.CommitObject, o.commit)
-	return err
+	return s.writeObject(plumbing.CommitObject, o.id, o.commit)
 }
 
 func parentList(parent plumbing.Hash) []plumbing.Hash {
@@ -255,4 +255,20 @@ func parentList(parent plumbing.Hash) []plumbing.Hash {
 		return nil
 	}
 	return []plumbing.Hash{parent}
+}
+
+// setNewBlobs sets NewBlob of every change to write to its blob id, for the
+// caller, which so never hashes the content again.
+func setNewBlobs(req []wiki.FileChange, changes []*change) {
+	ids := make(map[string]plumbing.Hash, len(changes))
+	for _, c := range changes {
+		if !c.delete {
+			ids[c.path] = c.blob
+		}
+	}
+	for i := range req {
+		if id, ok := ids[req[i].Path]; ok {
+			req[i].NewBlob = id.String()
+		}
+	}
 }

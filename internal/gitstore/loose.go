@@ -27,15 +27,14 @@ var zlibWriters = sync.Pool{New: func() any {
 	return w
 }}
 
-// writeObject stores content as a loose object of type t, unless it is
-// already stored loose, and returns its id.
-func (s *Store) writeObject(t plumbing.ObjectType, content []byte) (plumbing.Hash, error) {
-	id := hashObject(t, content)
+// writeObject stores content as a loose object of type t and id, the
+// content's hashObject, unless it is already stored loose.
+func (s *Store) writeObject(t plumbing.ObjectType, id plumbing.Hash, content []byte) error {
 	name := id.String()
 	dir := filepath.Join(s.commonDir, "objects", name[:2])
 	final := filepath.Join(dir, name[2:])
 	if _, err := os.Lstat(final); err == nil {
-		return id, nil
+		return nil
 	}
 	var buf bytes.Buffer
 	buf.Grow(len(content)/2 + 64)
@@ -49,17 +48,17 @@ func (s *Store) writeObject(t plumbing.ObjectType, content []byte) (plumbing.Has
 	err := zw.Close()
 	zlibWriters.Put(zw)
 	if err != nil {
-		return id, fmt.Errorf("write %s object: %w", t, err)
+		return fmt.Errorf("write %s object: %w", t, err)
 	}
 	tmp, err := createObjectTemp(dir, s.tag)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(dir, 0o777); err != nil {
-			return id, fmt.Errorf("write %s object: %w", t, err)
+			return fmt.Errorf("write %s object: %w", t, err)
 		}
 		tmp, err = createObjectTemp(dir, s.tag)
 	}
 	if err != nil {
-		return id, fmt.Errorf("write %s object: %w", t, err)
+		return fmt.Errorf("write %s object: %w", t, err)
 	}
 	_, err = tmp.Write(buf.Bytes())
 	if cerr := tmp.Close(); err == nil {
@@ -70,9 +69,9 @@ func (s *Store) writeObject(t plumbing.ObjectType, content []byte) (plumbing.Has
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
-		return id, fmt.Errorf("write %s object %s: %w", t, name, err)
+		return fmt.Errorf("write %s object %s: %w", t, name, err)
 	}
-	return id, nil
+	return nil
 }
 
 // createObjectTemp creates a read-only temporary file in dir, named as git

@@ -168,11 +168,13 @@ func (t *txn) finish(tool string, m Mutation) (*Result, error) {
 	res := &Result{DryRun: m.DryRun, Changes: make([]NoteChange, 0, len(changed)), Metadata: t.metadata}
 	diffs := make([]textdiff.FileDiff, 0, len(changed))
 	files := make([]string, 0, len(changed))
+	sources := make([]*staged, 0, len(changed)) // the staged file of each change
 	for _, s := range changed {
 		files = append(files, s.file)
 		if d, c, ok := t.change(s); ok {
 			diffs = append(diffs, d)
 			res.Changes = append(res.Changes, c)
+			sources = append(sources, s)
 		}
 	}
 	risk, summary := textdiff.Assess(diffs)
@@ -189,6 +191,9 @@ func (t *txn) finish(tool string, m Mutation) (*Result, error) {
 			return nil, err
 		}
 		res.Diff = textdiff.Unified(diffs, 3)
+		for i, s := range sources {
+			res.Changes[i].Version = s.version()
+		}
 		return res, nil
 	}
 	req := CommitRequest{
@@ -199,13 +204,20 @@ func (t *txn) finish(tool string, m Mutation) (*Result, error) {
 		Message:   commitMessage(t.subject(changed), m, tool, t.head.Commit),
 	}
 	for _, s := range changed {
-		req.Changes = append(req.Changes, FileChange{Path: s.file, Delete: s.content == nil, Content: s.content, NewBlob: s.version()})
+		req.Changes = append(req.Changes, FileChange{Path: s.file, Delete: s.content == nil, Content: s.content})
 	}
 	commit, err := t.w.store.Commit(t.ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	res.Commit = commit
+	blobs := make(map[string]string, len(req.Changes))
+	for _, ch := range req.Changes {
+		blobs[ch.Path] = ch.NewBlob
+	}
+	for i, s := range sources {
+		res.Changes[i].Version = blobs[s.file]
+	}
 	t.w.committed(t.ctx, t.head.Commit, commit, req.Committer.When, req.Changes)
 	return res, nil
 }

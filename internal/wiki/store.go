@@ -41,7 +41,8 @@ type Store interface {
 	// the index lock. It checks the worktree like CheckWorktree before
 	// writing anything. It lands completely or changes nothing: if the branch
 	// no longer points at req.Parent it returns ErrHeadMoved; on a detached
-	// HEAD it returns ErrDetached.
+	// HEAD it returns ErrDetached. It sets NewBlob of each of req.Changes
+	// that it writes to the content's blob id.
 	Commit(ctx context.Context, req CommitRequest) (string, error)
 	// Changes lists the files that differ between two commits ("" is the
 	// empty tree), sorted by path. Renames are reported as a delete and an
@@ -112,8 +113,8 @@ type FileChange struct {
 	Delete  bool
 	Content []byte
 	// OldBlob and NewBlob are filled in by Store.Changes; "" when absent.
-	// A commit the wiki makes gives NewBlob for the derived stores, which
-	// take its changes as they are; Store.Commit ignores them.
+	// Store.Commit sets the NewBlob of every change it writes, so that
+	// nothing hashes the content again.
 	OldBlob, NewBlob string
 }
 

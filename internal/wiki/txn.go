@@ -156,7 +156,9 @@ func (t *txn) change(s *staged) (d textdiff.FileDiff, c NoteChange, ok bool) {
 		return d, c, false
 	}
 	d = s.fileDiff()
-	c = NoteChange{Path: s.notePath, File: s.file, Action: s.action(), OldVersion: s.base.Blob, Version: s.version()}
+	// Version is set by finish: from the commit, which hashes the content
+	// anyway, or for a dry run here.
+	c = NoteChange{Path: s.notePath, File: s.file, Action: s.action(), OldVersion: s.base.Blob}
 	old := s.old
 	if from, moved := t.movedFrom[s.file]; moved && s.base.Blob == "" && t.files[from].content == nil {
 		src := t.files[from]
