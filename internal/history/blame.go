@@ -55,11 +55,11 @@ func (x *Index) Blame(ctx context.Context, head, file string) ([]wiki.BlameRange
 		}
 		return nil, fmt.Errorf("blame %s: the history index has no commit that changed it", file)
 	}
-	b := &blamer{x: x, ctx: ctx, origins: map[[2]int32]*origin{}, blobs: map[oid][]byte{}}
+	b := &blamer{x: x, origins: map[[2]int32]*origin{}, blobs: map[oid][]byte{}}
 	blob := mustOID(f.Blob)
 	b.blobs[blob] = content
 	b.give(b.origin(h, p, blob), []blameEntry{{final: 0, slno: 0, n: n}})
-	if err := b.run(); err != nil {
+	if err := b.run(ctx); err != nil {
 		return nil, err
 	}
 	return b.ranges(), nil
@@ -81,7 +81,6 @@ type origin struct {
 // blamer runs one blame.
 type blamer struct {
 	x       *Index
-	ctx     context.Context
 	origins map[[2]int32]*origin
 	blobs   map[oid][]byte
 	queue   originQueue
@@ -122,16 +121,16 @@ func (b *blamer) give(o *origin, es []blameEntry) {
 	}
 }
 
-func (b *blamer) run() error {
+func (b *blamer) run(ctx context.Context) error {
 	for b.queue.Len() > 0 {
-		if err := b.ctx.Err(); err != nil {
+		if err := ctx.Err(); err != nil {
 			return err
 		}
 		o := heap.Pop(&b.queue).(queued).o
 		o.queued = false
 		es := o.suspects
 		o.suspects = nil
-		rest, unknown, err := b.pass(o, es)
+		rest, unknown, err := b.pass(ctx, o, es)
 		if err != nil {
 			return err
 		}
@@ -151,7 +150,7 @@ type parentFile struct {
 // pass hands the lines es of origin o down to o's parents and returns the
 // lines that stay with o, and whether a parent's version that might have
 // taken some of them was missing.
-func (b *blamer) pass(o *origin, es []blameEntry) (rest []blameEntry, unknown bool, err error) {
+func (b *blamer) pass(ctx context.Context, o *origin, es []blameEntry) (rest []blameEntry, unknown bool, err error) {
 	x := b.x
 	rec := &x.commits[o.c]
 	if rec.changesUnknown {
@@ -197,7 +196,7 @@ func (b *blamer) pass(o *origin, es []blameEntry) (rest []blameEntry, unknown bo
 		if pf == nil {
 			continue
 		}
-		kept, passed, ok, err := b.diff(o, pf, es)
+		kept, passed, ok, err := b.diff(ctx, o, pf, es)
 		if err != nil {
 			return nil, false, err
 		}
@@ -242,12 +241,12 @@ func (b *blamer) parentFile(rec *commitRec, ch *changeRec, i int, rename bool) *
 // diff splits the lines es of o into those the parent's file pf has
 // unchanged (passed, numbered in pf) and the others (kept). It returns ok
 // false when either version is missing from the repository.
-func (b *blamer) diff(o *origin, pf *parentFile, es []blameEntry) (kept, passed []blameEntry, ok bool, err error) {
-	target, err := b.blob(o.blob)
+func (b *blamer) diff(ctx context.Context, o *origin, pf *parentFile, es []blameEntry) (kept, passed []blameEntry, ok bool, err error) {
+	target, err := b.blob(ctx, o.blob)
 	if err != nil || target == nil {
 		return nil, nil, false, err
 	}
-	parent, err := b.blob(pf.blob)
+	parent, err := b.blob(ctx, pf.blob)
 	if err != nil || parent == nil {
 		return nil, nil, false, err
 	}
@@ -288,11 +287,11 @@ func (b *blamer) diff(o *origin, pf *parentFile, es []blameEntry) (kept, passed 
 
 // blob returns a blob's content, empty but not nil; nil for a blob the
 // repository lacks.
-func (b *blamer) blob(id oid) ([]byte, error) {
+func (b *blamer) blob(ctx context.Context, id oid) ([]byte, error) {
 	if c, ok := b.blobs[id]; ok {
 		return c, nil
 	}
-	c, err := b.x.store.ReadBlob(b.ctx, id.String())
+	c, err := b.x.store.ReadBlob(ctx, id.String())
 	if errors.Is(err, wiki.ErrMissingObject) {
 		b.blobs[id] = nil
 		return nil, nil
