@@ -2,7 +2,9 @@
 // client share it: MCP clients over stdio reach it through a bridge, the
 // command line forwards its commands to it, and it serves HTTP. The daemon
 // owns the repository's writer and its derived state (search index, history
-// index, link graph), so they are opened, built and kept warm once.
+// index, link graph), so they are opened, built and kept warm once: it holds
+// the one wiki.Wiki whose follower keeps every derived store in step with
+// the branch, for every client at once.
 //
 // A daemon listens on a unix socket in the user's runtime directory
 // (RuntimeDir), mode 0600, named from the repository's git directory
