@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -90,12 +91,10 @@ func parseDateRange(field, expr string, col int, loc *time.Location) (*DateRange
 // written. It is the one reading of a date for every input: queries, tool
 // arguments and command-line flags.
 func Period(date string, loc *time.Location) (from, to time.Time, err error) {
-	from, to, err = period("date", date, 1, loc)
+	from, to, err = period("", date, 1, loc)
 	var e *Error
 	if errors.As(err, &e) {
-		// The column means nothing outside a query.
-		msg := strings.Replace(e.Msg, " for date at column 1", "", 1)
-		return from, to, errors.New(msg)
+		return from, to, errors.New(e.Msg) // a column means nothing outside a query
 	}
 	return from, to, err
 }
@@ -103,16 +102,21 @@ func Period(date string, loc *time.Location) (from, to time.Time, err error) {
 // period returns the interval [from, to) that a date covers: a whole year,
 // month or day in loc, a minute or a second in loc, or one RFC 3339 instant
 // to the precision written.
-// The date starts at column col; a bad date is an *Error.
+// The date is the value of field at column col, which errors name unless
+// field is ""; a bad date is an *Error.
 func period(field, date string, col int, loc *time.Location) (from, to time.Time, err error) {
+	where := ""
+	if field != "" {
+		where = fmt.Sprintf(" for %s at column %d", field, col)
+	}
 	bad := func() (time.Time, time.Time, error) {
 		if date == "" {
-			return time.Time{}, time.Time{}, errorAt(col, "missing date for %s at column %d: expected %s", field, col, dateForms)
+			return time.Time{}, time.Time{}, errorAt(col, "missing date%s: expected %s", where, dateForms)
 		}
-		return time.Time{}, time.Time{}, errorAt(col, "bad date %q for %s at column %d: expected %s", date, field, col, dateForms)
+		return time.Time{}, time.Time{}, errorAt(col, "bad date %q%s: expected %s", date, where, dateForms)
 	}
 	outOfRange := func() (time.Time, time.Time, error) {
-		return time.Time{}, time.Time{}, errorAt(col, "date %q for %s at column %d is out of range: years run from %d to %d", date, field, col, minYear, maxYear)
+		return time.Time{}, time.Time{}, errorAt(col, "date %q%s is out of range: years run from %d to %d", date, where, minYear, maxYear)
 	}
 	switch {
 	case isDate(date, "dddd"):

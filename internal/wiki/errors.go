@@ -3,8 +3,6 @@ package wiki
 import (
 	"errors"
 
-	"github.com/wikid/wikid/internal/note"
-
 	"github.com/wikid/wikid/internal/wikierr"
 )
 
@@ -94,8 +92,3 @@ func (e *MissingObjectError) contract() *Error {
 	return Errorf(CodeNotFound, "object %s is missing from this repository (a partial clone, or a damaged repository)", e.ID).
 		WithHint("in a partial clone, `git cat-file -e %s` fetches it from the remote; otherwise `git fsck` shows what is lost", e.ID)
 }
-
-// SplitNoteExtension splits a markdown extension, in any case, off a file
-// name or link target, for the adapters that do not read notes: the note
-// model's one list of extensions (see note.Extensions).
-func SplitNoteExtension(name string) (base, ext string) { return note.SplitExtension(name) }

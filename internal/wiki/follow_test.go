@@ -46,14 +46,16 @@ func (s *titleStore) Apply(ctx context.Context, u *wiki.Update) error {
 	}
 	next := map[string]string{}
 	for _, ch := range changes {
-		n, _, ok, err := u.Note(ctx, ch.Path)
-		if !ok || ch.Delete {
+		if ch.Delete {
 			continue
 		}
+		n, _, ok, err := u.Note(ctx, ch.Path)
 		if err != nil {
 			return err
 		}
-		next[n.Path] = n.Title
+		if ok {
+			next[n.Path] = n.Title
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

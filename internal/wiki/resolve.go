@@ -13,6 +13,11 @@ import (
 // path without extension tries them.
 var noteExts = note.Extensions()
 
+// SplitNoteExtension splits a markdown extension, in any case, off a file
+// name or link target, for the adapters that do not read notes: the note
+// model's one list of extensions (see note.Extensions).
+func SplitNoteExtension(name string) (base, ext string) { return note.SplitExtension(name) }
+
 // locate finds the file of an existing note in snap. notePath and ext come
 // from note.CleanPath. Without an extension the markdown extensions are
 // tried in order; a miss falls back to a unique case-insensitive match. It
