@@ -169,7 +169,7 @@ func lockedError(path string, owner lockOwner) error {
 func lockCreateError(path string, err error) error {
 	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
 		return wiki.Errorf(wiki.CodeReadOnly, "the repository cannot be written: %v", err).
-			WithHint("give wikid write access to %s, or serve with --read-only", filepath.Dir(path))
+			WithHint("give wikid write access to %s, or serve with {read_only}", filepath.Dir(path))
 	}
 	return fmt.Errorf("create %s: %w", path, err)
 }

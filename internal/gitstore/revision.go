@@ -35,7 +35,7 @@ func (s *Store) ResolveRevision(ctx context.Context, rev string) (string, error)
 	}
 	if typ != plumbing.CommitObject {
 		return "", wiki.Errorf(wiki.CodeNotFound, "%q names a %s, not a commit", rev, typ).
-			WithHint("give the id of a commit; note_history and activity_log list them")
+			WithHint("give the id of a commit; {history} and {activity} list them")
 	}
 	for ops != "" {
 		op := ops[0]
@@ -97,7 +97,7 @@ func (s *Store) ancestor(id plumbing.Hash, op byte, n int) (plumbing.Hash, error
 		}
 		if parent >= len(c.parents) {
 			return id, wiki.Errorf(wiki.CodeNotFound, "commit %s has no parent %d", id, parent+1).
-				WithHint("go back fewer commits; activity_log lists them")
+				WithHint("go back fewer commits; {activity} lists them")
 		}
 		id = c.parents[parent]
 	}
@@ -109,7 +109,7 @@ func (s *Store) resolveBase(name string) (plumbing.Hash, error) {
 	switch {
 	case name == "":
 		return plumbing.ZeroHash, wiki.Errorf(wiki.CodeNotFound, "empty revision").
-			WithHint("name a commit by its id (4 or more hex digits), a branch, a tag or HEAD~n; note_history and activity_log list commits")
+			WithHint("name a commit by its id (4 or more hex digits), a branch, a tag or HEAD~n; {history} and {activity} list commits")
 	case name == "HEAD" || name == "@":
 		h, err := s.readHead()
 		if err != nil {
@@ -135,7 +135,7 @@ func (s *Store) resolveBase(name string) (plumbing.Hash, error) {
 		return s.resolvePrefix(name)
 	}
 	return plumbing.ZeroHash, wiki.Errorf(wiki.CodeNotFound, "unknown revision %q", name).
-		WithHint("name a commit by its id (4 or more hex digits), a branch, a tag or HEAD~n; note_history and activity_log list commits")
+		WithHint("name a commit by its id (4 or more hex digits), a branch, a tag or HEAD~n; {history} and {activity} list commits")
 }
 
 // dwimRef resolves a ref name in git's order: as given (pseudo-refs such as
@@ -219,8 +219,8 @@ func (s *Store) resolvePrefix(prefix string) (plumbing.Hash, error) {
 		return plumbing.ZeroHash, e.WithHint("give more hex digits")
 	case other != 0:
 		return plumbing.ZeroHash, wiki.Errorf(wiki.CodeNotFound, "%q names a %s, not a commit", prefix, other).
-			WithHint("give the id of a commit; note_history and activity_log list them")
+			WithHint("give the id of a commit; {history} and {activity} list them")
 	}
 	return plumbing.ZeroHash, wiki.Errorf(wiki.CodeNotFound, "unknown revision %q", prefix).
-		WithHint("name a commit by its id (4 or more hex digits), a branch, a tag or HEAD~n; note_history and activity_log list commits")
+		WithHint("name a commit by its id (4 or more hex digits), a branch, a tag or HEAD~n; {history} and {activity} list commits")
 }

@@ -50,8 +50,13 @@ func (s *Server) caller(ctx context.Context) wiki.Caller {
 	if author == (wiki.Identity{}) {
 		author = wiki.Identity{Name: name, Email: slug(name) + "@" + authorDomain}
 	}
-	return wiki.Caller{Client: client, Author: author}
+	tool, _ := ctx.Value(toolKey{}).(string)
+	return wiki.Caller{Client: client, Author: author, Tool: tool}
 }
+
+// toolKey is the context key of the tool a call runs, which its commit
+// names in the Wiki-Tool trailer.
+type toolKey struct{}
 
 // cleanName makes a client-supplied string safe for a commit header: no
 // control characters, no angle brackets, single spaces.

@@ -46,14 +46,15 @@ func errorToolResult(e *wiki.Error) *mcp.CallToolResult {
 	if e.Line > 0 {
 		fields["line"] = e.Line
 	}
-	hint := e.Hint
+	hint := words.Say(e.Hint)
 	if strings.TrimSpace(hint) == "" {
 		hint = defaultHints[e.Code]
 	}
+	msg := words.Say(e.Message)
 	fields["code"] = string(e.Code)
-	fields["message"] = e.Message
+	fields["message"] = msg
 	fields["hint"] = hint
-	text := string(e.Code) + ": " + sentence(e.Message) + " Hint: " + sentence(hint)
+	text := string(e.Code) + ": " + sentence(msg) + " Hint: " + sentence(hint)
 	res := &mcp.CallToolResult{
 		Content:           []mcp.Content{mcp.NewTextContent(text)},
 		StructuredContent: errorShape{Error: fields},

@@ -91,7 +91,7 @@ func (b *textBuilder) line(format string, args ...any) {
 	b.WriteByte('\n')
 }
 
-func (b *textBuilder) String() string { return strings.TrimRight(b.Builder.String(), "\n") }
+func (b *textBuilder) String() string { return words.Say(strings.TrimRight(b.Builder.String(), "\n")) }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 

@@ -246,6 +246,7 @@ func (s *Server) call(ctx context.Context, t *tool, req mcp.CallToolRequest) *mc
 		// quick, and stopping halfway would leave the caller unsure.
 		ctx = context.WithoutCancel(ctx)
 	}
+	ctx = context.WithValue(ctx, toolKey{}, t.name)
 	if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
 		ctx = s.withProgress(ctx, req.Params.Meta.ProgressToken)
 	}

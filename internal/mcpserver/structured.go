@@ -1,121 +1,366 @@
 package mcpserver
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/wikid/wikid/internal/wiki"
 )
 
-// encodeStructured encodes a tool's structured content for its output
-// schema out: every null where out declares a list becomes [], and every
-// null where it declares a map (an object without properties) becomes {},
-// at any depth. Result types leave nil slices nil (Go's zero value), so
-// this one place keeps the promise that a list in a result is never null.
-// Everything else keeps its bytes.
-func encodeStructured(v any, out *schema) (json.RawMessage, error) {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	if !bytes.Contains(raw, []byte("null")) {
-		return raw, nil
-	}
-	var b bytes.Buffer
-	b.Grow(len(raw) + 16)
-	if _, err := fillNulls(raw, 0, out, &b); err != nil {
-		return nil, fmt.Errorf("structured content: %w", err)
-	}
-	return b.Bytes(), nil
+// ResultJSON returns a result of the wiki as the named tool returns it in
+// its structured content, strings worded with w: the command line prints
+// the same JSON. A tool of no such name encodes by the rules alone.
+func ResultJSON(tool string, v any, w wiki.Words) ([]byte, error) {
+	return encodeWith(v, outputSchemas()[tool], w)
 }
 
-// errBadJSON is returned by fillNulls for input that json.Marshal cannot
-// have written.
-var errBadJSON = errors.New("malformed JSON")
+// outputSchemas holds every tool's output schema by name.
+var outputSchemas = sync.OnceValue(func() map[string]*schema {
+	m := make(map[string]*schema)
+	for _, t := range allTools() {
+		m[t.name] = t.output
+	}
+	return m
+})
 
-// fillNulls copies the JSON value at raw[i], compact as json.Marshal
-// writes it, to b, replacing a null that s declares a list or a map, and
-// returns the index after the value. s may be nil: the value is copied as
-// is.
-func fillNulls(raw []byte, i int, s *schema, b *bytes.Buffer) (int, error) {
-	if i >= len(raw) {
-		return 0, errBadJSON
+// The wire format of a result is its tool's output schema. The core's
+// result types carry no JSON tags: encodeStructured writes a Go value as the
+// JSON its schema describes, so the names and the shape a client sees are
+// declared in one place, next to the tool.
+//
+//   - A struct field is the property named by its json tag (the front end's
+//     own types) or else by its name in snake_case (CaughtUp is caught_up);
+//     the fields of embedded structs are promoted.
+//   - A property the schema requires is always written; any other field is
+//     left out when it holds its zero value.
+//   - A nil list is [] and a nil map {}, unless the schema allows null: a
+//     list in a result is never null.
+//   - Strings are worded (see words), and written without HTML escapes.
+//   - Values the schema says nothing about (free-form frontmatter, error
+//     details) are written by the same rules, every field optional.
+
+// encodeStructured encodes a tool's structured content for its output
+// schema out.
+func encodeStructured(v any, out *schema) (json.RawMessage, error) {
+	return encodeWith(v, out, words)
+}
+
+// encodeWith is encodeStructured with other words.
+func encodeWith(v any, out *schema, w wiki.Words) (json.RawMessage, error) {
+	e := encoder{b: make([]byte, 0, 512), words: w}
+	if err := e.value(reflect.ValueOf(v), out); err != nil {
+		return nil, fmt.Errorf("structured content: %w", err)
 	}
-	if s == nil {
-		end, ok := skipValue(raw, i)
-		if !ok {
-			return 0, errBadJSON
+	return e.b, nil
+}
+
+// encoder appends JSON to b, strings worded with words.
+type encoder struct {
+	b     []byte
+	words wiki.Words
+}
+
+var marshalerType = reflect.TypeFor[json.Marshaler]()
+
+func (e *encoder) value(v reflect.Value, s *schema) error {
+	for v.IsValid() && (v.Kind() == reflect.Interface || v.Kind() == reflect.Pointer) {
+		if v.IsNil() {
+			break
 		}
-		b.Write(raw[i:end])
-		return end, nil
+		if v.Kind() == reflect.Pointer && v.Type().Implements(marshalerType) {
+			break
+		}
+		v = v.Elem()
 	}
-	switch raw[i] {
-	case '{':
-		b.WriteByte('{')
-		i++
-		for i < len(raw) && raw[i] != '}' {
-			if raw[i] == ',' {
-				b.WriteByte(',')
-				i++
-			}
-			end, ok := skipString(raw, i)
-			if !ok || end >= len(raw) || raw[end] != ':' {
-				return 0, errBadJSON
-			}
-			key := string(raw[i+1 : end-1])
-			if bytes.IndexByte(raw[i:end], '\\') >= 0 {
-				if err := json.Unmarshal(raw[i:end], &key); err != nil {
-					return 0, errBadJSON
-				}
-			}
-			b.Write(raw[i : end+1])
-			var err error
-			if i, err = fillNulls(raw, end+1, s.child(key), b); err != nil {
-				return 0, err
-			}
+	if !v.IsValid() || (v.Kind() == reflect.Interface || v.Kind() == reflect.Pointer) && v.IsNil() {
+		e.null(s)
+		return nil
+	}
+	if v.Type().Implements(marshalerType) || reflect.PointerTo(v.Type()).Implements(marshalerType) && v.CanAddr() {
+		m, _ := v.Interface().(json.Marshaler)
+		if m == nil {
+			m = v.Addr().Interface().(json.Marshaler)
 		}
-		if i >= len(raw) {
-			return 0, errBadJSON
+		raw, err := m.MarshalJSON()
+		if err != nil {
+			return err
 		}
-		b.WriteByte('}')
-		return i + 1, nil
-	case '[':
-		b.WriteByte('[')
-		i++
-		for i < len(raw) && raw[i] != ']' {
-			if raw[i] == ',' {
-				b.WriteByte(',')
-				i++
-			}
-			var err error
-			if i, err = fillNulls(raw, i, s.Items, b); err != nil {
-				return 0, err
-			}
+		e.b = append(e.b, raw...)
+		return nil
+	}
+	switch v.Kind() {
+	case reflect.String:
+		e.string(e.words.Say(v.String()))
+	case reflect.Bool:
+		e.b = strconv.AppendBool(e.b, v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		e.b = strconv.AppendInt(e.b, v.Int(), 10)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		e.b = strconv.AppendUint(e.b, v.Uint(), 10)
+	case reflect.Float32, reflect.Float64:
+		return e.float(v.Float(), v.Type().Bits())
+	case reflect.Slice:
+		if v.IsNil() {
+			e.null(s)
+			return nil
 		}
-		if i >= len(raw) {
-			return 0, errBadJSON
+		fallthrough
+	case reflect.Array:
+		return e.list(v, s)
+	case reflect.Map:
+		if v.IsNil() {
+			e.null(s)
+			return nil
 		}
-		b.WriteByte(']')
-		return i + 1, nil
-	case 'n':
+		return e.dict(v, s)
+	case reflect.Struct:
+		return e.object(v, s)
+	default:
+		return fmt.Errorf("cannot encode a %s", v.Type())
+	}
+	return nil
+}
+
+// null writes what a nil value is where s describes it.
+func (e *encoder) null(s *schema) {
+	switch {
+	case s == nil || s.Nullable:
+		e.b = append(e.b, "null"...)
+	case s.Type == "array":
+		e.b = append(e.b, "[]"...)
+	case s.Type == "object" && len(s.Props) == 0:
+		e.b = append(e.b, "{}"...) // a map; a nil record stays null
+	default:
+		e.b = append(e.b, "null"...)
+	}
+}
+
+func (e *encoder) list(v reflect.Value, s *schema) error {
+	var items *schema
+	if s != nil {
+		items = s.Items
+	}
+	e.b = append(e.b, '[')
+	for i := range v.Len() {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		if err := e.value(v.Index(i), items); err != nil {
+			return err
+		}
+	}
+	e.b = append(e.b, ']')
+	return nil
+}
+
+// dict writes a map, keys sorted as encoding/json sorts them.
+func (e *encoder) dict(v reflect.Value, s *schema) error {
+	if v.Type().Key().Kind() != reflect.String {
+		return fmt.Errorf("cannot encode a %s: keys are not strings", v.Type())
+	}
+	keys := v.MapKeys()
+	slices.SortFunc(keys, func(a, b reflect.Value) int {
 		switch {
-		case s.Nullable:
-			b.WriteString("null")
-		case s.Type == "array":
-			b.WriteString("[]")
-		case s.Type == "object" && len(s.Props) == 0:
-			b.WriteString("{}") // a map; a nil record stays null
-		default:
-			b.WriteString("null")
+		case a.String() < b.String():
+			return -1
+		case a.String() > b.String():
+			return 1
 		}
-		return i + len("null"), nil
+		return 0
+	})
+	e.b = append(e.b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		e.string(k.String())
+		e.b = append(e.b, ':')
+		if err := e.value(v.MapIndex(k), s.child(k.String())); err != nil {
+			return err
+		}
 	}
-	end, ok := skipValue(raw, i)
-	if !ok {
-		return 0, errBadJSON
+	e.b = append(e.b, '}')
+	return nil
+}
+
+func (e *encoder) object(v reflect.Value, s *schema) error {
+	e.b = append(e.b, '{')
+	first := true
+	for _, f := range fieldsOf(v.Type()) {
+		fv, err := v.FieldByIndexErr(f.index)
+		if err != nil {
+			continue // a field of a nil embedded pointer
+		}
+		var ps *schema
+		required := false
+		if s != nil {
+			if p := s.prop(f.name); p != nil {
+				ps, required = p.Schema, p.Required
+			} else {
+				ps = s.Values
+			}
+		}
+		if !required && fv.IsZero() {
+			continue
+		}
+		if !first {
+			e.b = append(e.b, ',')
+		}
+		first = false
+		e.string(f.name)
+		e.b = append(e.b, ':')
+		if err := e.value(fv, ps); err != nil {
+			return err
+		}
 	}
-	b.Write(raw[i:end])
-	return end, nil
+	e.b = append(e.b, '}')
+	return nil
+}
+
+// float writes f as encoding/json does.
+func (e *encoder) float(f float64, bits int) error {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return fmt.Errorf("cannot encode %v", f)
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (bits == 64 && (abs < 1e-6 || abs >= 1e21) || bits == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21)) {
+		format = 'e'
+	}
+	start := len(e.b)
+	e.b = strconv.AppendFloat(e.b, f, format, -1, bits)
+	if format == 'e' { // clean up e-09 to e-9, as encoding/json does
+		n := len(e.b) - start
+		if n >= 4 && e.b[len(e.b)-4] == 'e' && e.b[len(e.b)-3] == '-' && e.b[len(e.b)-2] == '0' {
+			e.b[len(e.b)-2] = e.b[len(e.b)-1]
+			e.b = e.b[:len(e.b)-1]
+		}
+	}
+	return nil
+}
+
+const hexDigits = "0123456789abcdef"
+
+// string writes s as a JSON string: quotes, backslashes and control
+// characters escaped, invalid UTF-8 as U+FFFD, and U+2028 and U+2029
+// escaped for JavaScript; nothing else.
+func (e *encoder) string(s string) {
+	e.b = append(e.b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			e.b = append(e.b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				e.b = append(e.b, '\\', c)
+			case '\n':
+				e.b = append(e.b, '\\', 'n')
+			case '\r':
+				e.b = append(e.b, '\\', 'r')
+			case '\t':
+				e.b = append(e.b, '\\', 't')
+			default:
+				e.b = append(e.b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			e.b = append(e.b, s[start:i]...)
+			e.b = append(e.b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			e.b = append(e.b, s[start:i]...)
+			e.b = append(e.b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	e.b = append(e.b, s[start:]...)
+	e.b = append(e.b, '"')
+}
+
+// field is a struct field on the wire.
+type field struct {
+	name  string
+	index []int
+}
+
+// fieldCache holds the wire fields of each struct type.
+var fieldCache sync.Map // reflect.Type → []field
+
+// fieldsOf returns the wire fields of struct type t in order, the fields
+// of embedded structs promoted.
+func fieldsOf(t reflect.Type) []field {
+	if fs, ok := fieldCache.Load(t); ok {
+		return fs.([]field)
+	}
+	var fs []field
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		name, tagged := sf.Tag.Lookup("json")
+		if name == "-" {
+			continue
+		}
+		if c := strings.IndexByte(name, ','); c >= 0 {
+			name = name[:c]
+		}
+		ft := sf.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if sf.Anonymous && name == "" && ft.Kind() == reflect.Struct {
+			for _, pf := range fieldsOf(ft) {
+				fs = append(fs, field{name: pf.name, index: append([]int{i}, pf.index...)})
+			}
+			continue
+		}
+		if !sf.IsExported() {
+			continue
+		}
+		if !tagged || name == "" {
+			name = snakeCase(sf.Name)
+		}
+		fs = append(fs, field{name: name, index: []int{i}})
+	}
+	fieldCache.Store(t, fs)
+	return fs
+}
+
+// snakeCase turns a Go field name into the wire's: CaughtUp is caught_up,
+// NextCursor next_cursor, HTTPAddr http_addr, Line2 line2.
+func snakeCase(name string) string {
+	b := make([]byte, 0, len(name)+4)
+	for i := range len(name) {
+		c := name[i]
+		if 'A' <= c && c <= 'Z' {
+			lowerBefore := i > 0 && ('a' <= name[i-1] && name[i-1] <= 'z' || '0' <= name[i-1] && name[i-1] <= '9')
+			upperRunEnds := i > 0 && 'A' <= name[i-1] && name[i-1] <= 'Z' && i+1 < len(name) && 'a' <= name[i+1] && name[i+1] <= 'z'
+			if lowerBefore || upperRunEnds {
+				b = append(b, '_')
+			}
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return string(b)
 }
 
 // child is the schema of an object's property k: the property's own, else

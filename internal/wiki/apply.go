@@ -35,12 +35,12 @@ func (w *Wiki) Apply(ctx context.Context, req ApplyRequest) (*Result, error) {
 	}
 	for i, c := range req.Changes {
 		if c.Move != nil && i > 0 {
-			return nil, stepError(i, c, Errorf(CodeInvalidParams, "move_note can only be the first change of a batch").
+			return nil, stepError(i, c, Errorf(CodeInvalidParams, "{move} can only be the first change of a batch").
 				WithHint("put the move first, or move in a call of its own before the batch"))
 		}
 	}
 	var updated, broken []LinkedNote
-	res, err := w.mutate(ctx, "apply_changes", req.Mutation, func(t *txn) error {
+	res, err := w.mutate(ctx, "apply", req.Mutation, func(t *txn) error {
 		updated, broken = nil, nil
 		for i, c := range req.Changes {
 			var err error
@@ -93,25 +93,26 @@ func (c Change) count() int {
 	return n
 }
 
-func (c Change) tool() string {
+// op returns the operation the change names, as a reference.
+func (c Change) op() string {
 	switch {
 	case c.Write != nil:
-		return "write_note"
+		return "{write}"
 	case c.Edit != nil:
-		return "edit_note"
+		return "{edit}"
 	case c.Metadata != nil:
-		return "update_metadata"
+		return "{metadata}"
 	case c.Delete != nil:
-		return "delete_note"
+		return "{delete}"
 	case c.Move != nil:
-		return "move_note"
+		return "{move}"
 	}
 	return "unknown"
 }
 
 // stepError prefixes a step's error with its position, keeping its code.
 func stepError(i int, c Change, err error) error {
-	prefix := fmt.Sprintf("change %d (%s)", i+1, c.tool())
+	prefix := Sayf("change %d ("+c.op()+")", i+1)
 	var e *Error
 	if errors.As(err, &e) {
 		return &Error{Code: e.Code, Message: prefix + ": " + e.Message, Hint: e.Hint, Line: e.Line, Details: e.Details}

@@ -47,17 +47,17 @@ func (w *Wiki) Daily(ctx context.Context, req DailyRequest) (*DailyResult, error
 		n, err := w.Read(ctx, ReadRequest{Path: path})
 		if errors.Is(err, ErrNotFound) {
 			return nil, Errorf(CodeNotFound, "no daily note for %s yet", date).
-				WithHint("append to it with daily_note op append to create it")
+				WithHint("append to it with {daily} op append to create it")
 		}
 		out.Note = n
 		return out, err
 	case note.OpAppend, note.OpPrepend, note.OpAppendSection, note.OpPrependSection:
 	default:
-		return nil, Errorf(CodeInvalidParams, "unknown op %q for daily_note", req.Op).
+		return nil, Errorf(CodeInvalidParams, "unknown op %q for {daily}", req.Op).
 			WithHint("use read, append, prepend, append_section or prepend_section")
 	}
 	edit := note.Edit{Op: req.Op, Content: req.Content, Section: req.Section}
-	out.Result, err = w.mutate(ctx, "daily_note", req.Mutation, func(t *txn) error {
+	out.Result, err = w.mutate(ctx, "daily", req.Mutation, func(t *txn) error {
 		s, err := t.stage(path)
 		if err != nil {
 			return err

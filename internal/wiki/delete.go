@@ -19,7 +19,7 @@ type DeleteRequest struct {
 // LOCAL_CHANGES and READ_ONLY.
 func (w *Wiki) Delete(ctx context.Context, req DeleteRequest) (*Result, error) {
 	var broken []LinkedNote
-	res, err := w.mutate(ctx, "delete_note", req.Mutation, func(t *txn) error {
+	res, err := w.mutate(ctx, "delete", req.Mutation, func(t *txn) error {
 		if err := t.delete(req); err != nil {
 			return err
 		}
@@ -35,7 +35,7 @@ func (w *Wiki) Delete(ctx context.Context, req DeleteRequest) (*Result, error) {
 		res.Warnings = append(res.Warnings, brokenWarning(broken, "named the deleted note"))
 	}
 	if res.Commit != "" {
-		res.Warnings = append(res.Warnings, "restore it with restore_note (path "+res.Changes[0].Path+") if this was a mistake")
+		res.Warnings = append(res.Warnings, Sayf("restore it with {restore} (path %s) if this was a mistake", res.Changes[0].Path))
 	}
 	return res, nil
 }

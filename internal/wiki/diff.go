@@ -257,7 +257,7 @@ func (w *Wiki) noteDiff(ctx context.Context, head string, req DiffRequest, res *
 	}
 	if d.OldPath == "" && d.NewPath == "" {
 		return nil, Errorf(CodeNotFound, "note %q exists at neither version", notePath).
-			WithHint("note_history lists the commits where it exists")
+			WithHint("{history} lists the commits where it exists")
 	}
 	return []versionDiff{{FileDiff: d}}, nil
 }

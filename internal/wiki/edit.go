@@ -19,7 +19,7 @@ type EditRequest struct {
 // expected, INVALID_PARAMS) it returns INVALID_PATH, NOT_FOUND for a missing
 // note, CONFLICT, TOO_LARGE, LOCAL_CHANGES and READ_ONLY.
 func (w *Wiki) Edit(ctx context.Context, req EditRequest) (*Result, error) {
-	return w.mutate(ctx, "edit_note", req.Mutation, func(t *txn) error { return t.edit(req) })
+	return w.mutate(ctx, "edit", req.Mutation, func(t *txn) error { return t.edit(req) })
 }
 
 func (t *txn) edit(req EditRequest) error {

@@ -92,3 +92,14 @@ func (e *MissingObjectError) contract() *Error {
 	return Errorf(CodeNotFound, "object %s is missing from this repository (a partial clone, or a damaged repository)", e.ID).
 		WithHint("in a partial clone, `git cat-file -e %s` fetches it from the remote; otherwise `git fsck` shows what is lost", e.ID)
 }
+
+// Words is a front end's wording of the references that messages, hints
+// and warnings hold (see wikierr.Sayf).
+type Words = wikierr.Words
+
+// Sayf formats a message or warning whose format may hold references
+// such as "{restore}", which each front end words with its Words.
+func Sayf(format string, args ...any) string { return wikierr.Sayf(format, args...) }
+
+// Refs returns every reference the core may write.
+func Refs() []string { return wikierr.Refs() }

@@ -177,7 +177,7 @@ func grepMatcher(req GrepRequest) (match func([]byte) bool, required []string, e
 		re, err := regexp.Compile(expr)
 		if err != nil {
 			return nil, nil, Errorf(CodeInvalidParams, "bad regular expression: %v", err).
-				WithHint("use RE2 syntax, or set regex: false to match the text literally")
+				WithHint("use RE2 syntax, or {regex_off} to match the text literally")
 		}
 		required = requiredLiterals(expr)
 		return asciiPrefilter(required, re.Match), required, nil

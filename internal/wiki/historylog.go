@@ -162,7 +162,7 @@ func (w *Wiki) historyFile(ctx context.Context, head, path string) (notePath, fi
 		}
 	}
 	return "", "", false, Errorf(CodeNotFound, "no note %q, now or in the history", notePath).
-		WithHint("check the path (case matters for deleted notes); activity_log lists the paths commits changed")
+		WithHint("check the path (case matters for deleted notes); {activity} lists the paths commits changed")
 }
 
 // commitCursor is the opaque cursor after a commit of a list.

@@ -186,7 +186,7 @@ func (w *Wiki) FindPath(ctx context.Context, req PathRequest) (*PathResult, erro
 		}
 		if !found {
 			return nil, Errorf(CodeNotFound, "no note %q", notePath).
-				WithHint("check the path with list_notes or resolve_notes")
+				WithHint("check the path with {list} or {resolve}")
 		}
 		ends[i] = notePath
 	}

@@ -106,7 +106,7 @@ func (w *Wiki) uncommittedNote(ctx context.Context, commit, notePath, ext string
 			continue
 		}
 		return Errorf(CodeNotFound, "no note %q is committed: the file %s exists on disk but is not committed, and wikid reads only commits", notePath, file).
-			WithHint("commit it with git (git add %s && git commit), or move it aside and create the note with write_note", shellQuote(file))
+			WithHint("commit it with git (git add %s && git commit), or move it aside and create the note with {write}", shellQuote(file))
 	}
 	return err
 }

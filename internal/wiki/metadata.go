@@ -19,7 +19,7 @@ type MetadataRequest struct {
 // or malformed frontmatter), INVALID_PATH, NOT_FOUND, CONFLICT, TOO_LARGE,
 // LOCAL_CHANGES and READ_ONLY.
 func (w *Wiki) UpdateMetadata(ctx context.Context, req MetadataRequest) (*Result, error) {
-	return w.mutate(ctx, "update_metadata", req.Mutation, func(t *txn) error { return t.updateMetadata(req) })
+	return w.mutate(ctx, "metadata", req.Mutation, func(t *txn) error { return t.updateMetadata(req) })
 }
 
 func (t *txn) updateMetadata(req MetadataRequest) error {

@@ -67,7 +67,7 @@ type fileMove struct {
 // LOCAL_CHANGES, TOO_LARGE and READ_ONLY.
 func (w *Wiki) Move(ctx context.Context, req MoveRequest) (*Result, error) {
 	var updated, broken []LinkedNote
-	res, err := w.mutate(ctx, "move_note", req.Mutation, func(t *txn) error {
+	res, err := w.mutate(ctx, "move", req.Mutation, func(t *txn) error {
 		var err error
 		updated, broken, err = t.move(req)
 		return err
@@ -199,8 +199,8 @@ func (t *txn) moveFolder(folder string, req MoveRequest) ([]fileMove, string, er
 			WithHint("move a note or a folder inside the wiki")
 	}
 	if req.ExpectedVersion != "" {
-		return nil, "", Errorf(CodeInvalidParams, "expected_version applies to a note, and %q is a folder", folder).
-			WithHint("leave expected_version out to move a folder")
+		return nil, "", Errorf(CodeInvalidParams, "{expected_version} applies to a note, and %q is a folder", folder).
+			WithHint("leave {expected_version} out to move a folder")
 	}
 	to, err := note.CleanFolder(req.NewPath)
 	if err != nil {
@@ -241,7 +241,7 @@ func (t *txn) moveFolder(folder string, req MoveRequest) ([]fileMove, string, er
 	}
 	if len(moves) == 0 {
 		return nil, "", Errorf(CodeNotFound, "no note or folder %q", folder).
-			WithHint("check the path with list_notes")
+			WithHint("check the path with {list}")
 	}
 	if err := t.checkFree(moves); err != nil {
 		return nil, "", err

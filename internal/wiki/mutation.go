@@ -33,6 +33,10 @@ type Caller struct {
 	// Client is the client's name and version, recorded in the Wiki-Client
 	// trailer ("claude-code/1.0.3", "cli").
 	Client string
+	// Tool is what the client asked by, in its front end's words (an MCP
+	// tool, a command), recorded in the Wiki-Tool trailer; "" records the
+	// operation ("write", "move").
+	Tool string
 	// Author is the commit author; zero means Options.Author.
 	Author Identity
 }
@@ -94,7 +98,7 @@ type MetadataChange struct {
 func (w *Wiki) mutate(ctx context.Context, tool string, m Mutation, build func(*txn) error) (*Result, error) {
 	if w.opts.ReadOnly {
 		return nil, Errorf(CodeReadOnly, "the wiki is read-only").
-			WithHint("restart wikid without --read-only to allow changes")
+			WithHint("restart wikid without {read_only} to allow changes")
 	}
 	w.writeMu.Lock()
 	defer w.writeMu.Unlock()
@@ -241,7 +245,7 @@ func checkVersion(notePath, want, current string) error {
 		e = Errorf(CodeConflict, "note %q does not exist, but version %s was expected", notePath, short(want))
 	}
 	e.Details = map[string]any{"current_version": current}
-	return e.WithHint("read the note again and retry with expected_version set to its current version")
+	return e.WithHint("read the note again and retry with {expected_version} set to its current version")
 }
 
 func sameVersion(want, current string) bool {
@@ -296,6 +300,9 @@ func commitMessage(subject string, m Mutation, tool, base string) string {
 	if msg := strings.TrimSpace(m.Message); msg != "" {
 		b.WriteString(msg)
 		b.WriteString("\n\n")
+	}
+	if t := oneLine(m.Caller.Tool); t != "" {
+		tool = t
 	}
 	fmt.Fprintf(&b, "Wiki-Tool: %s\n", tool)
 	client := oneLine(m.Caller.Client)

@@ -63,9 +63,9 @@ func (w *Wiki) Random(ctx context.Context, req RandomRequest) (*RandomResult, er
 	if len(candidates) == 0 {
 		if len(req.Tags) > 0 {
 			return nil, Errorf(CodeNotFound, "no note has any of the tags %s", strings.Join(req.Tags, ", ")).
-				WithHint("see the tags in use with list_tags")
+				WithHint("see the tags in use with {tags}")
 		}
-		return nil, Errorf(CodeNotFound, "the wiki has no notes yet").WithHint("create one with write_note")
+		return nil, Errorf(CodeNotFound, "the wiki has no notes yet").WithHint("create one with {write}")
 	}
 	i := rand.IntN(len(candidates))
 	f := candidates[i]

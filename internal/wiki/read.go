@@ -164,7 +164,7 @@ func (w *Wiki) addGitDates(ctx context.Context, res *ReadResult, n *note.Note, c
 	}
 	switch {
 	case !known && w.hist != nil:
-		res.Warnings = append(res.Warnings, "the history index is still being built: the note's last commit and its dates from git are not known yet; read it again shortly (wiki_status shows the progress)")
+		res.Warnings = append(res.Warnings, Sayf("the history index is still being built: the note's last commit and its dates from git are not known yet; read it again shortly ({status} shows the progress)"))
 	case !known:
 		res.Warnings = append(res.Warnings, "the note's dates from git are not known yet: the search index is still being built")
 	}

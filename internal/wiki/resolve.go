@@ -66,7 +66,7 @@ func (w *Wiki) locateFold(ctx context.Context, snap Snapshot, notePath, ext stri
 	switch len(matches) {
 	case 0:
 		return File{}, Errorf(CodeNotFound, "no note %q", notePath).
-			WithHint("check the path with list_notes or find it with search_notes or resolve_notes")
+			WithHint("check the path with {list} or find it with {search} or {resolve}")
 	case 1:
 		return matches[0], nil
 	default:

@@ -34,7 +34,7 @@ func (w *Wiki) Restore(ctx context.Context, req RestoreRequest) (*Result, error)
 	}
 	m := req.Mutation
 	m.Message = strings.TrimSpace(m.Message + "\n\nRestored from " + src.commit + ".")
-	res, err := w.mutate(ctx, "restore_note", m, func(t *txn) error {
+	res, err := w.mutate(ctx, "restore", m, func(t *txn) error {
 		s, err := t.stage(src.notePath + src.ext)
 		if err != nil {
 			return err
@@ -70,7 +70,7 @@ func (w *Wiki) restoreSource(ctx context.Context, head string, req RestoreReques
 	if req.Version == "" {
 		if exists {
 			return nil, Errorf(CodeInvalidParams, "note %q exists; say which version to restore", notePath).
-				WithHint("pick a commit from note_history and pass it as version")
+				WithHint("pick a commit from {history} and pass it as {version}")
 		}
 		revs, err := w.hist.Log(ctx, head, file, false)
 		if err != nil {
@@ -105,7 +105,7 @@ func (w *Wiki) restoreSource(ctx context.Context, head string, req RestoreReques
 	}
 	if name == "" {
 		return nil, Errorf(CodeNotFound, "note %q did not exist at %s", notePath, shortID(src.commit)).
-			WithHint("note_history lists the commits where it exists")
+			WithHint("{history} lists the commits where it exists")
 	}
 	src.content = content
 	return src, nil

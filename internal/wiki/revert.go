@@ -74,7 +74,7 @@ func (w *Wiki) Revert(ctx context.Context, req RevertRequest) (*Result, error) {
 	m := req.Mutation
 	m.ExpectedVersion = ""
 	m.Message = strings.TrimSpace(m.Message + "\n\nThis reverts commit " + commit + ".")
-	res, err := w.mutate(ctx, "revert_change", m, func(t *txn) error {
+	res, err := w.mutate(ctx, "revert", m, func(t *txn) error {
 		var conflicts []RevertConflict
 		for _, step := range plan {
 			c, err := step.apply(t)
@@ -116,8 +116,8 @@ func (w *Wiki) revertPlan(ctx context.Context, commit string) ([]revertStep, []s
 		return nil, nil, info, err
 	}
 	if len(info.Parents) > 1 {
-		return nil, nil, info, Errorf(CodeInvalidParams, "commit %s is a merge; revert_change undoes a commit with one parent", shortID(commit)).
-			WithHint("revert the commits the merge brought in, one at a time (activity_log lists them)")
+		return nil, nil, info, Errorf(CodeInvalidParams, "commit %s is a merge; {revert} undoes a commit with one parent", shortID(commit)).
+			WithHint("revert the commits the merge brought in, one at a time ({activity} lists them)")
 	}
 	parent := ""
 	if len(info.Parents) == 1 {
@@ -138,7 +138,7 @@ func (w *Wiki) revertPlan(ctx context.Context, commit string) ([]revertStep, []s
 	}
 	if len(changes) == 0 {
 		return nil, nil, info, Errorf(CodeInvalidParams, "commit %s changed no note", shortID(commit)).
-			WithHint("activity_log lists the commits and the notes they changed")
+			WithHint("{activity} lists the commits and the notes they changed")
 	}
 	renames, err := w.hist.Renames(ctx, changes)
 	if err != nil {
@@ -300,7 +300,7 @@ func revertConflictError(commit, subject string, cs []RevertConflict) error {
 	}
 	e := Errorf(CodeConflict, "%s", b.String())
 	e.Details = map[string]any{"conflicts": cs}
-	return e.WithHint("edit the notes by hand (read them, then edit_note), or restore_note a version; nothing was changed")
+	return e.WithHint("edit the notes by hand (read them, then {edit}), or {restore} a version; nothing was changed")
 }
 
 // text returns lines for a conflict display, ending with a newline.

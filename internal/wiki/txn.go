@@ -79,7 +79,7 @@ func (t *txn) existing(path string) (*staged, error) {
 	}
 	if s.content == nil {
 		return nil, Errorf(CodeNotFound, "no note %q", s.notePath).
-			WithHint("check the path with list_notes, or create the note with write_note")
+			WithHint("check the path with {list}, or create the note with {write}")
 	}
 	return s, nil
 }

@@ -28,7 +28,7 @@ type WriteRequest struct {
 // "notes.txt", or holding U+FFFD: see note.CheckNewPath), INVALID_PARAMS, ALREADY_EXISTS (the note exists and
 // Overwrite is false), CONFLICT, TOO_LARGE, LOCAL_CHANGES and READ_ONLY.
 func (w *Wiki) Write(ctx context.Context, req WriteRequest) (*Result, error) {
-	return w.mutate(ctx, "write_note", req.Mutation, func(t *txn) error { return t.write(req) })
+	return w.mutate(ctx, "write", req.Mutation, func(t *txn) error { return t.write(req) })
 }
 
 func (t *txn) write(req WriteRequest) error {
@@ -38,7 +38,7 @@ func (t *txn) write(req WriteRequest) error {
 	}
 	if s.content != nil && !req.Overwrite {
 		return Errorf(CodeAlreadyExists, "note %q already exists", s.notePath).
-			WithHint("set overwrite: true to replace it, or change part of it with edit_note")
+			WithHint("{overwrite} to replace it, or change part of it with {edit}")
 	}
 	if s.content == nil {
 		if err := checkNewPath(req.Path); err != nil {

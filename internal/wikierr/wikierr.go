@@ -6,7 +6,6 @@ package wikierr
 
 import (
 	"errors"
-	"fmt"
 )
 
 // Code classifies an error for callers, whatever their front end.
@@ -71,23 +70,25 @@ type Error struct {
 	Details map[string]any
 }
 
-// Errorf returns an *Error with the code and a formatted message.
+// Errorf returns an *Error with the code and a formatted message; the
+// format may hold references (see Sayf).
 func Errorf(code Code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	return &Error{Code: code, Message: Sayf(format, args...)}
 }
 
-// WithHint returns e with its hint set.
+// WithHint returns e with its hint set; the format may hold references
+// (see Sayf).
 func (e *Error) WithHint(format string, args ...any) *Error {
-	e.Hint = fmt.Sprintf(format, args...)
+	e.Hint = Sayf(format, args...)
 	return e
 }
 
-// Error returns "CODE: message".
+// Error returns "CODE: message", references written as their names.
 func (e *Error) Error() string {
 	if e.Message == "" {
 		return string(e.Code)
 	}
-	return string(e.Code) + ": " + e.Message
+	return string(e.Code) + ": " + Plain.Say(e.Message)
 }
 
 // Is reports whether target is a sentinel *Error with the same code.
