@@ -40,14 +40,14 @@ func (w *Wiki) Apply(ctx context.Context, req ApplyRequest) (*Result, error) {
 		}
 	}
 	var updated, broken []LinkedNote
-	res, err := w.mutate(ctx, "apply", req.Mutation, func(t *txn) error {
+	res, err := w.mutate(ctx, "apply", req.Mutation, func(ctx context.Context, t *txn) error {
 		updated, broken = nil, nil
 		for i, c := range req.Changes {
 			var err error
 			if c.Move != nil && c.count() == 1 {
-				updated, broken, err = t.move(*c.Move)
+				updated, broken, err = t.move(ctx, *c.Move)
 			} else {
-				err = t.apply(c)
+				err = t.apply(ctx, c)
 			}
 			if err != nil {
 				return stepError(i, c, err)
@@ -66,19 +66,19 @@ func (w *Wiki) Apply(ctx context.Context, req ApplyRequest) (*Result, error) {
 }
 
 // apply runs one change that is not a move.
-func (t *txn) apply(c Change) error {
+func (t *txn) apply(ctx context.Context, c Change) error {
 	if c.count() != 1 {
 		return Errorf(CodeInvalidParams, "a change must name exactly one tool")
 	}
 	switch {
 	case c.Write != nil:
-		return t.write(*c.Write)
+		return t.write(ctx, *c.Write)
 	case c.Edit != nil:
-		return t.edit(*c.Edit)
+		return t.edit(ctx, *c.Edit)
 	case c.Metadata != nil:
-		return t.updateMetadata(*c.Metadata)
+		return t.updateMetadata(ctx, *c.Metadata)
 	default:
-		return t.delete(*c.Delete)
+		return t.delete(ctx, *c.Delete)
 	}
 }
 

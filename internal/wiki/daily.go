@@ -57,14 +57,14 @@ func (w *Wiki) Daily(ctx context.Context, req DailyRequest) (*DailyResult, error
 			WithHint("use read, append, prepend, append_section or prepend_section")
 	}
 	edit := note.Edit{Op: req.Op, Content: req.Content, Section: req.Section}
-	out.Result, err = w.mutate(ctx, "daily", req.Mutation, func(t *txn) error {
-		s, err := t.stage(path)
+	out.Result, err = w.mutate(ctx, "daily", req.Mutation, func(ctx context.Context, t *txn) error {
+		s, err := t.stage(ctx, path)
 		if err != nil {
 			return err
 		}
 		out.Created = s.content == nil
 		if out.Created {
-			if err := t.put(s, t.dailyTemplate(date)); err != nil {
+			if err := t.put(s, t.dailyTemplate(ctx, date)); err != nil {
 				return err
 			}
 		} else if err := checkVersion(s.notePath, req.ExpectedVersion, s.version()); err != nil {
@@ -96,9 +96,9 @@ func (w *Wiki) dailyDate(date string) (string, error) {
 
 // dailyTemplate returns the content of a new daily note: the template note
 // with {{date}} and {{title}} filled in, or a minimal frontmatter.
-func (t *txn) dailyTemplate(date string) []byte {
+func (t *txn) dailyTemplate(ctx context.Context, date string) []byte {
 	if tpl := t.w.opts.Daily.Template; tpl != "" {
-		_, n, err := t.w.readNote(t.ctx, t.snap, strings.TrimSuffix(tpl, ".md"), "")
+		_, n, err := t.w.readNote(ctx, t.snap, strings.TrimSuffix(tpl, ".md"), "")
 		if err == nil {
 			r := strings.NewReplacer("{{date}}", date, "{{title}}", date)
 			return []byte(r.Replace(string(n.Raw)))

@@ -19,12 +19,12 @@ type DeleteRequest struct {
 // LOCAL_CHANGES and READ_ONLY.
 func (w *Wiki) Delete(ctx context.Context, req DeleteRequest) (*Result, error) {
 	var broken []LinkedNote
-	res, err := w.mutate(ctx, "delete", req.Mutation, func(t *txn) error {
-		if err := t.delete(req); err != nil {
+	res, err := w.mutate(ctx, "delete", req.Mutation, func(ctx context.Context, t *txn) error {
+		if err := t.delete(ctx, req); err != nil {
 			return err
 		}
 		var err error
-		broken, err = t.deletedLinks()
+		broken, err = t.deletedLinks(ctx)
 		return err
 	})
 	if err != nil {
@@ -40,12 +40,12 @@ func (w *Wiki) Delete(ctx context.Context, req DeleteRequest) (*Result, error) {
 	return res, nil
 }
 
-func (t *txn) delete(req DeleteRequest) error {
+func (t *txn) delete(ctx context.Context, req DeleteRequest) error {
 	if !req.Confirm {
 		return Errorf(CodeInvalidParams, "confirm must be true to delete a note").
 			WithHint("call again with confirm: true; the note stays recoverable from history")
 	}
-	s, err := t.existing(req.Path)
+	s, err := t.existing(ctx, req.Path)
 	if err != nil {
 		return err
 	}

@@ -19,14 +19,14 @@ type EditRequest struct {
 // expected, INVALID_PARAMS) it returns INVALID_PATH, NOT_FOUND for a missing
 // note, CONFLICT, TOO_LARGE, LOCAL_CHANGES and READ_ONLY.
 func (w *Wiki) Edit(ctx context.Context, req EditRequest) (*Result, error) {
-	return w.mutate(ctx, "edit", req.Mutation, func(t *txn) error { return t.edit(req) })
+	return w.mutate(ctx, "edit", req.Mutation, func(ctx context.Context, t *txn) error { return t.edit(ctx, req) })
 }
 
-func (t *txn) edit(req EditRequest) error {
+func (t *txn) edit(ctx context.Context, req EditRequest) error {
 	if len(req.Edits) == 0 {
 		return Errorf(CodeInvalidParams, "edits is empty").WithHint("give at least one edit operation")
 	}
-	s, err := t.existing(req.Path)
+	s, err := t.existing(ctx, req.Path)
 	if err != nil {
 		return err
 	}

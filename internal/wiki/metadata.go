@@ -19,11 +19,11 @@ type MetadataRequest struct {
 // or malformed frontmatter), INVALID_PATH, NOT_FOUND, CONFLICT, TOO_LARGE,
 // LOCAL_CHANGES and READ_ONLY.
 func (w *Wiki) UpdateMetadata(ctx context.Context, req MetadataRequest) (*Result, error) {
-	return w.mutate(ctx, "metadata", req.Mutation, func(t *txn) error { return t.updateMetadata(req) })
+	return w.mutate(ctx, "metadata", req.Mutation, func(ctx context.Context, t *txn) error { return t.updateMetadata(ctx, req) })
 }
 
-func (t *txn) updateMetadata(req MetadataRequest) error {
-	s, err := t.existing(req.Path)
+func (t *txn) updateMetadata(ctx context.Context, req MetadataRequest) error {
+	s, err := t.existing(ctx, req.Path)
 	if err != nil {
 		return err
 	}

@@ -67,9 +67,9 @@ type fileMove struct {
 // LOCAL_CHANGES, TOO_LARGE and READ_ONLY.
 func (w *Wiki) Move(ctx context.Context, req MoveRequest) (*Result, error) {
 	var updated, broken []LinkedNote
-	res, err := w.mutate(ctx, "move", req.Mutation, func(t *txn) error {
+	res, err := w.mutate(ctx, "move", req.Mutation, func(ctx context.Context, t *txn) error {
 		var err error
-		updated, broken, err = t.move(req)
+		updated, broken, err = t.move(ctx, req)
 		return err
 	})
 	if err != nil {
@@ -86,8 +86,8 @@ func (w *Wiki) Move(ctx context.Context, req MoveRequest) (*Result, error) {
 }
 
 // move stages a move and its link rewrites, and reports the links.
-func (t *txn) move(req MoveRequest) (updated, broken []LinkedNote, err error) {
-	moves, subject, err := t.moveSources(req)
+func (t *txn) move(ctx context.Context, req MoveRequest) (updated, broken []LinkedNote, err error) {
+	moves, subject, err := t.moveSources(ctx, req)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -97,7 +97,7 @@ func (t *txn) move(req MoveRequest) (updated, broken []LinkedNote, err error) {
 	}
 	var rel []Relink
 	if t.w.graphLane != nil {
-		err := t.w.withGraphAt(t.ctx, t.head.Commit, func(g Graph) error {
+		err := t.w.withGraphAt(ctx, t.head.Commit, func(g Graph) error {
 			rel = g.Relinks(newPath)
 			return nil
 		})
@@ -110,7 +110,7 @@ func (t *txn) move(req MoveRequest) (updated, broken []LinkedNote, err error) {
 		if p, ok := newPath[path]; ok {
 			path = p
 		}
-		up, left, err := t.relink(r, req.LeaveLinks)
+		up, left, err := t.relink(ctx, r, req.LeaveLinks)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -144,30 +144,30 @@ func (t *txn) move(req MoveRequest) (updated, broken []LinkedNote, err error) {
 
 // moveSources finds the notes a move renames and where each goes, and the
 // commit subject; it checks that no note is in the way.
-func (t *txn) moveSources(req MoveRequest) ([]fileMove, string, error) {
+func (t *txn) moveSources(ctx context.Context, req MoveRequest) ([]fileMove, string, error) {
 	if strings.TrimSpace(req.NewPath) == "" {
 		return nil, "", Errorf(CodeInvalidParams, "new_path is empty").
 			WithHint("give the note's new path, such as archive/old-plan")
 	}
 	src := strings.TrimSpace(req.Path)
 	if !strings.HasSuffix(src, "/") {
-		s, err := t.stage(src)
+		s, err := t.stage(ctx, src)
 		if err != nil {
 			return nil, "", err
 		}
 		if s.content != nil {
-			return t.moveNote(s, req)
+			return t.moveNote(ctx, s, req)
 		}
 	}
 	folder, err := note.CleanFolder(src)
 	if err != nil {
 		return nil, "", err
 	}
-	return t.moveFolder(folder, req)
+	return t.moveFolder(ctx, folder, req)
 }
 
 // moveNote plans the move of one note.
-func (t *txn) moveNote(s *staged, req MoveRequest) ([]fileMove, string, error) {
+func (t *txn) moveNote(ctx context.Context, s *staged, req MoveRequest) ([]fileMove, string, error) {
 	if err := checkVersion(s.notePath, req.ExpectedVersion, s.version()); err != nil {
 		return nil, "", err
 	}
@@ -186,14 +186,14 @@ func (t *txn) moveNote(s *staged, req MoveRequest) ([]fileMove, string, error) {
 		return nil, "", Errorf(CodeInvalidParams, "note %q is already at %s", s.notePath, req.NewPath).
 			WithHint("give a different new_path")
 	}
-	if err := t.checkFree([]fileMove{m}); err != nil {
+	if err := t.checkFree(ctx, []fileMove{m}); err != nil {
 		return nil, "", err
 	}
 	return []fileMove{m}, "move: " + s.notePath + " -> " + to, nil
 }
 
 // moveFolder plans the move of every note under a folder.
-func (t *txn) moveFolder(folder string, req MoveRequest) ([]fileMove, string, error) {
+func (t *txn) moveFolder(ctx context.Context, folder string, req MoveRequest) ([]fileMove, string, error) {
 	if folder == "" {
 		return nil, "", Errorf(CodeInvalidParams, "the root folder cannot be moved").
 			WithHint("move a note or a folder inside the wiki")
@@ -210,7 +210,7 @@ func (t *txn) moveFolder(folder string, req MoveRequest) ([]fileMove, string, er
 		return nil, "", Errorf(CodeInvalidParams, "folder %q is already at %s", folder, req.NewPath).
 			WithHint("give a different new_path")
 	}
-	files, err := t.snap.Files(t.ctx, folder)
+	files, err := t.snap.Files(ctx, folder)
 	if err != nil {
 		return nil, "", fmt.Errorf("list %s: %w", folder, err)
 	}
@@ -220,7 +220,7 @@ func (t *txn) moveFolder(folder string, req MoveRequest) ([]fileMove, string, er
 		if !ok {
 			continue
 		}
-		s, err := t.stageFile(f.Path)
+		s, err := t.stageFile(ctx, f.Path)
 		if err != nil {
 			return nil, "", err
 		}
@@ -243,7 +243,7 @@ func (t *txn) moveFolder(folder string, req MoveRequest) ([]fileMove, string, er
 		return nil, "", Errorf(CodeNotFound, "no note or folder %q", folder).
 			WithHint("check the path with {list}")
 	}
-	if err := t.checkFree(moves); err != nil {
+	if err := t.checkFree(ctx, moves); err != nil {
 		return nil, "", err
 	}
 	dst := to + "/"
@@ -257,14 +257,14 @@ func (t *txn) moveFolder(folder string, req MoveRequest) ([]fileMove, string, er
 // moves away) has the new path of a move, ignoring case, or two moves go
 // to the same path. It sets each move's staged target when the target is
 // a file that moves away.
-func (t *txn) checkFree(moves []fileMove) error {
+func (t *txn) checkFree(ctx context.Context, moves []fileMove) error {
 	leaving := make(map[string]*staged, len(moves))
 	for _, m := range moves {
 		leaving[m.from.file] = m.from
 	}
 	// every note at HEAD by its path ignoring case, listed once for all
 	// the moves of a folder
-	files, err := t.snap.Files(t.ctx, "")
+	files, err := t.snap.Files(ctx, "")
 	if err != nil {
 		return fmt.Errorf("list notes: %w", err)
 	}
@@ -303,11 +303,11 @@ func exists(notePath string) error {
 
 // stageFile returns the staged file at an exact repository path that
 // exists at HEAD or was staged.
-func (t *txn) stageFile(file string) (*staged, error) {
+func (t *txn) stageFile(ctx context.Context, file string) (*staged, error) {
 	if s, ok := t.files[file]; ok {
 		return s, nil
 	}
-	f, content, err := t.snap.Read(t.ctx, file)
+	f, content, err := t.snap.Read(ctx, file)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", file, err)
 	}
@@ -316,8 +316,8 @@ func (t *txn) stageFile(file string) (*staged, error) {
 
 // relink rewrites the links of one note that a move affects, unless leave
 // is set, and returns the links it rewrote and those it left.
-func (t *txn) relink(r Relink, leave bool) (updated, left []LinkChange, err error) {
-	s, err := t.stageFile(r.File)
+func (t *txn) relink(ctx context.Context, r Relink, leave bool) (updated, left []LinkChange, err error) {
+	s, err := t.stageFile(ctx, r.File)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -387,7 +387,7 @@ func plural(n int, forms ...string) string {
 
 // deletedLinks lists the links to the notes this transaction deletes, by
 // linking note, as the link graph at HEAD has them; none without a graph.
-func (t *txn) deletedLinks() ([]LinkedNote, error) {
+func (t *txn) deletedLinks(ctx context.Context) ([]LinkedNote, error) {
 	gone := make(map[string]string)
 	for _, s := range t.files {
 		if s.content == nil && s.base.Blob != "" {
@@ -398,7 +398,7 @@ func (t *txn) deletedLinks() ([]LinkedNote, error) {
 		return nil, nil
 	}
 	var rel []Relink
-	err := t.w.withGraphAt(t.ctx, t.head.Commit, func(g Graph) error {
+	err := t.w.withGraphAt(ctx, t.head.Commit, func(g Graph) error {
 		rel = g.Relinks(gone)
 		return nil
 	})

@@ -95,7 +95,7 @@ type MetadataChange struct {
 // one commit. build must be repeatable: if HEAD moves before the commit lands,
 // build runs again on the new HEAD, and the mutation fails with CONFLICT if a
 // note it touches changed in between.
-func (w *Wiki) mutate(ctx context.Context, tool string, m Mutation, build func(*txn) error) (*Result, error) {
+func (w *Wiki) mutate(ctx context.Context, tool string, m Mutation, build func(context.Context, *txn) error) (*Result, error) {
 	if w.opts.ReadOnly {
 		return nil, Errorf(CodeReadOnly, "the wiki is read-only").
 			WithHint("restart wikid without {read_only} to allow changes")
@@ -115,8 +115,8 @@ func (w *Wiki) mutate(ctx context.Context, tool string, m Mutation, build func(*
 		if head.Detached && !m.DryRun {
 			return nil, contractError(ErrDetached)
 		}
-		t := newTxn(ctx, w, head, snap)
-		if err := build(t); err != nil {
+		t := newTxn(w, head, snap)
+		if err := build(ctx, t); err != nil {
 			return nil, err
 		}
 		if firstBase == nil {
@@ -124,7 +124,7 @@ func (w *Wiki) mutate(ctx context.Context, tool string, m Mutation, build func(*
 		} else if err := t.unchangedSince(firstBase); err != nil {
 			return nil, err
 		}
-		res, err := t.finish(tool, m)
+		res, err := t.finish(ctx, tool, m)
 		if errors.Is(err, ErrHeadMoved) && attempt < maxRetries {
 			w.log.Debug("HEAD moved under a mutation; retrying", "tool", tool, "attempt", attempt+1)
 			continue
@@ -167,7 +167,7 @@ func (c *codedError) Unwrap() []error { return []error{c.e, c.cause} }
 
 // finish turns the staged changes into a result, and for a real run into a
 // commit.
-func (t *txn) finish(tool string, m Mutation) (*Result, error) {
+func (t *txn) finish(ctx context.Context, tool string, m Mutation) (*Result, error) {
 	changed := t.changed()
 	res := &Result{DryRun: m.DryRun, Changes: make([]NoteChange, 0, len(changed)), Metadata: t.metadata}
 	diffs := make([]textdiff.FileDiff, 0, len(changed))
@@ -191,7 +191,7 @@ func (t *txn) finish(tool string, m Mutation) (*Result, error) {
 	if m.DryRun {
 		// The preview fails where the commit would (Store.Commit checks the
 		// worktree itself).
-		if err := t.w.store.CheckWorktree(t.ctx, t.head.Commit, files); err != nil {
+		if err := t.w.store.CheckWorktree(ctx, t.head.Commit, files); err != nil {
 			return nil, err
 		}
 		res.Diff = textdiff.Unified(diffs, 3)
@@ -210,7 +210,7 @@ func (t *txn) finish(tool string, m Mutation) (*Result, error) {
 	for _, s := range changed {
 		req.Changes = append(req.Changes, FileChange{Path: s.file, Delete: s.content == nil, Content: s.content})
 	}
-	commit, err := t.w.store.Commit(t.ctx, req)
+	commit, err := t.w.store.Commit(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +222,7 @@ func (t *txn) finish(tool string, m Mutation) (*Result, error) {
 	for i, s := range sources {
 		res.Changes[i].Version = blobs[s.file]
 	}
-	t.w.committed(t.ctx, t.head.Commit, commit, req.Committer.When, req.Changes)
+	t.w.committed(ctx, t.head.Commit, commit, req.Committer.When, req.Changes)
 	return res, nil
 }
 

@@ -34,8 +34,8 @@ func (w *Wiki) Restore(ctx context.Context, req RestoreRequest) (*Result, error)
 	}
 	m := req.Mutation
 	m.Message = strings.TrimSpace(m.Message + "\n\nRestored from " + src.commit + ".")
-	res, err := w.mutate(ctx, "restore", m, func(t *txn) error {
-		s, err := t.stage(src.notePath + src.ext)
+	res, err := w.mutate(ctx, "restore", m, func(ctx context.Context, t *txn) error {
+		s, err := t.stage(ctx, src.notePath+src.ext)
 		if err != nil {
 			return err
 		}

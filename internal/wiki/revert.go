@@ -74,10 +74,10 @@ func (w *Wiki) Revert(ctx context.Context, req RevertRequest) (*Result, error) {
 	m := req.Mutation
 	m.ExpectedVersion = ""
 	m.Message = strings.TrimSpace(m.Message + "\n\nThis reverts commit " + commit + ".")
-	res, err := w.mutate(ctx, "revert", m, func(t *txn) error {
+	res, err := w.mutate(ctx, "revert", m, func(ctx context.Context, t *txn) error {
 		var conflicts []RevertConflict
 		for _, step := range plan {
-			c, err := step.apply(t)
+			c, err := step.apply(ctx, t)
 			if err != nil {
 				return err
 			}
@@ -231,14 +231,14 @@ func (w *Wiki) readBlob(ctx context.Context, blob string) ([]byte, error) {
 
 // apply stages the inverse of the step on the transaction, or returns the
 // conflict that prevents it.
-func (s revertStep) apply(t *txn) (*RevertConflict, error) {
-	cur, err := t.stage(s.file)
+func (s revertStep) apply(ctx context.Context, t *txn) (*RevertConflict, error) {
+	cur, err := t.stage(ctx, s.file)
 	if err != nil {
 		return nil, err
 	}
 	target := cur // where the content before the commit goes back to
 	if s.oldFile != "" {
-		if target, err = t.stage(s.oldFile); err != nil {
+		if target, err = t.stage(ctx, s.oldFile); err != nil {
 			return nil, err
 		}
 	}

@@ -12,7 +12,6 @@ import (
 // txn stages the changes of one mutation on top of a HEAD snapshot. Later
 // steps of a batch see the earlier steps' results.
 type txn struct {
-	ctx  context.Context
 	w    *Wiki
 	head Head
 	snap Snapshot
@@ -38,14 +37,14 @@ type staged struct {
 	content  []byte // content now; nil when absent
 }
 
-func newTxn(ctx context.Context, w *Wiki, head Head, snap Snapshot) *txn {
-	return &txn{ctx: ctx, w: w, head: head, snap: snap,
+func newTxn(w *Wiki, head Head, snap Snapshot) *txn {
+	return &txn{w: w, head: head, snap: snap,
 		files: make(map[string]*staged), byNote: make(map[string]*staged)}
 }
 
 // stage returns the staged file for a caller's note path: the existing note
 // (with the case-insensitive fallback) or, when there is none, a new file.
-func (t *txn) stage(path string) (*staged, error) {
+func (t *txn) stage(ctx context.Context, path string) (*staged, error) {
 	notePath, ext, err := note.CleanPath(path)
 	if err != nil {
 		return nil, err
@@ -53,13 +52,13 @@ func (t *txn) stage(path string) (*staged, error) {
 	if s, ok := t.byNote[notePath]; ok && (ext == "" || s.file == note.FileName(notePath, ext)) {
 		return s, nil
 	}
-	f, err := t.w.locate(t.ctx, t.snap, notePath, ext)
+	f, err := t.w.locate(ctx, t.snap, notePath, ext)
 	switch {
 	case err == nil:
 		if s, ok := t.files[f.Path]; ok {
 			return s, nil
 		}
-		f, content, err := t.snap.Read(t.ctx, f.Path)
+		f, content, err := t.snap.Read(ctx, f.Path)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", f.Path, err)
 		}
@@ -72,8 +71,8 @@ func (t *txn) stage(path string) (*staged, error) {
 }
 
 // existing is stage for a note that must exist now.
-func (t *txn) existing(path string) (*staged, error) {
-	s, err := t.stage(path)
+func (t *txn) existing(ctx context.Context, path string) (*staged, error) {
+	s, err := t.stage(ctx, path)
 	if err != nil {
 		return nil, err
 	}

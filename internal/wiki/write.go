@@ -28,11 +28,11 @@ type WriteRequest struct {
 // "notes.txt", or holding U+FFFD: see note.CheckNewPath), INVALID_PARAMS, ALREADY_EXISTS (the note exists and
 // Overwrite is false), CONFLICT, TOO_LARGE, LOCAL_CHANGES and READ_ONLY.
 func (w *Wiki) Write(ctx context.Context, req WriteRequest) (*Result, error) {
-	return w.mutate(ctx, "write", req.Mutation, func(t *txn) error { return t.write(req) })
+	return w.mutate(ctx, "write", req.Mutation, func(ctx context.Context, t *txn) error { return t.write(ctx, req) })
 }
 
-func (t *txn) write(req WriteRequest) error {
-	s, err := t.stage(req.Path)
+func (t *txn) write(ctx context.Context, req WriteRequest) error {
+	s, err := t.stage(ctx, req.Path)
 	if err != nil {
 		return err
 	}
