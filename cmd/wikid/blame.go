@@ -40,7 +40,7 @@ func (c *blameCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	if *asJSON {
-		return printJSON(c.stdout, res)
+		return printJSON(c.stdout, "blame_note", res)
 	}
 	note, err := w.Read(ctx, wiki.ReadRequest{Path: res.File, Version: res.Commit, MaxChars: 1 << 30})
 	if err != nil {

@@ -47,7 +47,7 @@ func (c *checkCommand) Run(ctx context.Context, args []string) error {
 	}
 	failed := !res.OK() || *strict && len(res.Orphans) > 0
 	if *asJSON {
-		if err := printJSON(c.stdout, res); err != nil {
+		if err := printJSON(c.stdout, "", res); err != nil {
 			return err
 		}
 	} else {
@@ -72,7 +72,7 @@ func (c *checkCommand) print(res *wiki.CheckResult, strict bool) {
 		}
 		fmt.Fprintf(out, "%s:%d: broken link %s: %s\n", l.Path, l.Line, target, reason)
 	}
-	for _, m := range res.Malformed {
+	for _, m := range res.MalformedFrontmatter {
 		fmt.Fprintf(out, "%s:%d: malformed frontmatter: %s\n", m.Path, m.Line, m.Error)
 	}
 	kind := "note"
@@ -82,14 +82,14 @@ func (c *checkCommand) print(res *wiki.CheckResult, strict bool) {
 	for _, o := range res.Orphans {
 		fmt.Fprintf(out, "%s: orphan (%s): no other note links to it\n", o.Path, kind)
 	}
-	for _, a := range res.Ambiguous {
+	for _, a := range res.AmbiguousLinks {
 		fmt.Fprintf(out, "%s:%d: link %s names %d notes, resolves to %s (also %s)\n",
 			a.Path, a.Line, a.Target, len(a.Others)+1, a.To, strings.Join(a.Others, ", "))
 	}
 	ambiguous := ""
-	if len(res.Ambiguous) > 0 {
-		ambiguous = ", " + count(len(res.Ambiguous), "ambiguous link")
+	if len(res.AmbiguousLinks) > 0 {
+		ambiguous = ", " + count(len(res.AmbiguousLinks), "ambiguous link")
 	}
 	fmt.Fprintf(out, "%s, %s, %s%s\n", count(len(res.BrokenLinks), "broken link"),
-		count(len(res.Malformed), "malformed frontmatter"), count(len(res.Orphans), "orphan"), ambiguous)
+		count(len(res.MalformedFrontmatter), "malformed frontmatter"), count(len(res.Orphans), "orphan"), ambiguous)
 }

@@ -167,7 +167,7 @@ func (c *daemonCommand) Run(ctx context.Context, args []string) error {
 			return err
 		}
 		if *asJSON {
-			return printJSON(c.stdout, st)
+			return printJSON(c.stdout, "", st)
 		}
 		printDaemonStatus(c.stdout, st)
 		return nil

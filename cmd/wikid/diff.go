@@ -52,7 +52,7 @@ func (c *diffCommand) Run(ctx context.Context, args []string) error {
 	}
 	switch {
 	case *asJSON:
-		return printJSON(c.stdout, res)
+		return printJSON(c.stdout, "diff_versions", res)
 	case *stat:
 		for _, f := range res.Files {
 			name := f.File

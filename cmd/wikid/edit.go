@@ -61,7 +61,7 @@ func (c *editCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	if mf.json {
-		return printJSON(c.stdout, res)
+		return printJSON(c.stdout, "edit_note", res)
 	}
 	printResult(c.stdout, res)
 	return nil

@@ -43,7 +43,7 @@ func (c *grepCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	if *asJSON {
-		return printJSON(c.stdout, res)
+		return printJSON(c.stdout, "grep_notes", res)
 	}
 	for _, m := range res.Matches {
 		fmt.Fprintf(c.stdout, "%s:%d:%s\n", m.Path, m.Line, m.Text)

@@ -42,7 +42,7 @@ func (c *historyCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	if *asJSON {
-		return printJSON(c.stdout, res)
+		return printJSON(c.stdout, "note_history", res)
 	}
 	if !res.Exists {
 		fmt.Fprintf(c.stdout, "%s no longer exists; its history:\n", res.Path)

@@ -138,10 +138,10 @@ func TestLogCommand_Run(t *testing.T) {
 	if want := gitLines(t, dir, "log", "--format=%H"); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("log --json: %v, want %v", got, want)
 	}
-	out := runOK(t, dir, "", "log", "--tool", "edit_note")
+	out := runOK(t, dir, "", "log", "--tool", "edit")
 	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 2 ||
-		!strings.Contains(lines[0], "[edit_note via wikid-cli/") || !strings.Contains(lines[1], "+1 -0") {
-		t.Errorf("log --tool edit_note:\n%s", out)
+		!strings.Contains(lines[0], "[edit via wikid-cli/") || !strings.Contains(lines[1], "+1 -0") {
+		t.Errorf("log --tool edit:\n%s", out)
 	}
 	if out := runOK(t, dir, "", "log", "--since", "2999-01-01"); out != "" {
 		t.Errorf("log --since the future:\n%s", out)

@@ -42,7 +42,7 @@ func (c *linksCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	if *asJSON {
-		return printJSON(c.stdout, res)
+		return printJSON(c.stdout, "get_links", res)
 	}
 	printLinks(c.stdout, res, wiki.Direction(*dir))
 	return nil

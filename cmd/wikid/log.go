@@ -57,7 +57,7 @@ func (c *logCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	if *asJSON {
-		return printJSON(c.stdout, res)
+		return printJSON(c.stdout, "activity_log", res)
 	}
 	for _, e := range res.Commits {
 		via := ""

@@ -71,10 +71,10 @@ func execute(ctx context.Context, e env, args []string) int {
 	case errors.As(err, new(exitError)):
 		return int(err.(exitError))
 	default:
-		fmt.Fprintln(e.stderr, "wikid:", cliWords(err.Error()))
+		fmt.Fprintln(e.stderr, "wikid:", cliWords.Say(err.Error()))
 		var ne *wiki.Error
 		if errors.As(err, &ne) && ne.Hint != "" {
-			fmt.Fprintln(e.stderr, "hint:", cliWords(ne.Hint))
+			fmt.Fprintln(e.stderr, "hint:", cliWords.Say(ne.Hint))
 		}
 		return 1
 	}

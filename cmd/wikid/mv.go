@@ -46,7 +46,7 @@ func (c *mvCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	if mf.json {
-		return printJSON(c.stdout, res)
+		return printJSON(c.stdout, "move_note", res)
 	}
 	shown := *res
 	shown.Changes = slices.Clone(res.Changes)

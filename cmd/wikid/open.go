@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,7 @@ import (
 	"github.com/wikid/wikid/internal/graph"
 	"github.com/wikid/wikid/internal/history"
 	"github.com/wikid/wikid/internal/index"
+	"github.com/wikid/wikid/internal/mcpserver"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -185,11 +187,20 @@ func hasObsidianFolder(ctx context.Context, store wiki.Store, dir string) bool {
 // caller is who the command line acts as.
 func caller() wiki.Caller { return wiki.Caller{Client: "wikid-cli/" + version} }
 
-// printJSON writes v as indented JSON.
-func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+// printJSON writes v as indented JSON, as the MCP tool of that name
+// returns it in its structured content (see mcpserver.ResultJSON).
+func printJSON(w io.Writer, tool string, v any) error {
+	raw, err := mcpserver.ResultJSON(tool, v, cliWords)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, "", "  "); err != nil {
+		return err
+	}
+	b.WriteByte('\n')
+	_, err = w.Write(b.Bytes())
+	return err
 }
 
 // printResult renders a mutation's result for people.
@@ -204,7 +215,7 @@ func printResult(w io.Writer, res *wiki.Result) {
 		fmt.Fprintf(w, "commit %s\n", res.Commit)
 	}
 	for _, warn := range res.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", cliWords(warn))
+		fmt.Fprintf(w, "warning: %s\n", cliWords.Say(warn))
 	}
 }
 

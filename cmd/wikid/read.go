@@ -41,7 +41,7 @@ func (c *readCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	if *asJSON {
-		return printJSON(c.stdout, res)
+		return printJSON(c.stdout, "read_note", res)
 	}
 	if *meta {
 		fmt.Fprintf(c.stdout, "path: %s\nfile: %s\ntitle: %s\ntags: %s\nversion: %s\n",

@@ -40,7 +40,7 @@ func (c *restoreCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	if mf.json {
-		return printJSON(c.stdout, res)
+		return printJSON(c.stdout, "restore_note", res)
 	}
 	printResult(c.stdout, res)
 	return nil

@@ -41,7 +41,7 @@ func (c *revertCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	if *asJSON {
-		return printJSON(c.stdout, res)
+		return printJSON(c.stdout, "revert_change", res)
 	}
 	printResult(c.stdout, res)
 	return nil

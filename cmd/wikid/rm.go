@@ -35,7 +35,7 @@ func (c *rmCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	if mf.json {
-		return printJSON(c.stdout, res)
+		return printJSON(c.stdout, "delete_note", res)
 	}
 	printResult(c.stdout, res)
 	return nil

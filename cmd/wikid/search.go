@@ -51,7 +51,7 @@ func (c *searchCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	if *asJSON {
-		return printJSON(c.stdout, res)
+		return printJSON(c.stdout, "search_notes", res)
 	}
 	fmt.Fprintf(c.stdout, "%d results\n", res.Total)
 	for _, h := range res.Hits {

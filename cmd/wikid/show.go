@@ -49,7 +49,7 @@ func (c *showCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	if *asJSON {
-		return printJSON(c.stdout, res)
+		return printJSON(c.stdout, "read_note", res)
 	}
 	_, err = fmt.Fprint(c.stdout, res.Content)
 	return err

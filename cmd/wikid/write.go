@@ -40,7 +40,7 @@ func (c *writeCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	if mf.json {
-		return printJSON(c.stdout, res)
+		return printJSON(c.stdout, "write_note", res)
 	}
 	printResult(c.stdout, res)
 	return nil

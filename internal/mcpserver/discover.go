@@ -137,7 +137,7 @@ func wikiStatusTool() *tool {
 				req("building", boolean("Whether a long (re)build runs; searches wait for it.")),
 				opt("done", integer("Files indexed so far by the build.", 0, 1e12)),
 				opt("total", integer("Files the build indexes in all.", 0, 1e12)),
-				opt("error", str("The last indexing error.")),
+				opt("error", str("The last indexing error.")).from("Err"),
 				req("caught_up", boolean("Whether the index reflects HEAD.")),
 				req("behind", integer("Commits between the index and HEAD; -1 when not counted.", -1, 1e12)),
 			)),

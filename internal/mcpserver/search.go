@@ -147,7 +147,7 @@ func searchResultSchema() *schema {
 			opt("snippets", arrayOf("Pieces of the note around the matches; matched terms are marked «like this».", object("",
 				req("line", integer("Line number in the file.", 1, 1e9)),
 				req("text", str("The text, at most 500 characters."))))),
-		)...))),
+		)...))).from("Hits"),
 		req("total", integer("How many notes match in all.", 0, 1e9)),
 		opt("next_cursor", str("Pass as cursor to get the next page; absent on the last page.")),
 		opt("truncated", boolean("Set when a snippet was cut to 500 characters.")),

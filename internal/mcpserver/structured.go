@@ -198,11 +198,10 @@ func (e *encoder) object(v reflect.Value, s *schema) error {
 		if err != nil {
 			continue // a field of a nil embedded pointer
 		}
-		var ps *schema
-		required := false
+		name, ps, required := f.name, (*schema)(nil), false
 		if s != nil {
-			if p := s.prop(f.name); p != nil {
-				ps, required = p.Schema, p.Required
+			if p := s.propOf(f); p != nil {
+				name, ps, required = p.Name, p.Schema, p.Required
 			} else {
 				ps = s.Values
 			}
@@ -214,7 +213,7 @@ func (e *encoder) object(v reflect.Value, s *schema) error {
 			e.b = append(e.b, ',')
 		}
 		first = false
-		e.string(f.name)
+		e.string(name)
 		e.b = append(e.b, ':')
 		if err := e.value(fv, ps); err != nil {
 			return err
@@ -299,8 +298,20 @@ func (e *encoder) string(s string) {
 
 // field is a struct field on the wire.
 type field struct {
-	name  string
-	index []int
+	name   string // on the wire, unless the schema names it (prop.Field)
+	goName string
+	index  []int
+}
+
+// propOf returns the property a field is written as: the one of its wire
+// name, or the one that names the field.
+func (s *schema) propOf(f field) *prop {
+	for i := range s.Props {
+		if p := &s.Props[i]; p.Field == f.goName || p.Field == "" && p.Name == f.name {
+			return p
+		}
+	}
+	return nil
 }
 
 // fieldCache holds the wire fields of each struct type.
@@ -328,7 +339,7 @@ func fieldsOf(t reflect.Type) []field {
 		}
 		if sf.Anonymous && name == "" && ft.Kind() == reflect.Struct {
 			for _, pf := range fieldsOf(ft) {
-				fs = append(fs, field{name: pf.name, index: append([]int{i}, pf.index...)})
+				fs = append(fs, field{name: pf.name, goName: pf.goName, index: append([]int{i}, pf.index...)})
 			}
 			continue
 		}
@@ -338,7 +349,7 @@ func fieldsOf(t reflect.Type) []field {
 		if !tagged || name == "" {
 			name = snakeCase(sf.Name)
 		}
-		fs = append(fs, field{name: name, index: []int{i}})
+		fs = append(fs, field{name: name, goName: sf.Name, index: []int{i}})
 	}
 	fieldCache.Store(t, fs)
 	return fs

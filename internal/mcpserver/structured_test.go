@@ -53,3 +53,22 @@ func TestEncodeStructured(t *testing.T) {
 		})
 	}
 }
+
+// TestWords checks that the tools have words for every reference the
+// core writes.
+func TestWords(t *testing.T) {
+	if missing := words.Missing(); len(missing) > 0 {
+		t.Errorf("no words for %v", missing)
+	}
+}
+
+func TestSnakeCase(t *testing.T) {
+	for in, want := range map[string]string{
+		"CaughtUp": "caught_up", "NextCursor": "next_cursor", "HTTPAddr": "http_addr", "ID": "id",
+		"Line2": "line2", "GitCreated": "git_created", "OldVersion": "old_version", "URL": "url",
+	} {
+		if got := snakeCase(in); got != want {
+			t.Errorf("snakeCase(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -33,53 +33,53 @@ type ActivityRequest struct {
 
 // ActivityResult is one page of the wiki's commits, newest first.
 type ActivityResult struct {
-	Commits    []ActivityEntry `json:"commits"`
-	Total      int             `json:"total"`
-	NextCursor string          `json:"next_cursor,omitempty"`
+	Commits    []ActivityEntry
+	Total      int
+	NextCursor string
 }
 
 // ActivityEntry is one commit.
 type ActivityEntry struct {
-	Commit string    `json:"commit"`
-	Short  string    `json:"short"`
-	Date   time.Time `json:"date"` // the author date
-	Author string    `json:"author"`
+	Commit string
+	Short  string
+	Date   time.Time // the author date
+	Author string
 	// Client and Tool come from the Wiki-Client and Wiki-Tool trailers;
 	// empty for commits not made by wikid.
-	Client  string `json:"client,omitempty"`
-	Tool    string `json:"tool,omitempty"`
-	Subject string `json:"subject"`
+	Client  string
+	Tool    string
+	Subject string
 	// Merge is set for a merge commit; its files are compared with its
 	// first parent.
-	Merge bool           `json:"merge,omitempty"`
-	Files []ActivityFile `json:"files"`
+	Merge bool
+	Files []ActivityFile
 	// MoreFiles counts the files left out of Files.
-	MoreFiles int `json:"more_files,omitempty"`
+	MoreFiles int
 	// FilesUnknown is set, with Files empty, when a tree the commit's diff
 	// needs is missing from the repository (a treeless partial clone).
-	FilesUnknown bool `json:"files_unknown,omitempty"`
-	Additions    int  `json:"additions"`
-	Deletions    int  `json:"deletions"`
+	FilesUnknown bool
+	Additions    int
+	Deletions    int
 	// LinesUnknown is set when some file's line counts are unknown (a
 	// version is missing from the repository): Additions and Deletions
 	// count the other files only.
-	LinesUnknown bool `json:"lines_unknown,omitempty"`
+	LinesUnknown bool
 }
 
 // ActivityFile is a file a commit changed.
 type ActivityFile struct {
 	// Path is the note path (the file for a file that is not a note).
-	Path      string     `json:"path"`
-	OldPath   string     `json:"old_path,omitempty"`
-	Change    ChangeKind `json:"change"`
-	Additions int        `json:"additions"`
-	Deletions int        `json:"deletions"`
+	Path      string
+	OldPath   string
+	Change    ChangeKind
+	Additions int
+	Deletions int
 	// LinesUnknown is set, with Additions and Deletions 0, when a version
 	// the counts need is missing from the repository (a partial clone).
-	LinesUnknown bool `json:"lines_unknown,omitempty"`
+	LinesUnknown bool
 	// RenameUnknown is set on an addition when a missing version kept
 	// rename detection to equal content: it may be a rename.
-	RenameUnknown bool `json:"rename_unknown,omitempty"`
+	RenameUnknown bool
 }
 
 // Activity returns the wiki's commits, newest first as `git log` lists

@@ -53,7 +53,7 @@ func TestWiki_ApplyWithMove(t *testing.T) {
 		{Move: &wiki.MoveRequest{Path: "projects/log", NewPath: "log"}},
 	}})
 	wantCode(t, err, wiki.CodeInvalidParams)
-	if !strings.Contains(err.Error(), "change 2 (move_note)") {
+	if !strings.Contains(wiki.Words{"move": "move_note"}.Say(err.Error()), "change 2 (move_note)") {
 		t.Errorf("error %v does not name the change", err)
 	}
 	state.assertEqual(t, captureState(t, dir))

@@ -18,33 +18,33 @@ type BlameRequest struct {
 
 // BlameResult is a note's lines grouped into runs changed by one commit.
 type BlameResult struct {
-	Path    string `json:"path"`
-	File    string `json:"file"`
-	Commit  string `json:"commit"`  // HEAD
-	Version string `json:"version"` // the note's version at HEAD
-	Section string `json:"section,omitempty"`
+	Path    string
+	File    string
+	Commit  string // HEAD
+	Version string // the note's version at HEAD
+	Section string
 	// Lines is the number of lines covered: the note's, or the section's.
-	Lines  int          `json:"lines"`
-	Ranges []BlameEntry `json:"ranges"`
+	Lines  int
+	Ranges []BlameEntry
 }
 
 // BlameEntry is a run of lines last changed by one commit.
 type BlameEntry struct {
 	// Start and End are the first and last line (1-based, inclusive) at
 	// HEAD.
-	Start   int       `json:"start"`
-	End     int       `json:"end"`
-	Commit  string    `json:"commit"`
-	Short   string    `json:"short"`
-	Author  string    `json:"author"`
-	Date    time.Time `json:"date"` // the author date
-	Subject string    `json:"subject"`
+	Start   int
+	End     int
+	Commit  string
+	Short   string
+	Author  string
+	Date    time.Time // the author date
+	Subject string
 	// OldPath is the note's path in that commit when it was renamed since.
-	OldPath string `json:"old_path,omitempty"`
+	OldPath string
 	// OriginUnknown is set when the note's older version that might have
 	// had these lines is missing from the repository (a partial clone):
 	// this commit or an earlier one last changed them.
-	OriginUnknown bool `json:"origin_unknown,omitempty"`
+	OriginUnknown bool
 }
 
 // Blame returns, for every line of a note (or of one of its sections), the

@@ -29,13 +29,13 @@ type BrokenLinksRequest struct {
 
 // BrokenLinksResult is one page of broken links, by note path and line.
 type BrokenLinksResult struct {
-	Links      []BrokenLink `json:"links"`
-	Total      int          `json:"total"`
-	NextCursor string       `json:"next_cursor,omitempty"`
+	Links      []BrokenLink
+	Total      int
+	NextCursor string
 	// Orphans holds at most Limit orphans, by path; OrphansTotal counts
 	// them all.
-	Orphans      []NoteRef `json:"orphans,omitempty"`
-	OrphansTotal int       `json:"orphans_total,omitempty"`
+	Orphans      []NoteRef
+	OrphansTotal int
 }
 
 // FindBrokenLinks lists the links at HEAD that resolve to no note or file,
@@ -87,8 +87,8 @@ func (w *Wiki) FindBrokenLinks(ctx context.Context, req BrokenLinksRequest) (*Br
 // brokenCursor is the position after a page: the last note path listed
 // and how many of its links were listed.
 type brokenCursor struct {
-	Path string `json:"p"`
-	N    int    `json:"n"`
+	Path string
+	N    int
 }
 
 // position returns the index in links of the first link after the cursor.
@@ -134,27 +134,27 @@ func decodeBrokenCursor(s string) (*brokenCursor, error) {
 
 // CheckResult is what is wrong with a wiki's notes.
 type CheckResult struct {
-	BrokenLinks []BrokenLink    `json:"broken_links"`
-	Malformed   []MalformedNote `json:"malformed_frontmatter"`
+	BrokenLinks          []BrokenLink
+	MalformedFrontmatter []MalformedNote
 	// Orphans are notes no other note links to: worth a look, not an
 	// error.
-	Orphans []NoteRef `json:"orphans"`
-	// Ambiguous are links whose bare name names several notes or files,
+	Orphans []NoteRef
+	// AmbiguousLinks are links whose bare name names several notes or files,
 	// with the one the link resolves to: not an error either.
-	Ambiguous []AmbiguousLink `json:"ambiguous_links"`
+	AmbiguousLinks []AmbiguousLink
 }
 
 // MalformedNote is a note whose frontmatter does not parse.
 type MalformedNote struct {
-	Path string `json:"path"`
+	Path string
 	// Line is the line of the file the error is on, 0 when unknown.
-	Line  int    `json:"line,omitempty"`
-	Error string `json:"error"`
+	Line  int
+	Error string
 }
 
 // OK reports whether nothing is wrong: no broken link and no malformed
 // frontmatter.
-func (r *CheckResult) OK() bool { return len(r.BrokenLinks) == 0 && len(r.Malformed) == 0 }
+func (r *CheckResult) OK() bool { return len(r.BrokenLinks) == 0 && len(r.MalformedFrontmatter) == 0 }
 
 // Check looks at every note under folder at HEAD ("" for all) for broken
 // links, frontmatter that does not parse, orphans, and links whose bare
@@ -178,8 +178,8 @@ func (w *Wiki) Check(ctx context.Context, folder string) (*CheckResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("check: %w", err)
 	}
-	res := &CheckResult{BrokenLinks: g.BrokenLinks(folder), Orphans: g.Orphans(folder), Malformed: []MalformedNote{},
-		Ambiguous: g.AmbiguousLinks(folder)}
+	res := &CheckResult{BrokenLinks: g.BrokenLinks(folder), Orphans: g.Orphans(folder), MalformedFrontmatter: []MalformedNote{},
+		AmbiguousLinks: g.AmbiguousLinks(folder)}
 	for _, f := range files {
 		p, _, ok := note.SplitFileName(f.Path)
 		if !ok {
@@ -195,7 +195,7 @@ func (w *Wiki) Check(ctx context.Context, folder string) (*CheckResult, error) {
 			if errors.As(n.FrontmatterErr, &ne) {
 				m.Line, m.Error = ne.Line, ne.Message
 			}
-			res.Malformed = append(res.Malformed, m)
+			res.MalformedFrontmatter = append(res.MalformedFrontmatter, m)
 		}
 	}
 	if res.BrokenLinks == nil {
@@ -204,8 +204,8 @@ func (w *Wiki) Check(ctx context.Context, folder string) (*CheckResult, error) {
 	if res.Orphans == nil {
 		res.Orphans = []NoteRef{}
 	}
-	if res.Ambiguous == nil {
-		res.Ambiguous = []AmbiguousLink{}
+	if res.AmbiguousLinks == nil {
+		res.AmbiguousLinks = []AmbiguousLink{}
 	}
 	return res, nil
 }

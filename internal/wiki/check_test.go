@@ -22,7 +22,7 @@ func TestWiki_Check(t *testing.T) {
 		}
 		// the fixture's README: malformed YAML, and YAML anchors refused
 		var malformed []string
-		for _, m := range res.Malformed {
+		for _, m := range res.MalformedFrontmatter {
 			malformed = append(malformed, m.Path)
 			if m.Error == "" {
 				t.Errorf("%s: no error text", m.Path)

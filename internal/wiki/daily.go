@@ -23,11 +23,11 @@ type DailyRequest struct {
 // DailyResult is the outcome of a daily-note request: Note for a read,
 // Result for a write.
 type DailyResult struct {
-	Path    string      `json:"path"`
-	Date    string      `json:"date"`
-	Created bool        `json:"created"`
-	Note    *ReadResult `json:"note,omitempty"`
-	Result  *Result     `json:"result,omitempty"`
+	Path    string
+	Date    string
+	Created bool
+	Note    *ReadResult
+	Result  *Result
 }
 
 // Daily reads or changes the daily note of a date. The first write of a

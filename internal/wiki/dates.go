@@ -25,10 +25,10 @@ const (
 // neither knows (no frontmatter date while the history index is still being
 // built) is absent.
 type Dates struct {
-	Created        *time.Time `json:"created,omitempty"`
-	CreatedSource  string     `json:"created_source,omitempty"`
-	Modified       *time.Time `json:"modified,omitempty"`
-	ModifiedSource string     `json:"modified_source,omitempty"`
+	Created        *time.Time
+	CreatedSource  string
+	Modified       *time.Time
+	ModifiedSource string
 }
 
 // noteDates returns a note's dates: the frontmatter's, else git's.

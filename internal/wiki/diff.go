@@ -30,35 +30,35 @@ type DiffRequest struct {
 // DiffResult is a unified diff between two commits with its stats.
 type DiffResult struct {
 	// From is the older commit, "" for the empty tree; To the newer one.
-	From  string     `json:"from"`
-	To    string     `json:"to"`
-	Files []DiffFile `json:"files"`
+	From  string
+	To    string
+	Files []DiffFile
 	// Additions and Deletions count lines over all files.
-	Additions int `json:"additions"`
-	Deletions int `json:"deletions"`
+	Additions int
+	Deletions int
 	// Diff is git-compatible: `git apply` reproduces To's files from
 	// From's. Binary files are listed in Files but left out of it.
-	Diff string `json:"diff"`
+	Diff string
 	// LinesUnknown is set when a file's versions are missing from the
 	// repository (a partial clone): it is listed in Files but left out of
 	// Diff and of the counts.
-	LinesUnknown bool `json:"lines_unknown,omitempty"`
+	LinesUnknown bool
 }
 
 // DiffFile is one changed file of a diff.
 type DiffFile struct {
 	// Path is the note path (the file for a file that is not a note).
-	Path    string     `json:"path"`
-	File    string     `json:"file"`
-	OldFile string     `json:"old_file,omitempty"`
-	Change  ChangeKind `json:"change"`
+	Path    string
+	File    string
+	OldFile string
+	Change  ChangeKind
 	// Additions and Deletions are -1 for a binary file.
-	Additions int  `json:"additions"`
-	Deletions int  `json:"deletions"`
-	Binary    bool `json:"binary,omitempty"`
+	Additions int
+	Deletions int
+	Binary    bool
 	// LinesUnknown is set, with Additions and Deletions 0, when a version
 	// of the file is missing from the repository (a partial clone).
-	LinesUnknown bool `json:"lines_unknown,omitempty"`
+	LinesUnknown bool
 }
 
 // versionDiff is the two versions of one file; unknown when one of them is

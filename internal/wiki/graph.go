@@ -116,28 +116,28 @@ const (
 
 // NoteRef names a note.
 type NoteRef struct {
-	Path  string `json:"path"`
-	Title string `json:"title"`
+	Path  string
+	Title string
 }
 
 // LinkSite is one link as written in a note.
 type LinkSite struct {
-	Line int `json:"line"`
+	Line int
 	// Kind is wiki, embed or markdown.
-	Kind string `json:"kind"`
+	Kind string
 	// Target is the target as written, without heading or label.
-	Target  string `json:"target"`
-	Heading string `json:"heading,omitempty"`
+	Target  string
+	Heading string
 	// Context is the line the link sits on, trimmed, at most about 200
 	// characters around the link.
-	Context string `json:"context"`
+	Context string
 }
 
 // Backlink is a note that links to another one, with the links.
 type Backlink struct {
-	Path  string     `json:"path"`
-	Title string     `json:"title"`
-	Links []LinkSite `json:"links"`
+	Path  string
+	Title string
+	Links []LinkSite
 }
 
 // OutLink is one link of a note and what it resolves to.
@@ -145,13 +145,13 @@ type OutLink struct {
 	LinkSite
 	// Path is the note (or, for an embedded file, the repository file) the
 	// link resolves to; empty when it is broken.
-	Path  string `json:"path,omitempty"`
-	Title string `json:"title,omitempty"`
+	Path  string
+	Title string
 	// Broken says why the link is broken; empty when it resolves.
-	Broken string `json:"broken,omitempty"`
+	Broken string
 	// Ambiguous lists the other notes or files a bare name also names;
 	// Path is the one the link resolves to.
-	Ambiguous []string `json:"ambiguous,omitempty"`
+	Ambiguous []string
 }
 
 // Why a link is broken, in OutLink.Broken and BrokenLink.Reason. A block
@@ -165,85 +165,85 @@ const (
 
 // NeighborLevel is the notes at one distance from a note.
 type NeighborLevel struct {
-	Depth int `json:"depth"`
+	Depth int
 	// Total counts the notes at this distance; Notes holds at most the
 	// limit of them, by path.
-	Total int        `json:"total"`
-	Notes []Neighbor `json:"notes"`
+	Total int
+	Notes []Neighbor
 }
 
 // Neighbor is a note near another one.
 type Neighbor struct {
-	Path  string `json:"path"`
-	Title string `json:"title"`
+	Path  string
+	Title string
 	// Via is the note one step closer through which it was reached (the
 	// start note at depth 1); Direction says whether Via links to it (out),
 	// it links to Via (in), or both.
-	Via       string    `json:"via"`
-	Direction Direction `json:"direction"`
+	Via       string
+	Direction Direction
 	// Content is the start of the note, set when asked for.
-	Content   string `json:"content,omitempty"`
-	Truncated bool   `json:"truncated,omitempty"`
+	Content   string
+	Truncated bool
 }
 
 // Hub is a note and its score for a metric.
 type Hub struct {
-	Path      string  `json:"path"`
-	Title     string  `json:"title"`
-	Score     float64 `json:"score"`
-	InDegree  int     `json:"in_degree"`
-	OutDegree int     `json:"out_degree"`
+	Path      string
+	Title     string
+	Score     float64
+	InDegree  int
+	OutDegree int
 }
 
 // BrokenLink is a link that resolves to nothing, or to a note without the
 // heading it names.
 type BrokenLink struct {
 	// Path is the note holding the link.
-	Path string `json:"path"`
+	Path string
 	LinkSite
-	Reason string `json:"reason"`
+	Reason string
 	// To is the note the link resolves to when only its heading or block is
 	// missing.
-	To string `json:"to,omitempty"`
+	To string
 }
 
 // AmbiguousLink is a link whose bare name names several notes or files.
 type AmbiguousLink struct {
 	// Path is the note holding the link.
-	Path string `json:"path"`
+	Path string
 	LinkSite
 	// To is the note or file the link resolves to; Others the rest.
-	To     string   `json:"to"`
-	Others []string `json:"others"`
+	To     string
+	Others []string
 }
 
 // Relink is a note whose links a change of note paths affects.
 type Relink struct {
 	// Path is the linking note's path now; File and Version its file and
 	// the version the byte offsets of Links refer to.
-	Path    string     `json:"path"`
-	File    string     `json:"file"`
-	Version string     `json:"version"`
-	Links   []LinkEdit `json:"links"`
+	Path    string
+	File    string
+	Version string
+	Links   []LinkEdit
 }
 
 // LinkEdit is one link that a change of note paths affects.
 type LinkEdit struct {
-	Line int `json:"line"`
+	Line int
 	// Start and End are the byte range of the written target in the note.
-	Start int `json:"start"`
-	End   int `json:"end"`
+	Start int
+	End   int
 	// Old is the target as written; New the text that resolves to To after
 	// the change, "" when there is none (To deleted, or no link text can
 	// name it).
-	Old string `json:"old"`
-	New string `json:"new,omitempty"`
+	Old string
+	New string
 	// To is the note the link should resolve to after the change: the new
 	// path of the note it resolves to now, "" when that note is deleted.
-	To string `json:"to,omitempty"`
+	To string
 	// Now is the note that Old resolves to after the change, "" when it
 	// resolves to nothing: the link is broken unless it is rewritten.
-	Now string `json:"now,omitempty"`
+	Now string
 }
 
 // graphStore is the link graph as the follower keeps it.

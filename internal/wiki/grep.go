@@ -33,16 +33,16 @@ type GrepRequest struct {
 
 // GrepMatch is one matching line.
 type GrepMatch struct {
-	Path string `json:"path"`
-	Line int    `json:"line"`
-	Text string `json:"text"`
+	Path string
+	Line int
+	Text string
 }
 
 // GrepResult lists matching lines in path order.
 type GrepResult struct {
-	Matches []GrepMatch `json:"matches"`
+	Matches []GrepMatch
 	// Truncated is set when more lines matched than the limit.
-	Truncated bool `json:"truncated,omitempty"`
+	Truncated bool
 }
 
 // Grep returns the lines of notes at HEAD that contain the pattern (a

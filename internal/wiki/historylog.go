@@ -32,40 +32,40 @@ type HistoryRequest struct {
 
 // HistoryResult is one page of a note's history, newest first.
 type HistoryResult struct {
-	Path string `json:"path"`
-	File string `json:"file"`
+	Path string
+	File string
 	// Exists is false for a note that was deleted.
-	Exists     bool           `json:"exists"`
-	Revisions  []HistoryEntry `json:"revisions"`
-	Total      int            `json:"total"`
-	NextCursor string         `json:"next_cursor,omitempty"`
+	Exists     bool
+	Revisions  []HistoryEntry
+	Total      int
+	NextCursor string
 }
 
 // HistoryEntry is one commit of a note's history.
 type HistoryEntry struct {
-	Commit  string     `json:"commit"`
-	Short   string     `json:"short"`
-	Date    time.Time  `json:"date"` // the author date, as git log shows it
-	Author  string     `json:"author"`
-	Subject string     `json:"subject"`
-	Change  ChangeKind `json:"change"`
+	Commit  string
+	Short   string
+	Date    time.Time // the author date, as git log shows it
+	Author  string
+	Subject string
+	Change  ChangeKind
 	// Path is the note's path in this commit; OldPath its path before a
 	// rename.
-	Path    string `json:"path"`
-	OldPath string `json:"old_path,omitempty"`
+	Path    string
+	OldPath string
 	// Version is the note's version after the commit ("" when deleted).
-	Version   string `json:"version,omitempty"`
-	Additions int    `json:"additions"`
-	Deletions int    `json:"deletions"`
+	Version   string
+	Additions int
+	Deletions int
 	// LinesUnknown is set, with Additions and Deletions 0, when a version
 	// the counts need is missing from the repository (a partial clone).
-	LinesUnknown bool `json:"lines_unknown,omitempty"`
+	LinesUnknown bool
 	// RenameUnknown is set on an addition when a missing version kept
 	// rename detection to equal content: it may be a rename, and the
 	// history may go on under an older path.
-	RenameUnknown bool   `json:"rename_unknown,omitempty"`
-	Tool          string `json:"tool,omitempty"`
-	Client        string `json:"client,omitempty"`
+	RenameUnknown bool
+	Tool          string
+	Client        string
 }
 
 // History returns the commits that changed a note, newest first: with

@@ -90,31 +90,31 @@ type SearchRequest struct {
 
 // SearchResult is one page of hits.
 type SearchResult struct {
-	Hits       []SearchHit `json:"results"`
-	Total      int         `json:"total"`
-	NextCursor string      `json:"next_cursor,omitempty"`
+	Hits       []SearchHit
+	Total      int
+	NextCursor string
 }
 
 // SearchHit is one matching note. The index sets Modified to the date it
 // sorts by; the wiki then sets the note's dates at HEAD and their sources,
 // as Dates does.
 type SearchHit struct {
-	Path           string     `json:"path"`
-	Title          string     `json:"title"`
-	Tags           []string   `json:"tags"`
-	Created        *time.Time `json:"created,omitempty"`
-	CreatedSource  string     `json:"created_source,omitempty"`
-	Modified       time.Time  `json:"modified,omitzero"`
-	ModifiedSource string     `json:"modified_source,omitempty"`
-	Score          float64    `json:"score"`
-	Snippets       []Snippet  `json:"snippets,omitempty"`
+	Path           string
+	Title          string
+	Tags           []string
+	Created        *time.Time
+	CreatedSource  string
+	Modified       time.Time
+	ModifiedSource string
+	Score          float64
+	Snippets       []Snippet
 }
 
 // Snippet is a piece of a note around a match; matched terms are marked
 // with «» in Text.
 type Snippet struct {
-	Line int    `json:"line"`
-	Text string `json:"text"`
+	Line int
+	Text string
 }
 
 // TagsRequest filters a tag count.
@@ -125,6 +125,6 @@ type TagsRequest struct {
 
 // TagCount is a tag and how many notes carry it.
 type TagCount struct {
-	Tag   string `json:"tag"`
-	Count int    `json:"count"`
+	Tag   string
+	Count int
 }

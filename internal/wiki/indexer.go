@@ -83,11 +83,11 @@ func (s *searchStore) Apply(ctx context.Context, u *Update) error {
 
 // IndexState describes the search index.
 type IndexState struct {
-	Commit   string `json:"commit"`
-	Building bool   `json:"building"`
-	Done     int    `json:"done,omitempty"`
-	Total    int    `json:"total,omitempty"`
-	Err      string `json:"error,omitempty"`
+	Commit   string
+	Building bool
+	Done     int
+	Total    int
+	Err      string
 }
 
 // IndexState reports the search index's commit and whether it is being

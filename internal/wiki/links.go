@@ -39,20 +39,20 @@ type LinksRequest struct {
 
 // LinksResult is the link graph around a note.
 type LinksResult struct {
-	Path  string `json:"path"`
-	Title string `json:"title,omitempty"`
+	Path  string
+	Title string
 	// Exists is false for a path without a note: Incoming then lists the
 	// notes whose links still name it.
-	Exists bool `json:"exists"`
+	Exists bool
 	// Incoming holds the notes that link to it, with each link's line and
 	// context; IncomingTotal counts them all.
-	Incoming      []Backlink `json:"incoming"`
-	IncomingTotal int        `json:"incoming_total"`
+	Incoming      []Backlink
+	IncomingTotal int
 	// Outgoing holds its links in order, with what they resolve to.
-	Outgoing      []OutLink `json:"outgoing"`
-	OutgoingTotal int       `json:"outgoing_total"`
+	Outgoing      []OutLink
+	OutgoingTotal int
 	// Neighbors holds the notes at each distance from 1 to Depth.
-	Neighbors []NeighborLevel `json:"neighbors"`
+	Neighbors []NeighborLevel
 }
 
 // Links returns a note's backlinks, outgoing links and neighbors from the
@@ -159,10 +159,10 @@ type PathRequest struct {
 
 // PathResult is a shortest chain of notes, source and target included.
 type PathResult struct {
-	Found bool      `json:"found"`
-	Path  []NoteRef `json:"path"`
+	Found bool
+	Path  []NoteRef
 	// Length counts the links: len(Path) - 1.
-	Length int `json:"length"`
+	Length int
 }
 
 // FindPath returns a shortest chain of links from one note to another. No
@@ -214,8 +214,8 @@ type HubsRequest struct {
 
 // HubsResult is the best-ranked notes, best first.
 type HubsResult struct {
-	Metric HubMetric `json:"metric"`
-	Hubs   []Hub     `json:"hubs"`
+	Metric HubMetric
+	Hubs   []Hub
 }
 
 // Hubs ranks notes by a metric from the link graph at HEAD, ties by path.

@@ -49,32 +49,32 @@ type ListRequest struct {
 // first page only.
 type ListResult struct {
 	// Path is the folder listed, "" for the root.
-	Path string `json:"path"`
+	Path string
 	// Note is the note whose path is the folder's path, if there is one: a
 	// folder projects/alpha and a note projects/alpha.md may coexist.
-	Note *NoteSummary `json:"note,omitempty"`
+	Note *NoteSummary
 	// Folders are the subfolders that hold notes (matching Tag), by path.
-	Folders []FolderSummary `json:"folders"`
-	Notes   []NoteSummary   `json:"notes"`
+	Folders []FolderSummary
+	Notes   []NoteSummary
 	// Total counts the notes listed over all pages.
-	Total      int    `json:"total"`
-	NextCursor string `json:"next_cursor,omitempty"`
+	Total      int
+	NextCursor string
 }
 
 // NoteSummary is a note as lists show it, with its dates: the
 // frontmatter's, else git's (absent while the history index is still being
 // built).
 type NoteSummary struct {
-	Path  string   `json:"path"`
-	Title string   `json:"title"`
-	Tags  []string `json:"tags"`
+	Path  string
+	Title string
+	Tags  []string
 	Dates
 }
 
 // FolderSummary is a subfolder and how many notes it holds at any depth.
 type FolderSummary struct {
-	Path  string `json:"path"`
-	Notes int    `json:"notes"`
+	Path  string
+	Notes int
 }
 
 // List returns a page of the notes in a folder at HEAD, the folder's
@@ -326,9 +326,9 @@ func pageLimit(limit, def, max int) (int, error) {
 
 // listCursor is the position after the last note of a page.
 type listCursor struct {
-	Sort string `json:"sort"`
-	Key  string `json:"key"`
-	Path string `json:"path"`
+	Sort string
+	Key  string
+	Path string
 }
 
 // before reports whether the cursor's position comes before it.

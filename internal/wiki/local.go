@@ -18,16 +18,16 @@ const maxLocalPaths = 5
 type LocalChanges struct {
 	// Modified counts the notes the commit has whose checked-out file
 	// differs from it: edited, deleted or replaced and not committed.
-	Modified int `json:"modified"`
+	Modified int
 	// Untracked counts the note files on disk that the commit lacks
 	// (untracked, or only added to the index), ignored files left out.
-	Untracked int `json:"untracked"`
+	Untracked int
 	// ModifiedPaths and UntrackedPaths are the first files of each, by path.
-	ModifiedPaths  []string `json:"modified_paths,omitempty"`
-	UntrackedPaths []string `json:"untracked_paths,omitempty"`
+	ModifiedPaths  []string
+	UntrackedPaths []string
 	// Partial is set when the checkout has too many files to scan them all:
 	// the counts are lower bounds.
-	Partial bool `json:"partial,omitempty"`
+	Partial bool
 }
 
 // localReuse is how many times its own duration a scan of the checkout is

@@ -79,7 +79,7 @@ func TestWiki_LocalChanges(t *testing.T) {
 				t.Fatalf("read %s: %v, want NOT_FOUND", path, err)
 			}
 			if !strings.Contains(ne.Message, "exists on disk but is not committed") || !strings.Contains(ne.Hint, "git add") ||
-				!strings.Contains(ne.Hint, "write_note") {
+				!strings.Contains(wiki.Words{}.Say(ne.Hint), "create the note with write") {
 				t.Errorf("read %s: %q, hint %q", path, ne.Message, ne.Hint)
 			}
 		}

@@ -29,19 +29,19 @@ type MoveRequest struct {
 // naming a note that is gone.
 type LinkedNote struct {
 	// Path is the note's path after the change.
-	Path  string       `json:"path"`
-	Links []LinkChange `json:"links"`
+	Path  string
+	Links []LinkChange
 }
 
 // LinkChange is one link a move or delete affects.
 type LinkChange struct {
-	Line int `json:"line"`
+	Line int
 	// Old is the target as it was written; New what a move wrote instead.
-	Old string `json:"old"`
-	New string `json:"new,omitempty"`
+	Old string
+	New string
 	// Now is the note that Old resolves to after the change, "" when it
 	// resolves to nothing (only set for links left as they were).
-	Now string `json:"now,omitempty"`
+	Now string
 }
 
 // fileMove is one note a move renames.

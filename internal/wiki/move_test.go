@@ -142,7 +142,7 @@ func TestWiki_MoveNote(t *testing.T) {
 			t.Fatalf("%d commits after the move, want %d", got, commits+1)
 		}
 		c := lastCommit(t, dir)
-		if c.subject != "move: topics/target -> archive/2024/renamed" || c.trailers["Wiki-Tool"] != "move_note" || c.sha != res.Commit {
+		if c.subject != "move: topics/target -> archive/2024/renamed" || c.trailers["Wiki-Tool"] != "move" || c.sha != res.Commit {
 			t.Errorf("commit %+v", c)
 		}
 		status := gittest.Git(t, dir, "show", "-M", "--format=", "--name-status", "HEAD")

@@ -54,41 +54,41 @@ const (
 
 // NoteChange is what a mutation did to one note.
 type NoteChange struct {
-	Path   string `json:"path"`
-	File   string `json:"file"`
-	Action Action `json:"action"`
+	Path   string
+	File   string
+	Action Action
 	// From is the note's old path when it moved.
-	From       string `json:"from,omitempty"`
-	OldVersion string `json:"old_version,omitempty"`
-	Version    string `json:"version,omitempty"`
-	Additions  int    `json:"additions"`
-	Deletions  int    `json:"deletions"`
+	From       string
+	OldVersion string
+	Version    string
+	Additions  int
+	Deletions  int
 }
 
 // Result is the outcome of a mutation.
 type Result struct {
 	// Commit is the new commit; empty on a dry run or when nothing changed.
-	Commit  string       `json:"commit,omitempty"`
-	DryRun  bool         `json:"dry_run,omitempty"`
-	Changes []NoteChange `json:"changes"`
+	Commit  string
+	DryRun  bool
+	Changes []NoteChange
 	// Diff is the unified diff of the change; set on a dry run.
-	Diff    string `json:"diff,omitempty"`
-	Risk    string `json:"risk"`
-	Summary string `json:"summary"`
+	Diff    string
+	Risk    string
+	Summary string
 	// Metadata holds the frontmatter before and after, for update_metadata.
-	Metadata *MetadataChange `json:"metadata,omitempty"`
+	Metadata *MetadataChange
 	// LinksUpdated lists the notes whose links a move rewrote to follow
 	// the moved notes; BrokenLinks the notes whose links a move or delete
 	// leaves naming a note that is gone (see LinkedNote).
-	LinksUpdated []LinkedNote `json:"links_updated,omitempty"`
-	BrokenLinks  []LinkedNote `json:"broken_links,omitempty"`
-	Warnings     []string     `json:"warnings,omitempty"`
+	LinksUpdated []LinkedNote
+	BrokenLinks  []LinkedNote
+	Warnings     []string
 }
 
 // MetadataChange is a note's frontmatter before and after a change.
 type MetadataChange struct {
-	Before map[string]any `json:"before"`
-	After  map[string]any `json:"after"`
+	Before map[string]any
+	After  map[string]any
 }
 
 // mutate runs build on a transaction over HEAD and commits what it staged as

@@ -34,14 +34,14 @@ func TestWiki_Mutations(t *testing.T) {
 			run: func(w *wiki.Wiki) (*wiki.Result, error) {
 				return w.Write(ctx, wiki.WriteRequest{Path: "ideas/new.md", Content: "# New\n\nhello\n", Mutation: wiki.Mutation{Caller: cli}})
 			},
-			subject: "create: ideas/new", tool: "write_note", file: "ideas/new.md", want: "# New\n\nhello\n",
+			subject: "create: ideas/new", tool: "write", file: "ideas/new.md", want: "# New\n\nhello\n",
 		},
 		{
 			name: "overwrite",
 			run: func(w *wiki.Wiki) (*wiki.Result, error) {
 				return w.Write(ctx, wiki.WriteRequest{Path: "projects/plan", Content: "replaced\n", Overwrite: true, Mutation: wiki.Mutation{Caller: cli}})
 			},
-			subject: "write: projects/plan", tool: "write_note", file: "projects/plan.md", want: "replaced\n",
+			subject: "write: projects/plan", tool: "write", file: "projects/plan.md", want: "replaced\n",
 		},
 		{
 			name: "edit",
@@ -50,7 +50,7 @@ func TestWiki_Mutations(t *testing.T) {
 					{Op: note.OpReplace, Find: "nothing yet", Content: "something"},
 				}, Mutation: wiki.Mutation{Caller: cli, Message: "fill in notes"}})
 			},
-			subject: "edit: projects/plan", tool: "edit_note", file: "projects/plan.md",
+			subject: "edit: projects/plan", tool: "edit", file: "projects/plan.md",
 			want: strings.Replace(planNote, "nothing yet", "something", 1),
 		},
 		{
@@ -58,7 +58,7 @@ func TestWiki_Mutations(t *testing.T) {
 			run: func(w *wiki.Wiki) (*wiki.Result, error) {
 				return w.UpdateMetadata(ctx, wiki.MetadataRequest{Path: "projects/plan", Change: note.MetaChange{Title: &title}, Mutation: wiki.Mutation{Caller: cli}})
 			},
-			subject: "metadata: projects/plan", tool: "update_metadata", file: "projects/plan.md",
+			subject: "metadata: projects/plan", tool: "metadata", file: "projects/plan.md",
 			want: strings.Replace(planNote, "title: Plan", "title: Renamed", 1),
 		},
 		{
@@ -66,7 +66,7 @@ func TestWiki_Mutations(t *testing.T) {
 			run: func(w *wiki.Wiki) (*wiki.Result, error) {
 				return w.Delete(ctx, wiki.DeleteRequest{Path: "projects/plan", Confirm: true, Mutation: wiki.Mutation{Caller: cli}})
 			},
-			subject: "delete: projects/plan", tool: "delete_note", file: "projects/plan.md",
+			subject: "delete: projects/plan", tool: "delete", file: "projects/plan.md",
 		},
 		{
 			name: "daily",
@@ -77,7 +77,7 @@ func TestWiki_Mutations(t *testing.T) {
 				}
 				return res.Result, nil
 			},
-			subject: "daily: daily/2024-06-01", tool: "daily_note", file: "daily/2024-06-01.md",
+			subject: "daily: daily/2024-06-01", tool: "daily", file: "daily/2024-06-01.md",
 			want: "---\ntitle: 2024-06-01\ntype: daily\ntags: [daily]\n---\n- met Ana\n",
 		},
 		{
@@ -89,7 +89,7 @@ func TestWiki_Mutations(t *testing.T) {
 					{Delete: &wiki.DeleteRequest{Path: "projects/plan", Confirm: true}},
 				}, Mutation: wiki.Mutation{Caller: cli}})
 			},
-			subject: "batch: 2 notes", tool: "apply_changes", file: "a.md", want: "a\nmore\n",
+			subject: "batch: 2 notes", tool: "apply", file: "a.md", want: "a\nmore\n",
 		},
 	}
 	for _, tt := range tests {

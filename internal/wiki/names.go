@@ -55,24 +55,24 @@ type ResolveRequest struct {
 
 // ResolveResult holds one resolution per name, in the order asked.
 type ResolveResult struct {
-	Results []NameResolution `json:"results"`
+	Results []NameResolution
 }
 
 // NameResolution is what one name resolved to. A name that matches no note
 // is not an error: Exists is false and Matches empty.
 type NameResolution struct {
-	Name    string      `json:"name"`
-	Exists  bool        `json:"exists"`
-	Matches []NameMatch `json:"matches"`
+	Name    string
+	Exists  bool
+	Matches []NameMatch
 }
 
 // NameMatch is a note a name matched, best first.
 type NameMatch struct {
-	Path  string  `json:"path"`
-	Title string  `json:"title"`
-	Score float64 `json:"score"`
+	Path  string
+	Title string
+	Score float64
 	// MatchedBy says what matched: path, title or alias.
-	MatchedBy string `json:"matched_by"`
+	MatchedBy string
 }
 
 // Resolve finds the notes at HEAD that each name refers to, at most

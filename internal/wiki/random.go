@@ -27,8 +27,8 @@ type RandomResult struct {
 	NoteSummary
 	// Excerpt is the body after the frontmatter, at most MaxExcerptChars
 	// characters followed by "... [truncated]" when cut.
-	Excerpt   string `json:"excerpt"`
-	Truncated bool   `json:"truncated,omitempty"`
+	Excerpt   string
+	Truncated bool
 }
 
 // Random returns a note at HEAD chosen uniformly among those that match.

@@ -31,45 +31,45 @@ type ReadRequest struct {
 
 // ReadResult is a note as read.
 type ReadResult struct {
-	Path       string         `json:"path"`
-	File       string         `json:"file"`
-	Title      string         `json:"title"`
-	Tags       []string       `json:"tags"`
-	Aliases    []string       `json:"aliases,omitempty"`
-	Properties map[string]any `json:"properties,omitempty"`
+	Path       string
+	File       string
+	Title      string
+	Tags       []string
+	Aliases    []string
+	Properties map[string]any
 	// Dates are the frontmatter's dates, else git's.
 	Dates
 	// GitCreated and GitModified are git's dates where the frontmatter's
 	// are shown in Dates (they would repeat them otherwise).
-	GitCreated  *time.Time `json:"git_created,omitempty"`
-	GitModified *time.Time `json:"git_modified,omitempty"`
-	Version     string     `json:"version"`
+	GitCreated  *time.Time
+	GitModified *time.Time
+	Version     string
 	// Commit is the last commit that changed the note, as of HEAD or the
 	// version read ("" while the history index is still being built).
-	Commit string `json:"commit,omitempty"`
+	Commit string
 	// LocalChange says how the checked-out file differs from the version
 	// shown (a read at HEAD of a checkout): "modified", "deleted", ...
-	LocalChange string        `json:"local_change,omitempty"`
-	Headings    []HeadingInfo `json:"headings,omitempty"`
+	LocalChange string
+	Headings    []HeadingInfo
 	// Backlinks holds, for a metadata-only read at HEAD, the notes that
 	// link to this one, each with its links' lines and context.
-	Backlinks []Backlink `json:"backlinks,omitempty"`
-	Section   string     `json:"section,omitempty"`
-	Content   string     `json:"content,omitempty"`
+	Backlinks []Backlink
+	Section   string
+	Content   string
 	// Offset and TotalChars count characters of the content (the section's
 	// when one was asked for); NextOffset continues a truncated read.
-	Offset     int      `json:"offset"`
-	TotalChars int      `json:"total_chars"`
-	Truncated  bool     `json:"truncated,omitempty"`
-	NextOffset int      `json:"next_offset,omitempty"`
-	Warnings   []string `json:"warnings,omitempty"`
+	Offset     int
+	TotalChars int
+	Truncated  bool
+	NextOffset int
+	Warnings   []string
 }
 
 // HeadingInfo is one heading of a note's outline.
 type HeadingInfo struct {
-	Level int    `json:"level"`
-	Text  string `json:"text"`
-	Line  int    `json:"line"`
+	Level int
+	Text  string
+	Line  int
 }
 
 // Read returns a note. It returns INVALID_PATH, INVALID_PARAMS (negative

@@ -36,28 +36,28 @@ type RecentRequest struct {
 
 // RecentResult is one page of notes, most recently changed first.
 type RecentResult struct {
-	Notes      []RecentNote `json:"results"`
-	Total      int          `json:"total"`
-	NextCursor string       `json:"next_cursor,omitempty"`
+	Notes      []RecentNote
+	Total      int
+	NextCursor string
 }
 
 // RecentNote is a note and its last change.
 type RecentNote struct {
-	Path  string   `json:"path"`
-	Title string   `json:"title"`
-	Tags  []string `json:"tags"`
+	Path  string
+	Title string
+	Tags  []string
 	// Created is the frontmatter's created date, else git's (the note's
 	// first commit); CreatedSource says which.
-	Created       *time.Time `json:"created,omitempty"`
-	CreatedSource string     `json:"created_source,omitempty"`
+	Created       *time.Time
+	CreatedSource string
 	// Modified is the time of the last commit that changed the note, the
 	// order of the list (ModifiedSource "git"), and Commit and Author that
 	// commit's. Without a history index it is the search index's date:
 	// the frontmatter's, else git's.
-	Modified       time.Time `json:"modified"`
-	ModifiedSource string    `json:"modified_source,omitempty"`
-	Commit         string    `json:"commit,omitempty"`
-	Author         string    `json:"author,omitempty"`
+	Modified       time.Time
+	ModifiedSource string
+	Commit         string
+	Author         string
 }
 
 // RecentChanges returns the notes at HEAD ordered by their last change,
@@ -228,8 +228,8 @@ func (w *Wiki) recentItems(ctx context.Context, head string) ([]recentItem, erro
 
 // recentCursor is the position after the last note of a page.
 type recentCursor struct {
-	Modified int64  `json:"m"`
-	File     string `json:"f"`
+	Modified int64
+	File     string
 }
 
 func encodeRecentCursor(c recentCursor) string {

@@ -39,7 +39,7 @@ func TestWiki_Restore(t *testing.T) {
 				t.Errorf("restored %s = %q, want %q", tc.file, got, want)
 			}
 			c := lastCommit(t, s.dir)
-			if c.trailers["Wiki-Tool"] != "restore_note" || !strings.HasPrefix(c.subject, "restore: ") || !strings.Contains(c.body, "Restored from ") {
+			if c.trailers["Wiki-Tool"] != "restore" || !strings.HasPrefix(c.subject, "restore: ") || !strings.Contains(c.body, "Restored from ") {
 				t.Errorf("commit = %+v", c)
 			}
 		})

@@ -23,24 +23,24 @@ type RevertRequest struct {
 // RevertConflict is a note whose later changes overlap what the revert
 // would undo.
 type RevertConflict struct {
-	Path string `json:"path"`
+	Path string
 	// Reason says what happened to the note since, when it is not a
 	// clash of lines (deleted, re-created, renamed).
-	Reason string `json:"reason,omitempty"`
+	Reason string
 	// Hunks are the clashing regions.
-	Hunks []ConflictHunk `json:"hunks,omitempty"`
+	Hunks []ConflictHunk
 }
 
 // ConflictHunk is a region of a note that a later change and the revert
 // both change.
 type ConflictHunk struct {
 	// Line is the region's first line in the note now.
-	Line int `json:"line"`
+	Line int
 	// Now is the region as it is, Commit as the commit left it, Before as
 	// it was before the commit (what the revert would bring back).
-	Now    string `json:"now"`
-	Commit string `json:"commit"`
-	Before string `json:"before"`
+	Now    string
+	Commit string
+	Before string
 }
 
 // Revert writes a new commit that undoes what one commit did to notes:

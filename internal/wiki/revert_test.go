@@ -84,7 +84,7 @@ func TestWiki_Revert(t *testing.T) {
 				}
 			}
 			c := lastCommit(t, s.dir)
-			if c.trailers["Wiki-Tool"] != "revert_change" || !strings.HasPrefix(c.subject, "revert: "+target[:7]+" ") ||
+			if c.trailers["Wiki-Tool"] != "revert" || !strings.HasPrefix(c.subject, "revert: "+target[:7]+" ") ||
 				!strings.Contains(c.body, "This reverts commit "+target+".") {
 				t.Errorf("commit = %+v", c)
 			}

@@ -17,47 +17,47 @@ const maxBehindCount = 1000
 type Status struct {
 	// Repository is the checkout's top folder, or the git folder of a bare
 	// repository; GitDir is the git folder.
-	Repository string `json:"repository"`
-	GitDir     string `json:"git_dir"`
+	Repository string
+	GitDir     string
 	// Branch is the short branch name, "" when HEAD is detached.
-	Branch   string `json:"branch"`
-	Detached bool   `json:"detached,omitempty"`
+	Branch   string
+	Detached bool
 	// Head is the commit HEAD points at, "" on an unborn branch.
-	Head     string `json:"head"`
-	Bare     bool   `json:"bare"`
-	Notes    int    `json:"notes"`
-	ReadOnly bool   `json:"read_only"`
+	Head     string
+	Bare     bool
+	Notes    int
+	ReadOnly bool
 	// Unwritable says why this user cannot write the repository, which is
 	// then served read-only with its derived state in the user's cache
 	// folder (DerivedDir); "" when they can.
-	Unwritable string `json:"unwritable,omitempty"`
-	DerivedDir string `json:"derived_dir,omitempty"`
+	Unwritable string
+	DerivedDir string
 	// Blocked says why changes fail now (a git lock file that wikid did
 	// not take), "" when they do not.
-	Blocked string      `json:"blocked,omitempty"`
-	Index   IndexStatus `json:"index"`
+	Blocked string
+	Index   IndexStatus
 	// History and Graph are the per-path history index and the link graph.
-	History DerivedStatus `json:"history"`
-	Graph   DerivedStatus `json:"graph"`
+	History DerivedStatus
+	Graph   DerivedStatus
 	// MissingObjects counts the objects the history refers to that the
 	// repository lacks (a partial clone, a damaged repository), as far as
 	// the history index has looked: line counts and renames that need them
 	// are unknown. Notes at HEAD are unaffected.
-	MissingObjects int        `json:"missing_objects"`
-	Sync           SyncStatus `json:"sync"`
+	MissingObjects int
+	Sync           SyncStatus
 	// LocalChanges are the notes of a checkout that differ from HEAD,
 	// which no tool shows until they are committed; nil for a bare
 	// repository.
-	LocalChanges *LocalChanges `json:"local_changes,omitempty"`
+	LocalChanges *LocalChanges
 }
 
 // DerivedStatus is the state of derived data that follows HEAD.
 type DerivedStatus struct {
 	// Enabled is false when the wiki runs without it.
-	Enabled bool `json:"enabled"`
+	Enabled bool
 	// Commit is the commit it reflects; CaughtUp is true when that is HEAD.
-	Commit   string `json:"commit,omitempty"`
-	CaughtUp bool   `json:"caught_up"`
+	Commit   string
+	CaughtUp bool
 }
 
 func derived(enabled bool, commit, head string) DerivedStatus {
@@ -67,20 +67,20 @@ func derived(enabled bool, commit, head string) DerivedStatus {
 // IndexStatus is the search index's state relative to HEAD.
 type IndexStatus struct {
 	// Enabled is false when the wiki runs without a search index.
-	Enabled bool `json:"enabled"`
+	Enabled bool
 	IndexState
 	// CaughtUp is true when the index reflects HEAD.
-	CaughtUp bool `json:"caught_up"`
+	CaughtUp bool
 	// Behind counts the first-parent commits from the index's commit to
 	// HEAD; -1 when they were not counted (the index is empty, its commit
 	// is not on the branch, or more than 1000 commits separate them).
-	Behind int `json:"behind"`
+	Behind int
 }
 
 // SyncStatus is the state of syncing with a remote.
 type SyncStatus struct {
-	Configured bool   `json:"configured"`
-	Message    string `json:"message"`
+	Configured bool
+	Message    string
 }
 
 // blocker is a Store that can tell why a commit would fail now.

@@ -83,12 +83,13 @@ func (e *Error) WithHint(format string, args ...any) *Error {
 	return e
 }
 
-// Error returns "CODE: message", references written as their names.
+// Error returns "CODE: message", its references (see Sayf) still marked
+// for the front end that prints it to word.
 func (e *Error) Error() string {
 	if e.Message == "" {
 		return string(e.Code)
 	}
-	return string(e.Code) + ": " + Plain.Say(e.Message)
+	return string(e.Code) + ": " + e.Message
 }
 
 // Is reports whether target is a sentinel *Error with the same code.

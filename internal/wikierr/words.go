@@ -136,7 +136,3 @@ func (w Words) Missing() []string {
 	}
 	return missing
 }
-
-// Plain words the references by their names, for logs and errors printed
-// outside any front end.
-var Plain Words
