@@ -20,6 +20,40 @@ const (
 type Query struct {
 	// Root is the top of the expression; nil for an empty query.
 	Root Node
+	// terms holds the terms of Root in input order, as Parse found them.
+	terms []*Term
+}
+
+// Terms returns the terms of the query, the leaves of Root from left to
+// right: for a query from Parse, the list Parse made in input order,
+// without a walk over the tree. An empty query has none. The slice belongs
+// to q; callers must not change it.
+func (q *Query) Terms() []*Term {
+	if q == nil || q.Root == nil {
+		return nil
+	}
+	if q.terms != nil {
+		return q.terms
+	}
+	return appendTerms(nil, q.Root) // a query built by hand
+}
+
+func appendTerms(ts []*Term, n Node) []*Term {
+	switch n := n.(type) {
+	case *And:
+		for _, m := range n.Nodes {
+			ts = appendTerms(ts, m)
+		}
+	case *Or:
+		for _, m := range n.Nodes {
+			ts = appendTerms(ts, m)
+		}
+	case *Not:
+		ts = appendTerms(ts, n.Node)
+	case *Term:
+		ts = append(ts, n)
+	}
+	return ts
 }
 
 // Node is one node of a query expression: *And, *Or, *Not or *Term.

@@ -9,7 +9,8 @@ import (
 
 // FuzzParse checks that Parse never panics or hangs, that every error is an
 // *Error with a column inside the input (or just past its end), and that
-// every accepted query's String parses back to the same tree.
+// every accepted query lists its terms in tree order and its String parses
+// back to the same tree.
 func FuzzParse(f *testing.F) {
 	for _, ex := range examples {
 		f.Add(ex.query)
@@ -47,6 +48,7 @@ func FuzzParse(f *testing.F) {
 			checkError(t, input, e)
 			return
 		}
+		checkTerms(t, r.q)
 		if len(r.q.String()) > MaxLength {
 			// Terms that touched (a"b") gain a space each; past
 			// MaxLength the canonical form is too long to parse again.

@@ -99,3 +99,27 @@ func shapes(nodes []Node) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// checkTerms checks that the terms Parse recorded for q are the leaves of
+// its tree, from left to right.
+func checkTerms(tb testing.TB, q *Query) {
+	tb.Helper()
+	got, want := q.Terms(), appendTerms(nil, q.Root)
+	if len(got) != len(want) {
+		tb.Fatalf("Terms() = %s, want %s", termStrings(got), termStrings(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			tb.Fatalf("Terms() = %s, want %s", termStrings(got), termStrings(want))
+		}
+	}
+}
+
+// termStrings renders terms in canonical form, separated by spaces.
+func termStrings(ts []*Term) string {
+	parts := make([]string, len(ts))
+	for i, t := range ts {
+		parts[i] = t.String()
+	}
+	return strings.Join(parts, " ")
+}

@@ -291,3 +291,36 @@ func TestParse_Concurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestQuery_Terms checks that Terms lists the leaves of the tree from left
+// to right, for parsed queries and for a query built by hand.
+func TestQuery_Terms(t *testing.T) {
+	tests := []struct {
+		input string
+		want  string
+	}{
+		{"", ""},
+		{"a", "a"},
+		{"a -(b OR links:c) d*", "a b links:c d*"},
+		{`NOT (tag:x OR "p q") OR linkedfrom:y z`, `tag:x "p q" linkedfrom:y z`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.input, func(t *testing.T) {
+			q := mustParse(t, tt.input, nil)
+			if got := termStrings(q.Terms()); got != tt.want {
+				t.Errorf("Terms() = %q, want %q", got, tt.want)
+			}
+			checkTerms(t, q)
+		})
+	}
+	t.Run("by hand", func(t *testing.T) {
+		a, b, c := &Term{Value: "a"}, &Term{Value: "b"}, &Term{Value: "c"}
+		q := &Query{Root: &Or{Nodes: []Node{&And{Nodes: []Node{a, &Not{Node: b}}}, c}}}
+		if got := termStrings(q.Terms()); got != "a b c" {
+			t.Errorf("Terms() = %q, want %q", got, "a b c")
+		}
+		if got := (*Query)(nil).Terms(); got != nil {
+			t.Errorf("nil query: Terms() = %v", got)
+		}
+	})
+}

@@ -59,7 +59,7 @@ func Parse(input string, loc *time.Location) (*Query, error) {
 		return nil, syntaxError(s.tokens, err)
 	}
 	b := builder{terms: s.terms}
-	q := &Query{}
+	q := &Query{terms: s.terms}
 	if tree.Or != nil {
 		q.Root = b.or(tree.Or)
 	}

@@ -32,14 +32,17 @@ var (
 	titleOnly = []weighted{{fieldTitle, 1}}
 )
 
-// compiler turns a parsed query into a bleve query. linkedfrom terms read
-// the index, through bi, unless linked answers link terms from the link
-// graph.
+// compiler turns a parsed query into a bleve query, in one walk over its
+// tree. linkedfrom terms read the index, through bi, unless linked holds
+// the link graph's answers to link terms (wiki.SearchRequest.Linked). With
+// hl set, the walk also gathers the words of the free-text terms that are
+// not negated, for snippets.
 type compiler struct {
 	bi     bleve.Index
 	im     *mapping.IndexMappingImpl
-	linked func(name string, dir wiki.Direction, prefix bool) []string
-	common commonWords // see bodyPhrase
+	linked map[wiki.LinkTerm][]string
+	common commonWords  // see bodyPhrase
+	hl     *highlighter // nil: no snippets
 }
 
 // compile returns the bleve query for q; a nil query, or one without a
@@ -50,37 +53,38 @@ func (c *compiler) compile(ctx context.Context, q *grammar.Query) (query.Query, 
 	if q == nil || q.Root == nil {
 		return query.NewMatchAllQuery(), nil
 	}
-	return c.node(ctx, q.Root)
+	return c.node(ctx, q.Root, true)
 }
 
-func (c *compiler) node(ctx context.Context, n grammar.Node) (query.Query, error) {
+// node compiles n; positive is false under an odd number of negations.
+func (c *compiler) node(ctx context.Context, n grammar.Node, positive bool) (query.Query, error) {
 	switch n := n.(type) {
 	case *grammar.And:
-		return c.and(ctx, n.Nodes)
+		return c.and(ctx, n.Nodes, positive)
 	case *grammar.Or:
-		qs, err := c.nodes(ctx, n.Nodes)
+		qs, err := c.nodes(ctx, n.Nodes, positive)
 		if err != nil {
 			return nil, err
 		}
 		return query.NewDisjunctionQuery(qs), nil
 	case *grammar.Not:
 		// On its own, a negation means "every note except".
-		neg, err := c.node(ctx, n.Node)
+		neg, err := c.node(ctx, n.Node, !positive)
 		if err != nil {
 			return nil, err
 		}
 		return except(query.NewMatchAllQuery(), []query.Query{neg}), nil
 	case *grammar.Term:
-		return c.term(ctx, n)
+		return c.term(ctx, n, positive)
 	default:
 		return nil, fmt.Errorf("compile query: unknown node %T", n)
 	}
 }
 
-func (c *compiler) nodes(ctx context.Context, ns []grammar.Node) ([]query.Query, error) {
+func (c *compiler) nodes(ctx context.Context, ns []grammar.Node, positive bool) ([]query.Query, error) {
 	qs := make([]query.Query, 0, len(ns))
 	for _, n := range ns {
-		q, err := c.node(ctx, n)
+		q, err := c.node(ctx, n, positive)
 		if err != nil {
 			return nil, err
 		}
@@ -91,7 +95,7 @@ func (c *compiler) nodes(ctx context.Context, ns []grammar.Node) ([]query.Query,
 
 // and compiles a conjunction: the negated operands become must_not clauses
 // of the others, or of every note when all operands are negated.
-func (c *compiler) and(ctx context.Context, ns []grammar.Node) (query.Query, error) {
+func (c *compiler) and(ctx context.Context, ns []grammar.Node, positive bool) (query.Query, error) {
 	var pos, neg []grammar.Node
 	for _, n := range ns {
 		if not, ok := n.(*grammar.Not); ok {
@@ -100,11 +104,11 @@ func (c *compiler) and(ctx context.Context, ns []grammar.Node) (query.Query, err
 			pos = append(pos, n)
 		}
 	}
-	must, err := c.nodes(ctx, pos)
+	must, err := c.nodes(ctx, pos, positive)
 	if err != nil {
 		return nil, err
 	}
-	mustNot, err := c.nodes(ctx, neg)
+	mustNot, err := c.nodes(ctx, neg, !positive)
 	if err != nil {
 		return nil, err
 	}
@@ -131,12 +135,16 @@ func except(base query.Query, neg []query.Query) query.Query {
 	}
 }
 
-func (c *compiler) term(ctx context.Context, t *grammar.Term) (query.Query, error) {
+func (c *compiler) term(ctx context.Context, t *grammar.Term, positive bool) (query.Query, error) {
 	switch t.Field {
 	case grammar.FieldText:
-		return c.text(t, freeText)
+		tokens := c.phraseTerms(t.Value)
+		if positive && c.hl != nil {
+			c.hl.add(tokens, t.Prefix)
+		}
+		return c.text(t, tokens, freeText)
 	case grammar.FieldTitle:
-		return c.text(t, titleOnly)
+		return c.text(t, c.phraseTerms(t.Value), titleOnly)
 	case grammar.FieldTag:
 		tag := normTag(t.Value)
 		if tag == "" {
@@ -157,7 +165,7 @@ func (c *compiler) term(ctx context.Context, t *grammar.Term) (query.Query, erro
 			return nil, queryError(t, "links: needs a note path")
 		}
 		if c.linked != nil {
-			return notes(c.linked(t.Value, wiki.DirIn, t.Prefix)), nil
+			return c.linkedNotes(t), nil
 		}
 		return c.keyword(fieldLinks, target, t.Prefix), nil
 	case grammar.FieldLinkedFrom:
@@ -165,7 +173,7 @@ func (c *compiler) term(ctx context.Context, t *grammar.Term) (query.Query, erro
 			if normPath(t.Value) == "" {
 				return nil, queryError(t, "linkedfrom: needs a note path")
 			}
-			return notes(c.linked(t.Value, wiki.DirOut, t.Prefix)), nil
+			return c.linkedNotes(t), nil
 		}
 		return c.linkedFrom(ctx, t)
 	case grammar.FieldCreated:
@@ -178,12 +186,11 @@ func (c *compiler) term(ctx context.Context, t *grammar.Term) (query.Query, erro
 	}
 }
 
-// text compiles a word or a phrase over weighted text fields: a single
-// token is a term, several (a quoted phrase, a word such as "wiki-ai"
-// that the analyzer splits, or CJK text, see phraseTerms) a phrase; a
-// prefix applies to the last token.
-func (c *compiler) text(t *grammar.Term, fields []weighted) (query.Query, error) {
-	tokens := c.phraseTerms(t.Value)
+// text compiles a word or a phrase, whose phraseTerms are tokens, over
+// weighted text fields: a single token is a term, several (a quoted
+// phrase, a word such as "wiki-ai" that the analyzer splits, or CJK text)
+// a phrase; a prefix applies to the last token.
+func (c *compiler) text(t *grammar.Term, tokens []string, fields []weighted) (query.Query, error) {
 	if len(tokens) == 0 {
 		if t.Prefix && t.Value == "" {
 			return query.NewMatchAllQuery(), nil
@@ -263,6 +270,13 @@ func (c *compiler) path(t *grammar.Term) (query.Query, error) {
 	q := query.NewWildcardQuery(c.key(p))
 	q.SetField(fieldPath)
 	return q, nil
+}
+
+// linkedNotes matches the notes that the link graph gives for a links: or
+// linkedfrom: term, and nothing when it gives none.
+func (c *compiler) linkedNotes(t *grammar.Term) query.Query {
+	lt, _ := wiki.LinkTermOf(t)
+	return notes(c.linked[lt])
 }
 
 // notes matches the notes with the given paths, and nothing when there

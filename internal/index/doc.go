@@ -42,7 +42,7 @@
 // property), a wildcard on the lowercased path (path:, where '*' also
 // crosses '/'), date ranges (created:, modified:), or, for linkedfrom:, a
 // disjunction of the paths the source note links to, read from the index.
-// When the request carries the link graph (SearchRequest.LinkedNotes),
+// When the request carries the link graph's answers (SearchRequest.Linked),
 // links:, linkedfrom: and the backlinks filter match instead the notes the
 // graph names, whose links are resolved by path, title and alias.
 // A conjunction's negated operands become must_not clauses; a query of
@@ -53,7 +53,8 @@
 // # Snippets and cursors
 //
 // Snippets come from the stored bodies of the page's hits: the lines that
-// hold one of the query's positive words as a substring are analyzed with
+// hold one of the query's positive words (gathered by the walk that
+// compiles the query) as a substring are analyzed with
 // the index's analyzer, and their matches located as bleve would (words,
 // prefixes, adjacent words of a phrase). Asking bleve for term locations
 // instead would run the query a second time. The lines with the most

@@ -6,8 +6,6 @@ import (
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/search"
-
-	"github.com/wikid/wikid/grammar"
 )
 
 // highlighter finds in a note's body the words that a query's free-text
@@ -22,48 +20,29 @@ type highlighter struct {
 	needles  []string        // case-folded words a line must hold to match
 }
 
-// highlighter returns the highlighter of q's free-text terms that are not
-// negated. Terms of other fields never match in the body.
-func (c *compiler) highlighter(q *grammar.Query) *highlighter {
-	h := &highlighter{words: map[string]bool{}}
-	if q != nil && q.Root != nil {
-		c.collect(h, q.Root, true)
-	}
-	h.needles = h.foldedWords()
-	return h
+// newHighlighter returns a highlighter without words. The compiler adds
+// the free-text terms that are not negated; terms of other fields never
+// match in the body.
+func newHighlighter() *highlighter {
+	return &highlighter{words: map[string]bool{}}
 }
 
-func (c *compiler) collect(h *highlighter, n grammar.Node, positive bool) {
-	switch n := n.(type) {
-	case *grammar.And:
-		for _, m := range n.Nodes {
-			c.collect(h, m, positive)
+// add adds a free-text term, whose phraseTerms are tokens, as text
+// compiles it.
+func (h *highlighter) add(tokens []string, prefix bool) {
+	switch {
+	case len(tokens) == 0:
+	case prefix:
+		// As compiled by prefixPhrase: the words anywhere, the last as a
+		// prefix.
+		for _, t := range tokens[:len(tokens)-1] {
+			h.words[t] = true
 		}
-	case *grammar.Or:
-		for _, m := range n.Nodes {
-			c.collect(h, m, positive)
-		}
-	case *grammar.Not:
-		c.collect(h, n.Node, !positive)
-	case *grammar.Term:
-		if !positive || n.Field != grammar.FieldText {
-			return
-		}
-		tokens := c.phraseTerms(n.Value)
-		switch {
-		case len(tokens) == 0:
-		case n.Prefix:
-			// As compiled by prefixPhrase: the words anywhere, the last
-			// as a prefix.
-			for _, t := range tokens[:len(tokens)-1] {
-				h.words[t] = true
-			}
-			h.prefixes = append(h.prefixes, tokens[len(tokens)-1])
-		case len(tokens) == 1:
-			h.words[tokens[0]] = true
-		default:
-			h.phrases = append(h.phrases, tokens)
-		}
+		h.prefixes = append(h.prefixes, tokens[len(tokens)-1])
+	case len(tokens) == 1:
+		h.words[tokens[0]] = true
+	default:
+		h.phrases = append(h.phrases, tokens)
 	}
 }
 

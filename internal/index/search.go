@@ -11,7 +11,6 @@ import (
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
-	"github.com/wikid/wikid/grammar"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -57,7 +56,10 @@ func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (_ *wiki.Sea
 	if x.bi == nil {
 		return nil, ErrClosed
 	}
-	c := &compiler{bi: x.bi, im: x.im, linked: req.LinkedNotes, common: x.common.get()}
+	c := &compiler{bi: x.bi, im: x.im, linked: req.Linked, common: x.common.get()}
+	if req.Snippets {
+		c.hl = newHighlighter()
+	}
 	q, err := c.compile(ctx, req.Query)
 	if err != nil {
 		return nil, err
@@ -91,18 +93,19 @@ func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (_ *wiki.Sea
 		out.Hits = append(out.Hits, hit(h))
 	}
 	if req.Snippets {
-		addSnippets(c, req.Query, hits[:len(out.Hits)], out.Hits)
+		addSnippets(c, hits[:len(out.Hits)], out.Hits)
 	}
 	return out, nil
 }
 
 // addSnippets fills in the snippets of a page of hits from their stored
-// bodies.
-func addSnippets(c *compiler, q *grammar.Query, page []*search.DocumentMatch, hits []wiki.SearchHit) {
-	h := c.highlighter(q)
+// bodies, marking the words that compile gathered into c.hl.
+func addSnippets(c *compiler, page []*search.DocumentMatch, hits []wiki.SearchHit) {
+	h := c.hl
 	if h.empty() {
 		return
 	}
+	h.needles = h.foldedWords()
 	for i, m := range page {
 		line, _ := strconv.Atoi(firstString(m.Fields[fieldBodyLine]))
 		body := firstString(m.Fields[fieldBody])
@@ -140,7 +143,7 @@ func (c *compiler) filters(req wiki.SearchRequest) query.Query {
 		qs = append(qs, c.keyword(fieldFolders, f, false))
 	}
 	if p := normPath(req.BacklinksTo); p != "" && c.linked != nil {
-		qs = append(qs, notes(c.linked("/"+p, wiki.DirIn, false)))
+		qs = append(qs, notes(c.linked[wiki.BacklinksTerm(req.BacklinksTo)]))
 	} else if p != "" {
 		qs = append(qs, c.keyword(fieldLinks, p, false))
 	}

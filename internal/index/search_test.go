@@ -202,6 +202,46 @@ func TestIndex_Search_filters(t *testing.T) {
 	}
 }
 
+// TestIndex_Search_linked checks that, when the request carries the link
+// graph's answers, link terms and the backlinks filter match the notes
+// given for their link terms rather than the links the index stores.
+func TestIndex_Search_linked(t *testing.T) {
+	x := openFixture(t)
+	linked := map[wiki.LinkTerm][]string{
+		{Name: "Alpha Plan", Dir: wiki.DirIn}:               {"people/ann", "inbox"},
+		{Name: "research/", Dir: wiki.DirOut, Prefix: true}: {"people/bob"},
+		wiki.BacklinksTerm("projects/alpha/plan"):           {"research/mcp"},
+	}
+	tests := []struct {
+		name string
+		req  wiki.SearchRequest
+		want []string
+	}{
+		{"links:", wiki.SearchRequest{Query: parse(t, `links:"Alpha Plan"`)}, []string{"inbox", "people/ann"}},
+		{"linkedfrom: prefix", wiki.SearchRequest{Query: parse(t, "linkedfrom:research/*")}, []string{"people/bob"}},
+		{"negated", wiki.SearchRequest{Query: parse(t, `tag:person -links:"Alpha Plan"`)}, []string{"people/bob"}},
+		// the index alone finds four notes linking to the plan
+		{"no answer", wiki.SearchRequest{Query: parse(t, "links:projects/alpha/plan")}, []string{}},
+		{"backlinks to", wiki.SearchRequest{BacklinksTo: "projects/alpha/plan"}, []string{"research/mcp"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.req.Limit = 100
+			tt.req.Linked = linked
+			if got := sortedPaths(find(t, x, tt.req)); !slices.Equal(got, tt.want) {
+				t.Errorf("paths = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	t.Run("empty target", func(t *testing.T) {
+		_, err := x.Search(context.Background(), wiki.SearchRequest{Query: parse(t, "a linkedfrom:/"), Linked: linked})
+		var e *wiki.Error
+		if !errors.As(err, &e) || e.Code != wiki.CodeInvalidQuery || e.Details["column"] != 3 {
+			t.Errorf("err = %v, want INVALID_QUERY at column 3", err)
+		}
+	})
+}
+
 // TestIndex_Search_sort checks every sort order over the whole fixture.
 func TestIndex_Search_sort(t *testing.T) {
 	x := openFixture(t)

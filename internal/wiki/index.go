@@ -73,19 +73,46 @@ type SearchRequest struct {
 	Folder        string         // note path of a folder, "" for all
 	BacklinksTo   string         // notes linking to this note path
 	ModifiedSince time.Time
-	// LinkedNotes, when set, answers links: and linkedfrom: terms and
-	// BacklinksTo from the link graph: it returns the paths of the notes
-	// that link to the note a name resolves to (DirIn) or that it links to
-	// (DirOut); with prefix, of all notes whose paths start with name. The
-	// index then matches those paths rather than the link targets it
-	// stores.
-	LinkedNotes func(name string, dir Direction, prefix bool) []string
+	// Linked, when not nil, answers links: and linkedfrom: terms and
+	// BacklinksTo from the link graph: it holds the paths of the notes that
+	// answer the LinkTerm of each (LinkTermOf, BacklinksTerm). The index
+	// then matches those paths rather than the link targets it stores; a
+	// term missing from Linked matches no note.
+	Linked map[LinkTerm][]string
 	// Sort is relevance (default), modified, created or title.
 	Sort   string
 	Limit  int
 	Cursor string
 	// Snippets asks for up to three snippets per hit.
 	Snippets bool
+}
+
+// LinkTerm is one question a search asks the link graph, as
+// Graph.LinkedNotes takes it: the notes that link to the note Name
+// resolves to (DirIn), or that it links to (DirOut); with Prefix, to or
+// from every note whose path starts with Name.
+type LinkTerm struct {
+	Name   string
+	Dir    Direction
+	Prefix bool
+}
+
+// LinkTermOf returns the link term of a links: or linkedfrom: term of a
+// query, and false for a term of any other field.
+func LinkTermOf(t *grammar.Term) (LinkTerm, bool) {
+	switch t.Field {
+	case grammar.FieldLinks:
+		return LinkTerm{Name: t.Value, Dir: DirIn, Prefix: t.Prefix}, true
+	case grammar.FieldLinkedFrom:
+		return LinkTerm{Name: t.Value, Dir: DirOut, Prefix: t.Prefix}, true
+	}
+	return LinkTerm{}, false
+}
+
+// BacklinksTerm returns the link term of the backlinks filter: the notes
+// that link to the note at notePath, named by its path from the root.
+func BacklinksTerm(notePath string) LinkTerm {
+	return LinkTerm{Name: "/" + notePath, Dir: DirIn}
 }
 
 // SearchResult is one page of hits.

@@ -272,3 +272,37 @@ func TestWiki_NoGraph(t *testing.T) {
 		t.Errorf("read: %+v, %v", r, err)
 	}
 }
+
+// TestWiki_SearchLinkFieldsNoGraph checks that without a link graph the
+// index answers links:, linkedfrom: and backlinks_to from the link targets
+// it stores.
+func TestWiki_SearchLinkFieldsNoGraph(t *testing.T) {
+	dir := seeded(t, map[string]string{
+		"a.md":     "[[b]] and [[Title C]]\n",
+		"b.md":     "# B\n\n[[sub/c]]\n",
+		"sub/c.md": "---\ntitle: Title C\n---\nno links\n",
+	})
+	w := openWiki(t, dir, nil)
+	tests := []struct {
+		name string
+		p    wiki.SearchParams
+		want []string
+	}{
+		{"links: by path", wiki.SearchParams{Query: "links:b"}, []string{"a"}},
+		{"links: as written", wiki.SearchParams{Query: `links:"Title C"`}, []string{"a"}},
+		{"links: prefix", wiki.SearchParams{Query: "links:sub/*"}, []string{"b"}},
+		{"linkedfrom:", wiki.SearchParams{Query: "linkedfrom:a"}, []string{"b"}},
+		{"negated", wiki.SearchParams{Query: "-links:b"}, []string{"b", "sub/c"}},
+		{"backlinks_to", wiki.SearchParams{BacklinksTo: "sub/c.md"}, []string{"b"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.p.Sort = "title"
+			got := searchPaths(t, w, tt.p)
+			slices.Sort(got)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("search %+v = %q, want %q", tt.p, got, tt.want)
+			}
+		})
+	}
+}

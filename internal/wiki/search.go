@@ -48,12 +48,10 @@ func (w *Wiki) Search(ctx context.Context, p SearchParams) (*SearchResult, error
 	if req.Cursor, err = scope.open(req.Cursor); err != nil {
 		return nil, err
 	}
-	if w.graphLane != nil && (req.BacklinksTo != "" || hasLinkTerms(req.Query)) {
-		g, err := w.graphAt(ctx)
-		if err != nil {
+	if w.graphLane != nil {
+		if req.Linked, err = w.linkedNotes(ctx, req); err != nil {
 			return nil, err
 		}
-		req.LinkedNotes = g.LinkedNotes
 	}
 	if err := w.refreshIndex(ctx); err != nil {
 		return nil, fmt.Errorf("search: %w", err)
@@ -155,26 +153,33 @@ func (w *Wiki) searchRequest(p SearchParams) (SearchRequest, error) {
 	return req, nil
 }
 
-// hasLinkTerms reports whether a query has a links: or linkedfrom: term.
-func hasLinkTerms(q *grammar.Query) bool {
-	if q == nil {
-		return false
-	}
-	var walk func(grammar.Node) bool
-	walk = func(n grammar.Node) bool {
-		switch n := n.(type) {
-		case *grammar.And:
-			return slices.ContainsFunc(n.Nodes, walk)
-		case *grammar.Or:
-			return slices.ContainsFunc(n.Nodes, walk)
-		case *grammar.Not:
-			return walk(n.Node)
-		case *grammar.Term:
-			return n.Field == grammar.FieldLinks || n.Field == grammar.FieldLinkedFrom
+// linkedNotes asks the link graph the link terms of a search's links: and
+// linkedfrom: terms and of its BacklinksTo, and returns the answers for
+// SearchRequest.Linked; nil when the search has none of them.
+func (w *Wiki) linkedNotes(ctx context.Context, req SearchRequest) (map[LinkTerm][]string, error) {
+	var terms []LinkTerm
+	for _, t := range req.Query.Terms() {
+		if lt, ok := LinkTermOf(t); ok {
+			terms = append(terms, lt)
 		}
-		return false
 	}
-	return q.Root != nil && walk(q.Root)
+	if req.BacklinksTo != "" {
+		terms = append(terms, BacklinksTerm(req.BacklinksTo))
+	}
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	g, err := w.graphAt(ctx)
+	if err != nil {
+		return nil, err
+	}
+	linked := make(map[LinkTerm][]string, len(terms))
+	for _, lt := range terms {
+		if _, ok := linked[lt]; !ok {
+			linked[lt] = g.LinkedNotes(lt.Name, lt.Dir, lt.Prefix)
+		}
+	}
+	return linked, nil
 }
 
 // queryError turns a grammar error into INVALID_QUERY with the column.
