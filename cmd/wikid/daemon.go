@@ -189,7 +189,7 @@ func printDaemonStatus(w io.Writer, st *daemon.Status) {
 		idle = "exits " + st.Idle + " after the last client"
 	}
 	fmt.Fprintf(w, "clients     %d MCP, %d commands, %d HTTP sessions (%s)\n", st.Clients.MCP, st.Clients.CLI, st.Clients.HTTP, idle)
-	fmt.Fprintf(w, "index       %s\n", derivedLine(st.Index.CaughtUp, st.Index.Building, st.Index.Done, st.Index.Total, st.Index.Err))
+	fmt.Fprintf(w, "index       %s\n", derivedLine(st.Index.CaughtUp, st.Index.Building, st.Index.Done, st.Index.Total, st.Index.Error))
 	fmt.Fprintf(w, "history     %s\n", derivedLine(st.History.CaughtUp, false, 0, 0, ""))
 	fmt.Fprintf(w, "links       %s\n", derivedLine(st.Graph.CaughtUp, false, 0, 0, ""))
 	if st.Blocked != "" {

@@ -54,7 +54,7 @@ func (c *searchCommand) Run(ctx context.Context, args []string) error {
 		return printJSON(c.stdout, "search_notes", res)
 	}
 	fmt.Fprintf(c.stdout, "%d results\n", res.Total)
-	for _, h := range res.Hits {
+	for _, h := range res.Results {
 		fmt.Fprintf(c.stdout, "\n%s — %s", h.Path, h.Title)
 		if len(h.Tags) > 0 {
 			fmt.Fprintf(c.stdout, "  #%s", strings.Join(h.Tags, " #"))

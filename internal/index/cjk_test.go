@@ -156,7 +156,7 @@ func TestIndex_Search_cjkSnippets(t *testing.T) {
 		t.Run(tt.query, func(t *testing.T) {
 			res := find(t, x, wiki.SearchRequest{Query: parse(t, tt.query), Limit: 100, Snippets: true})
 			var got []string
-			for _, h := range res.Hits {
+			for _, h := range res.Results {
 				if h.Path == tt.path {
 					for _, s := range h.Snippets {
 						got = append(got, s.Text)

@@ -60,7 +60,7 @@ func TestIndex_Search_cursor(t *testing.T) {
 					t.Fatal("the walk does not end")
 				}
 				res := find(t, x, req)
-				for _, h := range res.Hits {
+				for _, h := range res.Results {
 					seen[h.Path]++
 					order = append(order, h.Path)
 				}
@@ -200,15 +200,15 @@ func TestIndex_rescore(t *testing.T) {
 	} {
 		t.Run(req.Query.String(), func(t *testing.T) {
 			res := find(t, x, req)
-			if len(res.Hits) < 2 {
-				t.Fatalf("only %d hits", len(res.Hits))
+			if len(res.Results) < 2 {
+				t.Fatalf("only %d hits", len(res.Results))
 			}
 			c := &compiler{bi: x.bi, im: x.im}
 			q, err := c.compile(context.Background(), req.Query)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, h := range res.Hits {
+			for _, h := range res.Results {
 				after, err := x.rescore(context.Background(), q, c.filters(req), []string{"0", h.Path})
 				if err != nil {
 					t.Fatal(err)

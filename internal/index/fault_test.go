@@ -52,7 +52,7 @@ func TestIndex_damagedSegments(t *testing.T) {
 		t.Fatalf("Reset: %v", err)
 	}
 	apply(t, x, "c2", fixture(t), nil)
-	if res := find(t, x, req); len(res.Hits) == 0 {
+	if res := find(t, x, req); len(res.Results) == 0 {
 		t.Errorf("no hits after the rebuild")
 	}
 }

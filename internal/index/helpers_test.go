@@ -166,7 +166,7 @@ func find(tb testing.TB, x *Index, req wiki.SearchRequest) *wiki.SearchResult {
 // paths returns the paths of the hits, in order.
 func paths(res *wiki.SearchResult) []string {
 	out := []string{}
-	for _, h := range res.Hits {
+	for _, h := range res.Results {
 		out = append(out, h.Path)
 	}
 	return out

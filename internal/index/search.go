@@ -84,16 +84,16 @@ func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (_ *wiki.Sea
 		return nil, err
 	}
 
-	out := &wiki.SearchResult{Total: int(total), Hits: make([]wiki.SearchHit, 0, min(limit, len(hits)))}
+	out := &wiki.SearchResult{Total: int(total), Results: make([]wiki.SearchHit, 0, min(limit, len(hits)))}
 	for i, h := range hits {
 		if i == limit {
 			out.NextCursor = cursorAfter(mode, hits[i-1])
 			break
 		}
-		out.Hits = append(out.Hits, hit(h))
+		out.Results = append(out.Results, hit(h))
 	}
 	if req.Snippets {
-		addSnippets(c, hits[:len(out.Hits)], out.Hits)
+		addSnippets(c, hits[:len(out.Results)], out.Results)
 	}
 	return out, nil
 }

@@ -147,8 +147,8 @@ func TestIndex_Search_query(t *testing.T) {
 func TestIndex_Search_nilQuery(t *testing.T) {
 	x := openFixture(t)
 	res := find(t, x, wiki.SearchRequest{Limit: 100})
-	if res.Total != len(fixture(t)) || len(res.Hits) != len(fixture(t)) {
-		t.Errorf("total %d, %d hits; want %d", res.Total, len(res.Hits), len(fixture(t)))
+	if res.Total != len(fixture(t)) || len(res.Results) != len(fixture(t)) {
+		t.Errorf("total %d, %d hits; want %d", res.Total, len(res.Results), len(fixture(t)))
 	}
 }
 
@@ -157,15 +157,15 @@ func TestIndex_Search_nilQuery(t *testing.T) {
 func TestIndex_Search_ranking(t *testing.T) {
 	x := openFixture(t)
 	res := find(t, x, wiki.SearchRequest{Query: parse(t, "search")})
-	if len(res.Hits) == 0 || res.Hits[0].Path != "archive/old-search" {
+	if len(res.Results) == 0 || res.Results[0].Path != "archive/old-search" {
 		t.Fatalf("hits = %q, want archive/old-search (title match) first", paths(res))
 	}
-	for i := 1; i < len(res.Hits); i++ {
-		if res.Hits[i].Score > res.Hits[i-1].Score {
-			t.Errorf("hit %d scores %v, more than hit %d (%v)", i, res.Hits[i].Score, i-1, res.Hits[i-1].Score)
+	for i := 1; i < len(res.Results); i++ {
+		if res.Results[i].Score > res.Results[i-1].Score {
+			t.Errorf("hit %d scores %v, more than hit %d (%v)", i, res.Results[i].Score, i-1, res.Results[i-1].Score)
 		}
 	}
-	h := res.Hits[0]
+	h := res.Results[0]
 	if h.Title != "Old Search Ideas" || !slices.Equal(h.Tags, []string{"archived", "project/alpha"}) ||
 		!h.Modified.Equal(day(t, "2021-06-01")) || h.Score <= 0 {
 		t.Errorf("hit = %+v", h)
@@ -317,8 +317,8 @@ func TestIndex_Search_limit(t *testing.T) {
 	apply(t, x, "c1", docs, nil)
 	for _, tt := range []struct{ limit, want int }{{0, 10}, {5, 5}, {100, 100}, {500, 100}} {
 		res := find(t, x, wiki.SearchRequest{Query: parse(t, "common"), Limit: tt.limit})
-		if len(res.Hits) != tt.want || res.Total != 120 || res.NextCursor == "" {
-			t.Errorf("limit %d: %d hits, total %d, cursor %q; want %d hits, total 120 and a cursor", tt.limit, len(res.Hits), res.Total, res.NextCursor, tt.want)
+		if len(res.Results) != tt.want || res.Total != 120 || res.NextCursor == "" {
+			t.Errorf("limit %d: %d hits, total %d, cursor %q; want %d hits, total 120 and a cursor", tt.limit, len(res.Results), res.Total, res.NextCursor, tt.want)
 		}
 	}
 }
@@ -353,7 +353,7 @@ func TestIndex_Search_details(t *testing.T) {
 	if got := paths(res); !slices.Equal(got, []string{"a", "c", "b"}) {
 		t.Errorf("by modified = %q, want [a c b]", got)
 	}
-	if m := res.Hits[2].Modified; !m.IsZero() {
+	if m := res.Results[2].Modified; !m.IsZero() {
 		t.Errorf("note without a date has Modified %v, want the zero time", m)
 	}
 }

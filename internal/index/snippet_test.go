@@ -57,7 +57,7 @@ func TestIndex_Search_snippets(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
 			res := find(t, x, wiki.SearchRequest{Query: parse(t, tt.query), Limit: 100, Snippets: true})
-			for _, h := range res.Hits {
+			for _, h := range res.Results {
 				if h.Path != tt.path {
 					continue
 				}
@@ -71,10 +71,10 @@ func TestIndex_Search_snippets(t *testing.T) {
 	}
 	t.Run("long line cut around the match", func(t *testing.T) {
 		res := find(t, x, wiki.SearchRequest{Query: parse(t, "integration"), Snippets: true})
-		if len(res.Hits) != 1 || len(res.Hits[0].Snippets) != 1 {
-			t.Fatalf("hits = %+v", res.Hits)
+		if len(res.Results) != 1 || len(res.Results[0].Snippets) != 1 {
+			t.Fatalf("hits = %+v", res.Results)
 		}
-		s := res.Hits[0].Snippets[0]
+		s := res.Results[0].Snippets[0]
 		if s.Line != 4 || !strings.HasPrefix(s.Text, "…") || !strings.HasSuffix(s.Text, "…") || !strings.Contains(s.Text, "«integration»") {
 			t.Errorf("snippet = %+v", s)
 		}
@@ -88,7 +88,7 @@ func TestIndex_Search_snippets(t *testing.T) {
 	})
 	t.Run("off", func(t *testing.T) {
 		res := find(t, x, wiki.SearchRequest{Query: parse(t, "protocol")})
-		for _, h := range res.Hits {
+		for _, h := range res.Results {
 			if h.Snippets != nil {
 				t.Errorf("%s has snippets without asking", h.Path)
 			}
@@ -112,7 +112,7 @@ func TestIndex_Search_snippetsBest(t *testing.T) {
 	}, "\n")
 	apply(t, x, "c1", []wiki.Document{{Path: "fruit", Body: body, BodyLine: 10}}, nil)
 	res := find(t, x, wiki.SearchRequest{Query: parse(t, "apple OR banana OR cherry"), Snippets: true})
-	if len(res.Hits) != 1 {
+	if len(res.Results) != 1 {
 		t.Fatalf("hits = %q", paths(res))
 	}
 	want := []wiki.Snippet{
@@ -120,7 +120,7 @@ func TestIndex_Search_snippetsBest(t *testing.T) {
 		{Line: 14, Text: "«apple banana cherry»"},
 		{Line: 15, Text: "«cherry» and «apple» pie"},
 	}
-	if got := res.Hits[0].Snippets; !slices.Equal(got, want) {
+	if got := res.Results[0].Snippets; !slices.Equal(got, want) {
 		t.Errorf("snippets =\n%+v\nwant\n%+v", got, want)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/mcpserver"
 )
 
 // BenchmarkDaemon measures what the daemon costs and saves, next to
@@ -202,7 +203,7 @@ func rpcStructured(tb testing.TB, p *rpcServe, name string, args map[string]any,
 	if err := json.Unmarshal(raw, &res); err != nil {
 		tb.Fatalf("%s: %v", name, err)
 	}
-	if err := json.Unmarshal(res.StructuredContent, out); err != nil {
+	if err := mcpserver.DecodeWire(res.StructuredContent, out); err != nil {
 		tb.Fatalf("%s: %v: %s", name, err, res.StructuredContent)
 	}
 	return res.IsError

@@ -95,10 +95,10 @@ func TestServer_NoteDates(t *testing.T) {
 
 	t.Run("search_notes", func(t *testing.T) {
 		res, _ := ok[wiki.SearchResult](s, "search_notes", map[string]any{"query": "path:people/*", "limit": 100})
-		if len(res.Hits) < 2 {
-			t.Fatalf("hits %+v", res.Hits)
+		if len(res.Results) < 2 {
+			t.Fatalf("hits %+v", res.Results)
 		}
-		for _, h := range res.Hits {
+		for _, h := range res.Results {
 			if h.Created == nil || h.Modified.IsZero() || h.CreatedSource == "" || h.ModifiedSource == "" {
 				t.Errorf("%s: %+v", h.Path, h)
 			}

@@ -137,7 +137,7 @@ func wikiStatusTool() *tool {
 				req("building", boolean("Whether a long (re)build runs; searches wait for it.")),
 				opt("done", integer("Files indexed so far by the build.", 0, 1e12)),
 				opt("total", integer("Files the build indexes in all.", 0, 1e12)),
-				opt("error", str("The last indexing error.")).from("Err"),
+				opt("error", str("The last indexing error.")),
 				req("caught_up", boolean("Whether the index reflects HEAD.")),
 				req("behind", integer("Commits between the index and HEAD; -1 when not counted.", -1, 1e12)),
 			)),
@@ -195,8 +195,8 @@ func statusText(st *wiki.Status) string {
 	default:
 		b.line("Search index: behind HEAD (at %s); the next search catches up.", shortID(ix.Commit))
 	}
-	if st.Index.Err != "" {
-		b.line("Last index error: %s", st.Index.Err)
+	if st.Index.Error != "" {
+		b.line("Last index error: %s", st.Index.Error)
 	}
 	b.line("History index: %s. Link graph: %s.", derivedText(st.History), derivedText(st.Graph))
 	if st.MissingObjects > 0 {

@@ -197,12 +197,12 @@ func checkTSReads(t *testing.T, c *tsClient, dir string) {
 
 	t.Run("search_notes", func(t *testing.T) {
 		res, _ := tsOK[wiki.SearchResult](t, c, "search_notes", map[string]any{"query": "milestones", "limit": 100})
-		if got, want := hitPaths(res.Hits), notesWithWord(t, dir, "milestones"); !slices.Equal(got, want) || res.Total != len(want) {
+		if got, want := hitPaths(res.Results), notesWithWord(t, dir, "milestones"); !slices.Equal(got, want) || res.Total != len(want) {
 			t.Errorf("hits %v, want %v", got, want)
 		}
 		first, _ := tsOK[wiki.SearchResult](t, c, "search_notes", map[string]any{"tags": []any{"project/alpha"}, "sort": "title", "limit": 2})
 		rest, _ := tsOK[wiki.SearchResult](t, c, "search_notes", map[string]any{"tags": []any{"project/alpha"}, "sort": "title", "limit": 2, "cursor": first.NextCursor})
-		got := append(hitPaths(first.Hits), hitPaths(rest.Hits)...)
+		got := append(hitPaths(first.Results), hitPaths(rest.Results)...)
 		slices.Sort(got)
 		if want := notesWithTag(t, dir, "project/alpha"); !slices.Equal(got, want) || first.Total != len(want) || rest.NextCursor != "" {
 			t.Errorf("two pages %v, want %v", got, want)

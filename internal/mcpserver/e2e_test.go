@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/wikid/wikid/internal/mcpserver"
 )
 
 // The end-to-end tests drive the built wikid binary with the official MCP
@@ -240,7 +241,7 @@ func (b *tsBridge) doInto(tb testing.TB, req map[string]any, out any) {
 		tb.Fatalf("%v %v: %v", op, req["name"], err)
 	}
 	if out != nil {
-		if err := json.Unmarshal(raw, out); err != nil {
+		if err := mcpserver.DecodeWire(raw, out); err != nil {
 			tb.Fatalf("%v: decode %s: %v", op, raw, err)
 		}
 	}
@@ -413,7 +414,7 @@ func tsOK[T any](tb testing.TB, c *tsClient, name string, args map[string]any) (
 	if res.IsError {
 		tb.Fatalf("%s %v failed: %s", name, args, res.text())
 	}
-	if err := json.Unmarshal(res.StructuredContent, &out); err != nil {
+	if err := mcpserver.DecodeWire(res.StructuredContent, &out); err != nil {
 		tb.Fatalf("%s: decode %s: %v", name, res.StructuredContent, err)
 	}
 	return out, res.text()

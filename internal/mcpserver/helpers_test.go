@@ -237,7 +237,7 @@ func ok[T any](s *session, name string, args map[string]any) (T, string) {
 	if res.IsError {
 		s.tb.Fatalf("%s %v failed: %s", name, args, text(res))
 	}
-	if err := json.Unmarshal(structuredJSON(s.tb, res), &out); err != nil {
+	if err := mcpserver.DecodeWire(structuredJSON(s.tb, res), &out); err != nil {
 		s.tb.Fatalf("%s: %v", name, err)
 	}
 	return out, text(res)

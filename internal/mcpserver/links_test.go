@@ -98,7 +98,7 @@ func TestServer_LinkTools(t *testing.T) {
 	t.Run("search_notes backlinks_to", func(t *testing.T) {
 		res, _ := ok[wiki.SearchResult](s, "search_notes", map[string]any{"backlinks_to": "projects/alpha/decisions", "sort": "title", "limit": 20})
 		var got []string
-		for _, h := range res.Hits {
+		for _, h := range res.Results {
 			got = append(got, h.Path)
 		}
 		slices.Sort(got)

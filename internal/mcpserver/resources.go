@@ -62,8 +62,8 @@ func (s *Server) readRecentResource(ctx context.Context, req mcp.ReadResourceReq
 	if err != nil {
 		return nil, s.resourceError(ctx, req.Params.URI, err)
 	}
-	out := &recentOutput{Results: make([]recentNote, len(res.Hits)), Total: res.Total}
-	for i, h := range res.Hits {
+	out := &recentOutput{Results: make([]recentNote, len(res.Results)), Total: res.Total}
+	for i, h := range res.Results {
 		out.Results[i] = newRecentNote(h)
 	}
 	return []mcp.ResourceContents{mcp.TextResourceContents{URI: recentURI, MIMEType: "text/plain", Text: recentText(out, "")}}, nil

@@ -40,13 +40,7 @@ type prop struct {
 	Name     string
 	Schema   *schema
 	Required bool
-	// Field is the Go field a result's property is written from, when its
-	// name is not the property's in CamelCase (see encodeStructured).
-	Field string
 }
-
-// from returns p written from the Go field named field.
-func (p prop) from(field string) prop { p.Field = field; return p }
 
 func ptr[T any](v T) *T { return &v }
 

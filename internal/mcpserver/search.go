@@ -82,13 +82,13 @@ func runSearch(ctx context.Context, s *Server, a *searchArgs) (any, string, erro
 		return nil, "", err
 	}
 	out := &searchOutput{SearchResult: res}
-	for i := range res.Hits {
-		if res.Hits[i].Tags == nil {
-			res.Hits[i].Tags = []string{}
+	for i := range res.Results {
+		if res.Results[i].Tags == nil {
+			res.Results[i].Tags = []string{}
 		}
-		for j := range res.Hits[i].Snippets {
+		for j := range res.Results[i].Snippets {
 			var cut bool
-			res.Hits[i].Snippets[j].Text, cut = clip(res.Hits[i].Snippets[j].Text, maxItemChars)
+			res.Results[i].Snippets[j].Text, cut = clip(res.Results[i].Snippets[j].Text, maxItemChars)
 			out.Truncated = out.Truncated || cut
 		}
 	}
@@ -97,7 +97,7 @@ func runSearch(ctx context.Context, s *Server, a *searchArgs) (any, string, erro
 
 func searchText(query string, res *wiki.SearchResult) string {
 	var b textBuilder
-	if len(res.Hits) == 0 {
+	if len(res.Results) == 0 {
 		if query == "" {
 			b.line("No notes found.")
 		} else {
@@ -105,8 +105,8 @@ func searchText(query string, res *wiki.SearchResult) string {
 		}
 		return b.String()
 	}
-	b.line("Found %s (showing %d):", plural(res.Total, "note"), len(res.Hits))
-	for _, h := range res.Hits {
+	b.line("Found %s (showing %d):", plural(res.Total, "note"), len(res.Results))
+	for _, h := range res.Results {
 		b.line("")
 		head := fmt.Sprintf("- %s (%s)", h.Title, h.Path)
 		if len(h.Tags) > 0 {
@@ -147,7 +147,7 @@ func searchResultSchema() *schema {
 			opt("snippets", arrayOf("Pieces of the note around the matches; matched terms are marked «like this».", object("",
 				req("line", integer("Line number in the file.", 1, 1e9)),
 				req("text", str("The text, at most 500 characters."))))),
-		)...))).from("Hits"),
+		)...))),
 		req("total", integer("How many notes match in all.", 0, 1e9)),
 		opt("next_cursor", str("Pass as cursor to get the next page; absent on the last page.")),
 		opt("truncated", boolean("Set when a snippet was cut to 500 characters.")),
@@ -252,8 +252,8 @@ func runRecent(ctx context.Context, s *Server, a *recentArgs) (any, string, erro
 	if err != nil {
 		return nil, "", err
 	}
-	out := &recentOutput{Results: make([]recentNote, len(res.Notes)), Total: res.Total, NextCursor: res.NextCursor}
-	for i, n := range res.Notes {
+	out := &recentOutput{Results: make([]recentNote, len(res.Results)), Total: res.Total, NextCursor: res.NextCursor}
+	for i, n := range res.Results {
 		out.Results[i] = recentNote{Path: n.Path, Title: n.Title, Tags: n.Tags, Created: n.Created, CreatedSource: n.CreatedSource,
 			Modified: n.Modified, ModifiedSource: n.ModifiedSource, Commit: n.Commit, Author: n.Author}
 	}

@@ -31,7 +31,7 @@ func TestServer_SearchCJK(t *testing.T) {
 					args["cursor"] = cursor
 				}
 				res, _ := ok[wiki.SearchResult](s, "search_notes", args)
-				for _, h := range res.Hits {
+				for _, h := range res.Results {
 					got = append(got, h.Path)
 					if len(h.Snippets) == 0 || !strings.Contains(h.Snippets[0].Text+h.Title, word) {
 						t.Errorf("%s: snippets %+v do not show %q", h.Path, h.Snippets, word)

@@ -38,8 +38,9 @@ var outputSchemas = sync.OnceValue(func() map[string]*schema {
 //   - A struct field is the property named by its json tag (the front end's
 //     own types) or else by its name in snake_case (CaughtUp is caught_up);
 //     the fields of embedded structs are promoted.
-//   - A property the schema requires is always written; any other field is
-//     left out when it holds its zero value.
+//   - A property the schema requires is always written, and so is a field
+//     whose json tag has no omitempty; any other field is left out when it
+//     holds its zero value.
 //   - A nil list is [] and a nil map {}, unless the schema allows null: a
 //     list in a result is never null.
 //   - Strings are worded (see words), and written without HTML escapes.
@@ -198,22 +199,23 @@ func (e *encoder) object(v reflect.Value, s *schema) error {
 		if err != nil {
 			continue // a field of a nil embedded pointer
 		}
-		name, ps, required := f.name, (*schema)(nil), false
+		var ps *schema
+		required := false
 		if s != nil {
-			if p := s.propOf(f); p != nil {
-				name, ps, required = p.Name, p.Schema, p.Required
+			if p := s.prop(f.name); p != nil {
+				ps, required = p.Schema, p.Required
 			} else {
 				ps = s.Values
 			}
 		}
-		if !required && fv.IsZero() {
+		if !required && !f.always && fv.IsZero() {
 			continue
 		}
 		if !first {
 			e.b = append(e.b, ',')
 		}
 		first = false
-		e.string(name)
+		e.string(f.name)
 		e.b = append(e.b, ':')
 		if err := e.value(fv, ps); err != nil {
 			return err
@@ -298,20 +300,10 @@ func (e *encoder) string(s string) {
 
 // field is a struct field on the wire.
 type field struct {
-	name   string // on the wire, unless the schema names it (prop.Field)
-	goName string
-	index  []int
-}
-
-// propOf returns the property a field is written as: the one of its wire
-// name, or the one that names the field.
-func (s *schema) propOf(f field) *prop {
-	for i := range s.Props {
-		if p := &s.Props[i]; p.Field == f.goName || p.Field == "" && p.Name == f.name {
-			return p
-		}
-	}
-	return nil
+	name  string
+	index []int
+	// always: a json tag without omitempty, written even when zero.
+	always bool
 }
 
 // fieldCache holds the wire fields of each struct type.
@@ -330,7 +322,9 @@ func fieldsOf(t reflect.Type) []field {
 		if name == "-" {
 			continue
 		}
+		always := tagged
 		if c := strings.IndexByte(name, ','); c >= 0 {
+			always = !strings.Contains(name[c:], ",omitempty")
 			name = name[:c]
 		}
 		ft := sf.Type
@@ -339,7 +333,7 @@ func fieldsOf(t reflect.Type) []field {
 		}
 		if sf.Anonymous && name == "" && ft.Kind() == reflect.Struct {
 			for _, pf := range fieldsOf(ft) {
-				fs = append(fs, field{name: pf.name, goName: pf.goName, index: append([]int{i}, pf.index...)})
+				fs = append(fs, field{name: pf.name, index: append([]int{i}, pf.index...)})
 			}
 			continue
 		}
@@ -349,7 +343,7 @@ func fieldsOf(t reflect.Type) []field {
 		if !tagged || name == "" {
 			name = snakeCase(sf.Name)
 		}
-		fs = append(fs, field{name: name, goName: sf.Name, index: []int{i}})
+		fs = append(fs, field{name: name, index: []int{i}, always: always})
 	}
 	fieldCache.Store(t, fs)
 	return fs

@@ -2,6 +2,8 @@ package mcpserver
 
 import (
 	"testing"
+
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 func TestEncodeStructured(t *testing.T) {
@@ -33,14 +35,34 @@ func TestEncodeStructured(t *testing.T) {
 		{"no null is left as is", map[string]any{"path": "a<b>", "n": 1.5}, `{"n":1.5,"path":"a<b>"}`},
 		{"a nil list, map and record",
 			result{Path: "x"},
-			`{"path":"x","incoming":[]}`},
+			`{"path":"x","incoming":[],"note":null,"props":{},"free":null,"maybe":null,"unknown":null}`},
 		{"nested lists and map values",
 			result{Path: "x", Incoming: []backlink{{}}, Props: map[string][]string{"k": nil}, Free: []any{nil}},
-			`{"path":"x","incoming":[{"links":[]}],"props":{"k":[]},"free":[null]}`},
+			`{"path":"x","incoming":[{"links":[]}],"note":null,"props":{"k":[]},"free":[null],"maybe":null,"unknown":null}`},
 		{"numbers and strings keep their form",
 			map[string]any{"path": "é\n\"", "incoming": nil, "free": uint64(12345678901234567890)},
 			`{"free":12345678901234567890,"incoming":[],"path":"é\n\""}`},
 	}
+	// The core's types have no tags: snake_case names, required
+	// properties always, the rest when set, embedded fields promoted.
+	type Inner struct{ LastLine int }
+	type untagged struct {
+		Path       string
+		Incoming   []backlink
+		NextCursor string
+		Props      map[string][]string
+		Inner
+	}
+	tests = append(tests, []struct {
+		name string
+		in   any
+		want string
+	}{
+		{"untagged, empty", untagged{}, `{"path":"","incoming":[]}`},
+		{"untagged, set", untagged{Path: "p", NextCursor: "c", Props: map[string][]string{}, Inner: Inner{3}},
+			`{"path":"p","incoming":[],"next_cursor":"c","props":{},"last_line":3}`},
+		{"words", untagged{Path: wiki.Sayf("use {restore}")}, `{"path":"use restore_note","incoming":[]}`},
+	}...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := encodeStructured(tt.in, out)

@@ -184,7 +184,7 @@ func checkReads(t *testing.T, s *session, dir string) {
 	t.Run("search_notes", func(t *testing.T) {
 		res, txt := ok[wiki.SearchResult](s, "search_notes", map[string]any{"query": "milestones", "limit": 100})
 		var paths []string
-		for _, h := range res.Hits {
+		for _, h := range res.Results {
 			paths = append(paths, h.Path)
 			if len(h.Snippets) == 0 {
 				t.Errorf("%s has no snippet", h.Path)
@@ -198,11 +198,11 @@ func checkReads(t *testing.T, s *session, dir string) {
 			t.Errorf("text:\n%s", txt)
 		}
 		page, _ := ok[wiki.SearchResult](s, "search_notes", map[string]any{"tags": []any{"project/alpha"}, "sort": "title", "limit": 2})
-		if len(page.Hits) != 2 || page.NextCursor == "" || page.Total != 4 {
+		if len(page.Results) != 2 || page.NextCursor == "" || page.Total != 4 {
 			t.Fatalf("first page %+v", page)
 		}
 		next, _ := ok[wiki.SearchResult](s, "search_notes", map[string]any{"tags": []any{"project/alpha"}, "sort": "title", "limit": 2, "cursor": page.NextCursor})
-		if len(next.Hits) != 2 || next.NextCursor != "" || next.Hits[0].Path == page.Hits[0].Path {
+		if len(next.Results) != 2 || next.NextCursor != "" || next.Results[0].Path == page.Results[0].Path {
 			t.Errorf("second page %+v", next)
 		}
 	})

@@ -238,7 +238,7 @@ func TestWiki_RecentChanges(t *testing.T) {
 				if res.Total != len(want) {
 					t.Errorf("total %d, want %d", res.Total, len(want))
 				}
-				for _, n := range res.Notes {
+				for _, n := range res.Results {
 					got = append(got, n.Path+" "+n.Commit)
 					if n.Title == "" || n.Author == "" {
 						t.Errorf("note %+v", n)
@@ -265,7 +265,7 @@ func TestWiki_RecentChangesWithoutHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := w.RecentChanges(ctx, wiki.RecentRequest{})
-	if err != nil || len(res.Notes) != 2 || res.Notes[0].Path != "b" || res.Notes[0].Commit != "" {
+	if err != nil || len(res.Results) != 2 || res.Results[0].Path != "b" || res.Results[0].Commit != "" {
 		t.Errorf("recent changes = %+v, %v", res, err)
 	}
 	_, err = w.RecentChanges(ctx, wiki.RecentRequest{Author: "ada"})

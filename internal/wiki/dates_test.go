@@ -150,7 +150,7 @@ func TestWiki_Dates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, h := range res.Hits {
+		for _, h := range res.Results {
 			switch h.Path {
 			case "plain":
 				if !sameTime(h.Created, plainTimes[0]) || !h.Modified.Equal(plainTimes[0]) ||
@@ -163,8 +163,8 @@ func TestWiki_Dates(t *testing.T) {
 				}
 			}
 		}
-		if len(res.Hits) != 2 {
-			t.Errorf("%d hits", len(res.Hits))
+		if len(res.Results) != 2 {
+			t.Errorf("%d hits", len(res.Results))
 		}
 	})
 
@@ -173,7 +173,7 @@ func TestWiki_Dates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, n := range res.Notes {
+		for _, n := range res.Results {
 			switch n.Path {
 			case "plain":
 				if n.Commit != plainLog[0] || !sameTime(n.Created, plainTimes[0]) || n.CreatedSource != wiki.DateFromGit || n.ModifiedSource != wiki.DateFromGit {

@@ -135,8 +135,8 @@ type DerivedState struct {
 	Building bool
 	// Done of Total pieces of a build in progress.
 	Done, Total int
-	// Err is the last update's error, "" when it succeeded.
-	Err string
+	// Error is the last update's error, "" when it succeeded.
+	Error string
 }
 
 func (l *lane) state() DerivedState {
@@ -144,7 +144,7 @@ func (l *lane) state() DerivedState {
 	defer l.stateMu.Unlock()
 	st := DerivedState{Name: l.store.Name(), Commit: l.store.Commit(), Building: l.building, Done: l.done, Total: l.total}
 	if l.lastErr != nil {
-		st.Err = l.lastErr.Error()
+		st.Error = l.lastErr.Error()
 	}
 	return st
 }

@@ -312,7 +312,7 @@ func TestWiki_HistoryUnborn(t *testing.T) {
 		t.Errorf("activity of an empty wiki: %+v, %v", act, err)
 	}
 	rec, err := w.RecentChanges(ctx, wiki.RecentRequest{})
-	if err != nil || len(rec.Notes) != 0 {
+	if err != nil || len(rec.Results) != 0 {
 		t.Errorf("recent changes of an empty wiki: %+v, %v", rec, err)
 	}
 }

@@ -117,7 +117,7 @@ func BacklinksTerm(notePath string) LinkTerm {
 
 // SearchResult is one page of hits.
 type SearchResult struct {
-	Hits       []SearchHit
+	Results    []SearchHit
 	Total      int
 	NextCursor string
 }

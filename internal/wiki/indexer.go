@@ -87,7 +87,7 @@ type IndexState struct {
 	Building bool
 	Done     int
 	Total    int
-	Err      string
+	Error    string
 }
 
 // IndexState reports the search index's commit and whether it is being
@@ -97,7 +97,7 @@ func (w *Wiki) IndexState() IndexState {
 		return IndexState{}
 	}
 	st := w.indexLane.state()
-	return IndexState{Commit: st.Commit, Building: st.Building, Done: st.Done, Total: st.Total, Err: st.Err}
+	return IndexState{Commit: st.Commit, Building: st.Building, Done: st.Done, Total: st.Total, Error: st.Error}
 }
 
 // Reindex brings the index to HEAD; with rebuild it starts from empty.

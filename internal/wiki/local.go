@@ -86,7 +86,18 @@ func (w *Wiki) checkoutChange(ctx context.Context, commit, file string) string {
 		w.log.Debug("checkout not compared", "file", file, "err", err)
 		return ""
 	}
+	if reason != "" {
+		w.local.forget()
+	}
 	return reason
+}
+
+// forget drops the last scan: a read has just seen a change in the
+// checkout, which the status must not then deny.
+func (c *localCache) forget() {
+	c.mu.Lock()
+	c.lc = nil
+	c.mu.Unlock()
 }
 
 // uncommittedNote turns the NOT_FOUND of a read at HEAD into one that says

@@ -56,7 +56,7 @@ func TestWiki_MissingObjects(t *testing.T) {
 
 			// Search, links and check see HEAD as it is.
 			res, err := w.Search(ctx, wiki.SearchParams{Query: "alpha"})
-			if err != nil || len(res.Hits) != 1 || res.Hits[0].Path != "a" {
+			if err != nil || len(res.Results) != 1 || res.Results[0].Path != "a" {
 				t.Fatalf("Search(alpha) = %+v, %v", res, err)
 			}
 			links, err := w.Links(ctx, wiki.LinksRequest{Path: "a"})

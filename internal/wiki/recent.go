@@ -36,7 +36,7 @@ type RecentRequest struct {
 
 // RecentResult is one page of notes, most recently changed first.
 type RecentResult struct {
-	Notes      []RecentNote
+	Results    []RecentNote
 	Total      int
 	NextCursor string
 }
@@ -99,7 +99,7 @@ func (w *Wiki) RecentChanges(ctx context.Context, req RecentRequest) (*RecentRes
 	if err != nil {
 		return nil, err
 	}
-	res := &RecentResult{Notes: []RecentNote{}}
+	res := &RecentResult{Results: []RecentNote{}}
 	if head.Commit == "" {
 		return res, nil
 	}
@@ -133,7 +133,7 @@ func (w *Wiki) RecentChanges(ctx context.Context, req RecentRequest) (*RecentRes
 		})
 	}
 	for i, it := range items[start:] {
-		if len(res.Notes) == limit {
+		if len(res.Results) == limit {
 			prev := items[start+i-1]
 			res.NextCursor = scope.seal(encodeRecentCursor(recentCursor{Modified: prev.unix, File: prev.file}))
 			break
@@ -154,7 +154,7 @@ func (w *Wiki) RecentChanges(ctx context.Context, req RecentRequest) (*RecentRes
 			tags[i] = t.Name
 		}
 		d := noteDates(n, it.t)
-		res.Notes = append(res.Notes, RecentNote{Path: n.Path, Title: n.Title, Tags: tags,
+		res.Results = append(res.Results, RecentNote{Path: n.Path, Title: n.Title, Tags: tags,
 			Created: d.Created, CreatedSource: d.CreatedSource, Modified: it.t.Modified, ModifiedSource: DateFromGit,
 			Commit: it.t.Commit, Author: who(it.t.Author)})
 	}
@@ -171,13 +171,13 @@ func (w *Wiki) recentFromIndex(ctx context.Context, req RecentRequest, limit int
 	if err != nil {
 		return nil, err
 	}
-	res := &RecentResult{Notes: make([]RecentNote, len(sr.Hits)), Total: sr.Total, NextCursor: sr.NextCursor}
-	for i, h := range sr.Hits {
+	res := &RecentResult{Results: make([]RecentNote, len(sr.Results)), Total: sr.Total, NextCursor: sr.NextCursor}
+	for i, h := range sr.Results {
 		tags := h.Tags
 		if tags == nil {
 			tags = []string{}
 		}
-		res.Notes[i] = RecentNote{Path: h.Path, Title: h.Title, Tags: tags, Created: h.Created, CreatedSource: h.CreatedSource,
+		res.Results[i] = RecentNote{Path: h.Path, Title: h.Title, Tags: tags, Created: h.Created, CreatedSource: h.CreatedSource,
 			Modified: h.Modified, ModifiedSource: h.ModifiedSource}
 	}
 	return res, nil

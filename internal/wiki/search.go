@@ -60,7 +60,7 @@ func (w *Wiki) Search(ctx context.Context, p SearchParams) (*SearchResult, error
 	if err != nil {
 		return nil, err
 	}
-	w.hitDates(ctx, res.Hits)
+	w.hitDates(ctx, res.Results)
 	res.NextCursor = scope.seal(res.NextCursor)
 	return res, nil
 }

@@ -24,7 +24,7 @@ func searchAll(tb testing.TB, w *wiki.Wiki, query string) []string {
 		if err != nil {
 			tb.Fatalf("search %q: %v", query, err)
 		}
-		for _, h := range res.Hits {
+		for _, h := range res.Results {
 			paths = append(paths, h.Path)
 		}
 		if res.NextCursor == "" {

@@ -50,8 +50,8 @@ func searchPaths(tb testing.TB, w *wiki.Wiki, p wiki.SearchParams) []string {
 	if err != nil {
 		tb.Fatalf("search %+v: %v", p, err)
 	}
-	paths := make([]string, len(res.Hits))
-	for i, h := range res.Hits {
+	paths := make([]string, len(res.Results))
+	for i, h := range res.Results {
 		paths[i] = h.Path
 	}
 	slices.Sort(paths)

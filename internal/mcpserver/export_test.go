@@ -1,0 +1,4 @@
+package mcpserver
+
+// DecodeWire is decodeWire, for the tests outside the package.
+var DecodeWire = decodeWire
