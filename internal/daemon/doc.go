@@ -4,7 +4,10 @@
 // owns the repository's writer and its derived state (search index, history
 // index, link graph), so they are opened, built and kept warm once: it holds
 // the one wiki.Wiki whose follower keeps every derived store in step with
-// the branch, for every client at once.
+// the branch, for every client at once. The wiki answers in data and
+// references; each connection is worded and encoded by its own front end
+// (the MCP server for MCP sessions, the command line for forwarded
+// commands), so one daemon serves both in their own words.
 //
 // A daemon listens on a unix socket in the user's runtime directory
 // (RuntimeDir), mode 0600, named from the repository's git directory

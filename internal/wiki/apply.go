@@ -68,7 +68,7 @@ func (w *Wiki) Apply(ctx context.Context, req ApplyRequest) (*Result, error) {
 // apply runs one change that is not a move.
 func (t *txn) apply(ctx context.Context, c Change) error {
 	if c.count() != 1 {
-		return Errorf(CodeInvalidParams, "a change must name exactly one tool")
+		return Errorf(CodeInvalidParams, "a change must name exactly one operation")
 	}
 	switch {
 	case c.Write != nil:

@@ -19,4 +19,14 @@
 // the wiki), and rebuilds a store whose commit left the branch's history.
 // One rule keeps a store consistent: it changes only under its lane's lock,
 // held by the follower.
+//
+// The core speaks no front end's language. Its results are plain Go types
+// without JSON tags; each front end (the MCP server, the command line, and
+// the web pages to come) encodes them in its own wire format and renders
+// its own text. Messages, hints and warnings that tell the caller what to
+// do next write references such as "{restore}" or "{expected_version}"
+// (Sayf) where a front end's word goes, and each front end words them with
+// its Words: restore_note for the MCP tools, wikid restore at the command
+// line. The Wiki-Tool trailer records Caller.Tool, the name the front end
+// was asked by, or else the operation (write, move, restore).
 package wiki

@@ -189,7 +189,7 @@ func queryError(err error) error {
 		return Errorf(CodeInvalidQuery, "%v", err)
 	}
 	e := Errorf(CodeInvalidQuery, "%s", qe.Msg).
-		WithHint("fix the query at column %d; see the query language in the tool description", qe.Column)
+		WithHint("fix the query at column %d; {search} describes the query language", qe.Column)
 	e.Details = map[string]any{"column": qe.Column}
 	return e
 }
