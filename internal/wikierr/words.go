@@ -99,7 +99,10 @@ func Sayf(format string, args ...any) string {
 type Words map[string]string
 
 // Say returns s with every reference in it worded; a reference Words has
-// no word for is written as its name.
+// no word for is written as its name. A reference joined to the one
+// before it by " or " or ", " and worded the same is left out, so that
+// "{search} or {resolve}" reads "wikid search" where a front end has one
+// word for both.
 func (w Words) Say(s string) string {
 	i := strings.IndexByte(s, refOpen)
 	if i < 0 {
@@ -107,18 +110,24 @@ func (w Words) Say(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
+	last := ""
 	for i >= 0 {
 		j := strings.IndexByte(s[i:], refClose)
 		if j < 0 {
 			break
 		}
 		name := s[i+1 : i+j]
-		b.WriteString(s[:i])
-		if word, ok := w[name]; ok {
-			b.WriteString(word)
-		} else {
-			b.WriteString(name)
+		word, ok := w[name]
+		if !ok {
+			word = name
 		}
+		if sep := s[:i]; last != "" && word == last && (sep == " or " || sep == ", ") {
+			// the same word again: leave out the separator and the word
+		} else {
+			b.WriteString(sep)
+			b.WriteString(word)
+		}
+		last = word
 		s = s[i+j+1:]
 		i = strings.IndexByte(s, refOpen)
 	}

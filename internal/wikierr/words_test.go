@@ -6,7 +6,7 @@ import (
 )
 
 func TestWords(t *testing.T) {
-	w := Words{"restore": "restore_note", "overwrite": "set overwrite: true"}
+	w := Words{"restore": "restore_note", "overwrite": "set overwrite: true", "search": "wikid search", "resolve": "wikid search", "list": "wikid ls"}
 	tests := []struct{ format, arg, want string }{
 		{"restore it with {restore} (path %s)", "a", "restore it with restore_note (path a)"},
 		{"{overwrite} to replace it", "", "set overwrite: true to replace it"},
@@ -16,6 +16,10 @@ func TestWords(t *testing.T) {
 		// A reference without words is its name.
 		{"see {history}", "", "see history"},
 		{"100%% sure", "", "100% sure"},
+		// One word for two references is said once.
+		{"with {list} or find it with {search} or {resolve}", "", "with wikid ls or find it with wikid search"},
+		{"{search}, {resolve} and {list}", "", "wikid search and wikid ls"},
+		{"{resolve} then {search}", "", "wikid search then wikid search"},
 	}
 	for _, tt := range tests {
 		var s string
