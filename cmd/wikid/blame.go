@@ -23,25 +23,24 @@ Flags:
 }
 
 func (c *blameCommand) Run(ctx context.Context, args []string) error {
-	fs := newFlagSet("blame", c.Usage(), c.stderr)
-	repo := repoFlag(fs, c.env)
-	section := fs.String("section", "", "only this section: heading text, or Parent/Child")
-	asJSON := fs.Bool("json", false, "print the line ranges as JSON")
-	if err := parseArgs(fs, args, 1, 1); err != nil {
-		return err
-	}
-	w, release, err := openWiki(ctx, c.env, *repo, nil)
+	cl := newCommandLine(c.env, "blame", c.Usage())
+	section := cl.String("section", "", "only this section: heading text, or Parent/Child")
+	cl.json = cl.Bool("json", false, "print the line ranges as JSON")
+	w, release, err := cl.parseAndOpen(ctx, args, 1, 1)
 	if err != nil {
 		return err
 	}
 	defer release()
-	res, err := w.Blame(ctx, wiki.BlameRequest{Path: fs.Arg(0), Section: *section})
+	res, err := w.Blame(ctx, wiki.BlameRequest{Path: cl.Arg(0), Section: *section})
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return printJSON(c.stdout, "blame_note", res)
-	}
+	return cl.print("blame_note", res, func() error { return c.print(ctx, w, res) })
+}
+
+// print prints the blamed lines for people, as 'git blame' does, reading
+// them from the note at the blamed commit.
+func (c *blameCommand) print(ctx context.Context, w *wiki.Wiki, res *wiki.BlameResult) error {
 	note, err := w.Read(ctx, wiki.ReadRequest{Path: res.File, Version: res.Commit, MaxChars: 1 << 30})
 	if err != nil {
 		return err

@@ -29,29 +29,25 @@ Flags:
 }
 
 func (c *checkCommand) Run(ctx context.Context, args []string) error {
-	fs := newFlagSet("check", c.Usage(), c.stderr)
-	repo := repoFlag(fs, c.env)
-	strict := fs.Bool("strict", false, "count orphans as problems too")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	if err := parseArgs(fs, args, 0, 1); err != nil {
-		return err
-	}
-	w, release, err := openWiki(ctx, c.env, *repo, nil)
+	cl := newCommandLine(c.env, "check", c.Usage())
+	strict := cl.Bool("strict", false, "count orphans as problems too")
+	cl.jsonFlag()
+	w, release, err := cl.parseAndOpen(ctx, args, 0, 1)
 	if err != nil {
 		return err
 	}
 	defer release()
-	res, err := w.Check(ctx, fs.Arg(0))
+	res, err := w.Check(ctx, cl.Arg(0))
 	if err != nil {
 		return err
 	}
 	failed := !res.OK() || *strict && len(res.Orphans) > 0
-	if *asJSON {
-		if err := printJSON(c.stdout, "", res); err != nil {
-			return err
-		}
-	} else {
+	err = cl.print("", res, func() error {
 		c.print(res, *strict)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if failed {
 		return exitError(1)

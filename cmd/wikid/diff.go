@@ -27,17 +27,13 @@ Flags:
 }
 
 func (c *diffCommand) Run(ctx context.Context, args []string) error {
-	fs := newFlagSet("diff", c.Usage(), c.stderr)
-	repo := repoFlag(fs, c.env)
-	from := fs.String("from", "", "the older version")
-	to := fs.String("to", "", "the newer version (default HEAD)")
-	unified := fs.Int("U", wiki.DefaultDiffContext, "lines of context around each change")
-	stat := fs.Bool("stat", false, "print the changed files and their line counts instead of the diff")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	if err := parseArgs(fs, args, 0, 1); err != nil {
-		return err
-	}
-	w, release, err := openWiki(ctx, c.env, *repo, nil)
+	cl := newCommandLine(c.env, "diff", c.Usage())
+	from := cl.String("from", "", "the older version")
+	to := cl.String("to", "", "the newer version (default HEAD)")
+	unified := cl.Int("U", wiki.DefaultDiffContext, "lines of context around each change")
+	stat := cl.Bool("stat", false, "print the changed files and their line counts instead of the diff")
+	cl.jsonFlag()
+	w, release, err := cl.parseAndOpen(ctx, args, 0, 1)
 	if err != nil {
 		return err
 	}
@@ -46,14 +42,17 @@ func (c *diffCommand) Run(ctx context.Context, args []string) error {
 	if lines == 0 {
 		lines = -1 // none; 0 asks for the default
 	}
-	res, err := w.Diff(ctx, wiki.DiffRequest{Path: fs.Arg(0), From: *from, To: *to, Context: lines})
+	res, err := w.Diff(ctx, wiki.DiffRequest{Path: cl.Arg(0), From: *from, To: *to, Context: lines})
 	if err != nil {
 		return err
 	}
-	switch {
-	case *asJSON:
-		return printJSON(c.stdout, "diff_versions", res)
-	case *stat:
+	return cl.print("diff_versions", res, func() error { return c.print(res, *stat) })
+}
+
+// print prints a diff for people: the unified diff, or with stat the
+// changed files and their line counts.
+func (c *diffCommand) print(res *wiki.DiffResult, stat bool) error {
+	if stat {
 		for _, f := range res.Files {
 			name := f.File
 			if f.OldFile != "" {
@@ -71,6 +70,6 @@ func (c *diffCommand) Run(ctx context.Context, args []string) error {
 			}
 		}
 	}
-	_, err = fmt.Fprint(c.stdout, res.Diff)
+	_, err := fmt.Fprint(c.stdout, res.Diff)
 	return err
 }

@@ -28,43 +28,38 @@ Flags:
 }
 
 func (c *editCommand) Run(ctx context.Context, args []string) error {
-	fs := newFlagSet("edit", c.Usage(), c.stderr)
-	repo := repoFlag(fs, c.env)
+	cl := newCommandLine(c.env, "edit", c.Usage())
 	var e note.Edit
-	fs.StringVar(&e.Op, "op", "", "the edit operation (required)")
-	fs.StringVar(&e.Find, "find", "", "text to find, for replace")
-	fs.StringVar(&e.Section, "section", "", "heading text or Parent/Child, for section operations")
-	fs.IntVar(&e.ExpectedMatches, "expected-matches", 1, "how many times --find must match")
-	content := fs.String("content", "", `the new content ("-" reads standard input)`)
-	mf := addMutationFlags(fs)
-	if err := parseArgs(fs, args, 1, 1); err != nil {
+	cl.StringVar(&e.Op, "op", "", "the edit operation (required)")
+	cl.StringVar(&e.Find, "find", "", "text to find, for replace")
+	cl.StringVar(&e.Section, "section", "", "heading text or Parent/Child, for section operations")
+	cl.IntVar(&e.ExpectedMatches, "expected-matches", 1, "how many times --find must match")
+	content := cl.String("content", "", `the new content ("-" reads standard input)`)
+	mf := addMutationFlags(cl)
+	if err := cl.parse(args, 1, 1); err != nil {
 		return err
 	}
 	if e.Op == "" {
 		fmt.Fprint(c.stderr, "wikid edit: --op is required\n\n")
-		fs.Usage()
+		cl.Usage()
 		return exitError(2)
 	}
 	if e.Op != note.OpDeleteSection {
 		var err error
-		if e.Content, err = readInput(c.env, *content, flagGiven(fs, "content")); err != nil {
+		if e.Content, err = readInput(c.env, *content, flagGiven(cl.FlagSet, "content")); err != nil {
 			return err
 		}
 	}
-	w, release, err := mf.open(ctx, c.env, *repo)
+	w, release, err := cl.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer release()
-	res, err := w.Edit(ctx, wiki.EditRequest{Path: fs.Arg(0), Edits: []note.Edit{e}, Mutation: mf.mutation()})
+	res, err := w.Edit(ctx, wiki.EditRequest{Path: cl.Arg(0), Edits: []note.Edit{e}, Mutation: mf.mutation(cl.who)})
 	if err != nil {
 		return err
 	}
-	if mf.json {
-		return printJSON(c.stdout, "edit_note", res)
-	}
-	printResult(c.stdout, res)
-	return nil
+	return cl.printResult("edit_note", res)
 }
 
 // flagGiven reports whether the flag was set on the command line.

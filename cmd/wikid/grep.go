@@ -21,30 +21,29 @@ Flags:
 }
 
 func (c *grepCommand) Run(ctx context.Context, args []string) error {
-	fs := newFlagSet("grep", c.Usage(), c.stderr)
-	repo := repoFlag(fs, c.env)
+	cl := newCommandLine(c.env, "grep", c.Usage())
 	var req wiki.GrepRequest
-	fs.BoolVar(&req.Regex, "regex", false, "PATTERN is a regular expression")
-	fs.BoolVar(&req.CaseSensitive, "case-sensitive", false, "match case")
-	fs.StringVar(&req.Folder, "folder", "", "only notes under this folder")
-	fs.IntVar(&req.Limit, "limit", 1000, "at most this many lines")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	if err := parseArgs(fs, args, 1, 1); err != nil {
-		return err
-	}
-	req.Pattern = fs.Arg(0)
-	w, release, err := openWiki(ctx, c.env, *repo, nil)
+	cl.BoolVar(&req.Regex, "regex", false, "PATTERN is a regular expression")
+	cl.BoolVar(&req.CaseSensitive, "case-sensitive", false, "match case")
+	cl.StringVar(&req.Folder, "folder", "", "only notes under this folder")
+	cl.IntVar(&req.Limit, "limit", 1000, "at most this many lines")
+	cl.jsonFlag()
+	w, release, err := cl.parseAndOpen(ctx, args, 1, 1)
 	if err != nil {
 		return err
 	}
 	defer release()
+	req.Pattern = cl.Arg(0)
 	res, err := w.Grep(ctx, req)
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return printJSON(c.stdout, "grep_notes", res)
-	}
+	return cl.print("grep_notes", res, func() error { return c.print(res) })
+}
+
+// print prints the matching lines for people, as path:line:text; with no
+// line it asks for exit status 1, as grep does.
+func (c *grepCommand) print(res *wiki.GrepResult) error {
 	for _, m := range res.Matches {
 		fmt.Fprintf(c.stdout, "%s:%d:%s\n", m.Path, m.Line, m.Text)
 	}

@@ -23,27 +23,28 @@ Flags:
 }
 
 func (c *historyCommand) Run(ctx context.Context, args []string) error {
-	fs := newFlagSet("history", c.Usage(), c.stderr)
-	repo := repoFlag(fs, c.env)
-	noFollow := fs.Bool("no-follow", false, "stop at a rename instead of following the note to its old path")
-	limit := fs.Int("limit", wiki.MaxHistoryLimit, "how many commits (at most 100)")
-	cursor := fs.String("cursor", "", "continue after the page that printed this cursor")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	if err := parseArgs(fs, args, 1, 1); err != nil {
-		return err
-	}
-	w, release, err := openWiki(ctx, c.env, *repo, nil)
+	cl := newCommandLine(c.env, "history", c.Usage())
+	noFollow := cl.Bool("no-follow", false, "stop at a rename instead of following the note to its old path")
+	limit := cl.Int("limit", wiki.MaxHistoryLimit, "how many commits (at most 100)")
+	cursor := cl.String("cursor", "", "continue after the page that printed this cursor")
+	cl.jsonFlag()
+	w, release, err := cl.parseAndOpen(ctx, args, 1, 1)
 	if err != nil {
 		return err
 	}
 	defer release()
-	res, err := w.History(ctx, wiki.HistoryRequest{Path: fs.Arg(0), NoFollow: *noFollow, Limit: *limit, Cursor: *cursor})
+	res, err := w.History(ctx, wiki.HistoryRequest{Path: cl.Arg(0), NoFollow: *noFollow, Limit: *limit, Cursor: *cursor})
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return printJSON(c.stdout, "note_history", res)
-	}
+	return cl.print("note_history", res, func() error {
+		c.print(res)
+		return nil
+	})
+}
+
+// print prints a note's history for people, a commit a line.
+func (c *historyCommand) print(res *wiki.HistoryResult) {
 	if !res.Exists {
 		fmt.Fprintf(c.stdout, "%s no longer exists; its history:\n", res.Path)
 	}
@@ -63,7 +64,6 @@ func (c *historyCommand) Run(ctx context.Context, args []string) error {
 	if res.NextCursor != "" {
 		fmt.Fprintf(c.stdout, "%d of %d commits; more with --cursor %s\n", len(res.Revisions), res.Total, res.NextCursor)
 	}
-	return nil
 }
 
 // missingVersion says why a count or a rename is unknown.

@@ -23,29 +23,24 @@ Flags:
 }
 
 func (c *linksCommand) Run(ctx context.Context, args []string) error {
-	fs := newFlagSet("links", c.Usage(), c.stderr)
-	repo := repoFlag(fs, c.env)
-	dir := fs.String("direction", "both", "in (links to the note), out (its links) or both")
-	depth := fs.Int("depth", 1, fmt.Sprintf("list neighbors up to this many links away (at most %d)", wiki.MaxLinksDepth))
-	limit := fs.Int("limit", wiki.DefaultLinksLimit, fmt.Sprintf("at most this many entries per list (at most %d)", wiki.MaxLinksLimit))
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	if err := parseArgs(fs, args, 1, 1); err != nil {
-		return err
-	}
-	w, release, err := openWiki(ctx, c.env, *repo, nil)
+	cl := newCommandLine(c.env, "links", c.Usage())
+	dir := cl.String("direction", "both", "in (links to the note), out (its links) or both")
+	depth := cl.Int("depth", 1, fmt.Sprintf("list neighbors up to this many links away (at most %d)", wiki.MaxLinksDepth))
+	limit := cl.Int("limit", wiki.DefaultLinksLimit, fmt.Sprintf("at most this many entries per list (at most %d)", wiki.MaxLinksLimit))
+	cl.jsonFlag()
+	w, release, err := cl.parseAndOpen(ctx, args, 1, 1)
 	if err != nil {
 		return err
 	}
 	defer release()
-	res, err := w.Links(ctx, wiki.LinksRequest{Path: fs.Arg(0), Direction: wiki.Direction(*dir), Depth: *depth, Limit: *limit})
+	res, err := w.Links(ctx, wiki.LinksRequest{Path: cl.Arg(0), Direction: wiki.Direction(*dir), Depth: *depth, Limit: *limit})
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return printJSON(c.stdout, "get_links", res)
-	}
-	printLinks(c.stdout, res, wiki.Direction(*dir))
-	return nil
+	return cl.print("get_links", res, func() error {
+		printLinks(c.stdout, res, wiki.Direction(*dir))
+		return nil
+	})
 }
 
 // printLinks renders a links result for people.

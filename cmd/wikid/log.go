@@ -26,22 +26,18 @@ Flags:
 }
 
 func (c *logCommand) Run(ctx context.Context, args []string) error {
-	fs := newFlagSet("log", c.Usage(), c.stderr)
-	repo := repoFlag(fs, c.env)
+	cl := newCommandLine(c.env, "log", c.Usage())
 	var req wiki.ActivityRequest
-	since := fs.String("since", "", "only commits at or after this date (YYYY-MM-DD in the wiki's time zone, or RFC 3339)")
-	until := fs.String("until", "", "only commits at or before this date (YYYY-MM-DD: the whole day)")
-	fs.StringVar(&req.Author, "author", "", "only commits whose author name or email contains this")
-	fs.StringVar(&req.Folder, "folder", "", "only commits that changed a note in this folder")
-	fs.StringVar(&req.Path, "path", "", "only commits that changed this note")
-	fs.StringVar(&req.Tool, "tool", "", "only commits made by this wikid tool (edit_note, ...)")
-	fs.IntVar(&req.Limit, "limit", wiki.DefaultActivityLimit, "how many commits (at most 100)")
-	fs.StringVar(&req.Cursor, "cursor", "", "continue after the page that printed this cursor")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	if err := parseArgs(fs, args, 0, 0); err != nil {
-		return err
-	}
-	w, release, err := openWiki(ctx, c.env, *repo, nil)
+	since := cl.String("since", "", "only commits at or after this date (YYYY-MM-DD in the wiki's time zone, or RFC 3339)")
+	until := cl.String("until", "", "only commits at or before this date (YYYY-MM-DD: the whole day)")
+	cl.StringVar(&req.Author, "author", "", "only commits whose author name or email contains this")
+	cl.StringVar(&req.Folder, "folder", "", "only commits that changed a note in this folder")
+	cl.StringVar(&req.Path, "path", "", "only commits that changed this note")
+	cl.StringVar(&req.Tool, "tool", "", "only commits made by this wikid tool (edit_note, ...)")
+	cl.IntVar(&req.Limit, "limit", wiki.DefaultActivityLimit, "how many commits (at most 100)")
+	cl.StringVar(&req.Cursor, "cursor", "", "continue after the page that printed this cursor")
+	cl.jsonFlag()
+	w, release, err := cl.parseAndOpen(ctx, args, 0, 0)
 	if err != nil {
 		return err
 	}
@@ -56,9 +52,15 @@ func (c *logCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return printJSON(c.stdout, "activity_log", res)
-	}
+	return cl.print("activity_log", res, func() error {
+		c.print(res)
+		return nil
+	})
+}
+
+// print prints the wiki's activity for people: each commit, and under it
+// the notes it changed.
+func (c *logCommand) print(res *wiki.ActivityResult) {
 	for _, e := range res.Commits {
 		via := ""
 		if e.Tool != "" {
@@ -85,7 +87,6 @@ func (c *logCommand) Run(ctx context.Context, args []string) error {
 	if res.NextCursor != "" {
 		fmt.Fprintf(c.stdout, "%d of %d commits; more with --cursor %s\n", len(res.Commits), res.Total, res.NextCursor)
 	}
-	return nil
 }
 
 // parseDateFlag reads a flag's date by the wiki's one rule (see

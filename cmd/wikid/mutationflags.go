@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 
@@ -9,21 +8,22 @@ import (
 	"github.com/wikid/wikid/internal/wiki"
 )
 
-// mutationFlags are the flags every mutating subcommand shares.
+// mutationFlags are the flags every mutating subcommand shares besides
+// --json and --author, which its command line holds.
 type mutationFlags struct {
 	message, expected string
-	dryRun, json      bool
-	author            *string
-	who               wiki.Caller // set by open
+	dryRun            bool
 }
 
-func addMutationFlags(fs *flag.FlagSet) *mutationFlags {
+// addMutationFlags registers on cl the flags every mutating subcommand
+// shares: -m, --expected-version, --dry-run, --json and --author.
+func addMutationFlags(cl *commandLine) *mutationFlags {
 	m := &mutationFlags{}
-	fs.StringVar(&m.message, "m", "", "why: becomes the commit body")
-	fs.StringVar(&m.expected, "expected-version", "", "fail with CONFLICT unless the note is still at this version")
-	fs.BoolVar(&m.dryRun, "dry-run", false, "show the diff and risk, commit nothing")
-	fs.BoolVar(&m.json, "json", false, "print the result as JSON")
-	m.author = authorFlag(fs)
+	cl.StringVar(&m.message, "m", "", "why: becomes the commit body")
+	cl.StringVar(&m.expected, "expected-version", "", "fail with CONFLICT unless the note is still at this version")
+	cl.BoolVar(&m.dryRun, "dry-run", false, "show the diff and risk, commit nothing")
+	cl.jsonFlag()
+	cl.authorFlag()
 	return m
 }
 
@@ -32,16 +32,9 @@ func authorFlag(fs *flag.FlagSet) *string {
 	return fs.String("author", "", `commit as "Name <email>" (default: you, as git knows you: GIT_AUTHOR_NAME/EMAIL, user.name/email)`)
 }
 
-func (m *mutationFlags) mutation() wiki.Mutation {
-	return wiki.Mutation{ExpectedVersion: m.expected, DryRun: m.dryRun, Message: m.message, Caller: m.who}
-}
-
-// open opens the wiki at dir for a command that commits as the person at
-// the command line (see settleAuthor).
-func (m *mutationFlags) open(ctx context.Context, e env, dir string) (*wiki.Wiki, func(), error) {
-	w, release, who, err := openWikiAs(ctx, e, dir, *m.author)
-	m.who = who
-	return w, release, err
+// mutation is the mutation the flags ask for, made by who.
+func (m *mutationFlags) mutation(who wiki.Caller) wiki.Mutation {
+	return wiki.Mutation{ExpectedVersion: m.expected, DryRun: m.dryRun, Message: m.message, Caller: who}
 }
 
 // settleAuthor returns the person a command line commit is by: the --author

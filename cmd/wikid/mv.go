@@ -29,25 +29,27 @@ Flags:
 }
 
 func (c *mvCommand) Run(ctx context.Context, args []string) error {
-	fs := newFlagSet("mv", c.Usage(), c.stderr)
-	repo := repoFlag(fs, c.env)
-	mf := addMutationFlags(fs)
-	leave := fs.Bool("no-update-links", false, "move the files only; list the notes whose links still name the old paths")
-	if err := parseArgs(fs, args, 2, 2); err != nil {
-		return err
-	}
-	w, release, err := mf.open(ctx, c.env, *repo)
+	cl := newCommandLine(c.env, "mv", c.Usage())
+	mf := addMutationFlags(cl)
+	leave := cl.Bool("no-update-links", false, "move the files only; list the notes whose links still name the old paths")
+	w, release, err := cl.parseAndOpen(ctx, args, 2, 2)
 	if err != nil {
 		return err
 	}
 	defer release()
-	res, err := w.Move(ctx, wiki.MoveRequest{Path: fs.Arg(0), NewPath: fs.Arg(1), LeaveLinks: *leave, Mutation: mf.mutation()})
+	res, err := w.Move(ctx, wiki.MoveRequest{Path: cl.Arg(0), NewPath: cl.Arg(1), LeaveLinks: *leave, Mutation: mf.mutation(cl.who)})
 	if err != nil {
 		return err
 	}
-	if mf.json {
-		return printJSON(c.stdout, "move_note", res)
-	}
+	return cl.print("move_note", res, func() error {
+		c.print(res)
+		return nil
+	})
+}
+
+// print prints a move's result for people, each move as OLD -> NEW, and
+// the links it rewrote.
+func (c *mvCommand) print(res *wiki.Result) {
 	shown := *res
 	shown.Changes = slices.Clone(res.Changes)
 	for i, ch := range shown.Changes {
@@ -64,5 +66,4 @@ func (c *mvCommand) Run(ctx context.Context, args []string) error {
 			}
 		}
 	}
-	return nil
 }

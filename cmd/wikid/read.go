@@ -21,29 +21,28 @@ Flags:
 }
 
 func (c *readCommand) Run(ctx context.Context, args []string) error {
-	fs := newFlagSet("read", c.Usage(), c.stderr)
-	repo := repoFlag(fs, c.env)
-	section := fs.String("section", "", "only this section: heading text, or Parent/Child")
-	ver := fs.String("version", "", "read at this revision (sha, short sha, HEAD~N)")
-	meta := fs.Bool("metadata", false, "print only the metadata")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	if err := parseArgs(fs, args, 1, 1); err != nil {
-		return err
-	}
-	w, release, err := openWiki(ctx, c.env, *repo, nil)
+	cl := newCommandLine(c.env, "read", c.Usage())
+	section := cl.String("section", "", "only this section: heading text, or Parent/Child")
+	ver := cl.String("version", "", "read at this revision (sha, short sha, HEAD~N)")
+	meta := cl.Bool("metadata", false, "print only the metadata")
+	cl.jsonFlag()
+	w, release, err := cl.parseAndOpen(ctx, args, 1, 1)
 	if err != nil {
 		return err
 	}
 	defer release()
-	res, err := w.Read(ctx, wiki.ReadRequest{Path: fs.Arg(0), Section: *section, Version: *ver,
+	res, err := w.Read(ctx, wiki.ReadRequest{Path: cl.Arg(0), Section: *section, Version: *ver,
 		MetadataOnly: *meta, MaxChars: 1 << 30})
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return printJSON(c.stdout, "read_note", res)
-	}
-	if *meta {
+	return cl.print("read_note", res, func() error { return c.print(res, *meta) })
+}
+
+// print prints a note for people: its content, or with meta its metadata
+// and headings.
+func (c *readCommand) print(res *wiki.ReadResult, meta bool) error {
+	if meta {
 		fmt.Fprintf(c.stdout, "path: %s\nfile: %s\ntitle: %s\ntags: %s\nversion: %s\n",
 			res.Path, res.File, res.Title, strings.Join(res.Tags, ", "), res.Version)
 		for _, h := range res.Headings {
@@ -51,6 +50,6 @@ func (c *readCommand) Run(ctx context.Context, args []string) error {
 		}
 		return nil
 	}
-	_, err = fmt.Fprint(c.stdout, res.Content)
+	_, err := fmt.Fprint(c.stdout, res.Content)
 	return err
 }

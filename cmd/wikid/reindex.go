@@ -19,13 +19,9 @@ Flags:
 }
 
 func (c *reindexCommand) Run(ctx context.Context, args []string) error {
-	fs := newFlagSet("reindex", c.Usage(), c.stderr)
-	repo := repoFlag(fs, c.env)
-	rebuild := fs.Bool("rebuild", false, "drop the index and build it from scratch")
-	if err := parseArgs(fs, args, 0, 0); err != nil {
-		return err
-	}
-	w, release, err := openWiki(ctx, c.env, *repo, nil)
+	cl := newCommandLine(c.env, "reindex", c.Usage())
+	rebuild := cl.Bool("rebuild", false, "drop the index and build it from scratch")
+	w, release, err := cl.parseAndOpen(ctx, args, 0, 0)
 	if err != nil {
 		return err
 	}

@@ -24,24 +24,16 @@ Flags:
 }
 
 func (c *restoreCommand) Run(ctx context.Context, args []string) error {
-	fs := newFlagSet("restore", c.Usage(), c.stderr)
-	repo := repoFlag(fs, c.env)
-	mf := addMutationFlags(fs)
-	if err := parseArgs(fs, args, 1, 2); err != nil {
-		return err
-	}
-	w, release, err := mf.open(ctx, c.env, *repo)
+	cl := newCommandLine(c.env, "restore", c.Usage())
+	mf := addMutationFlags(cl)
+	w, release, err := cl.parseAndOpen(ctx, args, 1, 2)
 	if err != nil {
 		return err
 	}
 	defer release()
-	res, err := w.Restore(ctx, wiki.RestoreRequest{Path: fs.Arg(0), Version: fs.Arg(1), Mutation: mf.mutation()})
+	res, err := w.Restore(ctx, wiki.RestoreRequest{Path: cl.Arg(0), Version: cl.Arg(1), Mutation: mf.mutation(cl.who)})
 	if err != nil {
 		return err
 	}
-	if mf.json {
-		return printJSON(c.stdout, "restore_note", res)
-	}
-	printResult(c.stdout, res)
-	return nil
+	return cl.printResult("restore_note", res)
 }

@@ -21,28 +21,20 @@ Flags:
 }
 
 func (c *revertCommand) Run(ctx context.Context, args []string) error {
-	fs := newFlagSet("revert", c.Usage(), c.stderr)
-	repo := repoFlag(fs, c.env)
-	message := fs.String("m", "", "why: becomes the commit body")
-	dryRun := fs.Bool("dry-run", false, "show the diff and risk, commit nothing")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	author := authorFlag(fs)
-	if err := parseArgs(fs, args, 1, 1); err != nil {
-		return err
-	}
-	w, release, who, err := openWikiAs(ctx, c.env, *repo, *author)
+	cl := newCommandLine(c.env, "revert", c.Usage())
+	message := cl.String("m", "", "why: becomes the commit body")
+	dryRun := cl.Bool("dry-run", false, "show the diff and risk, commit nothing")
+	cl.jsonFlag()
+	cl.authorFlag()
+	w, release, err := cl.parseAndOpen(ctx, args, 1, 1)
 	if err != nil {
 		return err
 	}
 	defer release()
-	res, err := w.Revert(ctx, wiki.RevertRequest{Commit: fs.Arg(0),
-		Mutation: wiki.Mutation{Message: *message, DryRun: *dryRun, Caller: who}})
+	res, err := w.Revert(ctx, wiki.RevertRequest{Commit: cl.Arg(0),
+		Mutation: wiki.Mutation{Message: *message, DryRun: *dryRun, Caller: cl.who}})
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return printJSON(c.stdout, "revert_change", res)
-	}
-	printResult(c.stdout, res)
-	return nil
+	return cl.printResult("revert_change", res)
 }

@@ -19,24 +19,16 @@ Flags:
 }
 
 func (c *rmCommand) Run(ctx context.Context, args []string) error {
-	fs := newFlagSet("rm", c.Usage(), c.stderr)
-	repo := repoFlag(fs, c.env)
-	mf := addMutationFlags(fs)
-	if err := parseArgs(fs, args, 1, 1); err != nil {
-		return err
-	}
-	w, release, err := mf.open(ctx, c.env, *repo)
+	cl := newCommandLine(c.env, "rm", c.Usage())
+	mf := addMutationFlags(cl)
+	w, release, err := cl.parseAndOpen(ctx, args, 1, 1)
 	if err != nil {
 		return err
 	}
 	defer release()
-	res, err := w.Delete(ctx, wiki.DeleteRequest{Path: fs.Arg(0), Confirm: true, Mutation: mf.mutation()})
+	res, err := w.Delete(ctx, wiki.DeleteRequest{Path: cl.Arg(0), Confirm: true, Mutation: mf.mutation(cl.who)})
 	if err != nil {
 		return err
 	}
-	if mf.json {
-		return printJSON(c.stdout, "delete_note", res)
-	}
-	printResult(c.stdout, res)
-	return nil
+	return cl.printResult("delete_note", res)
 }

@@ -30,15 +30,11 @@ Flags:
 }
 
 func (c *searchCommand) Run(ctx context.Context, args []string) error {
-	fs := newFlagSet("search", c.Usage(), c.stderr)
-	repo := repoFlag(fs, c.env)
-	limit := fs.Int("limit", 10, "how many results (at most 100)")
-	sort := fs.String("sort", "relevance", "relevance, modified, created or title")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	if err := parseArgs(fs, args, 1, -1); err != nil {
-		return err
-	}
-	w, release, err := openWiki(ctx, c.env, *repo, nil)
+	cl := newCommandLine(c.env, "search", c.Usage())
+	limit := cl.Int("limit", 10, "how many results (at most 100)")
+	sort := cl.String("sort", "relevance", "relevance, modified, created or title")
+	cl.jsonFlag()
+	w, release, err := cl.parseAndOpen(ctx, args, 1, -1)
 	if err != nil {
 		return err
 	}
@@ -46,13 +42,19 @@ func (c *searchCommand) Run(ctx context.Context, args []string) error {
 	if err := w.Reindex(ctx, false, progressPrinter(c.env, "indexing")); err != nil {
 		return err
 	}
-	res, err := w.Search(ctx, wiki.SearchParams{Query: strings.Join(fs.Args(), " "), Limit: *limit, Sort: *sort, Snippets: true})
+	res, err := w.Search(ctx, wiki.SearchParams{Query: strings.Join(cl.Args(), " "), Limit: *limit, Sort: *sort, Snippets: true})
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return printJSON(c.stdout, "search_notes", res)
-	}
+	return cl.print("search_notes", res, func() error {
+		c.print(res)
+		return nil
+	})
+}
+
+// print prints the results for people: each note's path, title and tags,
+// and the lines that match.
+func (c *searchCommand) print(res *wiki.SearchResult) {
 	fmt.Fprintf(c.stdout, "%d results\n", res.Total)
 	for _, h := range res.Results {
 		fmt.Fprintf(c.stdout, "\n%s — %s", h.Path, h.Title)
@@ -64,5 +66,4 @@ func (c *searchCommand) Run(ctx context.Context, args []string) error {
 			fmt.Fprintf(c.stdout, "  %d: %s\n", s.Line, s.Text)
 		}
 	}
-	return nil
 }

@@ -25,21 +25,20 @@ Flags:
 }
 
 func (c *showCommand) Run(ctx context.Context, args []string) error {
-	fs := newFlagSet("show", c.Usage(), c.stderr)
-	repo := repoFlag(fs, c.env)
-	section := fs.String("section", "", "only this section: heading text, or Parent/Child")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	if err := parseArgs(fs, args, 1, 1); err != nil {
+	cl := newCommandLine(c.env, "show", c.Usage())
+	section := cl.String("section", "", "only this section: heading text, or Parent/Child")
+	cl.jsonFlag()
+	if err := cl.parse(args, 1, 1); err != nil {
 		return err
 	}
-	i := strings.LastIndex(fs.Arg(0), "@")
-	if i <= 0 || i == len(fs.Arg(0))-1 {
-		fmt.Fprintf(c.stderr, "wikid show: want PATH@VERSION, got %q\n\n", fs.Arg(0))
-		fs.Usage()
+	i := strings.LastIndex(cl.Arg(0), "@")
+	if i <= 0 || i == len(cl.Arg(0))-1 {
+		fmt.Fprintf(c.stderr, "wikid show: want PATH@VERSION, got %q\n\n", cl.Arg(0))
+		cl.Usage()
 		return exitError(2)
 	}
-	path, version := fs.Arg(0)[:i], fs.Arg(0)[i+1:]
-	w, release, err := openWiki(ctx, c.env, *repo, nil)
+	path, version := cl.Arg(0)[:i], cl.Arg(0)[i+1:]
+	w, release, err := cl.open(ctx)
 	if err != nil {
 		return err
 	}
@@ -48,9 +47,8 @@ func (c *showCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return printJSON(c.stdout, "read_note", res)
-	}
-	_, err = fmt.Fprint(c.stdout, res.Content)
-	return err
+	return cl.print("read_note", res, func() error {
+		_, err := fmt.Fprint(c.stdout, res.Content)
+		return err
+	})
 }

@@ -19,29 +19,24 @@ Flags:
 }
 
 func (c *writeCommand) Run(ctx context.Context, args []string) error {
-	fs := newFlagSet("write", c.Usage(), c.stderr)
-	repo := repoFlag(fs, c.env)
-	overwrite := fs.Bool("overwrite", false, "replace the note if it exists")
-	mf := addMutationFlags(fs)
-	if err := parseArgs(fs, args, 1, 1); err != nil {
+	cl := newCommandLine(c.env, "write", c.Usage())
+	overwrite := cl.Bool("overwrite", false, "replace the note if it exists")
+	mf := addMutationFlags(cl)
+	if err := cl.parse(args, 1, 1); err != nil {
 		return err
 	}
 	content, err := readInput(c.env, "", false)
 	if err != nil {
 		return err
 	}
-	w, release, err := mf.open(ctx, c.env, *repo)
+	w, release, err := cl.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer release()
-	res, err := w.Write(ctx, wiki.WriteRequest{Path: fs.Arg(0), Content: content, Overwrite: *overwrite, Mutation: mf.mutation()})
+	res, err := w.Write(ctx, wiki.WriteRequest{Path: cl.Arg(0), Content: content, Overwrite: *overwrite, Mutation: mf.mutation(cl.who)})
 	if err != nil {
 		return err
 	}
-	if mf.json {
-		return printJSON(c.stdout, "write_note", res)
-	}
-	printResult(c.stdout, res)
-	return nil
+	return cl.printResult("write_note", res)
 }
