@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
@@ -135,9 +136,9 @@ func checkTSTools(t *testing.T, c *tsClient) {
 			if tl.OutputSchema["type"] != "object" || c.outputs[name] == nil {
 				t.Errorf("output schema %v", tl.OutputSchema)
 			}
-			outProps, _ := tl.OutputSchema["properties"].(map[string]any)
-			if _, ok := outProps["error"]; !ok {
-				t.Error("the output schema does not admit the structured error")
+			failed, _ := jsonschema.UnmarshalJSON(strings.NewReader(`{"error":{"code":"NOT_FOUND","message":"m","hint":"h"}}`))
+			if err := compileSchema(t, name+".published", tl.OutputSchema).Validate(failed); err != nil {
+				t.Errorf("the output schema does not admit the structured error: %v", err)
 			}
 			a := tl.Annotations
 			if a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil || *a.OpenWorldHint {

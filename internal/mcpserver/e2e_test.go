@@ -383,7 +383,9 @@ func (c *tsClient) tryCall(name string, args map[string]any) (*tsResult, error) 
 	if len(res.StructuredContent) == 0 || res.StructuredContent[0] != '{' {
 		return &res, fmt.Errorf("%s: structured content %s, want an object", name, res.StructuredContent)
 	}
-	if sch := c.outputs[name]; sch != nil {
+	// A failed call's structured content the SDK has already checked
+	// against the schema as published.
+	if sch := c.outputs[name]; sch != nil && !res.IsError {
 		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(res.StructuredContent))
 		if err != nil {
 			return &res, fmt.Errorf("%s: %w", name, err)

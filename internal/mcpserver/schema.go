@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 )
 
 // schema is a JSON Schema, the small subset the tools use. One value serves
@@ -105,27 +106,37 @@ func (s *schema) without(names ...string) *schema {
 	return &c
 }
 
-// tolerant returns a deep copy of s in which every object admits keys
-// besides its properties. Output schemas are published this way, so that a
-// client validating results keeps working when a later version adds a
-// field.
-func (s *schema) tolerant() *schema {
-	c := *s
-	if c.Type == "object" {
-		c.Open = true
+// published returns a deep copy of an output schema as tools/list shows
+// it: the shape (types, properties, items, enums, required) without what a
+// client never needs of a result (descriptions, defaults, formats and
+// bounds), and every object open, so that a client validating results
+// keeps working when a later version adds a field. Nothing at the top is
+// required: a failed call's structured content is {"error": {...}}
+// instead (see errorResult).
+func (s *schema) published() *schema {
+	c := s.shape()
+	c.Props = slices.Clone(c.Props)
+	for i := range c.Props {
+		c.Props[i].Required = false
 	}
+	return c
+}
+
+// shape is published below the top.
+func (s *schema) shape() *schema {
+	c := &schema{Type: s.Type, Enum: s.Enum, Nullable: s.Nullable, Open: s.Type == "object"}
 	if s.Items != nil {
-		c.Items = s.Items.tolerant()
+		c.Items = s.Items.shape()
 	}
 	if s.Values != nil {
-		c.Values = s.Values.tolerant()
+		c.Values = s.Values.shape()
 	}
 	c.Props = make([]prop, len(s.Props))
 	for i, p := range s.Props {
-		p.Schema = p.Schema.tolerant()
+		p.Schema = p.Schema.shape()
 		c.Props[i] = p
 	}
-	return &c
+	return c
 }
 
 // MarshalJSON writes the schema with its properties in order.
@@ -198,11 +209,15 @@ func (s *schema) MarshalJSON() ([]byte, error) {
 		if required != nil {
 			field("required", required)
 		}
+		// An open record leaves additionalProperties out, as JSON Schema
+		// allows; an open map says true and a closed object false.
 		switch {
 		case s.Values != nil:
 			field("additionalProperties", s.Values)
-		default:
-			field("additionalProperties", s.Open)
+		case !s.Open:
+			field("additionalProperties", false)
+		case len(s.Props) == 0:
+			field("additionalProperties", true)
 		}
 	}
 	b.WriteByte('}')

@@ -190,7 +190,7 @@ func (t *tool) definition(readOnly bool) mcp.Tool {
 	if err != nil {
 		panic(err)
 	}
-	out, err := json.Marshal(withErrorProp(t.output).tolerant())
+	out, err := json.Marshal(t.output.published())
 	if err != nil {
 		panic(err)
 	}
@@ -284,19 +284,6 @@ func (s *Server) withProgress(ctx context.Context, token mcp.ProgressToken) cont
 			s.log.Debug("progress notification", "err", err)
 		}
 	})
-}
-
-// withErrorProp adds the "error" property that failed calls fill in, so
-// that a client validating structured content against the output schema
-// accepts error results too. The result properties are therefore not
-// required at the top level.
-func withErrorProp(out *schema) *schema {
-	c := *out
-	c.Props = append(slices.Clone(out.Props), opt("error", errorSchema()))
-	for i := range c.Props {
-		c.Props[i].Required = false
-	}
-	return &c
 }
 
 // errorSchema describes the structured content of a failed call.
