@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,10 +15,10 @@ import (
 )
 
 // decodeArgs checks raw tool arguments against the tool's input schema and
-// decodes them into dst. Every violation is an INVALID_PARAMS error that
-// names the argument: an unknown key, a wrong type (null included), a value
-// outside its enum or range, a missing required argument. Absent or empty
-// arguments are an empty object.
+// decodes them into dst, a pointer to a zero value. Every violation is an
+// INVALID_PARAMS error that names the argument: an unknown key, a wrong
+// type (null included), a value outside its enum or range, a missing
+// required argument. Absent or empty arguments are an empty object.
 func decodeArgs(raw []byte, s *schema, dst any) error {
 	return decodeArgsAt(raw, s, dst, "")
 }
@@ -26,6 +27,9 @@ func decodeArgs(raw []byte, s *schema, dst any) error {
 // "changes[2].arguments".
 func decodeArgsAt(raw []byte, s *schema, dst any, at string) (err error) {
 	defer func() {
+		if err == nil {
+			return
+		}
 		var e *wiki.Error
 		if errors.As(err, &e) && e.Hint == "" {
 			e.Hint = argHint(s, at)
@@ -41,130 +45,177 @@ func decodeArgsAt(raw []byte, s *schema, dst any, at string) (err error) {
 	if err := dec.Decode(&v); err != nil {
 		return argError(at, "arguments are not valid JSON: %v", err)
 	}
-	v, err = validate(s, v, at)
-	if err != nil {
+	d := &decoder{root: at, steps: make([]step, 0, 4)}
+	rv := reflect.ValueOf(dst)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		if _, err := d.validate(s, v, reflect.Value{}); err != nil {
+			return err
+		}
+		return d.jsonError(&json.InvalidUnmarshalError{Type: reflect.TypeOf(dst)})
+	}
+	// The checked value goes into dst as it is checked; what the schema
+	// admits but dst cannot hold is reported only if all else is right.
+	if _, err := d.validate(s, v, rv.Elem()); err != nil {
 		return err
 	}
-	// Decode what was checked, whole numbers written as integers.
-	if raw, err = json.Marshal(v); err != nil {
-		return argError(at, "%v", err)
+	return d.result()
+}
+
+// validate checks v, the argument at d.path(), against s and returns it
+// with whole numbers of integer arguments in integer form (3.0 becomes 3);
+// a nil s checks nothing. It stores the checked value in dst, unless dst
+// is the zero Value.
+func (d *decoder) validate(s *schema, v any, dst reflect.Value) (_ any, err error) {
+	if d.stop != nil {
+		dst = reflect.Value{}
 	}
-	dec = json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		// The schema admitted what the struct cannot hold: a number out of
-		// the Go type's range, for instance.
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return argError(join(at, te.Field), "cannot hold %s", te.Value)
+	if dst.IsValid() {
+		var whole *typePlan
+		if dst, whole = d.target(v, dst); whole != nil {
+			if v, err = d.validate(s, v, reflect.Value{}); err == nil {
+				d.storeWhole(whole, v, dst)
+			}
+			return v, err
 		}
-		return argError(at, "%v", err)
+	}
+	if s == nil || s.Type == "" {
+		return v, d.unchecked(v, dst)
+	}
+	defer func() {
+		if err == nil {
+			return
+		}
+		var e *wiki.Error
+		if errors.As(err, &e) && e.Hint == "" {
+			e.Hint = argHint(s, d.path())
+		}
+	}()
+	if v == nil {
+		if s.Nullable {
+			d.store(nil, dst)
+			return nil, nil
+		}
+		return nil, argError(d.path(), "must be %s, not null", typeName(s.Type)).
+			WithHint("leave the argument out instead of sending null")
+	}
+	switch s.Type {
+	case "string":
+		str, ok := v.(string)
+		if !ok {
+			return nil, wrongType(s, v, d.path())
+		}
+		if s.Enum != nil && !slices.Contains(s.Enum, str) {
+			return nil, argError(d.path(), "must be one of %s, not %q", strings.Join(s.Enum, ", "), str)
+		}
+		if s.MinLength != nil && len([]rune(str)) < *s.MinLength {
+			return nil, argError(d.path(), "must not be empty")
+		}
+		if max := maxLength(s); max >= 0 && len(str) > max {
+			return nil, argError(d.path(), "is %d bytes long, and the limit is %d", len(str), max)
+		}
+	case "boolean":
+		if _, ok := v.(bool); !ok {
+			return nil, wrongType(s, v, d.path())
+		}
+	case "integer", "number":
+		if v, err = d.validateNumber(s, v); err != nil {
+			return nil, err
+		}
+	case "array":
+		items, ok := v.([]any)
+		if !ok {
+			return nil, wrongType(s, v, d.path())
+		}
+		return v, d.validateArray(s, items, dst)
+	case "object":
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, wrongType(s, v, d.path())
+		}
+		return v, d.validateObject(s, m, dst)
+	}
+	return v, d.unchecked(v, dst)
+}
+
+// unchecked stores any value in dst, checking nothing.
+func (d *decoder) unchecked(v any, dst reflect.Value) error {
+	switch v := v.(type) {
+	case []any:
+		return d.validateArray(nil, v, dst)
+	case map[string]any:
+		return d.validateObject(nil, v, dst)
+	}
+	d.store(v, dst)
+	return nil
+}
+
+// validateArray checks an array's items, replacing them with their checked
+// form, and stores them in dst; a nil s checks nothing.
+func (d *decoder) validateArray(s *schema, items []any, dst reflect.Value) error {
+	var is *schema
+	if s != nil {
+		if s.MinItems != nil && len(items) < *s.MinItems {
+			return argError(d.path(), "needs at least %d items, not %d", *s.MinItems, len(items))
+		}
+		if max := maxItemsOf(s); len(items) > max {
+			return argError(d.path(), "takes at most %d items, not %d", max, len(items))
+		}
+		is = s.Items
+	}
+	dst = d.slice(dst, len(items))
+	if is == nil && !dst.IsValid() {
+		return nil
+	}
+	depth := len(d.steps)
+	for i, it := range items {
+		var ed reflect.Value
+		if dst.IsValid() {
+			ed = dst.Index(i)
+		}
+		d.steps = append(d.steps, step{index: i})
+		var err error
+		items[i], err = d.validate(is, it, ed)
+		d.steps = d.steps[:depth]
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// validate checks v against s and returns it with whole numbers of integer
-// arguments in integer form (3.0 becomes 3). at is the argument's path, ""
-// at the top.
-func validate(s *schema, v any, at string) (_ any, err error) {
-	defer func() {
-		var e *wiki.Error
-		if errors.As(err, &e) && e.Hint == "" {
-			e.Hint = argHint(s, at)
-		}
-	}()
-	if v == nil {
-		if s.Nullable || s.Type == "" {
-			return nil, nil
-		}
-		return nil, argError(at, "must be %s, not null", typeName(s.Type)).
-			WithHint("leave the argument out instead of sending null")
-	}
-	switch s.Type {
-	case "":
-		return v, nil
-	case "string":
-		str, ok := v.(string)
-		if !ok {
-			return nil, wrongType(s, v, at)
-		}
-		if s.Enum != nil && !slices.Contains(s.Enum, str) {
-			return nil, argError(at, "must be one of %s, not %q", strings.Join(s.Enum, ", "), str)
-		}
-		if s.MinLength != nil && len([]rune(str)) < *s.MinLength {
-			return nil, argError(at, "must not be empty")
-		}
-		if max := maxLength(s); max >= 0 && len(str) > max {
-			return nil, argError(at, "is %d bytes long, and the limit is %d", len(str), max)
-		}
-	case "boolean":
-		if _, ok := v.(bool); !ok {
-			return nil, wrongType(s, v, at)
-		}
-	case "integer", "number":
-		return validateNumber(s, v, at)
-	case "array":
-		items, ok := v.([]any)
-		if !ok {
-			return nil, wrongType(s, v, at)
-		}
-		if s.MinItems != nil && len(items) < *s.MinItems {
-			return nil, argError(at, "needs at least %d items, not %d", *s.MinItems, len(items))
-		}
-		if max := maxItemsOf(s); len(items) > max {
-			return nil, argError(at, "takes at most %d items, not %d", max, len(items))
-		}
-		if s.Items != nil {
-			for i, it := range items {
-				var err error
-				if items[i], err = validate(s.Items, it, fmt.Sprintf("%s[%d]", at, i)); err != nil {
-					return nil, err
-				}
-			}
-		}
-	case "object":
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, wrongType(s, v, at)
-		}
-		return m, validateObject(s, m, at)
-	}
-	return v, nil
-}
-
-func validateNumber(s *schema, v any, at string) (any, error) {
+func (d *decoder) validateNumber(s *schema, v any) (any, error) {
 	n, ok := v.(json.Number)
 	if !ok {
-		return nil, wrongType(s, v, at)
+		return nil, wrongType(s, v, d.path())
 	}
 	f, err := strconv.ParseFloat(string(n), 64)
 	if err != nil || math.IsInf(f, 0) {
-		return nil, argError(at, "%s is out of range", n)
+		return nil, argError(d.path(), "%s is out of range", n)
 	}
 	if s.Type == "integer" {
 		if f != math.Trunc(f) {
-			return nil, argError(at, "must be a whole number, not %s", n)
+			return nil, argError(d.path(), "must be a whole number, not %s", n)
 		}
 		if math.Abs(f) > 1<<53 {
-			return nil, argError(at, "%s is out of range", n)
+			return nil, argError(d.path(), "%s is out of range", n)
 		}
-		v = json.Number(strconv.FormatInt(int64(f), 10))
+		var buf [24]byte
+		if b := strconv.AppendInt(buf[:0], int64(f), 10); string(b) != string(n) {
+			v = json.Number(b)
+		}
 	}
 	if s.Min != nil && f < *s.Min {
-		return nil, argError(at, "must be at least %s, not %s", fmtNum(*s.Min), n)
+		return nil, argError(d.path(), "must be at least %s, not %s", fmtNum(*s.Min), n)
 	}
 	if s.ExclusiveMin != nil && f <= *s.ExclusiveMin {
-		return nil, argError(at, "must be more than %s, not %s", fmtNum(*s.ExclusiveMin), n)
+		return nil, argError(d.path(), "must be more than %s, not %s", fmtNum(*s.ExclusiveMin), n)
 	}
 	if s.Max != nil && f > *s.Max {
-		return nil, argError(at, "must be at most %s, not %s", fmtNum(*s.Max), n)
+		return nil, argError(d.path(), "must be at most %s, not %s", fmtNum(*s.Max), n)
 	}
 	return v, nil
 }
 
-// validateObject checks an object's keys and values, replacing the values
-// in m with their checked form.
 // Limits of arguments whose schema sets none, checked before any work:
 // a string (a path, a name, a query) of maxString bytes, a list of
 // maxItems items, a free-form object of maxItems keys. Note text
@@ -189,50 +240,74 @@ func maxItemsOf(s *schema) int {
 	return maxItems
 }
 
-func validateObject(s *schema, m map[string]any, at string) error {
-	if s.Open && len(m) > maxItems {
-		return argError(at, "takes at most %d keys, not %d", maxItems, len(m))
+// validateObject checks an object's keys and values, replacing the values
+// in m with their checked form, and stores them in dst; a nil s checks
+// nothing.
+func (d *decoder) validateObject(s *schema, m map[string]any, dst reflect.Value) error {
+	if s != nil && s.Open && len(m) > maxItems {
+		return argError(d.path(), "takes at most %d keys, not %d", maxItems, len(m))
 	}
-	keys := make([]string, 0, len(m))
+	obj := d.object(dst)
+	if s == nil && obj == nil {
+		return nil
+	}
+	var buf [16]string
+	keys := buf[:0]
 	for k := range m {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys) // report the first problem deterministically
+	depth := len(d.steps)
 	for _, k := range keys {
-		p := s.prop(k)
-		var err error
-		switch {
-		case p != nil:
-			if m[k], err = validate(p.Schema, m[k], join(at, k)); err != nil {
-				return err
+		var ks *schema
+		if s != nil {
+			switch p := s.prop(k); {
+			case p != nil:
+				ks = p.Schema
+			case s.Values != nil:
+				ks = s.Values
+			case !s.Open:
+				return unknownKey(s, k, d.path())
 			}
-		case s.Values != nil:
-			if m[k], err = validate(s.Values, m[k], join(at, k)); err != nil {
-				return err
-			}
-		case !s.Open:
-			names := make([]string, len(s.Props))
-			for i, p := range s.Props {
-				names[i] = p.Name
-			}
-			what := "argument"
-			if at != "" {
-				what = "key"
-			}
-			e := wiki.Errorf(wiki.CodeInvalidParams, "unknown %s %q", what, join(at, k))
-			if len(names) == 0 {
-				return e.WithHint("this takes no arguments")
-			}
-			return e.WithHint("the known ones are %s", strings.Join(names, ", "))
 		}
+		d.steps = append(d.steps, step{key: k, index: -1})
+		kd := d.member(obj, dst, k)
+		var err error
+		m[k], err = d.validate(ks, m[k], kd)
+		d.done(obj, dst, k, kd)
+		d.steps = d.steps[:depth]
+		if err != nil {
+			return err
+		}
+	}
+	if s == nil {
+		return nil
 	}
 	for _, p := range s.Props {
 		if _, ok := m[p.Name]; p.Required && !ok {
-			return wiki.Errorf(wiki.CodeInvalidParams, "missing required argument %q", join(at, p.Name)).
+			return wiki.Errorf(wiki.CodeInvalidParams, "missing required argument %q", join(d.path(), p.Name)).
 				WithHint("%s", describeProp(p))
 		}
 	}
 	return nil
+}
+
+// unknownKey is the error for the key k, which s does not name, of the
+// object at path at.
+func unknownKey(s *schema, k, at string) error {
+	names := make([]string, len(s.Props))
+	for i, p := range s.Props {
+		names[i] = p.Name
+	}
+	what := "argument"
+	if at != "" {
+		what = "key"
+	}
+	e := wiki.Errorf(wiki.CodeInvalidParams, "unknown %s %q", what, join(at, k))
+	if len(names) == 0 {
+		return e.WithHint("this takes no arguments")
+	}
+	return e.WithHint("the known ones are %s", strings.Join(names, ", "))
 }
 
 func describeProp(p prop) string {

@@ -229,13 +229,8 @@ func (s *Server) handler(t *tool) server.ToolHandlerFunc {
 }
 
 func (s *Server) call(ctx context.Context, t *tool, req mcp.CallToolRequest) *mcp.CallToolResult {
+	// mcp-go keeps the arguments' bytes whenever a request has arguments.
 	raw := []byte(req.Params.RawArguments)
-	if len(raw) == 0 && req.Params.Arguments != nil {
-		var err error
-		if raw, err = json.Marshal(req.Params.Arguments); err != nil {
-			return errorToolResult(wiki.Errorf(wiki.CodeInvalidParams, "arguments cannot be read: %v", err))
-		}
-	}
 	changes := t.mutating && (t.reads == nil || !t.reads(raw))
 	if changes && s.opts.ReadOnly {
 		return errorToolResult(readOnlyError(t.name))

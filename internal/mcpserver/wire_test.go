@@ -21,7 +21,6 @@ func decodeWire(data []byte, v any) error {
 	return assignWire(reflect.ValueOf(v).Elem(), raw)
 }
 
-var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 
 func assignWire(dst reflect.Value, src any) error {
 	if src == nil {
