@@ -3,12 +3,14 @@ package mcpserver
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/wikid/wikid/internal/wiki"
@@ -55,12 +57,20 @@ func encodeStructured(v any, out *schema) (json.RawMessage, error) {
 
 // encodeWith is encodeStructured with other words.
 func encodeWith(v any, out *schema, w wiki.Words) (json.RawMessage, error) {
-	e := encoder{b: make([]byte, 0, 512), words: w}
-	if err := e.value(reflect.ValueOf(v), out); err != nil {
+	buf := buffers.Get().(*[]byte)
+	defer buffers.Put(buf)
+	e := encoder{b: (*buf)[:0], words: w}
+	err := e.value(reflect.ValueOf(v), out)
+	*buf = e.b
+	if err != nil {
 		return nil, fmt.Errorf("structured content: %w", err)
 	}
-	return e.b, nil
+	return append(json.RawMessage(nil), e.b...), nil
 }
+
+// buffers keeps encoding buffers between calls: a result is copied out
+// of one at its exact size.
+var buffers = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
 // encoder appends JSON to b, strings worded with words.
 type encoder struct {
@@ -68,7 +78,10 @@ type encoder struct {
 	words wiki.Words
 }
 
-var marshalerType = reflect.TypeFor[json.Marshaler]()
+var (
+	marshalerType = reflect.TypeFor[json.Marshaler]()
+	timeType      = reflect.TypeFor[time.Time]()
+)
 
 func (e *encoder) value(v reflect.Value, s *schema) error {
 	for v.IsValid() && (v.Kind() == reflect.Interface || v.Kind() == reflect.Pointer) {
@@ -82,6 +95,13 @@ func (e *encoder) value(v reflect.Value, s *schema) error {
 	}
 	if !v.IsValid() || (v.Kind() == reflect.Interface || v.Kind() == reflect.Pointer) && v.IsNil() {
 		e.null(s)
+		return nil
+	}
+	if v.Type() == timeType {
+		// As time.Time.MarshalJSON writes it, without its allocations.
+		e.b = append(e.b, '"')
+		e.b = v.Interface().(time.Time).AppendFormat(e.b, time.RFC3339Nano)
+		e.b = append(e.b, '"')
 		return nil
 	}
 	if v.Type().Implements(marshalerType) || reflect.PointerTo(v.Type()).Implements(marshalerType) && v.CanAddr() {
@@ -166,16 +186,24 @@ func (e *encoder) dict(v reflect.Value, s *schema) error {
 	if v.Type().Key().Kind() != reflect.String {
 		return fmt.Errorf("cannot encode a %s: keys are not strings", v.Type())
 	}
-	keys := v.MapKeys()
-	slices.SortFunc(keys, func(a, b reflect.Value) int {
-		switch {
-		case a.String() < b.String():
-			return -1
-		case a.String() > b.String():
-			return 1
+	if m, ok := v.Interface().(map[string]any); ok { // frontmatter: no reflection per key
+		keys := slices.Sorted(maps.Keys(m))
+		e.b = append(e.b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			e.string(k)
+			e.b = append(e.b, ':')
+			if err := e.value(reflect.ValueOf(m[k]), s.child(k)); err != nil {
+				return err
+			}
 		}
-		return 0
-	})
+		e.b = append(e.b, '}')
+		return nil
+	}
+	keys := v.MapKeys()
+	slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
 	e.b = append(e.b, '{')
 	for i, k := range keys {
 		if i > 0 {
@@ -194,35 +222,67 @@ func (e *encoder) dict(v reflect.Value, s *schema) error {
 func (e *encoder) object(v reflect.Value, s *schema) error {
 	e.b = append(e.b, '{')
 	first := true
-	for _, f := range fieldsOf(v.Type()) {
+	for _, f := range writePlan(v.Type(), s) {
 		fv, err := v.FieldByIndexErr(f.index)
 		if err != nil {
 			continue // a field of a nil embedded pointer
 		}
-		var ps *schema
-		required := false
-		if s != nil {
-			if p := s.prop(f.name); p != nil {
-				ps, required = p.Schema, p.Required
-			} else {
-				ps = s.Values
-			}
-		}
-		if !required && !f.always && fv.IsZero() {
+		if !f.always && fv.IsZero() {
 			continue
 		}
 		if !first {
 			e.b = append(e.b, ',')
 		}
 		first = false
-		e.string(f.name)
-		e.b = append(e.b, ':')
-		if err := e.value(fv, ps); err != nil {
+		e.b = append(e.b, f.key...)
+		if err := e.value(fv, f.schema); err != nil {
 			return err
 		}
 	}
 	e.b = append(e.b, '}')
 	return nil
+}
+
+// planned is a struct field as an object schema has it written.
+type planned struct {
+	field
+	key    []byte  // "name":
+	schema *schema // the property's, or nil
+}
+
+// writePlans caches writePlan.
+var writePlans sync.Map // planKey → []planned
+
+type planKey struct {
+	t reflect.Type
+	s *schema
+}
+
+// writePlan returns how values of struct type t are written for schema s:
+// each wire field with its property's schema, always written when the
+// property is required.
+func writePlan(t reflect.Type, s *schema) []planned {
+	k := planKey{t, s}
+	if p, ok := writePlans.Load(k); ok {
+		return p.([]planned)
+	}
+	fs := fieldsOf(t)
+	p := make([]planned, len(fs))
+	for i, f := range fs {
+		key, _ := json.Marshal(f.name)
+		p[i] = planned{field: f, key: append(key, ':')}
+		if s == nil {
+			continue
+		}
+		if pr := s.prop(f.name); pr != nil {
+			p[i].schema = pr.Schema
+			p[i].always = p[i].always || pr.Required
+		} else {
+			p[i].schema = s.Values
+		}
+	}
+	writePlans.Store(k, p)
+	return p
 }
 
 // float writes f as encoding/json does.

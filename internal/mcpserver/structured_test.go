@@ -1,7 +1,10 @@
 package mcpserver
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -93,4 +96,35 @@ func TestSnakeCase(t *testing.T) {
 			t.Errorf("snakeCase(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// BenchmarkEncodeStructured encodes a read_note result by its output
+// schema, next to encoding/json writing the same value.
+func BenchmarkEncodeStructured(b *testing.B) {
+	now := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+	r := &wiki.ReadResult{
+		Path: "projects/alpha/plan", File: "projects/alpha/plan.md", Title: "Plan",
+		Tags: []string{"project", "alpha"}, Properties: map[string]any{"title": "Plan", "tags": []any{"project", "alpha"}, "status": "active"},
+		Dates:   wiki.Dates{Created: &now, CreatedSource: "frontmatter", Modified: &now, ModifiedSource: "git"},
+		Version: "d0d2083db16d0842dd4d28039960b6f8f6ac1d8c", Commit: "fd6bbc9fbbc04a5f8e610e08b3540dd2d2e95b48",
+		Headings: []wiki.HeadingInfo{{Level: 1, Text: "Plan", Line: 5}, {Level: 2, Text: "Goals", Line: 9}},
+		Content:  strings.Repeat("Some text of the plan, with [[links]] and <tags>.\n", 40), TotalChars: 2000,
+	}
+	out := readNoteTool().output
+	b.Run("schema", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := encodeStructured(r, out); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := json.Marshal(r); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
