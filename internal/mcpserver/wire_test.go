@@ -21,7 +21,6 @@ func decodeWire(data []byte, v any) error {
 	return assignWire(reflect.ValueOf(v).Elem(), raw)
 }
 
-
 func assignWire(dst reflect.Value, src any) error {
 	if src == nil {
 		dst.SetZero()
