@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -51,7 +52,53 @@ func runRead(ctx context.Context, s *Server, a *readArgs) (any, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	return r, readText(r, a.MetadataOnly), nil
+	return wireRead(r), readText(r, a.MetadataOnly), nil
+}
+
+// wireRead is a read as the model gets it, nothing said twice: the file
+// only when its extension is not .md; the properties only when the content
+// does not show the frontmatter, and without the keys that title, tags,
+// aliases and the frontmatter's dates already give.
+func wireRead(r *wiki.ReadResult) *wiki.ReadResult {
+	out := *r
+	if out.File == out.Path+".md" {
+		out.File = ""
+	}
+	if r.Section == "" && r.Offset == 0 && showsFrontmatter(r.Content) {
+		out.Properties = nil
+		return &out
+	}
+	out.Properties = make(map[string]any, len(r.Properties))
+	for k, v := range r.Properties {
+		switch note.FieldOf(k) {
+		case "title", "tags", "aliases":
+			continue
+		case "created":
+			if r.CreatedSource == "frontmatter" {
+				continue
+			}
+		case "modified":
+			if r.ModifiedSource == "frontmatter" {
+				continue
+			}
+		}
+		out.Properties[k] = v
+	}
+	if len(out.Properties) == 0 {
+		out.Properties = nil
+	}
+	return &out
+}
+
+// showsFrontmatter reports whether content starts with a whole
+// frontmatter block.
+func showsFrontmatter(content string) bool {
+	content = strings.TrimPrefix(content, "\ufeff")
+	rest, ok := strings.CutPrefix(content, "---\n")
+	if !ok {
+		rest, ok = strings.CutPrefix(content, "---\r\n")
+	}
+	return ok && (strings.HasPrefix(rest, "---") || strings.Contains(rest, "\n---"))
 }
 
 // readText renders a read: a short header, then the content or the
@@ -137,11 +184,11 @@ func readResultSchema(desc string) *schema {
 	dateTime := func(desc string) *schema { return &schema{Type: "string", Format: "date-time", Description: desc} }
 	props := []prop{
 		req("path", str("Note path.")),
-		req("file", str("The file in the repository, with its extension.")),
+		opt("file", str("The file in the repository, when its extension is not .md.")),
 		req("title", str("Title: frontmatter title, else the first H1, else the file name.")),
 		req("tags", strList("Tags from the frontmatter and inline #tags.")),
 		opt("aliases", strList("Other names of the note.")),
-		opt("properties", openObject("The frontmatter as key → value.")),
+		opt("properties", openObject("The frontmatter as key → value, without the keys given above; absent when content shows the frontmatter.")),
 	}
 	props = append(props, dateProps()...)
 	props = append(props,
@@ -156,7 +203,7 @@ func readResultSchema(desc string) *schema {
 		opt("backlinks", arrayOf("With metadata_only: the notes that link to this one, by path.", backlinkSchema)),
 		opt("section", str("The heading of the section read.")),
 		opt("content", str("The content (or the section's), from offset.")),
-		req("offset", integer("First character returned.", 0, 1e9)),
+		opt("offset", integer("First character returned.", 0, 1e9)),
 		req("total_chars", integer("Characters in the content (or section) in all.", 0, 1e12)),
 		opt("truncated", boolean("Set when characters follow: continue with offset next_offset.")),
 		opt("next_offset", integer("The offset that continues a truncated read.", 0, 1e12)),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -86,13 +87,22 @@ func runSearch(ctx context.Context, s *Server, a *searchArgs) (any, string, erro
 		if res.Results[i].Tags == nil {
 			res.Results[i].Tags = []string{}
 		}
-		for j := range res.Results[i].Snippets {
+		hit := &res.Results[i]
+		hit.Snippets = slices.DeleteFunc(hit.Snippets, func(sn wiki.Snippet) bool { return repeatsTitle(sn.Text, hit.Title) })
+		for j := range hit.Snippets {
 			var cut bool
-			res.Results[i].Snippets[j].Text, cut = clip(res.Results[i].Snippets[j].Text, maxItemChars)
+			hit.Snippets[j].Text, cut = clip(hit.Snippets[j].Text, maxItemChars)
 			out.Truncated = out.Truncated || cut
 		}
 	}
 	return out, searchText(a.Query, res), nil
+}
+
+// repeatsTitle reports whether a snippet is only the note's title, as its
+// heading: the hit gives the title already.
+func repeatsTitle(snippet, title string) bool {
+	t := strings.NewReplacer("«", "", "»", "").Replace(snippet)
+	return strings.TrimSpace(strings.TrimLeft(t, "#")) == title
 }
 
 func searchText(query string, res *wiki.SearchResult) string {
@@ -142,8 +152,8 @@ func searchResultSchema() *schema {
 			req("path", str("Note path.")),
 			req("title", str("Title.")),
 			req("tags", strList("Tags.")),
-		}, dateProps()...),
-			req("score", &schema{Type: "number", Description: "Relevance score."}),
+		}, modifiedProp()),
+			req("score", &schema{Type: "number", Description: "Relevance score.", Digits: 3}),
 			opt("snippets", arrayOf("Pieces of the note around the matches; matched terms are marked «like this».", object("",
 				req("line", integer("Line number in the file.", 1, 1e9)),
 				req("text", str("The text, at most 500 characters."))))),

@@ -45,6 +45,9 @@ var outputSchemas = sync.OnceValue(func() map[string]*schema {
 //     holds its zero value.
 //   - A nil list is [] and a nil map {}, unless the schema allows null: a
 //     list in a result is never null.
+//   - A record schema (closed, with properties) writes only the fields it
+//     declares: the front end chooses what goes on the wire.
+//   - Numbers are rounded to the schema's Digits, when it has them.
 //   - Strings are worded (see words), and written without HTML escapes.
 //   - Values the schema says nothing about (free-form frontmatter, error
 //     details) are written by the same rules, every field optional.
@@ -126,7 +129,12 @@ func (e *encoder) value(v reflect.Value, s *schema) error {
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		e.b = strconv.AppendUint(e.b, v.Uint(), 10)
 	case reflect.Float32, reflect.Float64:
-		return e.float(v.Float(), v.Type().Bits())
+		f := v.Float()
+		if s != nil && s.Digits > 0 {
+			p := math.Pow10(s.Digits)
+			f = math.Round(f*p) / p
+		}
+		return e.float(f, v.Type().Bits())
 	case reflect.Slice:
 		if v.IsNil() {
 			e.null(s)
@@ -259,27 +267,31 @@ type planKey struct {
 }
 
 // writePlan returns how values of struct type t are written for schema s:
-// each wire field with its property's schema, always written when the
-// property is required.
+// each field the schema declares, with its property's schema, always
+// written when the property is required. For a record schema (closed,
+// with properties) the fields it does not declare are not on the wire;
+// without one, every field is.
 func writePlan(t reflect.Type, s *schema) []planned {
 	k := planKey{t, s}
 	if p, ok := writePlans.Load(k); ok {
 		return p.([]planned)
 	}
-	fs := fieldsOf(t)
-	p := make([]planned, len(fs))
-	for i, f := range fs {
+	record := s != nil && len(s.Props) > 0 && !s.Open
+	var p []planned
+	for _, f := range fieldsOf(t) {
 		key, _ := json.Marshal(f.name)
-		p[i] = planned{field: f, key: append(key, ':')}
-		if s == nil {
-			continue
+		pl := planned{field: f, key: append(key, ':')}
+		if s != nil {
+			if pr := s.prop(f.name); pr != nil {
+				pl.schema = pr.Schema
+				pl.always = pl.always || pr.Required
+			} else if record {
+				continue // not on the wire
+			} else {
+				pl.schema = s.Values
+			}
 		}
-		if pr := s.prop(f.name); pr != nil {
-			p[i].schema = pr.Schema
-			p[i].always = p[i].always || pr.Required
-		} else {
-			p[i].schema = s.Values
-		}
+		p = append(p, pl)
 	}
 	writePlans.Store(k, p)
 	return p

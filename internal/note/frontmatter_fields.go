@@ -1,6 +1,7 @@
 package note
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -131,4 +132,18 @@ func fmSplitNames(s string, tags bool) []string {
 	return strings.FieldsFunc(s, func(r rune) bool {
 		return r == ',' || (tags && unicode.IsSpace(r))
 	})
+}
+
+// FieldOf returns the Frontmatter field that key fills when present:
+// "title", "tags", "aliases", "created" or "modified"; "" for any other key.
+func FieldOf(key string) string {
+	for _, f := range []struct {
+		name string
+		keys []string
+	}{{"title", fmTitleKeys}, {"tags", fmTagKeys}, {"aliases", fmAliasKeys}, {"created", fmCreatedKeys}, {"modified", fmModifiedKeys}} {
+		if slices.Contains(f.keys, key) {
+			return f.name
+		}
+	}
+	return ""
 }
