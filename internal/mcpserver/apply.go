@@ -46,23 +46,19 @@ type applyArgs struct {
 func applyChangesTool() *tool {
 	in := object("",
 		req("changes", &schema{Type: "array", MinItems: ptr(1), MaxItems: ptr(maxBatch),
-			Description: "The changes, applied in order; each sees the notes as the earlier ones left them.",
-			Items: object("One change: a tool and its arguments, exactly as that tool takes them (without dry_run and message).",
-				req("tool", enum("The tool; move_note only as the first change.", "move_note", "write_note", "edit_note", "update_metadata", "delete_note")),
-				req("arguments", openObject("The tool's arguments; expected_version is checked per change.")),
+			Items: object("",
+				req("tool", enum("", "move_note", "write_note", "edit_note", "update_metadata", "delete_note")),
+				req("arguments", openObject("")),
 			)}),
 		dryRunProp,
 		messageProp,
 	)
 	return &tool{
 		name: "apply_changes", group: GroupNotes, mutating: true, destructive: true, title: "Change several notes in one commit",
-		description: "Apply several changes (write_note, edit_note, update_metadata, delete_note, and move_note as the " +
-			"first change) as one git commit, all or nothing: if any change fails, nothing is written and the error names the " +
-			"change. Use it when notes must change together (a new note and the links to it, a move plus edits to the moved " +
-			"note, a reorganisation); for a single note, call its tool directly. dry_run previews the whole batch as one diff.",
-		input:  in,
-		output: object("The outcome.", mutationResultProps()...),
-		run:    bind(in, runApply),
+		description: "Several note changes as one commit, all or nothing. Use it when notes must change together.",
+		input:       in,
+		output:      object("The outcome.", mutationResultProps()...),
+		run:         bind(in, runApply),
 	}
 }
 

@@ -21,11 +21,11 @@ type listArgs struct {
 
 func listNotesTool() *tool {
 	in := object("",
-		opt("path", str("The folder to list, e.g. projects/alpha. Default: the root.")),
-		opt("recursive", boolean("List the notes of every subfolder too, and every subfolder at any depth.").def(false)),
-		opt("tag", str("Only notes with this tag (or a tag nested under it).")),
-		opt("sort", enum("alpha (by path), or modified / created (newest first).", "alpha", "modified", "created").def("alpha")),
-		opt("limit", integer("Notes per page.", 1, wiki.MaxListLimit).def(wiki.DefaultListLimit)),
+		opt("path", str("")),
+		opt("recursive", boolean("").def(false)),
+		opt("tag", str("")),
+		opt("sort", enum("", "alpha", "modified", "created").def("alpha")),
+		opt("limit", integer("", 1, wiki.MaxListLimit).def(wiki.DefaultListLimit)),
 		cursorProp,
 	)
 	summary := func(desc string) *schema {
@@ -37,11 +37,8 @@ func listNotesTool() *tool {
 	}
 	return &tool{
 		name: "list_notes", group: GroupSearch, title: "Browse a folder", idempotent: true,
-		description: "Browse the wiki like a file tree: the notes in a folder with title, tags and modified date, its " +
-			"subfolders with how many notes each holds, and the note at the folder's own path if there is one " +
-			"(projects/alpha.md next to the folder projects/alpha). Use it to see what exists and where; use search_notes " +
-			"to find notes by content and resolve_notes to check whether names exist. sort modified and created order by the " +
-			"dates shown, notes without one last. " + datesDoc,
+		description: "Browse the folder at path: notes, subfolders, and the note at its own path. Use search_notes to find by " +
+			"content.",
 		input: in,
 		output: object("One page of the folder.",
 			req("path", str("The folder listed; empty for the root.")),
@@ -123,17 +120,15 @@ type tagsOutput struct {
 
 func listTagsTool() *tool {
 	in := object("",
-		opt("prefix", str("Only tags starting with this, ignoring case (project lists project, project/alpha, ...).")),
+		opt("prefix", str("")),
 		folderProp,
-		opt("limit", integer("Tags per page.", 1, 1000).def(100)),
+		opt("limit", integer("", 1, 1000).def(100)),
 		cursorProp,
 	)
 	return &tool{
 		name: "list_tags", group: GroupSearch, title: "Tags in use", idempotent: true,
-		description: "The tags in use with how many notes carry each, most used first; a nested tag also counts for its " +
-			"parents (project/alpha counts for project). Use it to learn the wiki's vocabulary before tagging or " +
-			"searching by tag; search_notes with tag:x finds the notes.",
-		input: in,
+		description: "Tags in use with note counts. Use it to learn the tags before tagging or searching.",
+		input:       in,
 		output: object("One page of tags.",
 			req("tags", arrayOf("", object("", req("tag", str("The tag.")), req("count", integer("Notes with it.", 0, 1e9))))),
 			req("total", integer("Tags in all.", 0, 1e9)),
@@ -195,19 +190,16 @@ type grepArgs struct {
 
 func grepNotesTool() *tool {
 	in := object("",
-		req("pattern", &schema{Type: "string", MinLength: ptr(1), MaxLength: ptr(wiki.MaxGrepPattern), Description: "The text to find, literally; a regular expression (RE2 syntax) with regex."}),
-		opt("regex", boolean("Treat pattern as a regular expression.").def(false)),
-		opt("case_sensitive", boolean("Match case exactly.").def(false)),
+		req("pattern", &schema{Type: "string", MinLength: ptr(1), MaxLength: ptr(wiki.MaxGrepPattern)}),
+		opt("regex", boolean("").def(false)),
+		opt("case_sensitive", boolean("").def(false)),
 		folderProp,
-		opt("limit", integer("Most lines to return.", 1, 1000).def(wiki.DefaultGrepLimit)),
+		opt("limit", integer("", 1, 1000).def(wiki.DefaultGrepLimit)),
 	)
 	return &tool{
 		name: "grep_notes", group: GroupSearch, title: "Find exact lines", idempotent: true,
-		description: "Every line, in every note, that contains an exact text or matches a regular expression, with its path " +
-			"and line number, in path order. Use it for exact strings (a name, a URL, a TODO marker, a date) and to find " +
-			"every occurrence before replacing text with edit_note; use search_notes for ranked results on a topic. A " +
-			"pattern holding a word of three or more letters or digits is fastest: the search index picks the notes to " +
-			"read. Lines longer than 500 characters are cut.",
+		description: "Lines with exact text or an RE2 regex, with path and line. Use it for exact strings; search_notes for " +
+			"topics.",
 		input: in,
 		output: object("The matching lines.",
 			req("matches", arrayOf("", object("",

@@ -33,3 +33,17 @@ func BenchmarkToolsList(b *testing.B) {
 	b.ReportMetric(float64(o), "output-B")
 	b.ReportMetric(float64(w), "tools/list-B")
 }
+
+// descAndInputBudget is what the descriptions and input schemas of every
+// tool may cost a client that loads them into each request: 12,000 bytes,
+// about 3,000 tokens.
+const descAndInputBudget = 12000
+
+// TestToolsListBudget fails when the descriptions and input schemas grow
+// past descAndInputBudget.
+func TestToolsListBudget(t *testing.T) {
+	if d, _, _ := toolsListSizes(t); d > descAndInputBudget {
+		t.Errorf("descriptions and input schemas cost %d bytes, over the budget of %d: say what a tool does and "+
+			"when to use it in fewer words, and explain what tools share once, in the server's instructions", d, descAndInputBudget)
+	}
+}

@@ -27,18 +27,16 @@ type dailyOutput struct {
 
 func dailyNoteTool() *tool {
 	in := object("", mutationProps(
-		opt("date", str("The day, as YYYY-MM-DD. Default: today in the wiki's time zone.")),
-		opt("op", enum("read the note, or add content: append (end of the note), prepend (top of the body), "+
-			"append_section / prepend_section (end / start of the section under a heading).",
+		opt("date", str("")),
+		opt("op", enum("read, or as in edit_note.",
 			"read", note.OpAppend, note.OpPrepend, note.OpAppendSection, note.OpPrependSection).def("read")),
-		opt("content", text("The markdown to add; required for every op but read.")),
-		opt("section", str("For append_section and prepend_section: the heading's text.")),
+		opt("content", text("")),
+		opt("section", str("")),
 	)...)
 	return &tool{
 		name: "daily_note", group: GroupNotes, mutating: true, title: "Read or add to a daily note",
-		description: "Read or add to the daily note of a date (today by default), without building its path: the first " +
-			"write of a day creates the note from the wiki's daily template in the same commit. Reading a day that has no " +
-			"note yet is NOT_FOUND. To replace text in a daily note, use edit_note with the path this returns.",
+		description: "Read or add to the daily note of date (default today), made from the template on first write. Use edit_note " +
+			"for other edits.",
 		input: in,
 		output: object("The daily note, or the outcome of the write.",
 			req("path", str("The daily note's path.")),

@@ -17,24 +17,17 @@ type resolveArgs struct {
 
 func resolveNotesTool() *tool {
 	in := object("",
-		req("names", &schema{Type: "array", MinItems: ptr(1), MaxItems: ptr(wiki.MaxResolveNames), Items: &schema{Type: "string"},
-			Description: "Names to resolve: paths, titles, aliases, or a mention such as \"Alice\"."}),
-		opt("strategy", enum("exact: the whole path, else the title, else an alias equals the name, ignoring case "+
-			"(plan does not match projects/alpha/plan; use fuzzy for a file name or a part of a name). fuzzy: string similarity (Dice coefficient of character pairs) "+
-			"against the file name, title and aliases, for typos and variants. semantic needs embeddings, which this wiki "+
-			"does not have: it fails with INVALID_PARAMS.", "exact", "fuzzy", "semantic").def("exact")),
-		opt("threshold", &schema{Type: "number", ExclusiveMin: ptr(0.0), Max: ptr(1.0), Default: wiki.DefaultResolveThreshold,
-			Description: "For fuzzy: the least similarity, above 0 and at most 1."}),
+		req("names", &schema{Type: "array", MinItems: ptr(1), MaxItems: ptr(wiki.MaxResolveNames), Items: &schema{Type: "string"}}),
+		opt("strategy", enum("exact: whole path, title or alias; fuzzy: similar, for typos and parts; semantic: unavailable.",
+			"exact", "fuzzy", "semantic").def("exact")),
+		opt("threshold", &schema{Type: "number", ExclusiveMin: ptr(0.0), Max: ptr(1.0), Default: wiki.DefaultResolveThreshold}),
 		folderProp,
-		opt("tag", str("Only notes with this tag.")),
+		opt("tag", str("")),
 	)
 	return &tool{
 		name: "resolve_notes", group: GroupSearch, title: "Resolve names to notes", idempotent: true,
-		description: "Turn names into note paths, many at once: by path, title or alias (exact), or by similarity (fuzzy), " +
-			"up to 5 matches per name, best first. Also the way to check whether notes exist: a name with no match has " +
-			"exists: false, which is not an error. Use it before linking to or creating a note; use search_notes to find " +
-			"notes by what they say.",
-		input: in,
+		description: "Names (paths, titles, aliases) to note paths, or exists: false. Use it before linking or creating notes.",
+		input:       in,
 		output: object("One resolution per name, in the order given.",
 			req("results", arrayOf("", object("",
 				req("name", str("The name asked.")),
@@ -77,14 +70,12 @@ type randomArgs struct {
 
 func randomNoteTool() *tool {
 	in := object("",
-		opt("tags", strList("Pick among the notes with at least one of these tags. Default: every note.")),
+		opt("tags", strList("")),
 	)
 	return &tool{
 		name: "random_note", group: GroupSearch, title: "A random note",
-		description: "One note picked at random, with its title, tags and the start of its body (500 characters): for " +
-			"discovery, review or serendipity. Use it to revisit forgotten notes or sample a tag; use search_notes or list_notes " +
-			"to find specific notes. NOT_FOUND when no note has any of the tags. Read the whole note with read_note.",
-		input: in,
+		description: "A random note (with any of tags) and the start of its body. Use it for discovery or review.",
+		input:       in,
 		output: object("The note picked.", append(append([]prop{
 			req("path", str("Note path.")),
 			req("title", str("Title.")),
@@ -113,11 +104,8 @@ func wikiStatusTool() *tool {
 	in := object("")
 	return &tool{
 		name: "wiki_status", group: GroupWiki, title: "Wiki status", idempotent: true,
-		description: "The state of the wiki: repository, branch, HEAD commit, number of notes, whether the search index has " +
-			"caught up with HEAD (or how many commits it is behind, or its build progress), whether the server is " +
-			"read-only, sync state, and the notes of the checkout with uncommitted changes (modified, and untracked new " +
-			"files: a count and the first few paths), which the other tools do not see until they are committed. Use it " +
-			"when search results seem stale, a note seems missing, or a write is refused.",
+		description: "Branch, HEAD, notes, index, sync and read-only state, uncommitted files. Use it when results look stale or " +
+			"writes fail.",
 		input: in,
 		output: object("The wiki's state.",
 			req("repository", str("The repository's folder.")),

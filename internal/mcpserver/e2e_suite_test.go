@@ -113,7 +113,7 @@ func checkTSTools(t *testing.T, c *tsClient) {
 			if !toolName.MatchString(name) || tl.Title == "" || tl.Annotations.Title != tl.Title {
 				t.Errorf("name %q, title %q, annotation title %q", name, tl.Title, tl.Annotations.Title)
 			}
-			if len(tl.Description) < 100 || !strings.Contains(strings.ToLower(tl.Description), "use") {
+			if len(tl.Description) < 60 || !strings.Contains(strings.ToLower(tl.Description), "use") {
 				t.Errorf("the description should say what the tool does and when to use it: %q", tl.Description)
 			}
 			compileSchema(t, name+".input", tl.InputSchema)
@@ -122,10 +122,8 @@ func checkTSTools(t *testing.T, c *tsClient) {
 				t.Errorf("input schema type %v", tl.InputSchema["type"])
 			}
 			props, _ := tl.InputSchema["properties"].(map[string]any)
-			for p, v := range props {
-				if d, _ := v.(map[string]any)["description"].(string); d == "" {
-					t.Errorf("argument %s has no description", p)
-				}
+			for _, p := range undocumentedArgs(tl.Description, props) {
+				t.Errorf("argument %s is explained nowhere: describe it, or name it in the tool's description", p)
 			}
 			required, _ := tl.InputSchema["required"].([]any)
 			for _, r := range required {

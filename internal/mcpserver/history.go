@@ -47,19 +47,14 @@ type historyArgs struct {
 func noteHistoryTool() *tool {
 	in := object("",
 		pathProp,
-		opt("follow_renames", boolean("Follow the note across renames to its older paths, as git log --follow does. "+
-			"False lists only the commits of its current path, as git log -- file does (merges that combined changes included).").def(true)),
-		opt("limit", integer("Commits per page.", 1, wiki.MaxHistoryLimit).def(wiki.DefaultHistoryLimit)),
+		opt("follow_renames", boolean("").def(true)),
+		opt("limit", integer("", 1, wiki.MaxHistoryLimit).def(wiki.DefaultHistoryLimit)),
 		cursorProp,
 	)
 	return &tool{
 		name: "note_history", group: GroupHistory, title: "History of a note", idempotent: true,
-		description: "List the commits that changed a note, newest first: commit, date, author, message subject, what " +
-			"happened to the note (added, modified, deleted, renamed) and the lines added and deleted. Use it to see who " +
-			"changed a note and when, to find an old version (read it with read_note and version, compare with " +
-			"diff_versions, bring it back with restore_note), or to find a deleted note's last version. Works for deleted " +
-			"notes too. For what changed across the whole wiki, use activity_log.",
-		input: in,
+		description: "Commits that changed a note (even a deleted one), newest first. Use it to find old versions.",
+		input:       in,
 		output: object("One page of the note's history.",
 			req("path", str("The note's path.")),
 			req("file", str("The file in the repository.")),
@@ -136,21 +131,15 @@ type diffArgs struct {
 
 func diffVersionsTool() *tool {
 	in := object("",
-		opt("path", &schema{Type: "string", MinLength: ptr(1), Description: "The note to compare, followed across renames. " +
-			"Leave it out to compare every file of the wiki."}),
-		opt("from", str("The older version: a commit (full or short sha), HEAD~N or a branch. Default: the first parent of to; "+
-			"for a note with neither from nor to, the commit before its last change.")),
-		opt("to", str("The newer version. Default: HEAD; for a note with neither from nor to, its last change.")),
-		opt("context", integer("Unchanged lines shown around each change.", 0, 1000).def(wiki.DefaultDiffContext)),
+		opt("path", &schema{Type: "string", MinLength: ptr(1)}),
+		opt("from", str("")),
+		opt("to", str("")),
+		opt("context", integer("", 0, 1000).def(wiki.DefaultDiffContext)),
 	)
 	return &tool{
 		name: "diff_versions", group: GroupHistory, title: "Diff two versions", idempotent: true,
-		description: "Show what changed between two versions as a unified diff (as git diff prints it, renames detected) " +
-			"with added and deleted lines per file. Use it with a path to see how a note changed (its last change when " +
-			"you give no versions), or without one to see what a commit changed across the wiki (give only to). Get " +
-			"versions from note_history or activity_log. Diffs longer than 20,000 characters are cut. In a partial clone, a " +
-			"note's version missing from the repository is NOT_FOUND with a hint on fetching it; across the wiki, such files " +
-			"are listed with lines_unknown and left out of the diff.",
+		description: "Unified diff between commits from (default: to's parent) and to (default: HEAD), of path or all notes; path " +
+			"alone: its last change. Use it to inspect a change.",
 		input: in,
 		output: object("The diff.",
 			req("from", str("The older commit; empty for the empty tree (before the first commit).")),
@@ -228,14 +217,12 @@ type blameArgs struct {
 func blameNoteTool() *tool {
 	in := object("",
 		pathProp,
-		opt("section", str("Only this section: a heading's text, or Parent/Child. The lines keep their numbers in the note.")),
+		opt("section", str("")),
 	)
 	return &tool{
 		name: "blame_note", group: GroupHistory, title: "Who changed each line", idempotent: true,
-		description: "For each line of a note (or of one section), the commit that last changed it, with its author, date and " +
-			"subject, as runs of lines (as git blame assigns them, following renames). Use it to find out where a " +
-			"statement in a note came from or who wrote a part of it; read the lines themselves with read_note.",
-		input: in,
+		description: "Who last changed each line of a note or section. Use it to find where a statement came from.",
+		input:       in,
 		output: object("Line ranges, in order.",
 			req("path", str("Note path.")),
 			req("file", str("The file in the repository.")),
@@ -301,22 +288,19 @@ type activityArgs struct {
 
 func activityLogTool() *tool {
 	in := object("",
-		opt("limit", integer("Commits per page.", 1, wiki.MaxActivityLimit).def(wiki.DefaultActivityLimit)),
+		opt("limit", integer("", 1, wiki.MaxActivityLimit).def(wiki.DefaultActivityLimit)),
 		cursorProp,
-		opt("since", str("Only commits at or after this date or time: YYYY-MM-DD or RFC 3339.")),
-		opt("until", str("Only commits at or before this date or time: YYYY-MM-DD (the whole day) or RFC 3339.")),
-		opt("author", str("Only commits whose author (Name <email>) contains this text, ignoring case.")),
+		opt("since", str("")),
+		opt("until", str("")),
+		opt("author", str("")),
 		folderProp,
-		opt("path", str("Only commits that changed this note (its current or any earlier path is matched as given).")),
-		opt("tool", str("Only commits made by this wikid tool, e.g. edit_note (the Wiki-Tool trailer).")),
+		opt("path", str("")),
+		opt("tool", str("")),
 	)
 	return &tool{
 		name: "activity_log", group: GroupHistory, title: "Activity log", idempotent: true,
-		description: "List the wiki's commits, newest first, as git log does: who made each (author, and for changes made " +
-			"through wikid the client and tool), when, the subject, and the notes it changed with added and deleted lines. " +
-			"Use it to review what happened lately or what an assistant did, then inspect a commit with diff_versions (to) " +
-			"or undo it with revert_change. For one note's history use note_history; for the notes changed most recently, " +
-			"recent_changes.",
+		description: "The wiki's commits, newest first, with author, tool and notes. Use it to review changes; note_history for " +
+			"one note.",
 		input: in,
 		output: object("One page of commits, newest first.",
 			req("commits", arrayOf("", object("",

@@ -8,14 +8,6 @@ import (
 	"github.com/wikid/wikid/internal/wiki"
 )
 
-// linksResolve says how links resolve, for the descriptions of the link
-// tools.
-const linksResolve = "Wiki links resolve as the wiki's links.resolve setting says: obsidian (the default when the " +
-	"repository has an .obsidian/ folder) resolves [[Name]] as Obsidian does, by file name anywhere (a note at the root, " +
-	"then the shortest path in the linking note's folder or below, then the shortest path anywhere) and [[folder/Name]] " +
-	"by the end of the path, never by title or alias; wiki resolves by path, then title, then alias, the nearest note " +
-	"first. Markdown links [text](path.md) are paths relative to the linking note."
-
 // brokenReason describes why a link is broken.
 const brokenReason = "Why it is broken: no such note, no such file (an attachment), no such heading, or no block ^id " +
 	"for a block reference."
@@ -47,10 +39,10 @@ type linksArgs struct {
 func getLinksTool() *tool {
 	in := object("",
 		pathProp,
-		opt("direction", enum("in: the notes that link to this one; out: its own links; both.", "in", "out", "both").def("both")),
-		opt("depth", integer("List the notes up to this many links away (following the direction).", 1, wiki.MaxLinksDepth).def(1)),
-		opt("limit", integer("At most this many backlinking notes, outgoing links, and notes per distance.", 1, wiki.MaxLinksLimit).def(wiki.DefaultLinksLimit)),
-		opt("include_content", boolean("Add the first 200 characters of each neighbor's text.").def(false)),
+		opt("direction", enum("", "in", "out", "both").def("both")),
+		opt("depth", integer("", 1, wiki.MaxLinksDepth).def(1)),
+		opt("limit", integer("", 1, wiki.MaxLinksLimit).def(wiki.DefaultLinksLimit)),
+		opt("include_content", boolean("").def(false)),
 	)
 	neighbor := object("",
 		req("path", str("Note path.")),
@@ -62,12 +54,8 @@ func getLinksTool() *tool {
 	)
 	return &tool{
 		name: "get_links", group: GroupLinks, title: "Links of a note", idempotent: true,
-		description: "The link graph around a note: the notes that link to it (backlinks) with the line number and the text " +
-			"of each link's line, its outgoing links with the title of each target or why the link is broken, and with depth " +
-			"the notes further away, with totals. Use it to understand a note's context, to see what a change or a move would " +
-			"affect, or to navigate. It works for a path without a note too: it shows who still links to that path. " +
-			linksResolve + " When a bare [[Name]] names several notes, the link lists the others under ambiguous. Use " +
-			"find_path for a chain between two notes and get_hubs for the most linked notes.",
+		description: "Backlinks (line, text) and outgoing links of a note, even a missing one; depth goes further. Use find_path " +
+			"for chains.",
 		input: in,
 		output: object("The links around the note.",
 			req("path", str("Note path.")),
@@ -208,18 +196,15 @@ type pathArgs struct {
 
 func findPathTool() *tool {
 	in := object("",
-		req("source", &schema{Type: "string", MinLength: ptr(1), Description: "The note to start from (a note path)."}),
-		req("target", &schema{Type: "string", MinLength: ptr(1), Description: "The note to reach (a note path)."}),
-		opt("direction", enum("out: follow links as written; in: backwards, from linked to linking note; both: either way.",
-			"out", "in", "both").def("out")),
-		opt("max_depth", integer("The longest chain to look for, in links.", 1, wiki.MaxPathDepth).def(wiki.DefaultPathDepth)),
+		req("source", &schema{Type: "string", MinLength: ptr(1)}),
+		req("target", &schema{Type: "string", MinLength: ptr(1)}),
+		opt("direction", enum("", "out", "in", "both").def("out")),
+		opt("max_depth", integer("", 1, wiki.MaxPathDepth).def(wiki.DefaultPathDepth)),
 	)
 	return &tool{
 		name: "find_path", group: GroupLinks, title: "Shortest link path", idempotent: true,
-		description: "The shortest chain of links from one note to another (breadth-first), with each note's title: how two " +
-			"notes are connected. Use it to explain a relation or to navigate between distant notes; use get_links for the " +
-			"direct neighbors. No chain within max_depth is not an error: found is false. Both notes must exist (NOT_FOUND).",
-		input: in,
+		description: "The shortest chain of links from source to target. Use it to see how two notes connect.",
+		input:       in,
 		output: object("The chain, source and target included.",
 			req("found", boolean("Whether a chain exists within max_depth.")),
 			req("path", arrayOf("The notes in order; empty when none was found.", object("",
@@ -256,17 +241,14 @@ type hubsArgs struct {
 
 func getHubsTool() *tool {
 	in := object("",
-		opt("metric", enum("in_degree: how many notes link to it; out_degree: how many notes it links to; pagerank: "+
-			"importance from the whole link graph (scores sum to 1).", "in_degree", "out_degree", "pagerank").def("in_degree")),
+		opt("metric", enum("", "in_degree", "out_degree", "pagerank").def("in_degree")),
 		folderProp,
-		opt("limit", integer("How many notes.", 1, wiki.MaxHubsLimit).def(wiki.DefaultHubsLimit)),
+		opt("limit", integer("", 1, wiki.MaxHubsLimit).def(wiki.DefaultHubsLimit)),
 	)
 	return &tool{
 		name: "get_hubs", group: GroupLinks, title: "Most connected notes", idempotent: true,
-		description: "The most connected notes, best first: by in-degree (most linked to), out-degree (linking to most) or " +
-			"PageRank, with both degrees for each. Use it to find a wiki's central notes, entry points or maps of content " +
-			"before exploring; use get_links for one note's links.",
-		input: in,
+		description: "The most connected notes by metric. Use it to find central notes.",
+		input:       in,
 		output: object("The ranked notes.",
 			req("metric", enum("The metric ranked by.", "in_degree", "out_degree", "pagerank")),
 			req("hubs", arrayOf("Best first; ties by path.", object("",
@@ -310,17 +292,14 @@ type brokenArgs struct {
 func findBrokenLinksTool() *tool {
 	in := object("",
 		folderProp,
-		opt("include_orphans", boolean("Also list the notes no other note links to (on the first page).").def(false)),
-		opt("limit", integer("Links per page.", 1, wiki.MaxBrokenLimit).def(wiki.DefaultBrokenLimit)),
+		opt("include_orphans", boolean("").def(false)),
+		opt("limit", integer("", 1, wiki.MaxBrokenLimit).def(wiki.DefaultBrokenLimit)),
 		cursorProp,
 	)
 	return &tool{
 		name: "find_broken_links", group: GroupLinks, title: "Broken links and orphans", idempotent: true,
-		description: "Links that resolve to no note or file, or to a note without the heading or ^block they name, with the " +
-			"note, line and text of each, and optionally the orphans: notes no other note links to. " + linksResolve +
-			" Embeds and links to attachments (![[image.png]], [[file.pdf]]) resolve to the file when it exists. Use it to " +
-			"repair a wiki after moves and deletes, or to find forgotten notes; fix a link with edit_note, or create the " +
-			"missing note with write_note.",
+		description: "Links to missing notes, files, headings or blocks; include_orphans adds unlinked notes. Use it to repair " +
+			"links.",
 		input: in,
 		output: object("A page of broken links, by note and line.",
 			req("links", arrayOf("", object("", append([]prop{req("path", str("The note holding the link."))}, append(linkSiteProps,

@@ -36,12 +36,9 @@ func (a *moveArgs) change(c wiki.Caller) wiki.Change {
 
 func moveNoteInput() *schema {
 	return object("", mutationProps(
-		req("path", &schema{Type: "string", MinLength: ptr(1), Description: "The note to move, or a folder: a path ending in / " +
-			"(or one that names no note) moves every note under it."}),
-		req("new_path", &schema{Type: "string", MinLength: ptr(1), Description: "The new path: of the note (without extension it " +
-			"keeps its own), or of the folder (/ for the root)."}),
-		opt("update_links", boolean("Rewrite every link that would no longer reach a moved note, in the same commit. "+
-			"false moves the files only and lists the notes that still point at the old paths.").def(true)),
+		req("path", &schema{Type: "string", MinLength: ptr(1)}),
+		req("new_path", &schema{Type: "string", MinLength: ptr(1)}),
+		opt("update_links", boolean("").def(true)),
 	)...)
 }
 
@@ -49,15 +46,8 @@ func moveNoteTool() *tool {
 	in := moveNoteInput()
 	return &tool{
 		name: "move_note", group: GroupNotes, mutating: true, title: "Move or rename a note or folder",
-		description: "Move or rename a note, or a whole folder, as one git commit in which git sees each note renamed (history " +
-			"follows it). By default every link to a moved note, in every note, is rewritten in the same commit in its own " +
-			"style — [[name|label]] keeps its label, [[name#Heading]] its heading, markdown links stay relative — and nothing " +
-			"else in the notes changes; the result lists the notes whose links changed. Every link that names a moved file " +
-			"by its name or path gets the new name or path, even when its old text would still reach the note by a title or " +
-			"alias (Obsidian and GitHub resolve by file only); links by title or alias stay as they are while they still " +
-			"resolve (links resolve as the links.resolve setting says, see get_links). With update_links false it lists the notes left pointing at the old path. ALREADY_EXISTS when a note " +
-			"has the new path. Use dry_run to see the whole diff first; use this rather than write_note plus delete_note, which " +
-			"loses the history and breaks links.",
+		description: "Move or rename a note or folder (path ending in /), keeping history and rewriting links to it. Use it, not " +
+			"write_note plus delete_note.",
 		input: in,
 		output: object("The outcome.", append([]prop{
 			req("from", str("The old path (a folder ends in /).")),

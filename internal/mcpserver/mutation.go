@@ -2,9 +2,7 @@ package mcpserver
 
 import (
 	"fmt"
-	"strings"
 
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -19,17 +17,13 @@ func (m mutationArgs) mutation(c wiki.Caller) wiki.Mutation {
 	return wiki.Mutation{ExpectedVersion: m.ExpectedVersion, DryRun: m.DryRun, Message: m.Message, Caller: c}
 }
 
-// Schemas shared by the note tools.
+// Schemas shared by the note tools. Their meaning is explained once, in
+// the server's instructions, so they carry no description.
 var (
-	noteExts = note.Extensions()
-	pathProp = req("path", &schema{Type: "string", MinLength: ptr(1),
-		Description: "Note path relative to the wiki root, without extension: projects/alpha/plan is the file projects/alpha/plan.md. " +
-			"A trailing " + strings.Join(noteExts, ", ") + " is accepted. A path that differs only in case from one existing note finds that note."})
-	expectedVersionProp = opt("expected_version", str("The version (blob id, or at least its first 7 characters) you last read. "+
-		"If the note has changed since, nothing is written and the error is CONFLICT with the current version. Omit to write regardless."))
-	dryRunProp = opt("dry_run", boolean("Preview only: return the diff, risk (low, medium, high) and summary, commit nothing. "+
-		"The preview runs the same code as the real change.").def(false))
-	messageProp = opt("message", str("Why the change is made, in a sentence; it becomes the body of the commit message."))
+	pathProp            = req("path", &schema{Type: "string", MinLength: ptr(1)})
+	expectedVersionProp = opt("expected_version", str(""))
+	dryRunProp          = opt("dry_run", boolean("").def(false))
+	messageProp         = opt("message", str(""))
 )
 
 // mutationProps returns props followed by the versioning arguments.

@@ -21,23 +21,16 @@ type readArgs struct {
 func readNoteTool() *tool {
 	in := object("",
 		pathProp,
-		opt("section", str("Read only this section: a heading's text (the first heading with that text, at any level), "+
-			"or Parent/Child to pick one of several. The section runs to the next heading of the same or a higher level.")),
-		opt("metadata_only", boolean("Return the frontmatter, title, tags, aliases, outline (headings with line numbers) and backlinks "+
-			"(the notes that link here, with each link's line and text) without the content.").def(false)),
-		opt("version", str("Read the note as it was at this commit: a full or short sha, or HEAD~N. Default: the current version.")),
-		opt("offset", integer("First character to return; continue a truncated read with the next_offset it returned.", 0, 1e9).def(0)),
-		opt("max_chars", integer("How many characters to return at most.", 1, 100000).def(wiki.DefaultMaxChars)),
+		opt("section", str("")),
+		opt("metadata_only", boolean("").def(false)),
+		opt("version", str("")),
+		opt("offset", integer("", 0, 1e9).def(0)),
+		opt("max_chars", integer("", 1, 100000).def(wiki.DefaultMaxChars)),
 	)
 	return &tool{
 		name: "read_note", group: GroupNotes, title: "Read a note", idempotent: true,
-		description: "Read a note: its content with its title, tags, dates, version and commit (the last commit that changed it). " +
-			"Use section to read one part of a long note, " +
-			"metadata_only for the frontmatter, outline and backlinks, version to read an older state. Content longer than max_chars " +
-			"(10,000 by default) is cut: continue with offset. Use this when you know the path; when you do not, find it with " +
-			"search_notes, resolve_notes or list_notes first. Pass the returned version as expected_version when you change the note. " +
-			datesDoc + " Where the frontmatter's date is shown, git_created and git_modified give git's. wikid reads commits: " +
-			"local_change says when the checked-out file has uncommitted edits, which the content shown does not hold.",
+		description: "Read a note or one section; metadata_only: frontmatter, outline, backlinks. Use it once you know the path " +
+			"(else search_notes).",
 		input:  in,
 		output: readResultSchema("The note."),
 		run:    bind(in, runRead),

@@ -95,12 +95,6 @@ func (b *textBuilder) String() string { return words.Say(strings.TrimRight(b.Bui
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
-// datesDoc says, for a tool description, which dates a note's result shows.
-const datesDoc = "Dates: created and modified are the frontmatter's (created, modified or a synonym such as updated) " +
-	"where it has them, else git's (the first and the last commit that changed the note, renames followed); " +
-	"created_source and modified_source say which (frontmatter or git). A date neither knows is absent: git's are " +
-	"not known while the history index is first built."
-
 // dateProps are the schema properties of wiki.Dates.
 func dateProps() []prop {
 	dateTime := func(desc string) *schema { return &schema{Type: "string", Format: "date-time", Description: desc} }

@@ -11,11 +11,11 @@ import (
 	"github.com/wikid/wikid/internal/wiki"
 )
 
-// queryLanguage is the query language in brief, for the tool description.
-const queryLanguage = `Query language: word (in title, aliases or body; word* for a prefix), "a phrase", title:word, ` +
-	`tag:x (tag:project also matches project/alpha), folder:a/b, path:a/b*, any frontmatter key:value (status:done, type:x), ` +
-	`modified:>=2024-01-01, created:<2024-06, modified:2024-01..2024-03, links:x, linkedfrom:x; a b or a AND b (both), ` +
-	`a OR b, -x or NOT x (exclude), ( ) to group. An unknown field or a syntax error is INVALID_QUERY with the column.`
+// queryLanguage is the query language in brief, for the tool description:
+// every field and operator of package grammar.
+const queryLanguage = `Query: word, word* (prefix), "phrase", title:x, tag:x, folder:a/b, path:a/b* (glob), links:x, ` +
+	`linkedfrom:x, frontmatter key:value; created: and modified: take >, >=, <, <= or a..b of 2024, ` +
+	`2024-06 or 2024-06-01; a b (AND), a OR b (binds looser), -x or NOT x, ( ); quote values: tag:"a b".`
 
 type searchArgs struct {
 	Query         string   `json:"query"`
@@ -35,31 +35,28 @@ type searchOutput struct {
 	Truncated bool `json:"truncated,omitempty"`
 }
 
+// Filters shared by the list tools, explained in the server's
+// instructions.
 var (
-	folderProp = opt("folder", str("Only notes under this folder (at any depth), e.g. projects/alpha. Default: the whole wiki."))
-	cursorProp = opt("cursor", str("The next_cursor of the previous page, to get the next one; pass the other arguments unchanged."))
+	folderProp = opt("folder", str(""))
+	cursorProp = opt("cursor", str(""))
 )
 
 func searchNotesTool() *tool {
 	in := object("",
-		opt("query", str("What to find, in the query language of this tool's description, e.g. \"release plan\" tag:project -status:done. "+
-			"Empty lists every note that passes the other filters; a call needs a query or a filter.")),
-		opt("tags", strList("Only notes that have all of these tags (nested tags count: project matches project/alpha).")),
+		opt("query", str("")),
+		opt("tags", strList("All of these.")),
 		folderProp,
-		opt("backlinks_to", str("Only notes that link to this note path.")),
-		opt("modified_since", str("Only notes modified at or after this date or time: YYYY-MM-DD or RFC 3339 (2024-01-15T10:00:00Z).")),
-		opt("sort", enum("Order of the results: relevance, or modified / created (newest first), or title.",
-			"relevance", "modified", "created", "title").def("relevance")),
-		opt("limit", integer("Results per page.", 1, 100).def(10)),
+		opt("backlinks_to", str("")),
+		opt("modified_since", str("")),
+		opt("sort", enum("", "relevance", "modified", "created", "title").def("relevance")),
+		opt("limit", integer("", 1, 100).def(10)),
 		cursorProp,
 	)
 	return &tool{
 		name: "search_notes", group: GroupSearch, title: "Search notes", idempotent: true,
-		description: "Ranked full-text search over the notes, with filters, returning each note's path, title, tags, " +
-			"modified date, score and snippets with line numbers. Use it to find notes about a topic or matching " +
-			"properties, tags, folders and dates. Use grep_notes instead for every line containing an exact text or " +
-			"regular expression, resolve_notes to turn a known name into a path, list_notes to browse a folder. " + datesDoc +
-			" sort modified and created, modified_since and the modified: and created: terms use the same dates. " + queryLanguage,
+		description: "Ranked search with snippets. Use grep_notes for exact text, list_notes to browse. " +
+			queryLanguage,
 		input:  in,
 		output: searchResultSchema(),
 		run:    bind(in, runSearch),
@@ -219,21 +216,16 @@ type recentNote struct {
 
 func recentChangesTool() *tool {
 	in := object("",
-		opt("limit", integer("Notes per page.", 1, 100).def(10)),
-		opt("since", str("Only notes modified at or after this date or time: YYYY-MM-DD or RFC 3339.")),
+		opt("limit", integer("", 1, 100).def(10)),
+		opt("since", str("")),
 		folderProp,
-		opt("author", str("Only notes whose last change was made by this author: Name <email>, matched as text, ignoring case.")),
+		opt("author", str("")),
 		cursorProp,
 	)
 	return &tool{
 		name: "recent_changes", group: GroupSearch, title: "Recently changed notes", idempotent: true,
-		description: "The notes changed most recently, newest first, with the time, commit and author of their last change " +
-			"and their tags: use it to resume work or see what is new, or with author what someone changed last. The " +
-			"order comes from the history (the last commit that changed each note, renames followed). For the commits " +
-			"themselves use activity_log; to combine recency with a query, search_notes with sort modified. Dates: modified is " +
-			"the time of that last commit (modified_source git), whatever the frontmatter says; created is the frontmatter's " +
-			"created date where it has one, else the note's first commit's time, and created_source says which.",
-		input: in,
+		description: "Notes by last commit, newest first, with author. Use it to see what is new; activity_log for commits.",
+		input:       in,
 		output: object("One page of notes, newest first.",
 			req("results", arrayOf("", object("",
 				req("path", str("Note path.")),

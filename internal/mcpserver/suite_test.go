@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/mcpserver"
 	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -30,6 +32,31 @@ var mutatingTools = []string{"apply_changes", "daily_note", "delete_note", "edit
 // readingTools are the mutating tools that also read: a read-only server
 // lists them as read-only and serves their reads.
 var readingTools = []string{"daily_note"}
+
+// plainArgs are arguments whose name, type, enum and default say what they
+// take: they need no description of their own.
+var plainArgs = []string{"aliases", "backlinks_to", "case_sensitive", "content", "context", "direction",
+	"follow_renames", "include_content", "max_chars", "max_depth", "modified_since", "new_path", "pattern",
+	"prefix", "properties", "recursive", "sort", "threshold", "unset", "until", "update_links"}
+
+// undocumentedArgs lists the arguments of props, a tool's input schema
+// properties, that a model learns nothing about: without a description,
+// plain or named in desc, the tool's description, or in the server's
+// instructions, which explain the arguments many tools share.
+func undocumentedArgs(desc string, props map[string]any) []string {
+	var missing []string
+	for p, v := range props {
+		if d, _ := v.(map[string]any)["description"].(string); d != "" || slices.Contains(plainArgs, p) {
+			continue
+		}
+		named := regexp.MustCompile(`(^|[^a-z0-9_])` + regexp.QuoteMeta(p) + `([^a-z0-9_]|$)`)
+		if !named.MatchString(desc) && !named.MatchString(mcpserver.Instructions) {
+			missing = append(missing, p)
+		}
+	}
+	slices.Sort(missing)
+	return missing
+}
 
 // changeArgs are arguments with which a mutating tool changes the wiki, for
 // the READ_ONLY checks.
@@ -84,7 +111,7 @@ func checkToolList(t *testing.T, s *session, readOnly bool) {
 	}
 	for _, name := range names {
 		tl := s.tools[name]
-		if len(tl.Description) < 150 || !strings.Contains(strings.ToLower(tl.Description), "use") {
+		if len(tl.Description) < 60 || !strings.Contains(strings.ToLower(tl.Description), "use") {
 			t.Errorf("%s: the description should say what it does and when to use it: %q", name, tl.Description)
 		}
 		in, err := json.Marshal(tl.InputSchema)
@@ -96,10 +123,8 @@ func checkToolList(t *testing.T, s *session, readOnly bool) {
 		json.Unmarshal(in, &schema)
 		checkClosed(t, name, "input", schema)
 		props, _ := schema["properties"].(map[string]any)
-		for p, v := range props {
-			if d, _ := v.(map[string]any)["description"].(string); d == "" {
-				t.Errorf("%s: argument %s has no description", name, p)
-			}
+		for _, p := range undocumentedArgs(tl.Description, props) {
+			t.Errorf("%s: argument %s is explained nowhere: describe it, or name it in the tool's description", name, p)
 		}
 		for _, r := range tl.InputSchema.Required {
 			if _, ok := props[r]; !ok {

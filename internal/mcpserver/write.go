@@ -32,12 +32,12 @@ func (a *writeArgs) change(c wiki.Caller) wiki.Change {
 func writeNoteInput() *schema {
 	return object("", mutationProps(
 		pathProp,
-		req("content", text("The whole note in markdown. It may start with a YAML frontmatter block (--- ... ---).")),
-		opt("title", str("Sets the frontmatter title, replacing one in content.")),
-		opt("tags", strList("Tags added to the frontmatter tags of content (without '#'; nested tags use '/').")),
-		opt("aliases", strList("Other names of the note; they replace aliases in content.")),
-		opt("properties", openObject("Frontmatter keys to set, key → any JSON value; they replace the same keys in content.")),
-		opt("overwrite", boolean("Replace the note if it exists. Without it, writing to an existing note fails with ALREADY_EXISTS.").def(false)),
+		req("content", text("")),
+		opt("title", str("")),
+		opt("tags", strList("")),
+		opt("aliases", strList("")),
+		opt("properties", openObject("")),
+		opt("overwrite", boolean("").def(false)),
 	)...)
 }
 
@@ -45,10 +45,8 @@ func writeNoteTool() *tool {
 	in := writeNoteInput()
 	return &tool{
 		name: "write_note", group: GroupNotes, mutating: true, idempotent: true, title: "Create or replace a note",
-		description: "Create a note, or replace a whole note with overwrite: true, as one git commit. title, tags, aliases and " +
-			"properties are merged into the content's frontmatter. Do not use it to change part of an existing note (use " +
-			"edit_note, which does not resend the note) or only its frontmatter (use update_metadata). Returns the commit " +
-			"and the note's new version.",
+		description: "Create a note, or replace one with overwrite. Use edit_note to change part of a note, update_metadata for " +
+			"frontmatter.",
 		input:  in,
 		output: noteMutationSchema("The outcome."),
 		run: bind(in, func(ctx context.Context, s *Server, a *writeArgs) (any, string, error) {
@@ -86,22 +84,19 @@ func (a *editArgs) change(c wiki.Caller) wiki.Change {
 }
 
 func editNoteInput() *schema {
-	edit := object("One edit operation.",
-		req("op", enum("append: content at the end of the note; prepend: at the top of the body, after the frontmatter; "+
-			"replace: find becomes content; append_section / prepend_section: content at the end / start of section; "+
-			"replace_section: content replaces what is under the heading (the heading stays); insert_before / insert_after: "+
-			"content just before the heading / just after the whole section; delete_section: removes the heading and its section.",
+	edit := object("",
+		req("op", enum("append/prepend: end/top of body; replace: find becomes content; append_section/prepend_section/"+
+			"replace_section: end/start/body of section; insert_before/insert_after: before its heading/after it; delete_section.",
 			note.OpAppend, note.OpPrepend, note.OpReplace, note.OpAppendSection, note.OpPrependSection,
 			note.OpReplaceSection, note.OpInsertBefore, note.OpInsertAfter, note.OpDeleteSection)),
-		opt("content", text("The markdown to insert, or the replacement. Whole lines; start or end it with an empty line to separate paragraphs.")),
-		opt("find", text("For replace: the exact text to find (not a pattern).")),
-		opt("section", str("For the section ops: the heading's text (first match at any level), or Parent/Child.")),
-		opt("expected_matches", integer("For replace: how many times find must occur; every occurrence is replaced.", 1, 10000).def(1)),
+		opt("content", text("")),
+		opt("find", text("")),
+		opt("section", str("")),
+		opt("expected_matches", integer("Occurrences of find; all are replaced.", 1, 10000).def(1)),
 	)
 	return object("", mutationProps(
 		pathProp,
-		req("edits", &schema{Type: "array", MinItems: ptr(1), MaxItems: ptr(100), Items: edit,
-			Description: "Edits applied in order, each seeing the result of the previous; all or nothing, one commit."}),
+		req("edits", &schema{Type: "array", MinItems: ptr(1), MaxItems: ptr(100), Items: edit}),
 	)...)
 }
 
@@ -109,11 +104,8 @@ func editNoteTool() *tool {
 	in := editNoteInput()
 	return &tool{
 		name: "edit_note", group: GroupNotes, mutating: true, title: "Edit part of a note",
-		description: "Change part of a note without resending it: append or prepend text, replace an exact text, or add to, " +
-			"replace, insert around or delete a section under a heading. Several edits apply in order as one commit, all or " +
-			"nothing. A find text that matches another number of times than expected_matches is AMBIGUOUS (or NOT_FOUND); a " +
-			"missing heading is NOT_FOUND and lists the headings that exist. Use write_note to replace a whole note, " +
-			"update_metadata for frontmatter, daily_note for today's note.",
+		description: "Change part of a note without resending it; edits apply in order, all or nothing. Use write_note to replace " +
+			"it whole.",
 		input:  in,
 		output: noteMutationSchema("The outcome."),
 		run: bind(in, func(ctx context.Context, s *Server, a *editArgs) (any, string, error) {
@@ -154,13 +146,13 @@ func (a *metadataArgs) change(c wiki.Caller) wiki.Change {
 func updateMetadataInput() *schema {
 	return object("", mutationProps(
 		pathProp,
-		opt("title", str("New title.")),
-		opt("tags", strList("Replace all tags with these. Not together with add_tags or remove_tags.")),
-		opt("add_tags", strList("Tags to add; adding one the note has is a no-op.")),
-		opt("remove_tags", strList("Tags to remove, ignoring case; removing one the note lacks is a no-op. Applied before add_tags.")),
-		opt("aliases", strList("Replace the aliases with these.")),
-		opt("set", openObject("Frontmatter keys to set, key → any JSON value (string, number, boolean, list, object, or null).")),
-		opt("unset", strList("Frontmatter keys to remove; a missing key is ignored.")),
+		opt("title", str("")),
+		opt("tags", strList("")),
+		opt("add_tags", strList("")),
+		opt("remove_tags", strList("")),
+		opt("aliases", strList("")),
+		opt("set", openObject("")),
+		opt("unset", strList("")),
 	)...)
 }
 
@@ -168,9 +160,8 @@ func updateMetadataTool() *tool {
 	in := updateMetadataInput()
 	return &tool{
 		name: "update_metadata", group: GroupNotes, mutating: true, idempotent: true, title: "Change a note's frontmatter",
-		description: "Change only a note's frontmatter: title, tags (replace, or add_tags/remove_tags), aliases, any key with " +
-			"set, or remove keys with unset. Only the lines of the changed keys are rewritten; comments and the body keep " +
-			"their bytes. Returns the frontmatter before and after. Use edit_note or write_note to change the body.",
+		description: "Change only frontmatter: title, tags and aliases replace; add_tags/remove_tags edit tags; set/unset keys. " +
+			"Use edit_note for the body.",
 		input:  in,
 		output: noteMutationSchema("The outcome, with metadata before and after."),
 		run: bind(in, func(ctx context.Context, s *Server, a *metadataArgs) (any, string, error) {
@@ -231,7 +222,7 @@ func (a *deleteArgs) change(c wiki.Caller) wiki.Change {
 func deleteNoteInput() *schema {
 	return object("", mutationProps(
 		pathProp,
-		req("confirm", boolean("Must be true: says you mean to delete the note.")),
+		req("confirm", boolean("Must be true.")),
 	)...)
 }
 
@@ -239,12 +230,9 @@ func deleteNoteTool() *tool {
 	in := deleteNoteInput()
 	return &tool{
 		name: "delete_note", group: GroupNotes, mutating: true, destructive: true, idempotent: true, title: "Delete a note",
-		description: "Delete a note as one git commit. It stays in history and can be brought back (restore_note, or git). " +
-			"confirm must be true. Links to it from other notes are not changed: the result lists the notes whose links " +
-			"named it (broken_links), by path, title or alias. Use dry_run to see the diff first; use move_note instead " +
-			"to rename or file away a note.",
-		input:  in,
-		output: noteMutationSchema("The outcome."),
+		description: "Delete a note; links to it stay, listed as broken_links. Use move_note to rename.",
+		input:       in,
+		output:      noteMutationSchema("The outcome."),
 		run: bind(in, func(ctx context.Context, s *Server, a *deleteArgs) (any, string, error) {
 			res, err := s.w.Delete(ctx, a.request(s.caller(ctx)))
 			if err != nil {
