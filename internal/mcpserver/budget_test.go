@@ -42,8 +42,16 @@ const descAndInputBudget = 12000
 // TestToolsListBudget fails when the descriptions and input schemas grow
 // past descAndInputBudget.
 func TestToolsListBudget(t *testing.T) {
-	if d, _, _ := toolsListSizes(t); d > descAndInputBudget {
+	d, _, whole := toolsListSizes(t)
+	if d > descAndInputBudget {
 		t.Errorf("descriptions and input schemas cost %d bytes, over the budget of %d: say what a tool does and "+
 			"when to use it in fewer words, and explain what tools share once, in the server's instructions", d, descAndInputBudget)
 	}
+	if whole > toolsListBudget {
+		t.Errorf("tools/list is %d bytes, over the budget of %d: publish output schemas as their shape, share what "+
+			"repeats, and declare for each tool only the fields it returns", whole, toolsListBudget)
+	}
 }
+
+// toolsListBudget bounds the whole tools/list of the default profile.
+const toolsListBudget = 40_000

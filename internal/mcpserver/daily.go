@@ -44,8 +44,8 @@ func dailyNoteTool() *tool {
 			req("created", boolean("Set when this write created the note.")),
 			opt("commit", str("The new commit of a write.")),
 			opt("version", str("The note's version after a write.")),
-			opt("note", readResultSchema("The note, for op read.")),
-			opt("result", object("The outcome of a write.", mutationResultProps()...)),
+			opt("note", readResultSchema("The note, for op read.").without("backlinks")),
+			opt("result", object("The outcome of a write.", mutationResultProps()...).without("metadata", "links_updated", "broken_links")),
 		),
 		reads: dailyReads,
 		run:   bind(in, runDaily),
@@ -85,6 +85,9 @@ func runDaily(ctx context.Context, s *Server, a *dailyArgs) (any, string, error)
 	}
 	out := &dailyOutput{DailyResult: res}
 	if res.Note != nil {
+		read := *res
+		read.Note = wireRead(res.Note)
+		out.DailyResult = &read
 		return out, readText(res.Note, false), nil
 	}
 	out.Commit = res.Result.Commit

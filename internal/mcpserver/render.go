@@ -109,10 +109,6 @@ func dateProps() []prop {
 	}
 }
 
-// modifiedProp is the one date a search hit shows: when the note was last
-// changed (read_note has the rest).
-func modifiedProp() prop { return dateProps()[2] }
-
 // datesText renders a note's dates for a header line, with their sources:
 // "created 2024-01-02 (frontmatter) · modified 2024-03-12T09:30:00Z (git)".
 func datesText(created *time.Time, createdSource string, modified *time.Time, modifiedSource string) string {

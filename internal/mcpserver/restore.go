@@ -25,7 +25,7 @@ func restoreNoteTool() *tool {
 		name: "restore_note", group: GroupHistory, mutating: true, idempotent: true, title: "Restore an old version",
 		description: "Bring back a note as of version (a commit), or a deleted note. Use revert_change to undo one commit only.",
 		input:       in,
-		output:      noteMutationSchema("The outcome."),
+		output:      noteMutationSchema("The outcome.").without("metadata", "links_updated", "broken_links"),
 		run: bind(in, func(ctx context.Context, s *Server, a *restoreArgs) (any, string, error) {
 			res, err := s.w.Restore(ctx, wiki.RestoreRequest{Path: a.Path, Version: a.Version, Mutation: a.mutation(s.caller(ctx))})
 			if err != nil {
@@ -58,7 +58,7 @@ func revertChangeTool() *tool {
 		description: "Undo one commit's changes to notes, keeping later edits (CONFLICT if they overlap). Use restore_note for a " +
 			"whole old version.",
 		input:  in,
-		output: object("The outcome.", mutationResultProps()...),
+		output: object("The outcome.", mutationResultProps()...).without("metadata", "links_updated", "broken_links"),
 		run: bind(in, func(ctx context.Context, s *Server, a *revertArgs) (any, string, error) {
 			res, err := s.w.Revert(ctx, wiki.RevertRequest{Commit: a.Commit,
 				Mutation: wiki.Mutation{DryRun: a.DryRun, Message: a.Message, Caller: s.caller(ctx)}})

@@ -37,8 +37,12 @@ func TestResultBudget(t *testing.T) {
 	search := structuredJSON(t, res)
 	res = s.call("read_note", map[string]any{"path": "decisions/launch"})
 	read := structuredJSON(t, res)
-	t.Logf("search_notes, 10 hits: %d B structured, %d B text", len(search), len(text(res)))
+	t.Logf("search_notes, 10 hits: %d B structured", len(search))
 	t.Logf("read_note of a %d B note: %d B structured", len(budgetNote()), len(read))
-	t.Logf("search: %s", search)
-	t.Logf("read: %s", read)
+	if len(read) > readBudget {
+		t.Errorf("read_note of a %d B note: %d B of structured content, over the budget of %d:\n%s", len(budgetNote()), len(read), readBudget, read)
+	}
 }
+
+// readBudget bounds the structured content of a read of a 2 KB note.
+const readBudget = 2_662

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 )
 
@@ -248,4 +249,73 @@ func (ps orderedProps) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
+}
+
+// shareDefinitions returns a published schema with every subschema of
+// more than minShared bytes that occurs more than once written once, under
+// $defs, and referred to with $ref; and with every free-form map written
+// as {"type":"object"}. The keys of each object come out sorted.
+func shareDefinitions(raw []byte) []byte {
+	var root map[string]any
+	if err := json.Unmarshal(raw, &root); err != nil {
+		panic(err) // our own schema
+	}
+	const minShared = 80
+	// subschemas calls f on each schema directly inside s, and replaces it
+	// with what f returns.
+	subschemas := func(s map[string]any, f func(map[string]any) map[string]any) {
+		if props, ok := s["properties"].(map[string]any); ok {
+			for k, p := range props {
+				if ps, ok := p.(map[string]any); ok {
+					props[k] = f(ps)
+				}
+			}
+		}
+		for _, k := range []string{"items", "additionalProperties"} {
+			if sub, ok := s[k].(map[string]any); ok {
+				s[k] = f(sub)
+			}
+		}
+	}
+	count := map[string]int{}
+	var walk func(s map[string]any) map[string]any
+	walk = func(s map[string]any) map[string]any {
+		if props, ok := s["properties"].(map[string]any); ok && len(props) == 0 && s["additionalProperties"] == true {
+			delete(s, "properties")
+			delete(s, "additionalProperties")
+		}
+		subschemas(s, walk)
+		if b, _ := json.Marshal(s); len(b) > minShared {
+			count[string(b)]++
+		}
+		return s
+	}
+	subschemas(root, walk)
+	defs := map[string]any{}
+	names := map[string]string{}
+	var replace func(s map[string]any) map[string]any
+	replace = func(s map[string]any) map[string]any {
+		b, _ := json.Marshal(s)
+		if count[string(b)] < 2 {
+			subschemas(s, replace)
+			return s
+		}
+		name, ok := names[string(b)]
+		if !ok {
+			name = fmt.Sprintf("d%d", len(names))
+			names[string(b)] = name
+			subschemas(s, replace)
+			defs[name] = s
+		}
+		return map[string]any{"$ref": "#/$defs/" + name}
+	}
+	subschemas(root, replace)
+	if len(defs) > 0 {
+		root["$defs"] = defs
+	}
+	out, err := json.Marshal(root)
+	if err != nil {
+		panic(err)
+	}
+	return out
 }

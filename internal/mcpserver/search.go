@@ -85,7 +85,9 @@ func runSearch(ctx context.Context, s *Server, a *searchArgs) (any, string, erro
 			res.Results[i].Tags = []string{}
 		}
 		hit := &res.Results[i]
-		hit.Snippets = slices.DeleteFunc(hit.Snippets, func(sn wiki.Snippet) bool { return repeatsTitle(sn.Text, hit.Title) })
+		if rest := slices.DeleteFunc(slices.Clone(hit.Snippets), func(sn wiki.Snippet) bool { return repeatsTitle(sn.Text, hit.Title) }); len(rest) > 0 {
+			hit.Snippets = rest
+		}
 		for j := range hit.Snippets {
 			var cut bool
 			hit.Snippets[j].Text, cut = clip(hit.Snippets[j].Text, maxItemChars)
@@ -96,7 +98,8 @@ func runSearch(ctx context.Context, s *Server, a *searchArgs) (any, string, erro
 }
 
 // repeatsTitle reports whether a snippet is only the note's title, as its
-// heading: the hit gives the title already.
+// heading: the hit gives the title already, so such a snippet is left out
+// when the hit has others.
 func repeatsTitle(snippet, title string) bool {
 	t := strings.NewReplacer("«", "", "»", "").Replace(snippet)
 	return strings.TrimSpace(strings.TrimLeft(t, "#")) == title
@@ -149,7 +152,7 @@ func searchResultSchema() *schema {
 			req("path", str("Note path.")),
 			req("title", str("Title.")),
 			req("tags", strList("Tags.")),
-		}, modifiedProp()),
+		}, dateProps()...),
 			req("score", &schema{Type: "number", Description: "Relevance score.", Digits: 3}),
 			opt("snippets", arrayOf("Pieces of the note around the matches; matched terms are marked «like this».", object("",
 				req("line", integer("Line number in the file.", 1, 1e9)),

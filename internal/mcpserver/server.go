@@ -136,7 +136,7 @@ Conventions of every tool:
 	`title, then alias, the nearest note first.
 - The tools see committed notes only: uncommitted edits in the checkout are not shown (read_note's local_change and ` +
 	`wiki_status say when there are some).
-- A failed call says CODE: message. Hint: what to do next.`
+- A failed call says CODE: message. Hint: what to do next; its structured content is {"error": {code, message, hint, ...details}}.`
 
 func (s *Server) groupEnabled(g string) bool {
 	return len(s.opts.Groups) == 0 || slices.Contains(s.opts.Groups, g)
@@ -223,6 +223,7 @@ func (t *tool) definition(readOnly bool) mcp.Tool {
 	if err != nil {
 		panic(err)
 	}
+	out = shareDefinitions(out)
 	desc, mutating := t.description, t.mutating
 	if readOnly && t.reads != nil {
 		desc += " This server is read-only: reads work, and every change fails with READ_ONLY."

@@ -38,10 +38,10 @@ func TestEncodeStructured(t *testing.T) {
 		{"no null is left as is", map[string]any{"path": "a<b>", "n": 1.5}, `{"n":1.5,"path":"a<b>"}`},
 		{"a nil list, map and record",
 			result{Path: "x"},
-			`{"path":"x","incoming":[],"note":null,"props":{},"free":null,"maybe":null,"unknown":null}`},
+			`{"path":"x","incoming":[],"note":null,"props":{},"free":null,"maybe":null}`},
 		{"nested lists and map values",
 			result{Path: "x", Incoming: []backlink{{}}, Props: map[string][]string{"k": nil}, Free: []any{nil}},
-			`{"path":"x","incoming":[{"links":[]}],"note":null,"props":{"k":[]},"free":[null],"maybe":null,"unknown":null}`},
+			`{"path":"x","incoming":[{"links":[]}],"note":null,"props":{"k":[]},"free":[null],"maybe":null}`},
 		{"numbers and strings keep their form",
 			map[string]any{"path": "é\n\"", "incoming": nil, "free": uint64(12345678901234567890)},
 			`{"free":12345678901234567890,"incoming":[],"path":"é\n\""}`},
@@ -62,10 +62,16 @@ func TestEncodeStructured(t *testing.T) {
 		want string
 	}{
 		{"untagged, empty", untagged{}, `{"path":"","incoming":[]}`},
+		// What the schema does not declare is not on the wire.
 		{"untagged, set", untagged{Path: "p", NextCursor: "c", Props: map[string][]string{}, Inner: Inner{3}},
-			`{"path":"p","incoming":[],"next_cursor":"c","props":{},"last_line":3}`},
+			`{"path":"p","incoming":[],"props":{}}`},
 		{"words", untagged{Path: wiki.Sayf("use {restore}")}, `{"path":"use restore_note","incoming":[]}`},
 	}...)
+	// Without a schema every field is written, by the same names.
+	if got, err := encodeStructured(untagged{Path: "p", NextCursor: "c", Inner: Inner{3}}, nil); err != nil ||
+		string(got) != `{"path":"p","next_cursor":"c","last_line":3}` {
+		t.Errorf("without a schema: %s, %v", got, err)
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := encodeStructured(tt.in, out)

@@ -48,7 +48,7 @@ func writeNoteTool() *tool {
 		description: "Create a note, or replace one with overwrite. Use edit_note to change part of a note, update_metadata for " +
 			"frontmatter.",
 		input:  in,
-		output: noteMutationSchema("The outcome."),
+		output: noteMutationSchema("The outcome.").without("metadata", "links_updated", "broken_links"),
 		run: bind(in, func(ctx context.Context, s *Server, a *writeArgs) (any, string, error) {
 			res, err := s.w.Write(ctx, a.request(s.caller(ctx)))
 			if err != nil {
@@ -107,7 +107,7 @@ func editNoteTool() *tool {
 		description: "Change part of a note without resending it; edits apply in order, all or nothing. Use write_note to replace " +
 			"it whole.",
 		input:  in,
-		output: noteMutationSchema("The outcome."),
+		output: noteMutationSchema("The outcome.").without("metadata", "links_updated", "broken_links"),
 		run: bind(in, func(ctx context.Context, s *Server, a *editArgs) (any, string, error) {
 			res, err := s.w.Edit(ctx, a.request(s.caller(ctx)))
 			if err != nil {
@@ -163,7 +163,7 @@ func updateMetadataTool() *tool {
 		description: "Change only frontmatter: title, tags and aliases replace; add_tags/remove_tags edit tags; set/unset keys. " +
 			"Use edit_note for the body.",
 		input:  in,
-		output: noteMutationSchema("The outcome, with metadata before and after."),
+		output: noteMutationSchema("The outcome, with metadata before and after.").without("links_updated", "broken_links"),
 		run: bind(in, func(ctx context.Context, s *Server, a *metadataArgs) (any, string, error) {
 			res, err := s.w.UpdateMetadata(ctx, a.request(s.caller(ctx)))
 			if err != nil {
@@ -232,7 +232,7 @@ func deleteNoteTool() *tool {
 		name: "delete_note", group: GroupNotes, mutating: true, destructive: true, idempotent: true, title: "Delete a note",
 		description: "Delete a note; links to it stay, listed as broken_links. Use move_note to rename.",
 		input:       in,
-		output:      noteMutationSchema("The outcome."),
+		output:      noteMutationSchema("The outcome.").without("metadata", "links_updated"),
 		run: bind(in, func(ctx context.Context, s *Server, a *deleteArgs) (any, string, error) {
 			res, err := s.w.Delete(ctx, a.request(s.caller(ctx)))
 			if err != nil {
