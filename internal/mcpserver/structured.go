@@ -20,6 +20,12 @@ import (
 // its structured content, strings worded with w: the command line prints
 // the same JSON. A tool of no such name encodes by the rules alone.
 func ResultJSON(tool string, v any, w wiki.Words) ([]byte, error) {
+	switch r := v.(type) {
+	case *wiki.ReadResult:
+		v = wireRead(r)
+	case *wiki.Result:
+		v = noteOutput("", r)
+	}
 	return encodeWith(v, outputSchemas()[tool], w)
 }
 
