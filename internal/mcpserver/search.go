@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -85,8 +86,14 @@ func runSearch(ctx context.Context, s *Server, a *searchArgs) (any, string, erro
 			res.Results[i].Tags = []string{}
 		}
 		hit := &res.Results[i]
-		if rest := slices.DeleteFunc(slices.Clone(hit.Snippets), func(sn wiki.Snippet) bool { return repeatsTitle(sn.Text, hit.Title) }); len(rest) > 0 {
-			hit.Snippets = rest
+		repeats := 0
+		for _, sn := range hit.Snippets {
+			if repeatsTitle(sn.Text, hit.Title) {
+				repeats++
+			}
+		}
+		if repeats > 0 && repeats < len(hit.Snippets) {
+			hit.Snippets = slices.DeleteFunc(hit.Snippets, func(sn wiki.Snippet) bool { return repeatsTitle(sn.Text, hit.Title) })
 		}
 		for j := range hit.Snippets {
 			var cut bool
@@ -101,8 +108,18 @@ func runSearch(ctx context.Context, s *Server, a *searchArgs) (any, string, erro
 // heading: the hit gives the title already, so such a snippet is left out
 // when the hit has others.
 func repeatsTitle(snippet, title string) bool {
-	t := strings.NewReplacer("«", "", "»", "").Replace(snippet)
-	return strings.TrimSpace(strings.TrimLeft(t, "#")) == title
+	s := strings.TrimSpace(strings.TrimLeft(snippet, "#"))
+	for _, r := range s {
+		if r == '«' || r == '»' {
+			continue
+		}
+		t, size := utf8.DecodeRuneInString(title)
+		if size == 0 || t != r {
+			return false
+		}
+		title = title[size:]
+	}
+	return title == ""
 }
 
 func searchText(query string, res *wiki.SearchResult) string {

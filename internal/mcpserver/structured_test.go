@@ -134,3 +134,20 @@ func BenchmarkEncodeStructured(b *testing.B) {
 		}
 	})
 }
+
+func TestRepeatsTitle(t *testing.T) {
+	for _, tt := range []struct {
+		snippet, title string
+		want           bool
+	}{
+		{"# «Launch» note 0", "Launch note 0", true},
+		{"## «田中» 太郎", "田中 太郎", true},
+		{"The «launch» checklist", "Launch note 0", false},
+		{"# Launch note", "Launch note 0", false},
+		{"# Launch note 0 and more", "Launch note 0", false},
+	} {
+		if got := repeatsTitle(tt.snippet, tt.title); got != tt.want {
+			t.Errorf("repeatsTitle(%q, %q) = %v", tt.snippet, tt.title, got)
+		}
+	}
+}
