@@ -219,11 +219,7 @@ func (t *tool) definition(readOnly bool) mcp.Tool {
 	if err != nil {
 		panic(err)
 	}
-	out, err := json.Marshal(t.output.published())
-	if err != nil {
-		panic(err)
-	}
-	out = shareDefinitions(out)
+	out := publishedOutput(t)
 	desc, mutating := t.description, t.mutating
 	if readOnly && t.reads != nil {
 		desc += " This server is read-only: reads work, and every change fails with READ_ONLY."
@@ -243,6 +239,24 @@ func (t *tool) definition(readOnly bool) mcp.Tool {
 			OpenWorldHint:   ptr(false),
 		},
 	}
+}
+
+// publishedOutputs holds each tool's output schema as tools/list shows
+// it, made once per process: the schemas never change, and sharing their
+// definitions takes longer than anything else in a server's start.
+var publishedOutputs sync.Map // tool name → json.RawMessage
+
+func publishedOutput(t *tool) json.RawMessage {
+	if out, ok := publishedOutputs.Load(t.name); ok {
+		return out.(json.RawMessage)
+	}
+	out, err := json.Marshal(t.output.published())
+	if err != nil {
+		panic(err)
+	}
+	out = shareDefinitions(out)
+	publishedOutputs.Store(t.name, json.RawMessage(out))
+	return out
 }
 
 // handler adapts a tool to mcp-go: arguments in, a result with structured
