@@ -42,7 +42,7 @@ func (c *searchCommand) Run(ctx context.Context, args []string) error {
 	if err := w.Reindex(ctx, false, progressPrinter(c.env, "indexing")); err != nil {
 		return err
 	}
-	res, err := w.Search(ctx, wiki.SearchParams{Query: strings.Join(cl.Args(), " "), Limit: *limit, Sort: *sort, Snippets: true})
+	res, err := w.Search(ctx, wiki.SearchParams{Query: strings.Join(cl.Args(), " "), Limit: *limit, Sort: *sort, Snippets: 3})
 	if err != nil {
 		return err
 	}

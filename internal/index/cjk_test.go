@@ -154,7 +154,7 @@ func TestIndex_Search_cjkSnippets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
-			res := find(t, x, wiki.SearchRequest{Query: parse(t, tt.query), Limit: 100, Snippets: true})
+			res := find(t, x, wiki.SearchRequest{Query: parse(t, tt.query), Limit: 100, Snippets: 3})
 			var got []string
 			for _, h := range res.Results {
 				if h.Path == tt.path {

@@ -2,8 +2,8 @@ package index
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"strconv"
+	"strings"
 
 	"github.com/wikid/wikid/internal/wiki"
 
@@ -58,9 +58,12 @@ func keyDesc(field string) *search.SortField {
 // cursor is the position after the last hit of a page: the sort order and
 // that hit's sort key, in the form bleve's SearchAfter takes (a score as a
 // decimal, a date in RFC 3339, the lowercased title, then the path).
+//
+// On the wire it is base64url of the order's first letter, the key, a NUL
+// and the path: a path never holds a NUL, so the last one splits them.
 type cursor struct {
-	Sort  string   `json:"sort"`
-	After []string `json:"after"`
+	Sort  string
+	After []string
 }
 
 // cursorAfter returns the cursor that continues after hit h.
@@ -73,9 +76,7 @@ func cursorAfter(mode string, h *search.DocumentMatch) string {
 	} else if len(h.DecodedSort) > 0 {
 		key = h.DecodedSort[0]
 	}
-	after := []string{key, h.ID}
-	b, _ := json.Marshal(cursor{Sort: mode, After: after})
-	return base64.RawURLEncoding.EncodeToString(b)
+	return base64.RawURLEncoding.EncodeToString([]byte(mode[:1] + key + "\x00" + h.ID))
 }
 
 // decodeCursor reads a cursor for sort order mode. It returns an
@@ -87,19 +88,27 @@ func decodeCursor(s, mode string) (*cursor, error) {
 			WithHint("pass the next_cursor of the previous page unchanged, with the same sort, or omit it to start over")
 	}
 	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
+	if err != nil || len(b) == 0 {
 		return nil, bad("not a cursor")
 	}
-	var c cursor
-	if err := json.Unmarshal(b, &c); err != nil {
+	raw := string(b)
+	made := ""
+	for _, m := range []string{sortRelevance, sortModified, sortCreated, sortTitle} {
+		if raw[0] == m[0] {
+			made = m
+		}
+	}
+	if made == "" {
 		return nil, bad("not a cursor")
 	}
-	if c.Sort != mode {
-		return nil, bad("it belongs to sort " + strconv.Quote(c.Sort) + ", not " + strconv.Quote(mode))
+	if made != mode {
+		return nil, bad("it belongs to sort " + strconv.Quote(made) + ", not " + strconv.Quote(mode))
 	}
-	if len(c.After) != 2 || c.After[1] == "" {
+	i := strings.LastIndexByte(raw, 0)
+	if i < 0 || i == len(raw)-1 {
 		return nil, bad("wrong sort key")
 	}
+	c := cursor{Sort: mode, After: []string{raw[1:i], raw[i+1:]}}
 	switch mode {
 	case sortRelevance:
 		if _, err := strconv.ParseFloat(c.After[0], 64); err != nil {

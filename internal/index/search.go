@@ -57,7 +57,7 @@ func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (_ *wiki.Sea
 		return nil, ErrClosed
 	}
 	c := &compiler{bi: x.bi, im: x.im, linked: req.Linked, common: x.common.get()}
-	if req.Snippets {
+	if req.Snippets > 0 {
 		c.hl = newHighlighter()
 	}
 	q, err := c.compile(ctx, req.Query)
@@ -76,7 +76,7 @@ func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (_ *wiki.Sea
 		}
 	}
 	fields := []string{fieldTitle, fieldTagNames, fieldModStamp}
-	if req.Snippets {
+	if req.Snippets > 0 {
 		fields = append(fields, fieldBody, fieldBodyLine)
 	}
 	hits, total, err := x.top(ctx, withFilter(q, filter), mode, after, limit, fields)
@@ -92,15 +92,16 @@ func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (_ *wiki.Sea
 		}
 		out.Results = append(out.Results, hit(h))
 	}
-	if req.Snippets {
-		addSnippets(c, hits[:len(out.Results)], out.Results)
+	if req.Snippets > 0 {
+		addSnippets(c, hits[:len(out.Results)], out.Results, req.Snippets)
 	}
 	return out, nil
 }
 
 // addSnippets fills in the snippets of a page of hits from their stored
-// bodies, marking the words that compile gathered into c.hl.
-func addSnippets(c *compiler, page []*search.DocumentMatch, hits []wiki.SearchHit) {
+// bodies, at most n per hit, marking the words that compile gathered into
+// c.hl.
+func addSnippets(c *compiler, page []*search.DocumentMatch, hits []wiki.SearchHit, n int) {
 	h := c.hl
 	if h.empty() {
 		return
@@ -109,7 +110,7 @@ func addSnippets(c *compiler, page []*search.DocumentMatch, hits []wiki.SearchHi
 	for i, m := range page {
 		line, _ := strconv.Atoi(firstString(m.Fields[fieldBodyLine]))
 		body := firstString(m.Fields[fieldBody])
-		hits[i].Snippets = snippets(body, line, c.locate(h, body))
+		hits[i].Snippets = snippets(body, line, hits[i].Title, c.locate(h, body), n)
 	}
 }
 

@@ -12,25 +12,24 @@ import (
 )
 
 const (
-	// maxSnippets is how many snippets a hit gets at most.
-	maxSnippets = 3
 	// snippetWidth is roughly how many characters of a line a snippet
 	// shows, marks and ellipses aside.
-	snippetWidth = 160
+	snippetWidth = 120
 	// snippetLead is how much of the line before the first match a cut
 	// snippet keeps.
-	snippetLead = 50
+	snippetLead = 40
 )
 
 // span is the byte range of one match in the body.
 type span struct{ start, end int }
 
-// snippets returns up to maxSnippets one-line snippets of body around the
+// snippets returns up to most one-line snippets of body around the
 // matches bleve located in it, each with its line number in the file
 // (bodyLine is the file line of the body's first line) and the matches
-// marked with «». Lines that match more distinct terms come first; the
-// snippets are returned in line order.
-func snippets(body string, bodyLine int, locs search.TermLocationMap) []wiki.Snippet {
+// marked with «». Lines that match more distinct terms come first, and a
+// line that only repeats the note's title, as its heading does, comes last:
+// the hit gives the title already. The snippets are returned in line order.
+func snippets(body string, bodyLine int, title string, locs search.TermLocationMap, most int) []wiki.Snippet {
 	if len(locs) == 0 {
 		return nil
 	}
@@ -38,6 +37,7 @@ func snippets(body string, bodyLine int, locs search.TermLocationMap) []wiki.Sni
 		start, end int // byte range, without the newline
 		spans      []span
 		terms      map[string]bool
+		title      bool // the line only repeats the title
 	}
 	var spans []span
 	termOf := map[span]string{}
@@ -113,11 +113,17 @@ func snippets(body string, bodyLine int, locs search.TermLocationMap) []wiki.Sni
 
 	best := make([]*line, len(lines))
 	copy(best, lines)
+	for _, l := range best {
+		l.title = repeatsTitle(body[l.start:l.end], title)
+	}
 	sort.SliceStable(best, func(a, b int) bool {
+		if best[a].title != best[b].title {
+			return best[b].title
+		}
 		return len(best[a].terms) > len(best[b].terms)
 	})
-	if len(best) > maxSnippets {
-		best = best[:maxSnippets]
+	if len(best) > most {
+		best = best[:most]
 	}
 	sort.Slice(best, func(a, b int) bool { return best[a].start < best[b].start })
 
@@ -231,4 +237,11 @@ func forward(s string, pos, max, n int) int {
 		j -= size
 	}
 	return i
+}
+
+// repeatsTitle reports whether a line is only the title, as a heading or
+// on its own.
+func repeatsTitle(line, title string) bool {
+	line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "#"))
+	return line != "" && line == strings.TrimSpace(title)
 }

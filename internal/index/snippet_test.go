@@ -51,12 +51,12 @@ func TestIndex_Search_snippets(t *testing.T) {
 			{Line: 5, Text: "The context «protocol model» is different."},
 		}},
 		{"clients", "research/mcp", []wiki.Snippet{
-			{Line: 4, Text: "…files and prompts without a custom integration for every pair of client and server, and the Model Context Protocol now has many servers and «clients» in the wild."},
+			{Line: 4, Text: "…for every pair of client and server, and the Model Context Protocol now has many servers and «clients» in the wild."},
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
-			res := find(t, x, wiki.SearchRequest{Query: parse(t, tt.query), Limit: 100, Snippets: true})
+			res := find(t, x, wiki.SearchRequest{Query: parse(t, tt.query), Limit: 100, Snippets: 3})
 			for _, h := range res.Results {
 				if h.Path != tt.path {
 					continue
@@ -70,7 +70,7 @@ func TestIndex_Search_snippets(t *testing.T) {
 		})
 	}
 	t.Run("long line cut around the match", func(t *testing.T) {
-		res := find(t, x, wiki.SearchRequest{Query: parse(t, "integration"), Snippets: true})
+		res := find(t, x, wiki.SearchRequest{Query: parse(t, "integration"), Snippets: 3})
 		if len(res.Results) != 1 || len(res.Results[0].Snippets) != 1 {
 			t.Fatalf("hits = %+v", res.Results)
 		}
@@ -111,7 +111,7 @@ func TestIndex_Search_snippetsBest(t *testing.T) {
 		"apple apple apple",    // 7: one term
 	}, "\n")
 	apply(t, x, "c1", []wiki.Document{{Path: "fruit", Body: body, BodyLine: 10}}, nil)
-	res := find(t, x, wiki.SearchRequest{Query: parse(t, "apple OR banana OR cherry"), Snippets: true})
+	res := find(t, x, wiki.SearchRequest{Query: parse(t, "apple OR banana OR cherry"), Snippets: 3})
 	if len(res.Results) != 1 {
 		t.Fatalf("hits = %q", paths(res))
 	}
@@ -125,6 +125,24 @@ func TestIndex_Search_snippetsBest(t *testing.T) {
 	}
 }
 
+// TestIndex_Search_oneSnippet checks that a single snippet is the line
+// that says most, and never the heading that only repeats the title.
+func TestIndex_Search_oneSnippet(t *testing.T) {
+	x := openFixture(t)
+	res := find(t, x, wiki.SearchRequest{Query: parse(t, "alpha"), Limit: 100, Snippets: 1})
+	for _, h := range res.Results {
+		if h.Path != "projects/alpha/plan" {
+			continue
+		}
+		want := []wiki.Snippet{{Line: 8, Text: "The «alpha» project ships the wiki search."}}
+		if !slices.Equal(h.Snippets, want) {
+			t.Errorf("snippets = %+v, want %+v", h.Snippets, want)
+		}
+		return
+	}
+	t.Fatalf("no hit projects/alpha/plan in %q", paths(res))
+}
+
 // TestMarkLine checks the cutting and marking of one line.
 func TestMarkLine(t *testing.T) {
 	tests := []struct {
@@ -136,7 +154,7 @@ func TestMarkLine(t *testing.T) {
 		{"short", "  one two three  ", []span{{6, 9}}, "one «two» three"},
 		{"two marks", "one two three", []span{{0, 3}, {8, 13}}, "«one» two «three»"},
 		{"unicode", "naïve café au lait", []span{{7, 12}}, "naïve «café» au lait"},
-		{"start of a long line", "match " + strings.Repeat("word ", 60), []span{{0, 5}}, "«match» " + strings.TrimSpace(strings.Repeat("word ", 31)) + "…"},
+		{"start of a long line", "match " + strings.Repeat("word ", 60), []span{{0, 5}}, "«match» " + strings.TrimSpace(strings.Repeat("word ", 23)) + "…"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -144,5 +162,24 @@ func TestMarkLine(t *testing.T) {
 				t.Errorf("markLine = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestRepeatsTitle(t *testing.T) {
+	for _, tt := range []struct {
+		line, title string
+		want        bool
+	}{
+		{"# Launch note 0", "Launch note 0", true},
+		{"  ## 田中 太郎 ", "田中 太郎", true},
+		{"Launch note 0", "Launch note 0", true},
+		{"The launch checklist", "Launch note 0", false},
+		{"# Launch note", "Launch note 0", false},
+		{"# Launch note 0 and more", "Launch note 0", false},
+		{"#", "", false},
+	} {
+		if got := repeatsTitle(tt.line, tt.title); got != tt.want {
+			t.Errorf("repeatsTitle(%q, %q) = %v", tt.line, tt.title, got)
+		}
 	}
 }

@@ -94,16 +94,20 @@ func TestServer_NoteDates(t *testing.T) {
 	})
 
 	t.Run("search_notes", func(t *testing.T) {
-		res, _ := ok[wiki.SearchResult](s, "search_notes", map[string]any{"query": "path:people/*", "limit": 100})
-		if len(res.Results) < 2 {
-			t.Fatalf("hits %+v", res.Results)
-		}
-		for _, h := range res.Results {
-			if h.Created == nil || h.Modified.IsZero() || h.CreatedSource == "" || h.ModifiedSource == "" {
-				t.Errorf("%s: %+v", h.Path, h)
+		// A hit has its modified date; its created date only when the
+		// hits are sorted by it. read_note says where each comes from.
+		for _, sort := range []string{"relevance", "created"} {
+			res, _ := ok[wiki.SearchResult](s, "search_notes", map[string]any{"query": "path:people/*", "limit": 100, "sort": sort})
+			if len(res.Results) < 2 {
+				t.Fatalf("hits %+v", res.Results)
 			}
-			if h.Path == "people/carol-nguyen" && (!sameTime(h.Created, carolCreated) || h.ModifiedSource != "git") {
-				t.Errorf("carol: %+v", h)
+			for _, h := range res.Results {
+				if h.Modified.IsZero() || (h.Created == nil) != (sort != "created") || h.CreatedSource != "" || h.ModifiedSource != "" {
+					t.Errorf("sort %s: %s: %+v", sort, h.Path, h)
+				}
+				if h.Path == "people/carol-nguyen" && (!h.Modified.Equal(carolModified) || sort == "created" && !sameTime(h.Created, carolCreated)) {
+					t.Errorf("sort %s: carol: %+v, want created %s modified %s", sort, h, carolCreated, carolModified)
+				}
 			}
 		}
 	})

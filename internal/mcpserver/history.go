@@ -14,8 +14,6 @@ import (
 // maxDiffChars is how much of a diff a result carries; more is cut.
 const maxDiffChars = 20000
 
-var dateTime = &schema{Type: "string", Format: "date-time"}
-
 // changeKinds are the values of a change kind.
 var changeKinds = []string{string(wiki.ChangeAdded), string(wiki.ChangeModified), string(wiki.ChangeDeleted), string(wiki.ChangeRenamed)}
 
@@ -62,7 +60,7 @@ func noteHistoryTool() *tool {
 			req("revisions", arrayOf("Commits, newest first.", object("",
 				req("commit", str("Full commit sha: pass it as version to read_note, restore_note or diff_versions.")),
 				req("short", str("Abbreviated sha.")),
-				req("date", dateTime),
+				req("date", dateTime("")),
 				req("author", str("Author as Name <email>.")),
 				req("subject", str("First line of the commit message.")),
 				req("change", enum("What the commit did to the note.", changeKinds...)),
@@ -236,7 +234,7 @@ func blameNoteTool() *tool {
 				req("commit", str("Full commit sha.")),
 				req("short", str("Abbreviated sha.")),
 				req("author", str("Author as Name <email>.")),
-				req("date", dateTime),
+				req("date", dateTime("")),
 				req("subject", str("First line of the commit message.")),
 				opt("old_path", str("The note's path in that commit, when it was renamed since.")),
 				opt("origin_unknown", boolean("Set when the note's older version that might hold these lines is missing from "+
@@ -306,7 +304,7 @@ func activityLogTool() *tool {
 			req("commits", arrayOf("", object("",
 				req("commit", str("Full commit sha.")),
 				req("short", str("Abbreviated sha.")),
-				req("date", dateTime),
+				req("date", dateTime("")),
 				req("author", str("Author as Name <email>.")),
 				opt("client", str("The client that made the change through wikid.")),
 				opt("tool", str("The wikid tool that made it.")),

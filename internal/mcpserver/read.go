@@ -174,7 +174,6 @@ func withGit(t time.Time, source string, git *time.Time) string {
 
 // readResultSchema describes wiki.ReadResult.
 func readResultSchema(desc string) *schema {
-	dateTime := func(desc string) *schema { return &schema{Type: "string", Format: "date-time", Description: desc} }
 	props := []prop{
 		req("path", str("Note path.")),
 		opt("file", str("The file in the repository, when its extension is not .md.")),

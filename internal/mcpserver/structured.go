@@ -53,7 +53,9 @@ var outputSchemas = sync.OnceValue(func() map[string]*schema {
 //     list in a result is never null.
 //   - A record schema (closed, with properties) writes only the fields it
 //     declares: the front end chooses what goes on the wire.
-//   - Numbers are rounded to the schema's Digits, when it has them.
+//   - Numbers are rounded to the schema's Digits significant digits, when
+//     it has them.
+//   - Times are in UTC.
 //   - Strings are worded (see words), and written without HTML escapes.
 //   - Values the schema says nothing about (free-form frontmatter, error
 //     details) are written by the same rules, every field optional.
@@ -107,9 +109,10 @@ func (e *encoder) value(v reflect.Value, s *schema) error {
 		return nil
 	}
 	if v.Type() == timeType {
-		// As time.Time.MarshalJSON writes it, without its allocations.
+		// As time.Time.MarshalJSON writes it in UTC, without its
+		// allocations: every date on the wire has one form.
 		e.b = append(e.b, '"')
-		e.b = v.Interface().(time.Time).AppendFormat(e.b, time.RFC3339Nano)
+		e.b = v.Interface().(time.Time).UTC().AppendFormat(e.b, time.RFC3339Nano)
 		e.b = append(e.b, '"')
 		return nil
 	}
@@ -137,8 +140,7 @@ func (e *encoder) value(v reflect.Value, s *schema) error {
 	case reflect.Float32, reflect.Float64:
 		f := v.Float()
 		if s != nil && s.Digits > 0 {
-			p := math.Pow10(s.Digits)
-			f = math.Round(f*p) / p
+			f = significant(f, s.Digits)
 		}
 		return e.float(f, v.Type().Bits())
 	case reflect.Slice:
@@ -456,4 +458,19 @@ func (s *schema) child(k string) *schema {
 		return p.Schema
 	}
 	return s.Values
+}
+
+// significant rounds f to n significant digits: 0.0061234 to 0.00612 and
+// 12.345 to 12.3 for n = 3.
+func significant(f float64, n int) float64 {
+	if f == 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+		return f
+	}
+	places := n - 1 - int(math.Floor(math.Log10(math.Abs(f))))
+	if places >= 0 {
+		p := math.Pow10(places)
+		return math.Round(f*p) / p
+	}
+	p := math.Pow10(-places)
+	return math.Round(f/p) * p
 }

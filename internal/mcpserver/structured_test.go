@@ -135,19 +135,18 @@ func BenchmarkEncodeStructured(b *testing.B) {
 	})
 }
 
-func TestRepeatsTitle(t *testing.T) {
-	for _, tt := range []struct {
-		snippet, title string
-		want           bool
-	}{
-		{"# «Launch» note 0", "Launch note 0", true},
-		{"## «田中» 太郎", "田中 太郎", true},
-		{"The «launch» checklist", "Launch note 0", false},
-		{"# Launch note", "Launch note 0", false},
-		{"# Launch note 0 and more", "Launch note 0", false},
+func TestSignificant(t *testing.T) {
+	for _, tt := range []struct{ in, want float64 }{
+		{0.25221181015543165, 0.252},
+		{0.0061234, 0.00612},
+		{12.345, 12.3},
+		{1234.5, 1230},
+		{-0.0061234, -0.00612},
+		{0, 0},
+		{1, 1},
 	} {
-		if got := repeatsTitle(tt.snippet, tt.title); got != tt.want {
-			t.Errorf("repeatsTitle(%q, %q) = %v", tt.snippet, tt.title, got)
+		if got := significant(tt.in, 3); got != tt.want {
+			t.Errorf("significant(%v, 3) = %v, want %v", tt.in, got, tt.want)
 		}
 	}
 }

@@ -83,8 +83,8 @@ type SearchRequest struct {
 	Sort   string
 	Limit  int
 	Cursor string
-	// Snippets asks for up to three snippets per hit.
-	Snippets bool
+	// Snippets is how many snippets a hit gets at most: 0 for none.
+	Snippets int
 }
 
 // LinkTerm is one question a search asks the link graph, as

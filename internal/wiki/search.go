@@ -21,10 +21,11 @@ type SearchParams struct {
 	BacklinksTo   string
 	ModifiedSince time.Time
 	// Sort is relevance (default), modified, created or title.
-	Sort     string
-	Limit    int
-	Cursor   string
-	Snippets bool
+	Sort   string
+	Limit  int
+	Cursor string
+	// Snippets is how many snippets a hit gets at most: 0 for none.
+	Snippets int
 }
 
 // Search runs a ranked full-text search. It first applies commits others

@@ -58,7 +58,7 @@ func BenchmarkWiki_Search(b *testing.B) {
 			hits := 0
 			for range b.N {
 				d.time(func() {
-					res, err := w.Search(ctx, wiki.SearchParams{Query: c.query, Snippets: true})
+					res, err := w.Search(ctx, wiki.SearchParams{Query: c.query, Snippets: 3})
 					if err != nil {
 						b.Fatal(err)
 					}
