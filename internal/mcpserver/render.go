@@ -109,7 +109,9 @@ func dateProps() []prop {
 }
 
 // dateTime is a date and time in a result.
-func dateTime(desc string) *schema { return &schema{Type: "string", Format: "date-time", Description: desc} }
+func dateTime(desc string) *schema {
+	return &schema{Type: "string", Format: "date-time", Description: desc}
+}
 
 // datesText renders a note's dates for a header line, with their sources:
 // "created 2024-01-02 (frontmatter) · modified 2024-03-12T09:30:00Z (git)".
