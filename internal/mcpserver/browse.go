@@ -37,9 +37,8 @@ func listNotesTool() *tool {
 	}
 	return &tool{
 		name: "list_notes", group: GroupSearch, title: "Browse a folder", idempotent: true,
-		description: "Browse the folder at path: notes, subfolders, and the note at its own path. Use search_notes to find by " +
-			"content.",
-		input: in,
+		description: "Browse the folder at path: notes, subfolders, and the note at its own path. Use search_notes for content.",
+		input:       in,
 		output: object("One page of the folder.",
 			req("path", str("The folder listed; empty for the root.")),
 			opt("note", summary("The note whose path is the folder's path.")),
@@ -127,7 +126,7 @@ func listTagsTool() *tool {
 	)
 	return &tool{
 		name: "list_tags", group: GroupSearch, title: "Tags in use", idempotent: true,
-		description: "Tags in use with note counts. Use it to learn the tags before tagging or searching.",
+		description: "Tags in use with note counts. Use it before tagging or searching by tag.",
 		input:       in,
 		output: object("One page of tags.",
 			req("tags", arrayOf("", object("", req("tag", str("The tag.")), req("count", integer("Notes with it.", 0, 1e9))))),

@@ -35,8 +35,8 @@ func dailyNoteTool() *tool {
 	)...)
 	return &tool{
 		name: "daily_note", group: GroupNotes, mutating: true, title: "Read or add to a daily note",
-		description: "Read or add to the daily note of date (default today), made from the template on first write. Use edit_note " +
-			"for other edits.",
+		description: "Read or add to the daily note of date (default today), made from the template on first write. Use " +
+			"edit_note for other edits.",
 		input: in,
 		output: object("The daily note, or the outcome of the write.",
 			req("path", str("The daily note's path.")),

@@ -18,7 +18,7 @@ type resolveArgs struct {
 func resolveNotesTool() *tool {
 	in := object("",
 		req("names", &schema{Type: "array", MinItems: ptr(1), MaxItems: ptr(wiki.MaxResolveNames), Items: &schema{Type: "string"}}),
-		opt("strategy", enum("exact: whole path, title or alias; fuzzy: similar, for typos and parts; semantic: unavailable.",
+		opt("strategy", enum("exact: path, title or alias; fuzzy: similar names, typos; semantic: unavailable.",
 			"exact", "fuzzy", "semantic").def("exact")),
 		opt("threshold", &schema{Type: "number", ExclusiveMin: ptr(0.0), Max: ptr(1.0), Default: wiki.DefaultResolveThreshold}),
 		folderProp,
@@ -74,7 +74,7 @@ func randomNoteTool() *tool {
 	)
 	return &tool{
 		name: "random_note", group: GroupSearch, title: "A random note",
-		description: "A random note (with any of tags) and the start of its body. Use it for discovery or review.",
+		description: "A random note (with any of tags) and the start of its body. Use it for discovery.",
 		input:       in,
 		output: object("The note picked.", append(append([]prop{
 			req("path", str("Note path.")),
@@ -104,7 +104,7 @@ func wikiStatusTool() *tool {
 	in := object("")
 	return &tool{
 		name: "wiki_status", group: GroupWiki, title: "Wiki status", idempotent: true,
-		description: "Branch, HEAD, notes, index, sync and read-only state, uncommitted files. Use it when results look stale or " +
+		description: "Branch, HEAD, index, sync, read-only state and uncommitted files. Use it when results look stale or " +
 			"writes fail.",
 		input: in,
 		output: object("The wiki's state.",

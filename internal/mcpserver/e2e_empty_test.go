@@ -25,6 +25,7 @@ var emptyCases = []emptyCase{
 	{"read_note", map[string]any{"path": "lonely", "metadata_only": true}},
 	{"read_note", map[string]any{"path": "blank"}},
 	{"search_notes", map[string]any{"query": "zzqqxx"}},
+	{"gather_context", map[string]any{"question": "What about zzqqxx?"}},
 	{"search_notes", map[string]any{"tags": []any{"no-such-tag"}}},
 	{"grep_notes", map[string]any{"pattern": "zzqqxx"}},
 	{"list_notes", map[string]any{"path": "", "tag": "no-such-tag"}},

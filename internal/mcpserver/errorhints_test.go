@@ -20,7 +20,7 @@ import (
 var validArgs = map[string]any{
 	"path": "projects/alpha/plan", "new_path": "projects/alpha/plan-moved", "content": "x\n",
 	"source": "index", "target": "projects/alpha/plan", "names": []any{"Alice"}, "pattern": "alpha",
-	"commit": "HEAD", "from": "HEAD~0", "confirm": true,
+	"commit": "HEAD", "from": "HEAD~0", "confirm": true, "question": "What are the alpha milestones?",
 	"edits":   []any{map[string]any{"op": "append", "content": "x"}},
 	"changes": []any{map[string]any{"tool": "write_note", "arguments": map[string]any{"path": "fresh", "content": "x"}}},
 }

@@ -219,7 +219,7 @@ func blameNoteTool() *tool {
 	)
 	return &tool{
 		name: "blame_note", group: GroupHistory, title: "Who changed each line", idempotent: true,
-		description: "Who last changed each line of a note or section. Use it to find where a statement came from.",
+		description: "Who last changed each line of a note or section. Use it to trace a statement.",
 		input:       in,
 		output: object("Line ranges, in order.",
 			req("path", str("Note path.")),
@@ -297,7 +297,7 @@ func activityLogTool() *tool {
 	)
 	return &tool{
 		name: "activity_log", group: GroupHistory, title: "Activity log", idempotent: true,
-		description: "The wiki's commits, newest first, with author, tool and notes. Use it to review changes; note_history for " +
+		description: "Wiki commits, newest first, with author, tool and notes. Use it to review changes; note_history for " +
 			"one note.",
 		input: in,
 		output: object("One page of commits, newest first.",

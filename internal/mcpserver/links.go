@@ -54,9 +54,8 @@ func getLinksTool() *tool {
 	)
 	return &tool{
 		name: "get_links", group: GroupLinks, title: "Links of a note", idempotent: true,
-		description: "Backlinks (line, text) and outgoing links of a note, even a missing one; depth goes further. Use find_path " +
-			"for chains.",
-		input: in,
+		description: "Backlinks and outgoing links of a note (even a missing one); depth goes further. Use find_path for chains.",
+		input:       in,
 		output: object("The links around the note.",
 			req("path", str("Note path.")),
 			opt("title", str("Its title, when it exists.")),
@@ -203,7 +202,7 @@ func findPathTool() *tool {
 	)
 	return &tool{
 		name: "find_path", group: GroupLinks, title: "Shortest link path", idempotent: true,
-		description: "The shortest chain of links from source to target. Use it to see how two notes connect.",
+		description: "Shortest chain of links from source to target. Use it to see how notes connect.",
 		input:       in,
 		output: object("The chain, source and target included.",
 			req("found", boolean("Whether a chain exists within max_depth.")),
@@ -247,7 +246,7 @@ func getHubsTool() *tool {
 	)
 	return &tool{
 		name: "get_hubs", group: GroupLinks, title: "Most connected notes", idempotent: true,
-		description: "The most connected notes by metric. Use it to find central notes.",
+		description: "Most connected notes by metric. Use it to find central notes.",
 		input:       in,
 		output: object("The ranked notes.",
 			req("metric", enum("The metric ranked by.", "in_degree", "out_degree", "pagerank")),
@@ -298,9 +297,8 @@ func findBrokenLinksTool() *tool {
 	)
 	return &tool{
 		name: "find_broken_links", group: GroupLinks, title: "Broken links and orphans", idempotent: true,
-		description: "Links to missing notes, files, headings or blocks; include_orphans adds unlinked notes. Use it to repair " +
-			"links.",
-		input: in,
+		description: "Links to missing notes, files, headings or blocks; include_orphans adds unlinked notes. Use it for repairs.",
+		input:       in,
 		output: object("A page of broken links, by note and line.",
 			req("links", arrayOf("", object("", append([]prop{req("path", str("The note holding the link."))}, append(linkSiteProps,
 				req("reason", str(brokenReason)),

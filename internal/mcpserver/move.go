@@ -46,7 +46,7 @@ func moveNoteTool() *tool {
 	in := moveNoteInput()
 	return &tool{
 		name: "move_note", group: GroupNotes, mutating: true, title: "Move or rename a note or folder",
-		description: "Move or rename a note or folder (path ending in /), keeping history and rewriting links to it. Use it, not " +
+		description: "Move or rename a note or folder (path ending in /), rewriting links to it. Use it, not " +
 			"write_note plus delete_note.",
 		input: in,
 		output: object("The outcome.", append([]prop{

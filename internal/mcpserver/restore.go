@@ -23,7 +23,7 @@ func restoreNoteTool() *tool {
 	)...)
 	return &tool{
 		name: "restore_note", group: GroupHistory, mutating: true, idempotent: true, title: "Restore an old version",
-		description: "Bring back a note as of version (a commit), or a deleted note. Use revert_change to undo one commit only.",
+		description: "Bring back a note (even a deleted one) as of version, a commit. Use revert_change to undo one commit.",
 		input:       in,
 		output:      noteMutationSchema("The outcome.").without("metadata", "links_updated", "broken_links"),
 		run: bind(in, func(ctx context.Context, s *Server, a *restoreArgs) (any, string, error) {

@@ -359,7 +359,7 @@ func allTools() []*tool {
 	return []*tool{
 		readNoteTool(), writeNoteTool(), editNoteTool(), updateMetadataTool(), moveNoteTool(), deleteNoteTool(),
 		dailyNoteTool(), applyChangesTool(),
-		searchNotesTool(), grepNotesTool(), listNotesTool(), listTagsTool(), recentChangesTool(),
+		searchNotesTool(), gatherContextTool(), grepNotesTool(), listNotesTool(), listTagsTool(), recentChangesTool(),
 		resolveNotesTool(), randomNoteTool(),
 		getLinksTool(), findPathTool(), getHubsTool(), findBrokenLinksTool(),
 		wikiStatusTool(),

@@ -20,7 +20,7 @@ import (
 // allTools is the tool set of TOOLS.md that exists so far.
 var allTools = []string{
 	"activity_log", "apply_changes", "blame_note", "daily_note", "delete_note", "diff_versions", "edit_note",
-	"find_broken_links", "find_path", "get_hubs", "get_links", "grep_notes", "list_notes", "list_tags", "move_note",
+	"find_broken_links", "find_path", "gather_context", "get_hubs", "get_links", "grep_notes", "list_notes", "list_tags", "move_note",
 	"note_history", "random_note", "read_note", "recent_changes", "resolve_notes", "restore_note", "revert_change",
 	"search_notes", "update_metadata", "wiki_status", "write_note",
 }

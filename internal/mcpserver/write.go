@@ -86,7 +86,7 @@ func (a *editArgs) change(c wiki.Caller) wiki.Change {
 func editNoteInput() *schema {
 	edit := object("",
 		req("op", enum("append/prepend: end/top of body; replace: find becomes content; append_section/prepend_section/"+
-			"replace_section: end/start/body of section; insert_before/insert_after: before its heading/after it; delete_section.",
+			"replace_section: end/start/body of section; insert_before/insert_after: around the section; delete_section.",
 			note.OpAppend, note.OpPrepend, note.OpReplace, note.OpAppendSection, note.OpPrependSection,
 			note.OpReplaceSection, note.OpInsertBefore, note.OpInsertAfter, note.OpDeleteSection)),
 		opt("content", text("")),
@@ -160,7 +160,7 @@ func updateMetadataTool() *tool {
 	in := updateMetadataInput()
 	return &tool{
 		name: "update_metadata", group: GroupNotes, mutating: true, idempotent: true, title: "Change a note's frontmatter",
-		description: "Change only frontmatter: title, tags and aliases replace; add_tags/remove_tags edit tags; set/unset keys. " +
+		description: "Change frontmatter only: title, tags, aliases replace; add_tags/remove_tags; set/unset keys. " +
 			"Use edit_note for the body.",
 		input:  in,
 		output: noteMutationSchema("The outcome, with metadata before and after.").without("links_updated", "broken_links"),

@@ -1,0 +1,235 @@
+package wiki
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/wikid/wikid/internal/gather"
+	"github.com/wikid/wikid/internal/note"
+)
+
+// Context budgets, in tokens estimated at four bytes each.
+const (
+	DefaultContextBudget = 1500
+	MinContextBudget     = 200
+	MaxContextBudget     = 20000
+)
+
+const (
+	// contextHits is how many search hits are read for sections.
+	contextHits = 12
+	// contextLinked is how many notes linked to or from the best hits
+	// join them, and contextLinkers how many of the best hits lend their
+	// links.
+	contextLinked  = 8
+	contextLinkers = 4
+	// contextOverhead is what a section costs on the wire besides its
+	// path, heading and text: the field names, its lines and version.
+	contextOverhead = 100
+	// contextMore is how many notes a result names that gave no section.
+	contextMore = 5
+	// contextVersionLen is how much of a version a section cites: enough
+	// for expected_version, which takes a prefix of 7 or more.
+	contextVersionLen = 12
+)
+
+// ContextRequest asks for the sections of the wiki that answer a question.
+type ContextRequest struct {
+	// Question is a question or a topic, in words.
+	Question string
+	// Budget is the most tokens the sections may cost:
+	// DefaultContextBudget when 0, else MinContextBudget to
+	// MaxContextBudget.
+	Budget int
+	// Folder limits the notes to a folder.
+	Folder string
+}
+
+// ContextResult is the answer to a ContextRequest.
+type ContextResult struct {
+	// Query is the search that found the notes, in the query language.
+	Query string
+	// Sections are the chosen sections, best first.
+	Sections []ContextSection
+	// More names notes that matched but gave no section within the
+	// budget, best first.
+	More []NoteRef
+	// Tokens is the estimated cost of the sections, out of Budget.
+	Tokens int
+	Budget int
+}
+
+// ContextSection is a run of lines of a note, cited so that it can be read
+// on or edited.
+type ContextSection struct {
+	Path string
+	// Heading is the chain of headings above the lines, "A > B"; empty
+	// for the text before the first heading.
+	Heading            string
+	StartLine, EndLine int
+	// Version is the note's version at HEAD, shortened; it serves as an
+	// expected version.
+	Version string
+	Text    string
+	// Links are the other notes of the result that these lines link to.
+	Links []string
+}
+
+// candidate is a note that may answer, before it is read.
+type candidate struct {
+	path, title string
+	prior       float64
+}
+
+// GatherContext returns the few sections of the notes at HEAD that best
+// answer a question, within a token budget. It searches for the
+// question's words, adds the notes the best hits link to and from, favours
+// what changed recently, and scores every section of those notes by the
+// words it holds (see package gather). It returns INVALID_PARAMS for a
+// question without words to search for or a budget out of range, and the
+// errors of Search.
+func (w *Wiki) GatherContext(ctx context.Context, req ContextRequest) (*ContextResult, error) {
+	terms := gather.Terms(req.Question)
+	if len(terms) == 0 {
+		return nil, Errorf(CodeInvalidParams, "the question has no words to search for").
+			WithHint("ask in the words the notes would use, for example \"launch decision\"")
+	}
+	budget, err := bounded("budget", req.Budget, DefaultContextBudget, MaxContextBudget)
+	if err != nil {
+		return nil, err
+	}
+	if budget < MinContextBudget {
+		return nil, Errorf(CodeInvalidParams, "budget %d is too small: a section needs at least %d tokens", budget, MinContextBudget).
+			WithHint("give a budget of at least 200")
+	}
+	folder := ""
+	if req.Folder != "" {
+		if folder, err = note.CleanFolder(req.Folder); err != nil {
+			return nil, err
+		}
+	}
+	query := gather.Query(terms)
+	res, err := w.Search(ctx, SearchParams{Query: query, Folder: folder, Limit: contextHits})
+	if err != nil {
+		return nil, err
+	}
+	cands := w.contextCandidates(ctx, res.Results, folder)
+
+	_, snap, err := w.head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	notes := make([]gather.Candidate, 0, len(cands))
+	versions := make([]string, 0, len(cands))
+	read := make([]candidate, 0, len(cands))
+	for _, c := range cands {
+		f, n, err := w.readNote(ctx, snap, c.path, "")
+		if err != nil {
+			continue // gone since the index saw it
+		}
+		notes = append(notes, gather.Candidate{Path: n.Path, Prior: c.prior, Sections: gather.Split(n)})
+		versions = append(versions, f.Blob[:min(len(f.Blob), contextVersionLen)])
+		read = append(read, c)
+	}
+	picks, used := gather.Pack(notes, terms, budget, contextOverhead)
+
+	out := &ContextResult{Query: query, Sections: make([]ContextSection, 0, len(picks)), Tokens: used, Budget: budget}
+	picked := map[string]bool{}
+	for _, p := range picks {
+		picked[notes[p.Note].Path] = true
+	}
+	for _, p := range picks {
+		out.Sections = append(out.Sections, ContextSection{
+			Path: notes[p.Note].Path, Heading: p.Heading, StartLine: p.Start, EndLine: p.End,
+			Version: versions[p.Note], Text: p.Text,
+			Links: w.linksBetween(ctx, notes[p.Note].Path, p.Start, p.End, picked),
+		})
+	}
+	for _, c := range read {
+		if len(out.More) == contextMore {
+			break
+		}
+		if !picked[c.path] {
+			out.More = append(out.More, NoteRef{Path: c.path, Title: c.title})
+		}
+	}
+	return out, nil
+}
+
+// contextCandidates returns the notes to read for a question: the search
+// hits, each with a prior from its score and how recently it changed, and
+// the notes the best hits link to or from, with less. A note linked from
+// several of the best hits gains for each.
+func (w *Wiki) contextCandidates(ctx context.Context, hits []SearchHit, folder string) []candidate {
+	now := w.opts.Now()
+	var out []candidate
+	at := map[string]int{}
+	for i, h := range hits {
+		// The rank says less than the sections' own words: a hit's
+		// prior is 0.7 to 1 by its score.
+		prior := 0.7
+		if top := hits[0].Score; top > 0 {
+			prior += 0.3 * h.Score / top
+		}
+		if !h.Modified.IsZero() {
+			days := now.Sub(h.Modified).Hours() / 24
+			prior *= 1 + 0.15*math.Exp(-max(days, 0)/60)
+		}
+		at[h.Path] = i
+		out = append(out, candidate{path: h.Path, title: h.Title, prior: prior})
+	}
+	if w.graphLane == nil || len(hits) == 0 {
+		return out
+	}
+	g, err := w.graphAt(ctx)
+	if err != nil {
+		return out
+	}
+	added := 0
+	for i := range min(len(hits), contextLinkers) {
+		from := out[i]
+		var linked []NoteRef
+		for _, l := range g.Outlinks(from.path) {
+			if l.Path != "" {
+				linked = append(linked, NoteRef{Path: l.Path, Title: l.Title})
+			}
+		}
+		for _, b := range g.Backlinks(from.path) {
+			linked = append(linked, NoteRef{Path: b.Path, Title: b.Title})
+		}
+		for _, l := range linked {
+			if _, ok := g.Lookup(l.Path); !ok || l.Path == from.path || folder != "" && !strings.HasPrefix(l.Path, folder+"/") {
+				continue // a file, the note itself, or outside the folder
+			}
+			if j, ok := at[l.Path]; ok {
+				out[j].prior += 0.05
+				continue
+			}
+			if added == contextLinked {
+				continue
+			}
+			added++
+			at[l.Path] = len(out)
+			out = append(out, candidate{path: l.Path, title: l.Title, prior: 0.5 * from.prior})
+		}
+	}
+	return out
+}
+
+// linksBetween returns the notes of picked that a note's lines start to
+// end link to, other than itself, in the order written.
+func (w *Wiki) linksBetween(ctx context.Context, notePath string, start, end int, picked map[string]bool) []string {
+	g, err := w.graphAt(ctx)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, l := range g.Outlinks(notePath) {
+		if l.Line >= start && l.Line <= end && l.Path != notePath && picked[l.Path] && !slices.Contains(out, l.Path) {
+			out = append(out, l.Path)
+		}
+	}
+	return out
+}
