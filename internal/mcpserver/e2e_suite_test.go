@@ -1,6 +1,7 @@
 package mcpserver_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -205,6 +206,23 @@ func checkTSReads(t *testing.T, c *tsClient, dir string) {
 		slices.Sort(got)
 		if want := notesWithTag(t, dir, "project/alpha"); !slices.Equal(got, want) || first.Total != len(want) || rest.NextCursor != "" {
 			t.Errorf("two pages %v, want %v", got, want)
+		}
+	})
+
+	t.Run("gather_context", func(t *testing.T) {
+		res, txt := tsOK[wiki.ContextResult](t, c, "gather_context", map[string]any{"question": "How fast may the backfill copy data without saturating the network?", "budget": 400})
+		if len(res.Sections) == 0 || res.Sections[0].Path != "projects/alpha/plan" || res.Tokens > 400 || res.Budget != 400 {
+			t.Fatalf("%+v", res)
+		}
+		for _, s := range res.Sections {
+			body := gittest.Git(t, dir, "show", "HEAD:"+noteFileOf(t, dir, s.Path))
+			lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
+			if s.EndLine > len(lines) || strings.Join(lines[s.StartLine-1:s.EndLine], "\n") != s.Text {
+				t.Errorf("%s lines %d-%d are not %q", s.Path, s.StartLine, s.EndLine, s.Text)
+			}
+			if !strings.Contains(txt, fmt.Sprintf("%s, lines %d-%d", s.Path, s.StartLine, s.EndLine)) {
+				t.Errorf("the text does not cite %s lines %d-%d:\n%s", s.Path, s.StartLine, s.EndLine, txt)
+			}
 		}
 	})
 

@@ -38,7 +38,7 @@ func gatherContextTool() *tool {
 			req("more", arrayOf("Other notes that matched but did not fit.", object("",
 				req("path", str("Note path.")),
 				req("title", str("Title."))))),
-			req("tokens", integer("Estimated tokens of the sections (4 bytes each).", 0, 1e9)),
+			req("tokens", integer("Estimated tokens of this result (4 bytes each).", 0, 1e9)),
 			req("budget", integer("The budget.", 0, 1e9)),
 		),
 		run: bind(in, func(ctx context.Context, s *Server, a *gatherArgs) (any, string, error) {

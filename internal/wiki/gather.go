@@ -28,8 +28,10 @@ const (
 	// contextOverhead is what a section costs on the wire besides its
 	// path, heading and text: the field names, its lines and version.
 	contextOverhead = 100
-	// contextMore is how many notes a result names that gave no section.
-	contextMore = 5
+	// contextMore is how many notes a result names that gave no section,
+	// and contextMoreCost what each costs at most, title and path aside.
+	contextMore     = 5
+	contextMoreCost = 30
 	// contextVersionLen is how much of a version a section cites: enough
 	// for expected_version, which takes a prefix of 7 or more.
 	contextVersionLen = 12
@@ -56,7 +58,9 @@ type ContextResult struct {
 	// More names notes that matched but gave no section within the
 	// budget, best first.
 	More []NoteRef
-	// Tokens is the estimated cost of the sections, out of Budget.
+	// Tokens is the estimated cost of the result, out of Budget: four
+	// bytes a token, of the sections with the fields that cite them, the
+	// query and the notes named as more.
 	Tokens int
 	Budget int
 }
@@ -133,28 +137,39 @@ func (w *Wiki) GatherContext(ctx context.Context, req ContextRequest) (*ContextR
 		versions = append(versions, f.Blob[:min(len(f.Blob), contextVersionLen)])
 		read = append(read, c)
 	}
-	picks, used := gather.Pack(notes, terms, budget, contextOverhead)
+	// The query and the notes named as more come out of the budget too: a
+	// tenth of it is kept for the notes.
+	picks, _ := gather.Pack(notes, terms, budget-gather.Tokens(len(query))-budget/10, contextOverhead)
 
-	out := &ContextResult{Query: query, Sections: make([]ContextSection, 0, len(picks)), Tokens: used, Budget: budget}
+	out := &ContextResult{Query: query, Sections: make([]ContextSection, 0, len(picks)), Budget: budget}
+	size := len(query)
 	picked := map[string]bool{}
 	for _, p := range picks {
 		picked[notes[p.Note].Path] = true
 	}
 	for _, p := range picks {
-		out.Sections = append(out.Sections, ContextSection{
+		s := ContextSection{
 			Path: notes[p.Note].Path, Heading: p.Heading, StartLine: p.Start, EndLine: p.End,
 			Version: versions[p.Note], Text: p.Text,
 			Links: w.linksBetween(ctx, notes[p.Note].Path, p.Start, p.End, picked),
-		})
+		}
+		size += contextOverhead + len(s.Path) + len(s.Heading) + len(s.Text)
+		for _, l := range s.Links {
+			size += len(l) + 3
+		}
+		out.Sections = append(out.Sections, s)
 	}
 	for _, c := range read {
 		if len(out.More) == contextMore {
 			break
 		}
-		if !picked[c.path] {
+		cost := contextMoreCost + len(c.path) + len(c.title)
+		if !picked[c.path] && gather.Tokens(size+cost) <= budget {
 			out.More = append(out.More, NoteRef{Path: c.path, Title: c.title})
+			size += cost
 		}
 	}
+	out.Tokens = gather.Tokens(size)
 	return out, nil
 }
 

@@ -2,6 +2,7 @@ package wiki_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"io/fs"
 	"os"
@@ -18,24 +19,22 @@ import (
 // contextQuestion is a question a person would ask of the fixture wiki,
 // with the notes they would cite in the answer.
 type contextQuestion struct {
-	question string
-	cite     []string
+	Question string   `json:"question"`
+	Cite     []string `json:"cite"`
 }
 
-// contextQuestions are written questions over fixtures/basic.
-var contextQuestions = []contextQuestion{
-	{"Why did we choose object storage instead of a bigger NAS?", []string{"projects/alpha/decisions"}},
-	{"How fast may the backfill copy data without saturating the network?", []string{"projects/alpha/plan"}},
-	{"Who owns the dashboards for Beta?", []string{"projects/beta/overview"}},
-	{"When is Alice on leave?", []string{"people/alice", "projects/alpha/plan"}},
-	{"How much does storage cost per month, and what should the migration save?", []string{"areas/finance/budget", "projects/alpha/overview"}},
-	{"Who knows the charting library?", []string{"projects/beta/risks"}},
-	{"When does the cut-over milestone start and end?", []string{"projects/alpha/plan"}},
-	{"How do we keep the old URLs working?", []string{"projects/alpha/decisions", "projects/alpha/overview"}},
-	{"Who was at the Alpha kickoff?", []string{"journal/2024/2024-01-15"}},
-	{"What does backfill mean?", []string{"reference/glossary"}},
-	{"What is the training plan for the half marathon?", []string{"areas/health/running"}},
-	{"How many hours of sleep is the target, and what hurts it?", []string{"areas/health/sleep"}},
+// contextQuestions reads the written questions over fixtures/basic.
+func contextQuestions(tb testing.TB) []contextQuestion {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "fixtures", "basic-questions.json"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var qs []contextQuestion
+	if err := json.Unmarshal(b, &qs); err != nil {
+		tb.Fatal(err)
+	}
+	return qs
 }
 
 // TestWiki_GatherContext_questions asks the written questions of the
@@ -49,32 +48,33 @@ func TestWiki_GatherContext_questions(t *testing.T) {
 	gittest.Generate(t, generated, 2000, 200)
 	gittest.Commit(t, generated, "the fixture notes", fixtureFiles(t, filepath.Join("..", "..", "fixtures", "basic")))
 
+	questions := contextQuestions(t)
 	for _, wikiDir := range []struct{ name, dir string }{{"fixture", fixture}, {"generated", generated}} {
 		t.Run(wikiDir.name, func(t *testing.T) {
 			w := openWikiWith(t, wikiDir.dir, nil, io.Discard, graph.New())
 			found := 0
-			for _, q := range contextQuestions {
-				res, err := w.GatherContext(context.Background(), wiki.ContextRequest{Question: q.question})
+			for _, q := range questions {
+				res, err := w.GatherContext(context.Background(), wiki.ContextRequest{Question: q.Question})
 				if err != nil {
-					t.Fatalf("%s: %v", q.question, err)
+					t.Fatalf("%s: %v", q.Question, err)
 				}
 				if res.Tokens > res.Budget || res.Budget != wiki.DefaultContextBudget {
-					t.Errorf("%s: %d tokens of a budget of %d", q.question, res.Tokens, res.Budget)
+					t.Errorf("%s: %d tokens of a budget of %d", q.Question, res.Tokens, res.Budget)
 				}
 				var paths []string
 				for _, s := range res.Sections {
 					checkCited(t, wikiDir.dir, s)
 					paths = append(paths, s.Path)
 				}
-				if slices.ContainsFunc(q.cite, func(p string) bool { return slices.Contains(paths, p) }) {
+				if slices.ContainsFunc(q.Cite, func(p string) bool { return slices.Contains(paths, p) }) {
 					found++
 				} else {
-					t.Logf("%s: none of %v in %v", q.question, q.cite, paths)
+					t.Logf("%s: none of %v in %v", q.Question, q.Cite, paths)
 				}
 			}
-			t.Logf("%s wiki: a note to cite in %d of %d answers", wikiDir.name, found, len(contextQuestions))
-			if found*10 < len(contextQuestions)*8 {
-				t.Errorf("%s wiki: a note to cite in only %d of %d answers", wikiDir.name, found, len(contextQuestions))
+			t.Logf("%s wiki: a note to cite in %d of %d answers", wikiDir.name, found, len(questions))
+			if found*10 < len(questions)*8 {
+				t.Errorf("%s wiki: a note to cite in only %d of %d answers", wikiDir.name, found, len(questions))
 			}
 		})
 	}
