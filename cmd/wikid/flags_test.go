@@ -121,6 +121,16 @@ func TestRun_FlagsAfterArguments(t *testing.T) {
 				t.Errorf("search canvas --limit 1 --json: total %d, %d results, want 2 and 1 (%v)\n%s", res.Total, len(res.Results), err, out)
 			}
 		}},
+		{args: []string{"context", "where", "is", "the", "canvas?", "--budget", "300", "--json"}, check: func(t *testing.T, out string) {
+			var res struct {
+				Query    string
+				Sections []struct{ Path, Text string }
+				Tokens, Budget int
+			}
+			if err := json.Unmarshal([]byte(out), &res); err != nil || res.Query != "canva*" || len(res.Sections) == 0 || res.Budget != 300 || res.Tokens > 300 {
+				t.Errorf("context --budget 300 --json: %+v (%v)\n%s", res, err, out)
+			}
+		}},
 		{args: []string{"grep", "canvas", "--json"}, check: isJSON},
 		{args: []string{"history", "a", "--json"}, check: isJSON},
 		{args: []string{"show", "a@HEAD~1", "--json"}, check: func(t *testing.T, out string) {

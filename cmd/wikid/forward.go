@@ -15,7 +15,7 @@ import (
 // could not open the search index the daemon holds.
 var daemonCommands = map[string]bool{
 	"read": true, "write": true, "edit": true, "rm": true, "mv": true, "links": true, "check": true,
-	"search": true, "grep": true, "reindex": true, "history": true, "show": true, "diff": true,
+	"search": true, "context": true, "grep": true, "reindex": true, "history": true, "show": true, "diff": true,
 	"restore": true, "log": true, "blame": true, "revert": true,
 }
 

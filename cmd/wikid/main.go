@@ -99,6 +99,7 @@ func commands(e env) map[string]command {
 		"links":   &linksCommand{env: e},
 		"check":   &checkCommand{env: e},
 		"search":  &searchCommand{env: e},
+		"context": &contextCommand{env: e},
 		"grep":    &grepCommand{env: e},
 		"reindex": &reindexCommand{env: e},
 		"serve":   &serveCommand{env: e},
@@ -175,6 +176,7 @@ Commands:
   links      the notes that link to a note, and its own links
   check      broken links, malformed frontmatter and orphans (exit 1 if any)
   search     ranked full-text search with the query language
+  context    the sections of notes that answer a question, within a budget
   grep       print the lines of notes that match a pattern
   reindex    bring the search index up to date, or rebuild it
   history    the commits that changed a note

@@ -32,7 +32,7 @@ func gatherContextTool() *tool {
 				req("start_line", integer("First line of text in the file.", 1, 1e9)),
 				req("end_line", integer("Last line of text in the file.", 1, 1e9)),
 				req("version", str("The note's version; pass it as expected_version to edit.")),
-				req("text", str("The lines, as in the file.")),
+				req("text", str("The lines, as in the file, joined by \\n.")),
 				opt("links", strList("Other notes of this result that these lines link to.")),
 			))),
 			req("more", arrayOf("Other notes that matched but did not fit.", object("",

@@ -95,18 +95,18 @@ type candidate struct {
 // question without words to search for or a budget out of range, and the
 // errors of Search.
 func (w *Wiki) GatherContext(ctx context.Context, req ContextRequest) (*ContextResult, error) {
-	terms := gather.Terms(req.Question)
-	if len(terms) == 0 {
-		return nil, Errorf(CodeInvalidParams, "the question has no words to search for").
-			WithHint("ask in the words the notes would use, for example \"launch decision\"")
-	}
 	budget, err := bounded("budget", req.Budget, DefaultContextBudget, MaxContextBudget)
 	if err != nil {
 		return nil, err
 	}
 	if budget < MinContextBudget {
 		return nil, Errorf(CodeInvalidParams, "budget %d is too small: a section needs at least %d tokens", budget, MinContextBudget).
-			WithHint("give a budget of at least 200")
+			WithHint("give a budget of at least %d", MinContextBudget)
+	}
+	terms := gather.Terms(req.Question)
+	if len(terms) == 0 {
+		return nil, Errorf(CodeInvalidParams, "the question has no words to search for").
+			WithHint("ask in the words the notes would use, for example \"launch decision\"")
 	}
 	folder := ""
 	if req.Folder != "" {

@@ -2,11 +2,13 @@ package wiki_test
 
 import (
 	"context"
+	"io"
 	"path/filepath"
 	"testing"
 
 	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/graph"
 	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -137,6 +139,39 @@ func BenchmarkWiki_Grep(b *testing.B) {
 				})
 			}
 			d.report(b)
+		})
+	}
+}
+
+// BenchmarkWiki_GatherContext answers questions with gather_context's core
+// on the generated 10,000-note repository, search index and link graph
+// built: a search, about 20 notes read and cut into sections, the links
+// between the sections.
+func BenchmarkWiki_GatherContext(b *testing.B) {
+	ctx := context.Background()
+	dir, _ := benchRepo(b)
+	w := openWikiWith(b, dir, nil, io.Discard, graph.New())
+	if err := w.Reindex(ctx, false, nil); err != nil {
+		b.Fatal(err)
+	}
+	for _, q := range []struct{ name, question string }{
+		{"two words", "cache latency"},
+		{"question", "What was the tradeoff between memory and latency in the cache design review?"},
+	} {
+		b.Run(q.name, func(b *testing.B) {
+			var d durations
+			var res *wiki.ContextResult
+			for range b.N {
+				d.time(func() {
+					var err error
+					if res, err = w.GatherContext(ctx, wiki.ContextRequest{Question: q.question}); err != nil {
+						b.Fatal(err)
+					}
+				})
+			}
+			d.report(b)
+			b.ReportMetric(float64(len(res.Sections)), "sections")
+			b.ReportMetric(float64(res.Tokens), "tokens")
 		})
 	}
 }
