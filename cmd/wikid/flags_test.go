@@ -123,8 +123,8 @@ func TestRun_FlagsAfterArguments(t *testing.T) {
 		}},
 		{args: []string{"context", "where", "is", "the", "canvas?", "--budget", "300", "--json"}, check: func(t *testing.T, out string) {
 			var res struct {
-				Query    string
-				Sections []struct{ Path, Text string }
+				Query          string
+				Sections       []struct{ Path, Text string }
 				Tokens, Budget int
 			}
 			if err := json.Unmarshal([]byte(out), &res); err != nil || res.Query != "canva*" || len(res.Sections) == 0 || res.Budget != 300 || res.Tokens > 300 {

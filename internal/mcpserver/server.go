@@ -106,8 +106,9 @@ func New(w *wiki.Wiki, opts Options) *Server {
 // description, since a client sends the tool definitions with every request.
 const instructions = `wikid serves a git repository of markdown notes.
 
-Find notes with search_notes (ranked, with a query language) or grep_notes (exact lines), browse with list_notes, ` +
-	`turn names into paths with resolve_notes. Read with read_note. Change part of a note with edit_note rather than ` +
+To answer a question from the notes, call gather_context first: it returns the sections that answer it, cited, in ` +
+	`one call. Find notes with search_notes (ranked, with a query language) or grep_notes (exact lines), browse with ` +
+	`list_notes, turn names into paths with resolve_notes. Read with read_note. Change part of a note with edit_note rather than ` +
 	`resending it with write_note; change several notes together with apply_changes.
 
 Conventions of every tool:
@@ -128,7 +129,8 @@ Conventions of every tool:
 	`unchanged, for the next page. Long text is cut and marked truncated; a read continues with offset set to next_offset.
 - Dates are YYYY-MM-DD (or RFC 3339 for a time) in the wiki's time zone. A note's created and modified are its ` +
 	`frontmatter's (created, modified, or a synonym such as updated) where it has them, else git's (its first and last ` +
-	`commit, renames followed); created_source and modified_source say which. Sorting by a date puts the newest first ` +
+	`commit, renames followed); read_note's created_source and modified_source say which; structured content gives ` +
+	`times in UTC. Sorting by a date puts the newest first ` +
 	`and notes without one last.
 - Links are [[Name]], [[Name|label]], [[Name#Heading]], [[Name#^block]], ![[embed]] and markdown links relative to ` +
 	`the linking note. With links.resolve obsidian (the default when the repository has .obsidian/), [[Name]] resolves ` +
