@@ -71,6 +71,11 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, err
 	if err != nil {
 		return "", fmt.Errorf("commit: %w", err)
 	}
+	if req.FastForward != "" {
+		if err := s.fastForward(ctx, obj, parent, req.FastForward); err != nil {
+			return "", fmt.Errorf("commit: %w", err)
+		}
+	}
 
 	// The journal goes first, before any lock or file is made, so that a
 	// crash from here on is rolled back by the next process (see journal).
@@ -127,8 +132,10 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, err
 		return "", err
 	}
 
-	if err := s.writeObjects(changes, obj); err != nil {
-		return "", fmt.Errorf("commit: %w", err)
+	if obj.commit != nil {
+		if err := s.writeObjects(changes, obj); err != nil {
+			return "", fmt.Errorf("commit: %w", err)
+		}
 	}
 	s.crashPoint("objects written")
 	var co *checkoutUpdate
@@ -151,7 +158,13 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, err
 		return "", fmt.Errorf("commit: %w", err)
 	}
 	s.crashPoint("ref moved")
-	s.commits.put(obj.id, &commitInfo{tree: obj.tree, parents: parentList(parent)})
+	if obj.commit != nil {
+		parents := parentList(parent)
+		for _, id := range req.Merged {
+			parents = append(parents, plumbing.NewHash(id))
+		}
+		s.commits.put(obj.id, &commitInfo{tree: obj.tree, parents: parents})
+	}
 	s.log.Debug("commit", "id", obj.id.String(), "files", len(changes), "took", time.Since(start))
 	return obj.id.String(), nil
 }
@@ -271,4 +284,30 @@ func setNewBlobs(req []wiki.FileChange, changes []*change) {
 			req[i].NewBlob = id.String()
 		}
 	}
+}
+
+// fastForward turns the objects of a change into a move to the existing
+// commit target: the tree they give must be target's, and parent an
+// ancestor of target. Nothing is written then: every object the move
+// reaches is target's.
+func (s *Store) fastForward(ctx context.Context, obj *commitObjects, parent plumbing.Hash, target string) error {
+	id := plumbing.NewHash(target)
+	c, err := s.commit(id)
+	if err != nil {
+		return fmt.Errorf("fast-forward to %s: %w", describeID(id), err)
+	}
+	if c.tree != obj.tree {
+		return fmt.Errorf("fast-forward to %s: the changes give tree %s, not the commit's %s", describeID(id), obj.tree, c.tree)
+	}
+	if !parent.IsZero() {
+		ok, err := s.IsAncestor(ctx, parent.String(), target)
+		if err != nil {
+			return fmt.Errorf("fast-forward to %s: %w", describeID(id), err)
+		}
+		if !ok {
+			return fmt.Errorf("fast-forward to %s: %s is not its ancestor", describeID(id), describeID(parent))
+		}
+	}
+	obj.id, obj.commit, obj.trees = id, nil, nil
+	return nil
 }

@@ -33,6 +33,14 @@ func checkRequest(req *wiki.CommitRequest) error {
 	if _, err := commitID(req.Parent); err != nil {
 		return wiki.Errorf(wiki.CodeInvalidParams, "parent %q is not a full commit id", req.Parent)
 	}
+	for _, id := range append(slices.Clone(req.Merged), req.FastForward) {
+		if h, err := commitID(id); err != nil || h.IsZero() && id != req.FastForward {
+			return wiki.Errorf(wiki.CodeInvalidParams, "%q is not a full commit id", id)
+		}
+	}
+	if req.FastForward != "" && len(req.Merged) > 0 {
+		return wiki.Errorf(wiki.CodeInvalidParams, "a fast-forward has no merged parents")
+	}
 	seen := make(map[string]bool, len(req.Changes))
 	for _, c := range req.Changes {
 		if _, err := splitPath(c.Path); err != nil {
@@ -121,6 +129,11 @@ func encodeCommit(tree plumbing.Hash, parent plumbing.Hash, req *wiki.CommitRequ
 	if !parent.IsZero() {
 		b = append(b, "parent "...)
 		b = append(b, parent.String()...)
+		b = append(b, '\n')
+	}
+	for _, id := range req.Merged {
+		b = append(b, "parent "...)
+		b = append(b, id...)
 		b = append(b, '\n')
 	}
 	b = append(b, "author "...)

@@ -53,6 +53,9 @@ type Store interface {
 	CommitInfo(ctx context.Context, commit string) (CommitInfo, error)
 	// IsAncestor reports whether commit a is an ancestor of (or equal to) b.
 	IsAncestor(ctx context.Context, a, b string) (bool, error)
+	// MergeBase returns a best common ancestor of two commits, "" when
+	// their histories share none.
+	MergeBase(ctx context.Context, a, b string) (string, error)
 	// ReadBlob returns the content of a blob by id, or an error wrapping
 	// ErrNotFound when there is no such blob; a blob the repository
 	// refers to but lacks (a partial clone) is a *MissingObjectError.
@@ -128,6 +131,13 @@ type CommitRequest struct {
 	Committer Signature
 	// Message is the complete commit message, trailers included.
 	Message string
+	// Merged lists the other parents of a merge commit, after Parent.
+	Merged []string
+	// FastForward names an existing commit to move the branch to instead of
+	// writing a new one: Parent must be its ancestor and its tree Parent's
+	// with the Changes applied. Message and Committer then only describe
+	// the move, in the reflog.
+	FastForward string
 }
 
 // CommitInfo is what a commit says about itself.

@@ -1,0 +1,29 @@
+// Package sync keeps a wiki in step with its copies on other machines:
+// a round fetches the branch's upstream, integrates it and pushes.
+//
+// Integration never rewrites history, since the commits of acknowledged
+// changes were handed to clients: it fast-forwards when it can, else it
+// makes one merge commit, which merges file by file:
+//
+//   - a file only one side changed takes that side's version;
+//   - a note both sides changed merges its body line by line
+//     (textdiff.Merge3) and its frontmatter key by key, tags and aliases
+//     as sets that honour a removal on either side;
+//   - what does not merge (the same lines or key changed differently, an
+//     add on both sides with different content, any other file changed
+//     on both sides) keeps this side's version, and the other side's is
+//     kept whole beside it as a conflict copy, "Note (conflict 2026-11-23
+//     origin).md": never conflict markers inside a note;
+//   - an edit against a delete keeps the edit;
+//   - a rename on one side (a delete and an add of the same content) with
+//     edits on the other puts the edits on the renamed file.
+//
+// The merge commit's message lists what was merged and every conflict
+// copy. A remote whose branch no longer contains what it had at the last
+// fetch (its history was rewritten) is refused.
+//
+// The network side runs the git command (see remote.go), so that remotes,
+// credential helpers, SSH configuration and known_hosts work as they do for
+// the person's own git; everything else reads and writes the repository
+// through the wiki.
+package sync

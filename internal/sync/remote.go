@@ -1,0 +1,138 @@
+package sync
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// The network side of a sync runs the git command, so that it reaches a
+// remote exactly as the person's own git does: the same remotes and
+// insteadOf rewrites, credential helpers, ~/.ssh/config, the SSH agent and
+// known_hosts, proxies. git never prompts: without credentials it fails,
+// and the failure is reported without any secret in it.
+
+// ErrRejected is returned by push when the remote branch has moved on.
+var ErrRejected = errors.New("push rejected: the remote branch has commits this side lacks")
+
+// Upstream is where a branch syncs: a remote and the branch on it.
+type Upstream struct {
+	Remote string // "origin"
+	Branch string // "main", without refs/heads/
+}
+
+func (u Upstream) String() string { return u.Remote + "/" + u.Branch }
+
+// git runs git in dir with no prompt allowed and returns its standard
+// output. Its error holds git's message, with any password or token in a
+// URL taken out.
+func git(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GCM_INTERACTIVE=never", "GIT_ASKPASS=", "SSH_ASKPASS=")
+	if os.Getenv("GIT_SSH_COMMAND") == "" {
+		cmd.Env = append(cmd.Env, "GIT_SSH_COMMAND=ssh -o BatchMode=yes")
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		msg := strings.TrimSpace(Redact(stderr.String()))
+		if msg == "" {
+			msg = err.Error()
+		}
+		return "", fmt.Errorf("git %s: %s", args[0], msg)
+	}
+	return stdout.String(), nil
+}
+
+// userinfo matches the user and password of a URL.
+var userinfo = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\s]+@`)
+
+// Redact takes the user name and password out of every URL in s.
+func Redact(s string) string { return userinfo.ReplaceAllString(s, "$1") }
+
+// upstream returns the upstream of the branch HEAD is on: its configured
+// remote and merge branch, else "origin" and the same branch name when
+// origin exists. It returns INVALID_PARAMS when there is none.
+func upstream(ctx context.Context, dir, branch string) (Upstream, error) {
+	name := strings.TrimPrefix(branch, "refs/heads/")
+	remote, _ := git(ctx, dir, "config", "--get", "branch."+name+".remote")
+	merge, _ := git(ctx, dir, "config", "--get", "branch."+name+".merge")
+	u := Upstream{Remote: strings.TrimSpace(remote), Branch: strings.TrimPrefix(strings.TrimSpace(merge), "refs/heads/")}
+	if u.Remote == "" {
+		if _, err := git(ctx, dir, "config", "--get", "remote.origin.url"); err == nil {
+			u = Upstream{Remote: "origin", Branch: name}
+		}
+	}
+	if u.Remote == "" || u.Remote == "." {
+		return u, wiki.Errorf(wiki.CodeInvalidParams, "branch %s has no remote to sync with", name).
+			WithHint("add one: git remote add origin URL && git push -u origin %s", name)
+	}
+	if u.Branch == "" {
+		u.Branch = name
+	}
+	return u, nil
+}
+
+// fetch fetches the upstream branch into its remote-tracking ref and
+// returns its commit; "" when the remote has no such branch yet.
+func fetch(ctx context.Context, dir string, u Upstream) (string, error) {
+	tracking := "refs/remotes/" + u.Remote + "/" + u.Branch
+	ls, err := git(ctx, dir, "ls-remote", "--heads", u.Remote, "refs/heads/"+u.Branch)
+	if err != nil {
+		return "", err
+	}
+	if strings.TrimSpace(ls) == "" {
+		return "", nil
+	}
+	if _, err := git(ctx, dir, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", u.Remote,
+		"+refs/heads/"+u.Branch+":"+tracking); err != nil {
+		return "", err
+	}
+	out, err := git(ctx, dir, "rev-parse", "--verify", "--quiet", tracking+"^{commit}")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(out), nil
+}
+
+// push pushes commit to the upstream branch, only as a fast-forward of what
+// the remote has. It returns ErrRejected when the remote moved on.
+func push(ctx context.Context, dir, commit string, u Upstream) error {
+	_, err := git(ctx, dir, "push", u.Remote, commit+":refs/heads/"+u.Branch)
+	if err != nil {
+		msg := err.Error()
+		if strings.Contains(msg, "[rejected]") || strings.Contains(msg, "non-fast-forward") || strings.Contains(msg, "fetch first") {
+			return ErrRejected
+		}
+		return err
+	}
+	// Keep the remote-tracking ref in step, as git push does.
+	_, _ = git(ctx, dir, "update-ref", "refs/remotes/"+u.Remote+"/"+u.Branch, commit)
+	return nil
+}
+
+// remoteURL returns the remote's URL without credentials, for messages.
+func remoteURL(ctx context.Context, dir, remote string) string {
+	out, err := git(ctx, dir, "remote", "get-url", remote)
+	if err != nil {
+		return remote
+	}
+	s := strings.TrimSpace(out)
+	if u, err := url.Parse(s); err == nil && u.User != nil {
+		u.User = nil
+		return u.String()
+	}
+	return Redact(s)
+}

@@ -1,0 +1,171 @@
+package sync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// maxPushes is how many times a round integrates and pushes again when its
+// push is rejected because the remote moved meanwhile.
+const maxPushes = 3
+
+// Repository is what a sync reads of the repository besides the wiki.
+type Repository interface {
+	Store
+	Head(ctx context.Context) (wiki.Head, error)
+	IsAncestor(ctx context.Context, a, b string) (bool, error)
+}
+
+// Options configure a Syncer.
+type Options struct {
+	// Dir is where git runs: the checkout, or the git directory of a bare
+	// repository.
+	Dir string
+	// Now is the clock, for the dates of conflict copies.
+	Now    func() time.Time
+	Logger *slog.Logger
+}
+
+// Syncer runs sync rounds for one wiki, one at a time.
+type Syncer struct {
+	w    *wiki.Wiki
+	repo Repository
+	opts Options
+	mu   sync.Mutex
+}
+
+// New returns a Syncer of the wiki w over the repository repo.
+func New(w *wiki.Wiki, repo Repository, opts Options) *Syncer {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Syncer{w: w, repo: repo, opts: opts}
+}
+
+// Result is what a sync round did.
+type Result struct {
+	// Upstream is the remote branch synced with, "origin/main".
+	Upstream string
+	// Remote is the remote branch's commit after the fetch; "" when the
+	// remote had no such branch.
+	Remote string
+	// Integrated is wiki.IntegratedAlready, IntegratedFastForward or
+	// IntegratedMerge.
+	Integrated string
+	// Pushed says whether the branch was pushed.
+	Pushed bool
+	// Commit is the branch's commit after the round, which the remote
+	// branch now has too.
+	Commit string
+	// Merged and Conflicts are what a merge did.
+	Merged    []string
+	Conflicts []Conflict
+}
+
+// Round runs one sync round: fetch the branch's upstream, integrate it
+// (nothing, a fast-forward, or one merge commit that merges notes line by
+// line and keeps a conflict copy of what does not merge), push. A push the
+// remote rejects because it moved meanwhile starts the round again, up to
+// maxPushes times. It refuses, with CONFLICT and nothing changed, a remote
+// whose branch no longer contains what it had at the last fetch (its
+// history was rewritten). It returns INVALID_PARAMS when the branch has no
+// upstream, and git's own message, without secrets, when the remote cannot
+// be reached or refuses the credentials.
+func (s *Syncer) Round(ctx context.Context) (*Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	head, err := s.repo.Head(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("sync: %w", err)
+	}
+	if head.Detached {
+		return nil, wiki.Errorf(wiki.CodeReadOnly, "HEAD is detached, so there is no branch to sync").
+			WithHint("check out a branch, then sync")
+	}
+	u, err := upstream(ctx, s.opts.Dir, head.Branch)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Upstream: u.String()}
+	for attempt := 1; ; attempt++ {
+		if err := s.integrate(ctx, u, res); err != nil {
+			return nil, err
+		}
+		if res.Commit == "" || res.Commit == res.Remote {
+			return res, nil
+		}
+		err := push(ctx, s.opts.Dir, res.Commit, u)
+		if errors.Is(err, ErrRejected) && attempt < maxPushes {
+			s.opts.Logger.Info("push rejected, the remote moved; syncing again", "upstream", u.String(), "attempt", attempt)
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		res.Pushed = true
+		return res, nil
+	}
+}
+
+// integrate fetches the upstream and brings it into the branch.
+func (s *Syncer) integrate(ctx context.Context, u Upstream, res *Result) error {
+	tracking := "refs/remotes/" + u.Remote + "/" + u.Branch
+	before, _ := git(ctx, s.opts.Dir, "rev-parse", "--verify", "--quiet", tracking+"^{commit}")
+	before = strings.TrimSpace(before)
+	theirs, err := fetch(ctx, s.opts.Dir, u)
+	if err != nil {
+		return err
+	}
+	res.Remote = theirs
+	if theirs == "" {
+		head, err := s.repo.Head(ctx)
+		if err != nil {
+			return fmt.Errorf("sync: %w", err)
+		}
+		res.Integrated, res.Commit = wiki.IntegratedAlready, head.Commit
+		return nil
+	}
+	if before != "" && before != theirs {
+		if ok, err := s.repo.IsAncestor(ctx, before, theirs); err != nil {
+			return fmt.Errorf("sync: %w", err)
+		} else if !ok {
+			// Put the tracking ref back, so that the next round refuses too.
+			_, _ = git(ctx, s.opts.Dir, "update-ref", tracking, before)
+			return wiki.Errorf(wiki.CodeConflict, "the history of %s was rewritten: it no longer contains %s, which it had", u, short(before)).
+				WithHint("sync refuses to merge a rewritten history; integrate it with git by hand (git fetch, then git merge or git rebase)")
+		}
+	}
+	m := &merger{store: s.repo, label: u.Remote, now: s.opts.Now()}
+	out, err := s.w.Integrate(ctx, wiki.IntegrateRequest{
+		Theirs:  theirs,
+		Subject: "sync: merge " + u.String(),
+		Merge: func(ctx context.Context, base, ours, theirs string) ([]wiki.FileChange, string, error) {
+			m.report = MergeReport{}
+			changes, err := m.merge(ctx, base, ours, theirs)
+			if err != nil {
+				return nil, "", err
+			}
+			return changes, m.report.message(u.String() + " at " + short(theirs)), nil
+		},
+	})
+	if err != nil {
+		return err
+	}
+	res.Integrated, res.Commit = out.How, out.Commit
+	if out.How == wiki.IntegratedMerge {
+		res.Merged, res.Conflicts = m.report.Merged, m.report.Conflicts
+	}
+	return nil
+}
+
+func short(id string) string { return id[:min(len(id), 12)] }

@@ -1,0 +1,327 @@
+package sync_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wikid/wikid/internal/gitstore"
+	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/graph"
+	"github.com/wikid/wikid/internal/index"
+	wsync "github.com/wikid/wikid/internal/sync"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// machine is one clone of a shared wiki with wikid serving it.
+type machine struct {
+	dir   string
+	w     *wiki.Wiki
+	store *gitstore.Store
+	s     *wsync.Syncer
+}
+
+// remoteWith returns a bare repository holding one commit of files, as the
+// URL a clone takes.
+func remoteWith(t *testing.T, files map[string]string) string {
+	t.Helper()
+	seed := gittest.Init(t)
+	gittest.Commit(t, seed, "seed", files)
+	bare := gittest.InitBare(t)
+	gittest.Git(t, seed, "push", "-q", bare, "HEAD:refs/heads/main")
+	return bare
+}
+
+// cloneOf clones url and opens a wiki with a syncer over the clone.
+func cloneOf(t *testing.T, url string) *machine {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "clone")
+	gittest.Git(t, filepath.Dir(dir), "clone", "-q", "-b", "main", url, dir)
+	gittest.Git(t, dir, "config", "user.name", "Clone User")
+	gittest.Git(t, dir, "config", "user.email", "clone@example.com")
+	ctx := context.Background()
+	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, Graph: graph.New()}, wiki.Options{
+		Author:    wiki.Identity{Name: "Ada", Email: "ada@example.com"},
+		Committer: wiki.Identity{Name: "wikid", Email: "wikid@example.com"},
+		Logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close(ctx) })
+	now := func() time.Time { return time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC) }
+	return &machine{dir: dir, w: w, store: store, s: wsync.New(w, store, wsync.Options{Dir: dir, Now: now})}
+}
+
+func (m *machine) write(t *testing.T, path, content string) {
+	t.Helper()
+	if _, err := m.w.Write(context.Background(), wiki.WriteRequest{Path: path, Content: content, Overwrite: true}); err != nil {
+		t.Fatalf("write %s: %v", path, err)
+	}
+}
+
+func (m *machine) round(t *testing.T) *wsync.Result {
+	t.Helper()
+	res, err := m.s.Round(context.Background())
+	if err != nil {
+		t.Fatalf("sync: %v", err)
+	}
+	return res
+}
+
+// pushFrom commits files in a plain git clone of url (a person on another
+// machine) and pushes them.
+func pushFrom(t *testing.T, url string, message string, files map[string]string, deleted ...string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "other")
+	gittest.Git(t, filepath.Dir(dir), "clone", "-q", "-b", "main", url, dir)
+	for _, d := range deleted {
+		gittest.Git(t, dir, "rm", "-q", d)
+	}
+	gittest.Commit(t, dir, message, files)
+	gittest.Git(t, dir, "push", "-q", "origin", "HEAD:main")
+}
+
+func head(t *testing.T, dir string) string {
+	t.Helper()
+	return strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD"))
+}
+
+func show(t *testing.T, dir, rev, file string) string {
+	t.Helper()
+	return gittest.Git(t, dir, "show", rev+":"+file)
+}
+
+// checkInSync fails unless the clone is clean, fsck-clean and at the
+// remote's branch.
+func checkInSync(t *testing.T, m *machine, remote string) {
+	t.Helper()
+	gittest.Fsck(t, m.dir)
+	if st := gittest.Status(t, m.dir); st != "" {
+		t.Errorf("the clone is not clean:\n%s", st)
+	}
+	if got, want := head(t, m.dir), strings.TrimSpace(gittest.Git(t, remote, "rev-parse", "main")); got != want {
+		t.Errorf("HEAD %s, the remote's main %s", got, want)
+	}
+}
+
+func TestSyncer_Round(t *testing.T) {
+	note := "---\ntitle: Plan\ntags: [project]\nstatus: draft\n---\n# Plan\n\nOne.\n\nTwo.\n\nThree.\n\nFour.\n"
+
+	t.Run("nothing to do", func(t *testing.T) {
+		remote := remoteWith(t, map[string]string{"plan.md": note})
+		a := cloneOf(t, remote)
+		res := a.round(t)
+		if res.Integrated != wiki.IntegratedAlready || res.Pushed || res.Upstream != "origin/main" {
+			t.Errorf("%+v", res)
+		}
+		checkInSync(t, a, remote)
+	})
+
+	t.Run("a local change is pushed", func(t *testing.T) {
+		remote := remoteWith(t, map[string]string{"plan.md": note})
+		a := cloneOf(t, remote)
+		a.write(t, "ideas", "# Ideas\n")
+		res := a.round(t)
+		if !res.Pushed || res.Commit != head(t, a.dir) {
+			t.Errorf("%+v", res)
+		}
+		if got := show(t, remote, "main", "ideas.md"); got != "# Ideas\n" {
+			t.Errorf("the remote has %q", got)
+		}
+		checkInSync(t, a, remote)
+	})
+
+	t.Run("a remote change fast-forwards, and search follows", func(t *testing.T) {
+		remote := remoteWith(t, map[string]string{"plan.md": note})
+		a := cloneOf(t, remote)
+		pushFrom(t, remote, "from the laptop", map[string]string{"laptop.md": "# Laptop\n\nzeppelin\n"})
+		res := a.round(t)
+		if res.Integrated != wiki.IntegratedFastForward || res.Pushed {
+			t.Errorf("%+v", res)
+		}
+		if b, err := os.ReadFile(filepath.Join(a.dir, "laptop.md")); err != nil || string(b) != "# Laptop\n\nzeppelin\n" {
+			t.Errorf("the checkout has %q, %v", b, err)
+		}
+		found, err := a.w.Search(context.Background(), wiki.SearchParams{Query: "zeppelin"})
+		if err != nil || found.Total != 1 {
+			t.Errorf("search zeppelin: %+v, %v", found, err)
+		}
+		checkInSync(t, a, remote)
+	})
+
+	t.Run("both sides change different lines of a note", func(t *testing.T) {
+		remote := remoteWith(t, map[string]string{"plan.md": note})
+		a := cloneOf(t, remote)
+		a.write(t, "plan", strings.Replace(note, "One.", "One, from here.", 1))
+		pushFrom(t, remote, "laptop edit", map[string]string{"plan.md": strings.Replace(note, "Four.", "Four, from the laptop.", 1)})
+		res := a.round(t)
+		if res.Integrated != wiki.IntegratedMerge || !res.Pushed || len(res.Merged) != 1 || len(res.Conflicts) != 0 {
+			t.Fatalf("%+v", res)
+		}
+		got := show(t, remote, "main", "plan.md")
+		if !strings.Contains(got, "One, from here.") || !strings.Contains(got, "Four, from the laptop.") {
+			t.Errorf("merged note:\n%s", got)
+		}
+		if parents := strings.Fields(gittest.Git(t, a.dir, "show", "-s", "--format=%P", "HEAD")); len(parents) != 2 {
+			t.Errorf("HEAD has parents %v, want a merge commit", parents)
+		}
+		checkInSync(t, a, remote)
+	})
+
+	t.Run("the same line changed on both sides gives a conflict copy", func(t *testing.T) {
+		remote := remoteWith(t, map[string]string{"plan.md": note})
+		a := cloneOf(t, remote)
+		a.write(t, "plan", strings.Replace(note, "Two.", "Two, said here.", 1))
+		pushFrom(t, remote, "laptop edit", map[string]string{"plan.md": strings.Replace(note, "Two.", "Two, said there.", 1)})
+		res := a.round(t)
+		if len(res.Conflicts) != 1 || res.Conflicts[0].Copy != "plan (conflict 2026-11-23 origin).md" {
+			t.Fatalf("%+v", res)
+		}
+		if got := show(t, remote, "main", "plan.md"); !strings.Contains(got, "Two, said here.") || strings.Contains(got, "<<<<<<<") {
+			t.Errorf("the note:\n%s", got)
+		}
+		if got := show(t, remote, "main", res.Conflicts[0].Copy); !strings.Contains(got, "Two, said there.") {
+			t.Errorf("the conflict copy:\n%s", got)
+		}
+		msg := gittest.Git(t, a.dir, "log", "-1", "--format=%B")
+		if !strings.Contains(msg, "plan (conflict 2026-11-23 origin).md") {
+			t.Errorf("the merge message does not name the copy:\n%s", msg)
+		}
+		checkInSync(t, a, remote)
+	})
+
+	t.Run("frontmatter merges key by key, tags as a set", func(t *testing.T) {
+		remote := remoteWith(t, map[string]string{"plan.md": note})
+		a := cloneOf(t, remote)
+		a.write(t, "plan", strings.Replace(note, "tags: [project]", "tags: [project, here]", 1))
+		pushFrom(t, remote, "laptop edit", map[string]string{"plan.md": strings.NewReplacer("tags: [project]", "tags: [there]", "status: draft", "status: done").Replace(note)})
+		res := a.round(t)
+		if len(res.Merged) != 1 || len(res.Conflicts) != 0 {
+			t.Fatalf("%+v", res)
+		}
+		got := show(t, remote, "main", "plan.md")
+		if !strings.Contains(got, "tags: [here, there]") || !strings.Contains(got, "status: done") || strings.Contains(got, "project") {
+			t.Errorf("merged frontmatter:\n%s", got)
+		}
+	})
+
+	t.Run("a rename there, an edit here: the edit lands on the renamed note", func(t *testing.T) {
+		remote := remoteWith(t, map[string]string{"plan.md": note})
+		a := cloneOf(t, remote)
+		a.write(t, "plan", strings.Replace(note, "Three.", "Three, edited here.", 1))
+		pushFrom(t, remote, "rename", map[string]string{"projects/plan.md": note}, "plan.md")
+		a.round(t)
+		if got := show(t, remote, "main", "projects/plan.md"); !strings.Contains(got, "Three, edited here.") {
+			t.Errorf("the renamed note:\n%s", got)
+		}
+		if _, err := gittest.TryGit(remote, "cat-file", "-e", "main:plan.md"); err == nil {
+			t.Error("the old path is back")
+		}
+		checkInSync(t, a, remote)
+	})
+
+	t.Run("an edit here, a delete there: the edit is kept", func(t *testing.T) {
+		remote := remoteWith(t, map[string]string{"plan.md": note, "other.md": "# Other\n"})
+		a := cloneOf(t, remote)
+		a.write(t, "plan", strings.Replace(note, "One.", "One, kept.", 1))
+		pushFrom(t, remote, "delete", nil, "plan.md")
+		res := a.round(t)
+		if got := show(t, remote, "main", "plan.md"); !strings.Contains(got, "One, kept.") || len(res.Conflicts) != 1 {
+			t.Errorf("%+v:\n%s", res, got)
+		}
+	})
+
+	t.Run("a file:// remote", func(t *testing.T) {
+		remote := remoteWith(t, map[string]string{"plan.md": note})
+		a := cloneOf(t, "file://"+remote)
+		a.write(t, "ideas", "# Ideas\n")
+		if res := a.round(t); !res.Pushed {
+			t.Errorf("%+v", res)
+		}
+		checkInSync(t, a, remote)
+	})
+
+	t.Run("a rewritten remote history is refused", func(t *testing.T) {
+		remote := remoteWith(t, map[string]string{"plan.md": note})
+		a := cloneOf(t, remote)
+		pushFrom(t, remote, "one more", map[string]string{"more.md": "# More\n"})
+		a.round(t)
+		// Someone force-pushes a history without that commit.
+		other := filepath.Join(t.TempDir(), "rewrite")
+		gittest.Git(t, filepath.Dir(other), "clone", "-q", "-b", "main", remote, other)
+		gittest.Git(t, other, "reset", "-q", "--hard", "HEAD~1")
+		gittest.Commit(t, other, "rewritten", map[string]string{"else.md": "# Else\n"})
+		gittest.Git(t, other, "push", "-q", "--force", "origin", "HEAD:main")
+		before := head(t, a.dir)
+		_, err := a.s.Round(context.Background())
+		if wiki.CodeOf(err) != wiki.CodeConflict || !strings.Contains(err.Error(), "rewritten") {
+			t.Fatalf("err %v, want CONFLICT saying the history was rewritten", err)
+		}
+		if head(t, a.dir) != before {
+			t.Error("HEAD moved")
+		}
+		if _, err := a.s.Round(context.Background()); wiki.CodeOf(err) != wiki.CodeConflict {
+			t.Errorf("the second round: %v", err)
+		}
+	})
+
+	t.Run("an unreachable remote fails without secrets, changing nothing", func(t *testing.T) {
+		remote := remoteWith(t, map[string]string{"plan.md": note})
+		a := cloneOf(t, remote)
+		gittest.Git(t, a.dir, "remote", "set-url", "origin", "https://ada:s3cret-token@127.0.0.1:1/wiki.git")
+		a.write(t, "ideas", "# Ideas\n")
+		before := head(t, a.dir)
+		_, err := a.s.Round(context.Background())
+		if err == nil || strings.Contains(err.Error(), "s3cret") {
+			t.Fatalf("err %v", err)
+		}
+		if head(t, a.dir) != before {
+			t.Error("HEAD moved")
+		}
+	})
+
+	t.Run("no upstream", func(t *testing.T) {
+		dir := gittest.Init(t)
+		gittest.Commit(t, dir, "seed", map[string]string{"a.md": "# A\n"})
+		store, err := gitstore.Open(context.Background(), dir, gitstore.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		idx, err := index.Open(context.Background(), filepath.Join(store.Dir(), "index"), index.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := wiki.Open(context.Background(), wiki.Deps{Store: store, Index: idx}, wiki.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close(context.Background())
+		_, err = wsync.New(w, store, wsync.Options{Dir: dir}).Round(context.Background())
+		if wiki.CodeOf(err) != wiki.CodeInvalidParams {
+			t.Errorf("err %v, want INVALID_PARAMS", err)
+		}
+	})
+}
+
+func TestRedact(t *testing.T) {
+	in := "fatal: unable to access 'https://ada:tok3n@example.com/wiki.git/': and http://u@h/x"
+	if got := wsync.Redact(in); strings.Contains(got, "tok3n") || strings.Contains(got, "ada") || strings.Contains(got, "u@") {
+		t.Errorf("Redact = %q", got)
+	}
+	_ = errors.New
+}
