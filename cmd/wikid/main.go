@@ -111,6 +111,7 @@ func commands(e env) map[string]command {
 		"log":     &logCommand{env: e},
 		"blame":   &blameCommand{env: e},
 		"revert":  &revertCommand{env: e},
+		"sync":    &syncCommand{env: e},
 	}
 }
 
@@ -186,6 +187,7 @@ Commands:
   log        the wiki's commits with author, client, tool and notes
   blame      who last changed each line of a note
   revert     undo one commit's changes to notes, as a new commit
+  sync       fetch, integrate and push the branch's upstream, merging notes
   serve      serve the wiki to MCP clients over stdio or HTTP
   daemon     start, stop or show the repository's daemon, which clients share
   version    print the version

@@ -29,13 +29,13 @@ func mergeNote(base, ours, theirs []byte) ([]byte, string) {
 		// Without frontmatter to read, the whole text merges by lines.
 		merged, conflicts, err := textdiff.Merge3(base, ours, theirs)
 		if err != nil {
-			return nil, conflictLines(conflicts)
+			return nil, conflictLines(conflicts, 0)
 		}
 		return merged, ""
 	}
 	body, conflicts, err := textdiff.Merge3(base[nb.BodyStart:], ours[no.BodyStart:], theirs[nt.BodyStart:])
 	if err != nil {
-		return nil, conflictLines(conflicts)
+		return nil, conflictLines(conflicts, nb.BodyLine-1)
 	}
 	fb, fo, ft := base[:nb.BodyStart], ours[:no.BodyStart], theirs[:nt.BodyStart]
 	switch {
@@ -148,17 +148,19 @@ func mergeSet(base, ours, theirs []string) []string {
 	return out
 }
 
-// conflictLines says where the lines of a note conflict.
-func conflictLines(cs []textdiff.Conflict) string {
+// conflictLines says where the lines of a note conflict: the base's lines,
+// numbered from offset+1.
+func conflictLines(cs []textdiff.Conflict, offset int) string {
 	if len(cs) == 0 {
 		return "both sides changed the same lines"
 	}
 	var where []string
 	for _, c := range cs {
+		start := offset + c.Base.Start
 		if c.Base.Count <= 1 {
-			where = append(where, fmt.Sprint(c.Base.Start))
+			where = append(where, fmt.Sprint(start))
 		} else {
-			where = append(where, fmt.Sprintf("%d-%d", c.Base.Start, c.Base.Start+c.Base.Count-1))
+			where = append(where, fmt.Sprintf("%d-%d", start, start+c.Base.Count-1))
 		}
 	}
 	return "both sides changed lines " + strings.Join(where, ", ")

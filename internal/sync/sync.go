@@ -16,13 +16,6 @@ import (
 // push is rejected because the remote moved meanwhile.
 const maxPushes = 3
 
-// Repository is what a sync reads of the repository besides the wiki.
-type Repository interface {
-	Store
-	Head(ctx context.Context) (wiki.Head, error)
-	IsAncestor(ctx context.Context, a, b string) (bool, error)
-}
-
 // Options configure a Syncer.
 type Options struct {
 	// Dir is where git runs: the checkout, or the git directory of a bare
@@ -36,20 +29,20 @@ type Options struct {
 // Syncer runs sync rounds for one wiki, one at a time.
 type Syncer struct {
 	w    *wiki.Wiki
-	repo Repository
+	repo wiki.Store
 	opts Options
 	mu   sync.Mutex
 }
 
-// New returns a Syncer of the wiki w over the repository repo.
-func New(w *wiki.Wiki, repo Repository, opts Options) *Syncer {
+// New returns a Syncer of the wiki w.
+func New(w *wiki.Wiki, opts Options) *Syncer {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Syncer{w: w, repo: repo, opts: opts}
+	return &Syncer{w: w, repo: w.Store(), opts: opts}
 }
 
 // Result is what a sync round did.

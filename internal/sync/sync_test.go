@@ -64,7 +64,7 @@ func cloneOf(t *testing.T, url string) *machine {
 	}
 	t.Cleanup(func() { w.Close(ctx) })
 	now := func() time.Time { return time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC) }
-	return &machine{dir: dir, w: w, store: store, s: wsync.New(w, store, wsync.Options{Dir: dir, Now: now})}
+	return &machine{dir: dir, w: w, store: store, s: wsync.New(w, wsync.Options{Dir: dir, Now: now})}
 }
 
 func (m *machine) write(t *testing.T, path, content string) {
@@ -246,6 +246,29 @@ func TestSyncer_Round(t *testing.T) {
 		}
 	})
 
+	t.Run("an add on both sides, and an attachment changed on both", func(t *testing.T) {
+		remote := remoteWith(t, map[string]string{"plan.md": note, "assets/chart.png": "\x89PNG one"})
+		a := cloneOf(t, remote)
+		a.write(t, "inbox/idea", "# Idea\n\nFrom here.\n")
+		gittest.Commit(t, a.dir, "chart here", map[string]string{"assets/chart.png": "\x89PNG here"})
+		pushFrom(t, remote, "there", map[string]string{"inbox/idea.md": "# Idea\n\nFrom there.\n", "assets/chart.png": "\x89PNG there"})
+		res := a.round(t)
+		if len(res.Conflicts) != 2 {
+			t.Fatalf("%+v", res)
+		}
+		for file, want := range map[string]string{
+			"inbox/idea.md": "# Idea\n\nFrom here.\n",
+			"inbox/idea (conflict 2026-11-23 origin).md":    "# Idea\n\nFrom there.\n",
+			"assets/chart.png":                              "\x89PNG here",
+			"assets/chart (conflict 2026-11-23 origin).png": "\x89PNG there",
+		} {
+			if got := show(t, remote, "main", file); got != want {
+				t.Errorf("%s: %q, want %q", file, got, want)
+			}
+		}
+		checkInSync(t, a, remote)
+	})
+
 	t.Run("a file:// remote", func(t *testing.T) {
 		remote := remoteWith(t, map[string]string{"plan.md": note})
 		a := cloneOf(t, "file://"+remote)
@@ -311,7 +334,7 @@ func TestSyncer_Round(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer w.Close(context.Background())
-		_, err = wsync.New(w, store, wsync.Options{Dir: dir}).Round(context.Background())
+		_, err = wsync.New(w, wsync.Options{Dir: dir}).Round(context.Background())
 		if wiki.CodeOf(err) != wiki.CodeInvalidParams {
 			t.Errorf("err %v, want INVALID_PARAMS", err)
 		}
