@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"net/url"
 	"os"
 	"os/exec"
@@ -51,7 +50,11 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 		if msg == "" {
 			msg = err.Error()
 		}
-		return "", fmt.Errorf("git %s: %s", args[0], msg)
+		e := wiki.Errorf(wiki.CodeInternal, "git %s: %s", args[0], msg)
+		if hint := hintFor(msg); hint != "" {
+			e = e.WithHint("%s", hint)
+		}
+		return "", e
 	}
 	return stdout.String(), nil
 }
@@ -135,4 +138,20 @@ func remoteURL(ctx context.Context, dir, remote string) string {
 		return u.String()
 	}
 	return Redact(s)
+}
+
+// hintFor says what to do about a failure git reported.
+func hintFor(msg string) string {
+	m := strings.ToLower(msg)
+	switch {
+	case strings.Contains(m, "authentication") || strings.Contains(m, "could not read username") ||
+		strings.Contains(m, "permission denied") || strings.Contains(m, "403"):
+		return "git could not sign in to the remote: check the credentials git uses for it (a credential helper, an SSH key); git fetch in the repository shows the same"
+	case strings.Contains(m, "host key verification failed"):
+		return "the remote's SSH host key is not in known_hosts, or has changed: connect once with ssh to check and accept it"
+	case strings.Contains(m, "could not resolve host") || strings.Contains(m, "connection refused") ||
+		strings.Contains(m, "timed out") || strings.Contains(m, "network is unreachable") || strings.Contains(m, "failed to connect"):
+		return "the remote cannot be reached; sync again when the network is back"
+	}
+	return ""
 }

@@ -2,10 +2,13 @@ package sync_test
 
 import (
 	"context"
-	"errors"
 	"io"
 	"log/slog"
+	"net/http"
+	"net/http/cgi"
+	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,10 +24,9 @@ import (
 
 // machine is one clone of a shared wiki with wikid serving it.
 type machine struct {
-	dir   string
-	w     *wiki.Wiki
-	store *gitstore.Store
-	s     *wsync.Syncer
+	dir string
+	w   *wiki.Wiki
+	s   *wsync.Syncer
 }
 
 // remoteWith returns a bare repository holding one commit of files, as the
@@ -43,6 +45,12 @@ func cloneOf(t *testing.T, url string) *machine {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "clone")
 	gittest.Git(t, filepath.Dir(dir), "clone", "-q", "-b", "main", url, dir)
+	return openMachine(t, dir)
+}
+
+// openMachine opens a wiki with a syncer over the clone at dir.
+func openMachine(t *testing.T, dir string) *machine {
+	t.Helper()
 	gittest.Git(t, dir, "config", "user.name", "Clone User")
 	gittest.Git(t, dir, "config", "user.email", "clone@example.com")
 	ctx := context.Background()
@@ -64,7 +72,7 @@ func cloneOf(t *testing.T, url string) *machine {
 	}
 	t.Cleanup(func() { w.Close(ctx) })
 	now := func() time.Time { return time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC) }
-	return &machine{dir: dir, w: w, store: store, s: wsync.New(w, wsync.Options{Dir: dir, Now: now})}
+	return &machine{dir: dir, w: w, s: wsync.New(w, wsync.Options{Dir: dir, Now: now})}
 }
 
 func (m *machine) write(t *testing.T, path, content string) {
@@ -346,5 +354,73 @@ func TestRedact(t *testing.T) {
 	if got := wsync.Redact(in); strings.Contains(got, "tok3n") || strings.Contains(got, "ada") || strings.Contains(got, "u@") {
 		t.Errorf("Redact = %q", got)
 	}
-	_ = errors.New
+}
+
+// smartHTTP serves the bare repositories under root with git http-backend
+// on loopback, behind basic authentication as user:password, and returns
+// the base URL.
+func smartHTTP(t *testing.T, root, user, password string) string {
+	t.Helper()
+	backend := &cgi.Handler{
+		Path: gitPath(t),
+		Args: []string{"http-backend"},
+		Env:  []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1"},
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		u, p, ok := r.BasicAuth()
+		if !ok || u != user || p != password {
+			w.Header().Set("WWW-Authenticate", `Basic realm="wiki"`)
+			http.Error(w, "authentication required", http.StatusUnauthorized)
+			return
+		}
+		backend.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func gitPath(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("no git")
+	}
+	return p
+}
+
+// TestSyncer_SmartHTTP syncs over git's smart HTTP protocol with the
+// credentials a credential helper gives, and fails cleanly, without the
+// password in any message, when they are wrong.
+func TestSyncer_SmartHTTP(t *testing.T) {
+	remote := remoteWith(t, map[string]string{"plan.md": "# Plan\n"})
+	gittest.Git(t, remote, "config", "http.receivepack", "true")
+	url := smartHTTP(t, filepath.Dir(remote), "ada", "s3cret-pass") + "/" + filepath.Base(remote)
+
+	helper := func(password string) string {
+		return "!f() { test \"$1\" = get && echo username=ada && echo password=" + password + "; }; f"
+	}
+	dir := filepath.Join(t.TempDir(), "clone")
+	gittest.Git(t, filepath.Dir(dir), "-c", "credential.helper="+helper("s3cret-pass"), "clone", "-q", "-b", "main", url, dir)
+	gittest.Git(t, dir, "config", "credential.helper", helper("s3cret-pass"))
+	a := openMachine(t, dir)
+
+	a.write(t, "ideas", "# Ideas\n")
+	pushFrom(t, remote, "from the laptop", map[string]string{"laptop.md": "# Laptop\n"})
+	res := a.round(t)
+	if res.Integrated != wiki.IntegratedMerge || !res.Pushed {
+		t.Fatalf("%+v", res)
+	}
+	checkInSync(t, a, remote)
+
+	gittest.Git(t, dir, "config", "credential.helper", helper("wrong-pass"))
+	a.write(t, "more", "# More\n")
+	before := head(t, a.dir)
+	_, err := a.s.Round(context.Background())
+	if err == nil || strings.Contains(err.Error(), "pass") {
+		t.Fatalf("err %v, want a failure without the password", err)
+	}
+	t.Logf("wrong credentials: %v", err)
+	if head(t, a.dir) != before {
+		t.Error("HEAD moved")
+	}
 }
