@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	wsync "github.com/wikid/wikid/internal/sync"
+
 	"github.com/wikid/wikid/internal/config"
 	"github.com/wikid/wikid/internal/daemon"
 	"github.com/wikid/wikid/internal/gitstore"
@@ -263,7 +265,7 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 	if e.getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit)
 	}
-	w, err := openDaemonWiki(ctx, e, set)
+	w, syncCfg, err := openDaemonWiki(ctx, e, set)
 	if err != nil {
 		return err
 	}
@@ -275,6 +277,11 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 		}
 	}()
 	go releaseAfterBuild(ctx, w, logger)
+	if syncCfg != nil && !w.Options().ReadOnly {
+		syncer := wsync.New(w, wsync.Options{Dir: repositoryFolder(ep.GitDir), Logger: logger.WithGroup("sync")})
+		w.SetSyncReporter(syncer)
+		go syncer.Run(ctx, syncCfg.Interval, syncCfg.PushDelay)
+	}
 	opts := set.mcp
 	opts.Logger = logger
 	opts.ReadOnly = w.Options().ReadOnly
@@ -324,17 +331,22 @@ func releaseAfterBuild(ctx context.Context, w *wiki.Wiki, logger *slog.Logger) {
 }
 
 // openDaemonWiki opens the daemon's wiki, waiting a while for a command
-// that holds the search index in its own process to finish.
-func openDaemonWiki(ctx context.Context, e env, set daemonSettings) (*wiki.Wiki, error) {
+// that holds the search index in its own process to finish. It returns the
+// configuration's sync block too, nil when the daemon is not to sync.
+func openDaemonWiki(ctx context.Context, e env, set daemonSettings) (*wiki.Wiki, *config.Sync, error) {
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		w, err := openWikiWith(ctx, e, set.repo, func(cfg *config.Config) { cfg.ReadOnly = cfg.ReadOnly || set.readOnly })
+		var syncCfg *config.Sync
+		w, err := openWikiWith(ctx, e, set.repo, func(cfg *config.Config) {
+			cfg.ReadOnly = cfg.ReadOnly || set.readOnly
+			syncCfg = cfg.Sync
+		})
 		if !errors.Is(err, index.ErrLocked) || time.Now().After(deadline) {
-			return w, err
+			return w, syncCfg, err
 		}
 		select {
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return nil, nil, ctx.Err()
 		case <-time.After(50 * time.Millisecond):
 		}
 	}

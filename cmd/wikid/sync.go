@@ -43,7 +43,13 @@ func (c *syncCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer release()
-	res, err := wsync.New(w, wsync.Options{Dir: c.path(*cl.repo)}).Round(ctx)
+	// In the daemon, its own syncer runs the round, so that the round
+	// waits for one under way and wiki_status reports it.
+	syncer, ok := w.SyncReporter().(*wsync.Syncer)
+	if !ok {
+		syncer = wsync.New(w, wsync.Options{Dir: c.path(*cl.repo)})
+	}
+	res, err := syncer.Round(ctx)
 	if err != nil {
 		return err
 	}

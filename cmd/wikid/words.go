@@ -9,7 +9,7 @@ var cliWords = wiki.Words{
 	"read": "wikid read", "write": "wikid write", "edit": "wikid edit", "metadata": "wikid edit",
 	"delete": "wikid rm", "move": "wikid mv", "apply": "wikid edit",
 	"list": "wikid search folder:FOLDER", "search": "wikid search", "resolve": "wikid search", "grep": "wikid grep",
-	"links": "wikid links", "broken_links": "wikid check", "tags": "wikid search tag:TAG",
+	"links": "wikid links", "broken_links": "wikid check", "tags": "wikid search tag:TAG", "sync": "wikid sync",
 	"history": "wikid history", "diff": "wikid diff", "blame": "wikid blame", "activity": "wikid log",
 	"restore": "wikid restore", "revert": "wikid revert", "status": "wikid daemon status", "daily": "wikid write",
 	"expected_version": "--expected-version", "overwrite": "pass --overwrite", "regex_off": "leave out --regex",

@@ -35,6 +35,20 @@ type Config struct {
 	Daily wiki.DailyOptions `yaml:"daily"`
 	// Links configures how links resolve.
 	Links Links `yaml:"links"`
+	// Sync, when present, makes the daemon sync with the branch's
+	// upstream by itself.
+	Sync *Sync `yaml:"sync"`
+}
+
+// Sync configures the daemon's sync with the branch's upstream (see
+// package sync). An empty block ("sync: {}") turns it on with the
+// defaults.
+type Sync struct {
+	// Interval is how often to fetch and integrate; default 60s.
+	Interval time.Duration `yaml:"interval"`
+	// PushDelay is how long after a commit to push, so that commits made
+	// within it go together; default 5s.
+	PushDelay time.Duration `yaml:"push_delay"`
 }
 
 // Links configures how wiki links ([[target]], ![[target]]) resolve.
@@ -101,6 +115,12 @@ func (c *Config) ApplyEnv(getenv func(string) string) error {
 
 // Validate reports settings that cannot work.
 func (c *Config) Validate() error {
+	if c.Sync != nil && (c.Sync.Interval < 0 || c.Sync.PushDelay < 0) {
+		return fmt.Errorf("sync: interval and push_delay must not be negative")
+	}
+	if c.Sync != nil && c.Sync.Interval > 0 && c.Sync.Interval < time.Second {
+		return fmt.Errorf("sync: interval %s is under a second", c.Sync.Interval)
+	}
 	if _, err := time.LoadLocation(c.TimeZone); err != nil {
 		return fmt.Errorf("timezone %q: %w", c.TimeZone, err)
 	}

@@ -55,6 +55,13 @@ func TestConfig_Errors(t *testing.T) {
 			}
 			return c.Validate()
 		}, "links.resolve"},
+		{"bad sync interval", func(c *Config) error {
+			if err := c.ApplyFile([]byte("sync:\n  interval: 10ms\n")); err != nil {
+				return err
+			}
+			return c.Validate()
+		}, "interval"},
+		{"sync interval not a duration", func(c *Config) error { return c.ApplyFile([]byte("sync:\n  interval: often\n")) }, "often"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -102,5 +109,22 @@ func TestConfig_ResolveLinks(t *testing.T) {
 				t.Errorf("ResolveLinks = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestConfig_Sync(t *testing.T) {
+	c := Default()
+	if c.Sync != nil {
+		t.Fatalf("sync on by default: %+v", c.Sync)
+	}
+	if err := c.ApplyFile([]byte("sync: {}\n")); err != nil || c.Sync == nil || c.Sync.Interval != 0 {
+		t.Fatalf("sync: {} gives %+v, %v", c.Sync, err)
+	}
+	c = Default()
+	if err := c.ApplyFile([]byte("sync:\n  interval: 5m\n  push_delay: 2s\n")); err != nil || c.Sync.Interval != 5*time.Minute || c.Sync.PushDelay != 2*time.Second {
+		t.Fatalf("sync: %+v, %v", c.Sync, err)
+	}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
 	}
 }

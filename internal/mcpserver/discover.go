@@ -136,7 +136,11 @@ func wikiStatusTool() *tool {
 				"renames and blame they leave unknown. Notes at HEAD are unaffected.", 0, 1e12)),
 			req("sync", object("Syncing with a remote.",
 				req("configured", boolean("Whether sync is set up.")),
-				req("message", str("The sync state in words.")),
+				req("message", str("The sync state in words: the last round's outcome, or why it failed.")),
+				opt("upstream", str("The remote branch, origin/main.")),
+				opt("ahead", integer("Commits to push, as of the last fetch; -1 when not counted.", -1, 1e12)),
+				opt("behind", integer("Commits to integrate, as of the last fetch; -1 when not counted.", -1, 1e12)),
+				opt("conflicts", strList("Conflict copies the last merges made: the other side of a note that did not merge.")),
 			)),
 			opt("local_changes", object("Notes of the checkout that differ from HEAD, uncommitted; absent for a bare repository. "+
 				"The scan costs about what git status does; one is reused for ten times as long as it took.",
@@ -203,6 +207,9 @@ func statusText(st *wiki.Status) string {
 		b.line("Writable: every change is one commit.")
 	}
 	b.line("Sync: %s", st.Sync.Message)
+	for _, c := range st.Sync.Conflicts {
+		b.line("  conflict copy: %s", c)
+	}
 	localChangesText(&b, st.LocalChanges)
 	return b.String()
 }

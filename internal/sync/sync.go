@@ -31,7 +31,10 @@ type Syncer struct {
 	w    *wiki.Wiki
 	repo wiki.Store
 	opts Options
-	mu   sync.Mutex
+	mu   sync.Mutex // one round at a time
+
+	stateMu sync.Mutex
+	state   state
 }
 
 // New returns a Syncer of the wiki w.
@@ -77,6 +80,12 @@ type Result struct {
 func (s *Syncer) Round(ctx context.Context) (*Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	res, err := s.round(ctx)
+	s.record(res, err)
+	return res, err
+}
+
+func (s *Syncer) round(ctx context.Context) (*Result, error) {
 	head, err := s.repo.Head(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("sync: %w", err)

@@ -72,7 +72,9 @@ func openMachine(t *testing.T, dir string) *machine {
 	}
 	t.Cleanup(func() { w.Close(ctx) })
 	now := func() time.Time { return time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC) }
-	return &machine{dir: dir, w: w, s: wsync.New(w, wsync.Options{Dir: dir, Now: now})}
+	s := wsync.New(w, wsync.Options{Dir: dir, Now: now})
+	w.SetSyncReporter(s)
+	return &machine{dir: dir, w: w, s: s}
 }
 
 func (m *machine) write(t *testing.T, path, content string) {
@@ -422,5 +424,50 @@ func TestSyncer_SmartHTTP(t *testing.T) {
 	t.Logf("wrong credentials: %v", err)
 	if head(t, a.dir) != before {
 		t.Error("HEAD moved")
+	}
+}
+
+// TestSyncer_Run syncs by itself: a local change reaches the remote soon
+// after it is made, a remote change arrives within the interval, and the
+// status says so.
+func TestSyncer_Run(t *testing.T) {
+	remote := remoteWith(t, map[string]string{"plan.md": "# Plan\n"})
+	a := cloneOf(t, remote)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a.s.Run(ctx, 300*time.Millisecond, 100*time.Millisecond)
+	}()
+	defer func() { cancel(); <-done }()
+
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(15 * time.Second); !ok(); time.Sleep(50 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s", what)
+			}
+		}
+	}
+	a.write(t, "local", "# Local\n")
+	waitFor("the local change on the remote", func() bool {
+		_, err := gittest.TryGit(remote, "cat-file", "-e", "main:local.md")
+		return err == nil
+	})
+	pushFrom(t, remote, "from the laptop", map[string]string{"laptop.md": "# Laptop\n"})
+	waitFor("the remote change in the checkout", func() bool {
+		_, err := os.Stat(filepath.Join(a.dir, "laptop.md"))
+		return err == nil
+	})
+	waitFor("the status to say in sync", func() bool {
+		st := a.s.SyncStatus(context.Background())
+		return st.Ahead == 0 && st.Behind == 0 && st.LastSuccess != nil && st.Auto
+	})
+	st, err := a.w.Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Sync.Configured || st.Sync.Upstream != "origin/main" || !strings.Contains(st.Sync.Message, "synced with origin/main") {
+		t.Errorf("status %+v", st.Sync)
 	}
 }

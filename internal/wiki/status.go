@@ -1,6 +1,7 @@
 package wiki
 
 import (
+	"time"
 	"context"
 	"path/filepath"
 	"strings"
@@ -81,6 +82,38 @@ type IndexStatus struct {
 type SyncStatus struct {
 	Configured bool
 	Message    string
+	// Upstream is the remote branch, "origin/main".
+	Upstream string
+	// Auto says whether the daemon syncs by itself.
+	Auto bool
+	// Ahead and Behind count the commits only the branch has and only the
+	// remote branch has, as of the last fetch; -1 when not counted.
+	Ahead, Behind int
+	// LastSuccess is the end of the last round that succeeded; LastError
+	// the error of the last round, when it failed.
+	LastSuccess *time.Time
+	LastError   string
+	// Conflicts are the conflict copies the last merges made.
+	Conflicts []string
+}
+
+// SyncReporter tells the state of syncing, for Status.
+type SyncReporter interface {
+	SyncStatus(ctx context.Context) SyncStatus
+}
+
+// SetSyncReporter makes Status report the state r tells.
+func (w *Wiki) SetSyncReporter(r SyncReporter) {
+	w.syncMu.Lock()
+	defer w.syncMu.Unlock()
+	w.sync = r
+}
+
+// SyncReporter returns what SetSyncReporter set, or nil.
+func (w *Wiki) SyncReporter() SyncReporter {
+	w.syncMu.Lock()
+	defer w.syncMu.Unlock()
+	return w.sync
 }
 
 // blocker is a Store that can tell why a commit would fail now.
@@ -112,7 +145,11 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 		Repository: gitDir, GitDir: gitDir,
 		Branch: strings.TrimPrefix(head.Branch, "refs/heads/"), Detached: head.Detached,
 		Head: head.Commit, Bare: head.Bare, ReadOnly: w.opts.ReadOnly, Unwritable: unwritable,
-		Sync: SyncStatus{Message: "sync is not configured: wikid does not fetch or push yet; use git pull and git push"},
+		Sync: SyncStatus{Message: "sync is not configured: run {sync} for one round, or add a sync: block to .wikid.yaml " +
+			"for the daemon to sync by itself", Ahead: -1, Behind: -1},
+	}
+	if r := w.SyncReporter(); r != nil {
+		st.Sync = r.SyncStatus(ctx)
 	}
 	if b, ok := w.store.(blocker); ok && !w.opts.ReadOnly {
 		st.Blocked = b.Blocked(ctx)

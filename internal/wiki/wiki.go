@@ -38,6 +38,9 @@ type Wiki struct {
 
 	cancel context.CancelFunc // stops background work
 	bg     sync.WaitGroup
+
+	syncMu sync.Mutex
+	sync   SyncReporter // nil when nothing syncs
 }
 
 // Deps are the adapters a wiki runs on. Only Store is required; without an

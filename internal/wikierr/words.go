@@ -21,7 +21,7 @@ var (
 		"read", "write", "edit", "metadata", "delete", "move", "apply",
 		"list", "search", "resolve", "grep", "links", "broken_links",
 		"history", "diff", "blame", "activity", "restore", "revert",
-		"status", "daily", "tags",
+		"status", "daily", "tags", "sync",
 	}
 	// Arguments and settings, each as the front end spells it.
 	refArgs = []string{
