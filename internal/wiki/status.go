@@ -1,10 +1,10 @@
 package wiki
 
 import (
-	"time"
 	"context"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/wikid/wikid/internal/note"
 )
