@@ -20,7 +20,7 @@ var argTypes = map[string]func() any{
 	"edit_note": func() any { return new(editArgs) }, "update_metadata": func() any { return new(metadataArgs) },
 	"move_note": func() any { return new(moveArgs) }, "delete_note": func() any { return new(deleteArgs) },
 	"daily_note": func() any { return new(dailyArgs) }, "apply_changes": func() any { return new(applyArgs) },
-	"search_notes": func() any { return new(searchArgs) }, "gather_context": func() any { return new(gatherArgs) }, "grep_notes": func() any { return new(grepArgs) },
+	"search_notes": func() any { return new(searchArgs) }, "gather_context": func() any { return new(gatherArgs) }, "sync_wiki": func() any { return new(syncArgs) }, "grep_notes": func() any { return new(grepArgs) },
 	"list_notes": func() any { return new(listArgs) }, "list_tags": func() any { return new(tagsArgs) },
 	"recent_changes": func() any { return new(recentArgs) }, "resolve_notes": func() any { return new(resolveArgs) },
 	"random_note": func() any { return new(randomArgs) }, "get_links": func() any { return new(linksArgs) },

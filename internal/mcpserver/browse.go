@@ -22,7 +22,7 @@ type listArgs struct {
 func listNotesTool() *tool {
 	in := object("",
 		opt("path", str("")),
-		opt("recursive", boolean("").def(false)),
+		opt("recursive", boolean("")),
 		opt("tag", str("")),
 		opt("sort", enum("", "alpha", "modified", "created").def("alpha")),
 		opt("limit", integer("", 1, wiki.MaxListLimit).def(wiki.DefaultListLimit)),
@@ -190,8 +190,8 @@ type grepArgs struct {
 func grepNotesTool() *tool {
 	in := object("",
 		req("pattern", &schema{Type: "string", MinLength: ptr(1), MaxLength: ptr(wiki.MaxGrepPattern)}),
-		opt("regex", boolean("").def(false)),
-		opt("case_sensitive", boolean("").def(false)),
+		opt("regex", boolean("")),
+		opt("case_sensitive", boolean("")),
 		folderProp,
 		opt("limit", integer("", 1, 1000).def(wiki.DefaultGrepLimit)),
 	)

@@ -26,6 +26,7 @@ var emptyCases = []emptyCase{
 	{"read_note", map[string]any{"path": "blank"}},
 	{"search_notes", map[string]any{"query": "zzqqxx"}},
 	{"gather_context", map[string]any{"question": "What about zzqqxx?"}},
+	{"sync_wiki", map[string]any{}},
 	{"search_notes", map[string]any{"tags": []any{"no-such-tag"}}},
 	{"grep_notes", map[string]any{"pattern": "zzqqxx"}},
 	{"list_notes", map[string]any{"path": "", "tag": "no-such-tag"}},
@@ -72,6 +73,9 @@ func emptyRepo(tb testing.TB) string {
 		"shelf/scan.txt":   "not a note\n",
 		"shelf/inner/x.md": "Inner note.\n",
 	})
+	bare := gittest.InitBare(tb)
+	gittest.Git(tb, dir, "remote", "add", "origin", bare)
+	gittest.Git(tb, dir, "push", "-q", "-u", "origin", "HEAD:main")
 	return dir
 }
 

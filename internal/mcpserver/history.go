@@ -136,8 +136,8 @@ func diffVersionsTool() *tool {
 	)
 	return &tool{
 		name: "diff_versions", group: GroupHistory, title: "Diff two versions", idempotent: true,
-		description: "Unified diff between commits from (default: to's parent) and to (default: HEAD), of path or all notes; path " +
-			"alone: its last change. Use it to inspect a change.",
+		description: "Diff of path (or all notes) from commit from (default: to's parent) to to (default: HEAD); path alone: " +
+			"its last change. Use it to inspect a change.",
 		input: in,
 		output: object("The diff.",
 			req("from", str("The older commit; empty for the empty tree (before the first commit).")),

@@ -42,7 +42,7 @@ func getLinksTool() *tool {
 		opt("direction", enum("", "in", "out", "both").def("both")),
 		opt("depth", integer("", 1, wiki.MaxLinksDepth).def(1)),
 		opt("limit", integer("", 1, wiki.MaxLinksLimit).def(wiki.DefaultLinksLimit)),
-		opt("include_content", boolean("").def(false)),
+		opt("include_content", boolean("")),
 	)
 	neighbor := object("",
 		req("path", str("Note path.")),
@@ -291,7 +291,7 @@ type brokenArgs struct {
 func findBrokenLinksTool() *tool {
 	in := object("",
 		folderProp,
-		opt("include_orphans", boolean("").def(false)),
+		opt("include_orphans", boolean("")),
 		opt("limit", integer("", 1, wiki.MaxBrokenLimit).def(wiki.DefaultBrokenLimit)),
 		cursorProp,
 	)

@@ -22,7 +22,7 @@ func (m mutationArgs) mutation(c wiki.Caller) wiki.Mutation {
 var (
 	pathProp            = req("path", &schema{Type: "string", MinLength: ptr(1)})
 	expectedVersionProp = opt("expected_version", str(""))
-	dryRunProp          = opt("dry_run", boolean("").def(false))
+	dryRunProp          = opt("dry_run", boolean(""))
 	messageProp         = opt("message", str(""))
 )
 

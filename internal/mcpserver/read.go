@@ -22,18 +22,17 @@ func readNoteTool() *tool {
 	in := object("",
 		pathProp,
 		opt("section", str("")),
-		opt("metadata_only", boolean("").def(false)),
+		opt("metadata_only", boolean("")),
 		opt("version", str("")),
 		opt("offset", integer("", 0, 1e9).def(0)),
 		opt("max_chars", integer("", 1, 100000).def(wiki.DefaultMaxChars)),
 	)
 	return &tool{
 		name: "read_note", group: GroupNotes, title: "Read a note", idempotent: true,
-		description: "Read a note or one section; metadata_only: frontmatter, outline, backlinks. Use it once you know the path " +
-			"(else search_notes).",
-		input:  in,
-		output: readResultSchema("The note."),
-		run:    bind(in, runRead),
+		description: "Read a note or one section; metadata_only: frontmatter, outline, backlinks. Use it once you know the path.",
+		input:       in,
+		output:      readResultSchema("The note."),
+		run:         bind(in, runRead),
 	}
 }
 

@@ -55,7 +55,7 @@ func revertChangeTool() *tool {
 	)
 	return &tool{
 		name: "revert_change", group: GroupHistory, mutating: true, title: "Undo a commit",
-		description: "Undo one commit's changes to notes, keeping later edits (CONFLICT if they overlap). Use restore_note for a " +
+		description: "Undo one commit's note changes, keeping later edits (CONFLICT if they overlap). Use restore_note for a " +
 			"whole old version.",
 		input:  in,
 		output: object("The outcome.", mutationResultProps()...).without("metadata", "links_updated", "broken_links"),

@@ -233,14 +233,26 @@ func (t *tool) definition(readOnly bool) mcp.Tool {
 		Description:     desc,
 		RawInputSchema:  in,
 		RawOutputSchema: out,
-		Annotations: mcp.ToolAnnotation{
-			Title:           t.title,
-			ReadOnlyHint:    ptr(!mutating),
-			DestructiveHint: ptr(t.destructive),
-			IdempotentHint:  ptr(t.idempotent),
-			OpenWorldHint:   ptr(false),
-		},
+		Annotations:     annotations(t.title, mutating, t.destructive, t.idempotent),
 	}
+}
+
+// annotations are a tool's hints, each left out where it is what the MCP
+// specification takes when it is absent (not read-only, destructive, not
+// idempotent, open world), or where it means nothing (destructive for a
+// tool that changes nothing): a client reads the same, and tools/list is
+// shorter.
+func annotations(title string, mutating, destructive, idempotent bool) mcp.ToolAnnotation {
+	a := mcp.ToolAnnotation{Title: title, OpenWorldHint: ptr(false)}
+	if !mutating {
+		a.ReadOnlyHint = ptr(true)
+	} else if !destructive {
+		a.DestructiveHint = ptr(false)
+	}
+	if idempotent {
+		a.IdempotentHint = ptr(true)
+	}
+	return a
 }
 
 // publishedOutputs holds each tool's output schema as tools/list shows
@@ -364,7 +376,7 @@ func allTools() []*tool {
 		searchNotesTool(), gatherContextTool(), grepNotesTool(), listNotesTool(), listTagsTool(), recentChangesTool(),
 		resolveNotesTool(), randomNoteTool(),
 		getLinksTool(), findPathTool(), getHubsTool(), findBrokenLinksTool(),
-		wikiStatusTool(),
+		wikiStatusTool(), syncWikiTool(),
 		noteHistoryTool(), diffVersionsTool(), blameNoteTool(), activityLogTool(), restoreNoteTool(), revertChangeTool(),
 	}
 }

@@ -88,7 +88,7 @@ func TestServer_Groups(t *testing.T) {
 		groups []string
 		want   []string
 	}{
-		{[]string{"wiki"}, []string{"wiki_status"}},
+		{[]string{"wiki"}, []string{"sync_wiki", "wiki_status"}},
 		{[]string{"search", "links"}, []string{"find_broken_links", "find_path", "gather_context", "get_hubs", "get_links", "grep_notes", "list_notes",
 			"list_tags", "random_note", "recent_changes", "resolve_notes", "search_notes"}},
 		{[]string{"notes", "history"}, []string{"activity_log", "apply_changes", "blame_note", "daily_note", "delete_note", "diff_versions",

@@ -22,12 +22,12 @@ var allTools = []string{
 	"activity_log", "apply_changes", "blame_note", "daily_note", "delete_note", "diff_versions", "edit_note",
 	"find_broken_links", "find_path", "gather_context", "get_hubs", "get_links", "grep_notes", "list_notes", "list_tags", "move_note",
 	"note_history", "random_note", "read_note", "recent_changes", "resolve_notes", "restore_note", "revert_change",
-	"search_notes", "update_metadata", "wiki_status", "write_note",
+	"search_notes", "sync_wiki", "update_metadata", "wiki_status", "write_note",
 }
 
 // mutatingTools change the wiki.
 var mutatingTools = []string{"apply_changes", "daily_note", "delete_note", "edit_note", "move_note", "restore_note",
-	"revert_change", "update_metadata", "write_note"}
+	"revert_change", "sync_wiki", "update_metadata", "write_note"}
 
 // readingTools are the mutating tools that also read: a read-only server
 // lists them as read-only and serves their reads.
@@ -61,6 +61,9 @@ func undocumentedArgs(desc string, props map[string]any) []string {
 // changeArgs are arguments with which a mutating tool changes the wiki, for
 // the READ_ONLY checks.
 func changeArgs(tool string) map[string]any {
+	if tool == "sync_wiki" {
+		return map[string]any{}
+	}
 	if tool == "daily_note" {
 		return map[string]any{"op": "append", "content": "x"}
 	}
@@ -136,11 +139,13 @@ func checkToolList(t *testing.T, s *session, readOnly bool) {
 		}
 		a := tl.Annotations
 		mutating := slices.Contains(mutatingTools, name) && !(readOnly && slices.Contains(readingTools, name))
-		if a.ReadOnlyHint == nil || *a.ReadOnlyHint == mutating || a.OpenWorldHint == nil || *a.OpenWorldHint ||
-			a.DestructiveHint == nil || *a.DestructiveHint != (name == "delete_note" || name == "apply_changes") || a.IdempotentHint == nil {
+		// Absent hints take the specification's defaults.
+		readOnlyHint, destructive := hint(a.ReadOnlyHint, false), hint(a.DestructiveHint, true)
+		if readOnlyHint == mutating || hint(a.OpenWorldHint, true) ||
+			mutating && destructive != (name == "delete_note" || name == "apply_changes") {
 			t.Errorf("%s: annotations %+v", name, a)
 		}
-		if slices.Contains(mutatingTools, name) {
+		if slices.Contains(mutatingTools, name) && name != "sync_wiki" { // a sync changes no note of its own
 			for _, p := range []string{"dry_run", "message"} {
 				if _, ok := props[p]; !ok {
 					t.Errorf("%s lacks %s", name, p)
@@ -686,4 +691,12 @@ func jsonOf(tb testing.TB, v any) string {
 		tb.Fatal(err)
 	}
 	return string(b)
+}
+
+// hint is an annotation's value, def when it is absent.
+func hint(p *bool, def bool) bool {
+	if p == nil {
+		return def
+	}
+	return *p
 }

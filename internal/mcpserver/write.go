@@ -37,7 +37,7 @@ func writeNoteInput() *schema {
 		opt("tags", strList("")),
 		opt("aliases", strList("")),
 		opt("properties", openObject("")),
-		opt("overwrite", boolean("").def(false)),
+		opt("overwrite", boolean("")),
 	)...)
 }
 

@@ -145,8 +145,8 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 		Repository: gitDir, GitDir: gitDir,
 		Branch: strings.TrimPrefix(head.Branch, "refs/heads/"), Detached: head.Detached,
 		Head: head.Commit, Bare: head.Bare, ReadOnly: w.opts.ReadOnly, Unwritable: unwritable,
-		Sync: SyncStatus{Message: "sync is not configured: run {sync} for one round, or add a sync: block to .wikid.yaml " +
-			"for the daemon to sync by itself", Ahead: -1, Behind: -1},
+		Sync: SyncStatus{Message: Sayf("sync is not configured: run {sync} for one round, or add a sync: block to " +
+			".wikid.yaml for the daemon to sync by itself"), Ahead: -1, Behind: -1},
 	}
 	if r := w.SyncReporter(); r != nil {
 		st.Sync = r.SyncStatus(ctx)
