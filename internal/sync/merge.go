@@ -49,6 +49,8 @@ type merger struct {
 	now   time.Time
 	// report is filled in by merge.
 	report MergeReport
+	// taken says whether a path is in use, for conflict copies.
+	taken func(file string) bool
 }
 
 // merge returns the files of ours that the merge of theirs changes, by the
@@ -81,6 +83,19 @@ func (m *merger) merge(ctx context.Context, base, ours, theirs string) ([]wiki.F
 
 	out := map[string]wiki.FileChange{}
 	set := func(file string, content []byte) { out[file] = wiki.FileChange{Path: file, Content: content} }
+	// A conflict copy never takes a path either side has, or this merge
+	// gives: an earlier copy of the same note is kept too.
+	m.taken = func(file string) bool {
+		if _, ok := out[file]; ok {
+			return true
+		}
+		for _, c := range []string{ours, theirs} {
+			if _, err := snaps[c].Stat(ctx, file); err == nil {
+				return true
+			}
+		}
+		return false
+	}
 	del := func(file string) { out[file] = wiki.FileChange{Path: file, Delete: true} }
 
 	// A rename on one side with edits on the other: the edits land on the
@@ -202,7 +217,8 @@ func (m *merger) both(file string, at, base, ours, theirs []byte, set func(strin
 }
 
 // copyPath names the conflict copy of a file: "Note (conflict 2026-11-23
-// origin).md" beside it.
+// origin).md" beside it, or with " 2", " 3", ... after origin when that
+// path is taken.
 func (m *merger) copyPath(file string) string {
 	dir, name := path.Split(file)
 	base, ext := note.SplitExtension(name)
@@ -212,12 +228,11 @@ func (m *merger) copyPath(file string) string {
 		}
 	}
 	label := fmt.Sprintf("conflict %s %s", m.now.Format("2006-01-02"), m.label)
-	for _, c := range m.report.Conflicts {
-		if c.Copy == dir+base+" ("+label+")"+ext {
-			label += " 2"
-		}
+	p := dir + base + " (" + label + ")" + ext
+	for n := 2; m.taken != nil && m.taken(p); n++ {
+		p = fmt.Sprintf("%s%s (%s %d)%s", dir, base, label, n, ext)
 	}
-	return dir + base + " (" + label + ")" + ext
+	return p
 }
 
 // side returns what changed from base to commit, with the renames: a file

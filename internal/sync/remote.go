@@ -116,8 +116,12 @@ func push(ctx context.Context, dir, commit string, u Upstream) error {
 	_, err := git(ctx, dir, "push", u.Remote, commit+":refs/heads/"+u.Branch)
 	if err != nil {
 		msg := err.Error()
-		if strings.Contains(msg, "[rejected]") || strings.Contains(msg, "non-fast-forward") || strings.Contains(msg, "fetch first") {
-			return ErrRejected
+		// The remote branch moved on before the push (rejected), or while
+		// it ran (the remote could not update or lock the ref).
+		for _, moved := range []string{"[rejected]", "non-fast-forward", "fetch first", "failed to update ref", "cannot lock ref", "failed to lock"} {
+			if strings.Contains(msg, moved) {
+				return ErrRejected
+			}
 		}
 		return err
 	}

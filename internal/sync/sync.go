@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"time"
@@ -13,8 +14,10 @@ import (
 )
 
 // maxPushes is how many times a round integrates and pushes again when its
-// push is rejected because the remote moved meanwhile.
-const maxPushes = 3
+// push is rejected because the remote moved meanwhile; between tries it
+// waits a random while, longer each time, so that machines pushing at once
+// take turns.
+const maxPushes = 5
 
 // Options configure a Syncer.
 type Options struct {
@@ -109,6 +112,11 @@ func (s *Syncer) round(ctx context.Context) (*Result, error) {
 		err := push(ctx, s.opts.Dir, res.Commit, u)
 		if errors.Is(err, ErrRejected) && attempt < maxPushes {
 			s.opts.Logger.Info("push rejected, the remote moved; syncing again", "upstream", u.String(), "attempt", attempt)
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(time.Duration(attempt) * time.Duration(50+rand.IntN(150)) * time.Millisecond):
+			}
 			continue
 		}
 		if err != nil {

@@ -215,6 +215,32 @@ func TestSyncer_Round(t *testing.T) {
 		checkInSync(t, a, remote)
 	})
 
+	t.Run("a second conflict on the same note keeps the first copy", func(t *testing.T) {
+		remote := remoteWith(t, map[string]string{"plan.md": note})
+		a := cloneOf(t, remote)
+		for i, word := range []string{"first", "second"} {
+			current := show(t, remote, "main", "plan.md")
+			a.write(t, "plan", current+"- here "+word+"\n")
+			pushFrom(t, remote, "laptop edit", map[string]string{"plan.md": current + "- there " + word + "\n"})
+			res := a.round(t)
+			want := "plan (conflict 2026-11-23 origin).md"
+			if i == 1 {
+				want = "plan (conflict 2026-11-23 origin 2).md"
+			}
+			if len(res.Conflicts) != 1 || res.Conflicts[0].Copy != want {
+				t.Fatalf("round %d: %+v", i+1, res)
+			}
+		}
+		for copyPath, want := range map[string]string{
+			"plan (conflict 2026-11-23 origin).md":   "- there first",
+			"plan (conflict 2026-11-23 origin 2).md": "- there second",
+		} {
+			if got := show(t, remote, "main", copyPath); !strings.Contains(got, want) {
+				t.Errorf("%s:\n%s", copyPath, got)
+			}
+		}
+	})
+
 	t.Run("frontmatter merges key by key, tags as a set", func(t *testing.T) {
 		remote := remoteWith(t, map[string]string{"plan.md": note})
 		a := cloneOf(t, remote)
