@@ -92,15 +92,11 @@ func upstream(ctx context.Context, dir, branch string) (Upstream, error) {
 // returns its commit; "" when the remote has no such branch yet.
 func fetch(ctx context.Context, dir string, u Upstream) (string, error) {
 	tracking := "refs/remotes/" + u.Remote + "/" + u.Branch
-	ls, err := git(ctx, dir, "ls-remote", "--heads", u.Remote, "refs/heads/"+u.Branch)
-	if err != nil {
-		return "", err
-	}
-	if strings.TrimSpace(ls) == "" {
-		return "", nil
-	}
 	if _, err := git(ctx, dir, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", u.Remote,
 		"+refs/heads/"+u.Branch+":"+tracking); err != nil {
+		if strings.Contains(err.Error(), "couldn't find remote ref") {
+			return "", nil // the first push makes it
+		}
 		return "", err
 	}
 	out, err := git(ctx, dir, "rev-parse", "--verify", "--quiet", tracking+"^{commit}")

@@ -354,6 +354,21 @@ func TestSyncer_Round(t *testing.T) {
 		}
 	})
 
+	t.Run("an empty remote gets the branch", func(t *testing.T) {
+		bare := gittest.InitBare(t)
+		dir := gittest.Init(t)
+		gittest.Commit(t, dir, "seed", map[string]string{"plan.md": note})
+		gittest.Git(t, dir, "remote", "add", "origin", bare)
+		gittest.Git(t, dir, "config", "branch.main.remote", "origin")
+		gittest.Git(t, dir, "config", "branch.main.merge", "refs/heads/main")
+		a := openMachine(t, dir)
+		res := a.round(t)
+		if res.Remote != "" || !res.Pushed || res.Integrated != wiki.IntegratedAlready {
+			t.Errorf("%+v", res)
+		}
+		checkInSync(t, a, bare)
+	})
+
 	t.Run("no upstream", func(t *testing.T) {
 		dir := gittest.Init(t)
 		gittest.Commit(t, dir, "seed", map[string]string{"a.md": "# A\n"})
