@@ -277,6 +277,11 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 		}
 	}()
 	go releaseAfterBuild(ctx, w, logger)
+	if !w.Options().ReadOnly {
+		guard := wsync.NewGuard(w, repositoryFolder(ep.GitDir), logger.WithGroup("guard"))
+		w.SetRestoreReporter(guard)
+		go guard.Run(ctx, guardInterval)
+	}
 	if syncCfg != nil && !w.Options().ReadOnly {
 		syncer := wsync.New(w, wsync.Options{Dir: repositoryFolder(ep.GitDir), Logger: logger.WithGroup("sync")})
 		w.SetSyncReporter(syncer)
@@ -329,6 +334,10 @@ func releaseAfterBuild(ctx context.Context, w *wiki.Wiki, logger *slog.Logger) {
 		}
 	}
 }
+
+// guardInterval is how often the daemon looks for commits made outside
+// wikid that dropped a change it acknowledged.
+const guardInterval = 500 * time.Millisecond
 
 // openDaemonWiki opens the daemon's wiki, waiting a while for a command
 // that holds the search index in its own process to finish. It returns the

@@ -167,7 +167,7 @@ func (u *checkoutUpdate) apply() ([]written, error) {
 			return done, fmt.Errorf("write %q: %w", f.c.path, err)
 		}
 		f.tmp = ""
-		if f.c.hadOld {
+		if f.c.hadOld || f.c.disk != nil {
 			u.undo = append(u.undo, undoStep{op: undoRewrite, path: f.full, old: f.c.disk, perm: f.c.diskPerm})
 		} else {
 			u.undo = append(u.undo, undoStep{op: undoRemove, path: f.full})

@@ -324,3 +324,21 @@ func TestStore_moveRef(t *testing.T) {
 	}
 	gittest.Fsck(t, dir)
 }
+
+// TestStore_Commit_adoptsIdenticalUntracked checks that an untracked file
+// already holding what a commit creates is adopted, not refused: a note
+// someone else's git command dropped from the index, still on disk, can be
+// committed again.
+func TestStore_Commit_adoptsIdenticalUntracked(t *testing.T) {
+	dir := seeded(t, map[string]string{"a.md": "a\n"})
+	s := openStore(t, dir)
+	head := rev(t, dir, "HEAD")
+	gittest.WriteFiles(t, dir, map[string]string{"new/n.md": "same\n"})
+	if _, err := s.Commit(context.Background(), request(head, "restore", map[string]string{"new/n.md": "same\n"})); err != nil {
+		t.Fatalf("commit over an identical untracked file: %v", err)
+	}
+	if st := gittest.Status(t, dir); st != "" {
+		t.Errorf("status:\n%s", st)
+	}
+	gittest.Fsck(t, dir)
+}

@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -75,6 +76,16 @@ func (s *Store) checkFile(c *change) string {
 	case err != nil:
 		return err.Error()
 	case !c.hadOld:
+		// An untracked file that already holds what the commit writes is
+		// no local change: it is adopted as it is (and kept, should the
+		// commit be rolled back). That is how a note dropped from the index
+		// by someone else's git command, and still on disk, comes back.
+		if !c.delete && fi.Mode().IsRegular() {
+			if b, err := os.ReadFile(full); err == nil && bytes.Equal(b, c.content) {
+				c.disk, c.diskPerm = b, fi.Mode().Perm()
+				return ""
+			}
+		}
 		return "untracked"
 	case !fi.Mode().IsRegular():
 		return "not a regular file on disk"

@@ -142,6 +142,7 @@ func wikiStatusTool() *tool {
 				opt("behind", integer("Commits to integrate, as of the last fetch; -1 when not counted.", -1, 1e12)),
 				opt("conflicts", strList("Conflict copies the last merges made: the other side of a note that did not merge.")),
 			)),
+			opt("restored", strList("Notes put back after a commit made outside wikid dropped them by accident: path (dropped by commit).")),
 			opt("local_changes", object("Notes of the checkout that differ from HEAD, uncommitted; absent for a bare repository. "+
 				"The scan costs about what git status does; one is reused for ten times as long as it took.",
 				req("modified", integer("Notes at HEAD whose checked-out file differs: edited, deleted or replaced.", 0, 1e9)),
@@ -209,6 +210,9 @@ func statusText(st *wiki.Status) string {
 	b.line("Sync: %s", st.Sync.Message)
 	for _, c := range st.Sync.Conflicts {
 		b.line("  conflict copy: %s", c)
+	}
+	for _, r := range st.Restored {
+		b.line("Restored: %s", r)
 	}
 	localChangesText(&b, st.LocalChanges)
 	return b.String()

@@ -296,5 +296,6 @@ func (r *MergeReport) message(theirs string) string {
 			}
 		}
 	}
+	b.WriteString("\nWiki-Tool: sync\nWiki-Client: wikid\n")
 	return b.String()
 }

@@ -165,3 +165,25 @@ func (w *Wiki) fillContent(ctx context.Context, commit string, changes []FileCha
 	}
 	return nil
 }
+
+// RestoreDropped puts back, as one commit whose subject is "restore:
+// changes dropped by <commit>", notes that commit dropped by accident:
+// files maps each note's file to the content to put back. why becomes the
+// commit's body. It fails like any mutation, and changes nothing when the
+// notes are already as given.
+func (w *Wiki) RestoreDropped(ctx context.Context, commit string, files map[string][]byte, why string) (*Result, error) {
+	return w.mutate(ctx, "guard", Mutation{Message: why, Caller: Caller{Client: "wikid"}}, func(ctx context.Context, t *txn) error {
+		for file, content := range files {
+			s, err := t.stage(ctx, file)
+			if err != nil {
+				return err
+			}
+			if err := t.put(s, content); err != nil {
+				return err
+			}
+		}
+		t.verb("restore")
+		t.subjectLine = "restore: changes dropped by " + short(commit)
+		return nil
+	})
+}

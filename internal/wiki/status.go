@@ -46,6 +46,9 @@ type Status struct {
 	// are unknown. Notes at HEAD are unaffected.
 	MissingObjects int
 	Sync           SyncStatus
+	// Restored lists the notes put back after a commit made elsewhere
+	// dropped them by accident: "path (dropped by <commit>)".
+	Restored []string
 	// LocalChanges are the notes of a checkout that differ from HEAD,
 	// which no tool shows until they are committed; nil for a bare
 	// repository.
@@ -109,6 +112,19 @@ func (w *Wiki) SetSyncReporter(r SyncReporter) {
 	w.sync = r
 }
 
+// RestoreReporter tells what was put back after a commit made elsewhere
+// dropped it by accident (see package sync's Guard), for Status.
+type RestoreReporter interface {
+	Restored() []string
+}
+
+// SetRestoreReporter makes Status report what r tells.
+func (w *Wiki) SetRestoreReporter(r RestoreReporter) {
+	w.syncMu.Lock()
+	defer w.syncMu.Unlock()
+	w.restores = r
+}
+
 // SyncReporter returns what SetSyncReporter set, or nil.
 func (w *Wiki) SyncReporter() SyncReporter {
 	w.syncMu.Lock()
@@ -150,6 +166,12 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 	}
 	if r := w.SyncReporter(); r != nil {
 		st.Sync = r.SyncStatus(ctx)
+	}
+	w.syncMu.Lock()
+	restores := w.restores
+	w.syncMu.Unlock()
+	if restores != nil {
+		st.Restored = restores.Restored()
 	}
 	if b, ok := w.store.(blocker); ok && !w.opts.ReadOnly {
 		st.Blocked = b.Blocked(ctx)

@@ -39,8 +39,9 @@ type Wiki struct {
 	cancel context.CancelFunc // stops background work
 	bg     sync.WaitGroup
 
-	syncMu sync.Mutex
-	sync   SyncReporter // nil when nothing syncs
+	syncMu   sync.Mutex
+	sync     SyncReporter    // nil when nothing syncs
+	restores RestoreReporter // nil without a guard
 }
 
 // Deps are the adapters a wiki runs on. Only Store is required; without an
