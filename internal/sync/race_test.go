@@ -1,0 +1,130 @@
+package sync_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	gosync "sync"
+	"testing"
+	"time"
+
+	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/note"
+	wsync "github.com/wikid/wikid/internal/sync"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// TestGuard_RaceWithGit has 8 writers create and edit notes through the
+// wiki while a person, in the same checkout, commits with git commit -a,
+// pulls from a second clone and runs git gc --auto, for a bounded time,
+// with the guard running as in the daemon. Git reads the index without its
+// lock, so the person's commits can drop what wikid just committed; at the
+// end every acknowledged note must be at HEAD with its last acknowledged
+// content.
+func TestGuard_RaceWithGit(t *testing.T) {
+	run := 8 * time.Second
+	if testing.Short() {
+		run = 2 * time.Second
+	}
+	origin := remoteWith(t, map[string]string{"README.md": "# Wiki\n", "person.md": "# Person\n"})
+	m := cloneOf(t, origin)
+	theirs := filepath.Join(t.TempDir(), "theirs")
+	gittest.Git(t, filepath.Dir(theirs), "clone", "-q", "-b", "main", origin, theirs)
+	guard := wsync.NewGuard(m.w, m.dir, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	guardDone := make(chan struct{})
+	go func() { defer close(guardDone); guard.Run(ctx, 20*time.Millisecond) }()
+
+	stop := make(chan struct{})
+	personDone := make(chan struct{})
+	go func() {
+		defer close(personDone)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			os.WriteFile(filepath.Join(m.dir, "person.md"), []byte(fmt.Sprintf("# Person\n\nEdit %d.\n", i)), 0o644)
+			gittest.TryGit(m.dir, "commit", "-q", "-a", "-m", fmt.Sprintf("person %d", i))
+			if i%2 == 0 {
+				gittest.Commit(t, theirs, fmt.Sprintf("remote %d", i), map[string]string{fmt.Sprintf("remote/r%d.md", i): "remote\n"})
+				gittest.TryGit(theirs, "push", "-q", "origin", "main")
+				if _, err := gittest.TryGit(m.dir, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main"); err != nil {
+					if _, err := os.Stat(filepath.Join(m.dir, ".git", "MERGE_HEAD")); err == nil {
+						gittest.TryGit(m.dir, "commit", "-q", "--no-edit") // as a person concludes a merge
+					}
+				}
+			}
+			if i%10 == 0 {
+				gittest.TryGit(m.dir, "gc", "--auto", "--quiet")
+			}
+		}
+	}()
+
+	var mu gosync.Mutex
+	acked := map[string]string{} // note file → last acknowledged content
+	var wg gosync.WaitGroup
+	deadline := time.Now().Add(run)
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := 0; time.Now().Before(deadline); k++ {
+				path := fmt.Sprintf("w%d/n%d", w, k/3)
+				var res *wiki.Result
+				var err error
+				content := fmt.Sprintf("# Note %d %d\n", w, k/3)
+				if k%3 == 0 {
+					res, err = m.w.Write(ctx, wiki.WriteRequest{Path: path, Content: content})
+				} else {
+					mu.Lock()
+					prev := acked[path+".md"]
+					mu.Unlock()
+					if prev == "" {
+						continue
+					}
+					line := fmt.Sprintf("- edit %d\n", k)
+					res, err = m.w.Edit(ctx, wiki.EditRequest{Path: path, Edits: []note.Edit{{Op: "append", Content: line}}})
+					content = ""
+					if err == nil {
+						content = prev + line
+					}
+				}
+				if err != nil {
+					continue // LOCAL_CHANGES, LOCKED, CONFLICT or NOT_FOUND while git holds the checkout
+				}
+				if content != "" && res.Commit != "" {
+					b, err := gittest.TryGit(m.dir, "show", res.Commit+":"+path+".md")
+					if err == nil {
+						mu.Lock()
+						acked[path+".md"] = b
+						mu.Unlock()
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	<-personDone
+	// The guard catches up with the last moves of HEAD.
+	time.Sleep(500 * time.Millisecond)
+	cancel()
+	<-guardDone
+
+	gittest.Fsck(t, m.dir)
+	lost := 0
+	for file, want := range acked {
+		got, err := gittest.TryGit(m.dir, "show", "HEAD:"+file)
+		if err != nil || got != want {
+			lost++
+			t.Errorf("%s at HEAD: %q (%v), last acknowledged %q", file, got, err, want)
+		}
+	}
+	t.Logf("%d notes acknowledged, %d not at HEAD as acknowledged; the guard restored %d: %s",
+		len(acked), lost, len(guard.Restored()), strings.Join(guard.Restored(), ", "))
+}
