@@ -2,6 +2,8 @@ package sync_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -11,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	gosync "sync"
 	"testing"
 	"time"
 
@@ -18,6 +21,7 @@ import (
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/graph"
 	"github.com/wikid/wikid/internal/index"
+	"github.com/wikid/wikid/internal/note"
 	wsync "github.com/wikid/wikid/internal/sync"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -510,5 +514,72 @@ func TestSyncer_Run(t *testing.T) {
 	}
 	if !st.Sync.Configured || st.Sync.Upstream != "origin/main" || !strings.Contains(st.Sync.Message, "synced with origin/main") {
 		t.Errorf("status %+v", st.Sync)
+	}
+}
+
+// TestSyncer_RoundWhileWriting runs sync rounds that merge conflicting
+// remote changes while writers change the same notes on this machine:
+// every round succeeds or is retried, every acknowledged line survives
+// (merged, or in a conflict copy), and the clone ends in sync and clean.
+func TestSyncer_RoundWhileWriting(t *testing.T) {
+	seed := map[string]string{}
+	for i := range 4 {
+		seed[fmt.Sprintf("n%d.md", i)] = fmt.Sprintf("# Note %d\n\nBody.\n", i)
+	}
+	remote := remoteWith(t, seed)
+	a := cloneOf(t, remote)
+	other := filepath.Join(t.TempDir(), "other")
+	gittest.Git(t, filepath.Dir(other), "clone", "-q", "-b", "main", remote, other)
+	ctx := context.Background()
+
+	var mu gosync.Mutex
+	var acked []string
+	var wg gosync.WaitGroup
+	for w := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range 15 {
+				line := fmt.Sprintf("- local w%d k%d", w, k)
+				if _, err := a.w.Edit(ctx, wiki.EditRequest{Path: fmt.Sprintf("n%d", (w+k)%4), Edits: []note.Edit{{Op: "append", Content: line}}}); err != nil {
+					t.Errorf("edit: %v", err)
+					return
+				}
+				mu.Lock()
+				acked = append(acked, line)
+				mu.Unlock()
+			}
+		}()
+	}
+	for r := range 6 {
+		// The other machine appends to the same notes, then this one syncs.
+		gittest.Git(t, other, "pull", "-q", "--no-rebase", "origin", "main")
+		changes := map[string]string{}
+		for i := range 4 {
+			b, _ := os.ReadFile(filepath.Join(other, fmt.Sprintf("n%d.md", i)))
+			line := fmt.Sprintf("- remote r%d n%d", r, i)
+			changes[fmt.Sprintf("n%d.md", i)] = string(b) + line + "\n"
+			acked = append(acked, line)
+		}
+		gittest.Commit(t, other, fmt.Sprintf("remote %d", r), changes)
+		gittest.Git(t, other, "push", "-q", "origin", "HEAD:main")
+		if _, err := a.s.Round(ctx); err != nil && !errors.Is(err, wsync.ErrRejected) {
+			t.Fatalf("round %d: %v", r, err)
+		}
+	}
+	wg.Wait()
+	a.round(t)
+	checkInSync(t, a, remote)
+	all := ""
+	for _, c := range readTree(t, a.dir) {
+		all += c
+	}
+	for _, line := range acked {
+		if !strings.Contains(all, line) {
+			t.Errorf("%q is lost", line)
+		}
+	}
+	if strings.Contains(all, "<<<<<<<") {
+		t.Error("conflict markers")
 	}
 }
