@@ -1,6 +1,7 @@
 package sync
 
 import (
+	"encoding/base64"
 	"bytes"
 	"context"
 	"errors"
@@ -18,6 +19,12 @@ import (
 // insteadOf rewrites, credential helpers, ~/.ssh/config, the SSH agent and
 // known_hosts, proxies. git never prompts: without credentials it fails,
 // and the failure is reported without any secret in it.
+
+// TokenEnv names the environment variable that may hold a token for HTTPS
+// remotes (a personal access token of GitHub, GitLab, Gitea...): git sends
+// it as the password of basic authentication, with the user name
+// x-access-token, instead of asking a credential helper.
+const TokenEnv = "WIKID_SYNC_TOKEN"
 
 // ErrRejected is returned by push when the remote branch has moved on.
 var ErrRejected = errors.New("push rejected: the remote branch has commits this side lacks")
@@ -37,6 +44,13 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GCM_INTERACTIVE=never", "GIT_ASKPASS=", "SSH_ASKPASS=")
+	if token := os.Getenv(TokenEnv); token != "" {
+		// Through git's environment, not its arguments, which other users
+		// can read.
+		auth := base64.StdEncoding.EncodeToString([]byte("x-access-token:" + token))
+		cmd.Env = append(cmd.Env, "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=http.extraHeader",
+			"GIT_CONFIG_VALUE_0=Authorization: Basic "+auth)
+	}
 	if os.Getenv("GIT_SSH_COMMAND") == "" {
 		cmd.Env = append(cmd.Env, "GIT_SSH_COMMAND=ssh -o BatchMode=yes")
 	}

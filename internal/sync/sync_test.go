@@ -2,6 +2,7 @@ package sync_test
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -581,5 +582,28 @@ func TestSyncer_RoundWhileWriting(t *testing.T) {
 	}
 	if strings.Contains(all, "<<<<<<<") {
 		t.Error("conflict markers")
+	}
+}
+
+// TestSyncer_TokenFromEnvironment syncs over smart HTTP with the token of
+// WIKID_SYNC_TOKEN and no credential helper.
+func TestSyncer_TokenFromEnvironment(t *testing.T) {
+	remote := remoteWith(t, map[string]string{"plan.md": "# Plan\n"})
+	gittest.Git(t, remote, "config", "http.receivepack", "true")
+	url := smartHTTP(t, filepath.Dir(remote), "x-access-token", "tok-123") + "/" + filepath.Base(remote)
+	t.Setenv(wsync.TokenEnv, "tok-123")
+	dir := filepath.Join(t.TempDir(), "clone")
+	auth := "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("x-access-token:tok-123"))
+	gittest.Git(t, filepath.Dir(dir), "-c", "http.extraHeader="+auth, "clone", "-q", "-b", "main", url, dir)
+	a := openMachine(t, dir)
+	a.write(t, "ideas", "# Ideas\n")
+	if res := a.round(t); !res.Pushed {
+		t.Errorf("%+v", res)
+	}
+	checkInSync(t, a, remote)
+	t.Setenv(wsync.TokenEnv, "wrong")
+	a.write(t, "more", "# More\n")
+	if _, err := a.s.Round(context.Background()); err == nil || strings.Contains(err.Error(), "wrong") {
+		t.Errorf("err %v", err)
 	}
 }
