@@ -560,7 +560,9 @@ func TestSyncer_RoundWhileWriting(t *testing.T) {
 			b, _ := os.ReadFile(filepath.Join(other, fmt.Sprintf("n%d.md", i)))
 			line := fmt.Sprintf("- remote r%d n%d", r, i)
 			changes[fmt.Sprintf("n%d.md", i)] = string(b) + line + "\n"
+			mu.Lock()
 			acked = append(acked, line)
+			mu.Unlock()
 		}
 		gittest.Commit(t, other, fmt.Sprintf("remote %d", r), changes)
 		gittest.Git(t, other, "push", "-q", "origin", "HEAD:main")
