@@ -1,9 +1,9 @@
 package sync
 
 import (
-	"encoding/base64"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"net/url"
 	"os"
