@@ -322,17 +322,17 @@ func benchSearch(b *testing.B, n int) {
 	b.Logf("rare word %q, phrase %s", rare, phrase)
 	queries := []struct {
 		name, query, sort string
-		snippets          bool
+		snippets          int // as the command line asks: 3, or none
 	}{
-		{"common word", "project", "", true},
-		{"common word by modified", "project", "modified", true},
-		{"common word without snippets", "project", "", false},
-		{"rare word", rare, "", true},
-		{"phrase", phrase, "", true},
-		{"prefix", "pro*", "", true},
-		{"filtered", "data tag:project/p03 folder:projects -tag:topic07", "", true},
-		{"all-negative", "-tag:topic01", "", true},
-		{"everything by modified", "", "modified", false},
+		{"common word", "project", "", 3},
+		{"common word by modified", "project", "modified", 3},
+		{"common word without snippets", "project", "", 0},
+		{"rare word", rare, "", 3},
+		{"phrase", phrase, "", 3},
+		{"prefix", "pro*", "", 3},
+		{"filtered", "data tag:project/p03 folder:projects -tag:topic07", "", 3},
+		{"all-negative", "-tag:topic01", "", 3},
+		{"everything by modified", "", "modified", 0},
 	}
 	for _, q := range queries {
 		pq, err := grammar.Parse(q.query, time.UTC)
@@ -340,7 +340,7 @@ func benchSearch(b *testing.B, n int) {
 			b.Fatalf("parse %q: %v", q.query, err)
 		}
 		b.Run(q.name, func(b *testing.B) {
-			req := wiki.SearchRequest{Query: pq, Sort: q.sort, Snippets: snippetCount(q.snippets)}
+			req := wiki.SearchRequest{Query: pq, Sort: q.sort, Snippets: q.snippets}
 			total := find(b, x, req).Total
 			measure(b, func() error { _, err := x.Search(ctx, req); return err })
 			b.ReportMetric(float64(total), "hits")
@@ -391,13 +391,4 @@ func benchSearch(b *testing.B, n int) {
 		}
 		lat.report(b)
 	})
-}
-
-// snippetCount is how many snippets a benchmark asks for: as the command
-// line does, or none.
-func snippetCount(on bool) int {
-	if on {
-		return 3
-	}
-	return 0
 }

@@ -55,14 +55,13 @@ func keyDesc(field string) *search.SortField {
 	return &search.SortField{Field: field, Type: search.SortFieldAsString, Desc: true}
 }
 
-// cursor is the position after the last hit of a page: the sort order and
-// that hit's sort key, in the form bleve's SearchAfter takes (a score as a
-// decimal, a date in RFC 3339, the lowercased title, then the path).
+// cursor is the position after the last hit of a page: that hit's sort
+// key, in the form bleve's SearchAfter takes (a score as a decimal, a date
+// in RFC 3339, the lowercased title, then the path).
 //
-// On the wire it is base64url of the order's first letter, the key, a NUL
-// and the path: a path never holds a NUL, so the last one splits them.
+// On the wire it is base64url of the sort order's first letter, the key, a
+// NUL and the path: a path never holds a NUL, so the last one splits them.
 type cursor struct {
-	Sort  string
 	After []string
 }
 
@@ -108,7 +107,7 @@ func decodeCursor(s, mode string) (*cursor, error) {
 	if i < 0 || i == len(raw)-1 {
 		return nil, bad("wrong sort key")
 	}
-	c := cursor{Sort: mode, After: []string{raw[1:i], raw[i+1:]}}
+	c := cursor{After: []string{raw[1:i], raw[i+1:]}}
 	switch mode {
 	case sortRelevance:
 		if _, err := strconv.ParseFloat(c.After[0], 64); err != nil {

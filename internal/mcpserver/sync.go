@@ -32,12 +32,8 @@ func syncWikiTool() *tool {
 		run: bind(in, func(ctx context.Context, s *Server, _ *syncArgs) (any, string, error) {
 			syncer, ok := s.w.SyncReporter().(*wsync.Syncer)
 			if !ok {
-				st, err := s.w.Status(ctx)
-				if err != nil {
-					return nil, "", err
-				}
 				// Kept, so that wiki_status tells how this round went.
-				syncer = wsync.New(s.w, wsync.Options{Dir: st.Repository})
+				syncer = wsync.New(s.w, wsync.Options{})
 				s.w.SetSyncReporter(syncer)
 			}
 			res, err := syncer.Round(ctx)

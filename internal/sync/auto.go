@@ -23,7 +23,7 @@ const (
 // state is what the status tells of past rounds.
 type state struct {
 	auto        bool
-	upstream    string
+	upstream    Upstream // of the last round
 	lastSuccess time.Time
 	lastError   string
 	conflicts   []string
@@ -39,7 +39,6 @@ func (s *Syncer) record(res *Result, err error) {
 	}
 	s.state.lastError = ""
 	s.state.lastSuccess = s.opts.Now()
-	s.state.upstream = res.Upstream
 	for _, c := range res.Conflicts {
 		if c.Copy != "" {
 			s.state.conflicts = append(s.state.conflicts, c.Copy)
@@ -58,21 +57,27 @@ func (s *Syncer) SyncStatus(ctx context.Context) wiki.SyncStatus {
 	st := s.state
 	st.conflicts = append([]string(nil), s.state.conflicts...)
 	s.stateMu.Unlock()
-	out := wiki.SyncStatus{Configured: true, Auto: st.auto, Upstream: st.upstream, Ahead: -1, Behind: -1,
+	out := wiki.SyncStatus{Configured: true, Auto: st.auto, Ahead: -1, Behind: -1,
 		LastError: st.lastError, Conflicts: st.conflicts}
 	if !st.lastSuccess.IsZero() {
 		t := st.lastSuccess
 		out.LastSuccess = &t
 	}
-	if head, err := s.repo.Head(ctx); err == nil && !head.Detached {
-		if u, err := upstream(ctx, s.opts.Dir, head.Branch); err == nil {
-			out.Upstream = u.String()
-			if counts, err := git(ctx, s.opts.Dir, "rev-list", "--left-right", "--count",
-				"HEAD...refs/remotes/"+u.Remote+"/"+u.Branch); err == nil {
-				if f := strings.Fields(counts); len(f) == 2 {
-					out.Ahead, _ = strconv.Atoi(f[0])
-					out.Behind, _ = strconv.Atoi(f[1])
-				}
+	// The upstream of the last round, or else the branch's: asking git
+	// for it costs a few processes, which a status need not pay each time.
+	u := st.upstream
+	if u.Remote == "" {
+		if head, err := s.repo.Head(ctx); err == nil && !head.Detached {
+			u, _ = upstream(ctx, s.opts.Dir, head.Branch)
+		}
+	}
+	if u.Remote != "" {
+		out.Upstream = u.String()
+		if counts, err := git(ctx, s.opts.Dir, "rev-list", "--left-right", "--count",
+			"HEAD...refs/remotes/"+u.Remote+"/"+u.Branch); err == nil {
+			if f := strings.Fields(counts); len(f) == 2 {
+				out.Ahead, _ = strconv.Atoi(f[0])
+				out.Behind, _ = strconv.Atoi(f[1])
 			}
 		}
 	}

@@ -100,10 +100,11 @@ func (g *Guard) Check(ctx context.Context, from, to string) ([]string, error) {
 		if len(ids) < 2 {
 			continue // a root commit drops nothing
 		}
-		msg, err := git(ctx, g.dir, "log", "-1", "--format=%B", ids[0])
+		info, err := g.w.Store().CommitInfo(ctx, ids[0])
 		if err != nil {
 			return all, err
 		}
+		msg := info.Message
 		if isWikid(msg) {
 			continue
 		}
@@ -149,12 +150,17 @@ func (g *Guard) Check(ctx context.Context, from, to string) ([]string, error) {
 func (g *Guard) dropped(ctx context.Context, commit string, parents []string, msg string) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	store := g.w.Store()
-	blob := func(c, file string) (string, error) {
-		s, err := git(ctx, g.dir, "rev-parse", "--verify", "--quiet", c+":"+file)
+	// blob returns the version of file at commit c, "" when it has none.
+	blob := func(c, file string) string {
+		snap, err := store.Snapshot(ctx, c)
 		if err != nil {
-			return "", nil // absent
+			return ""
 		}
-		return strings.TrimSpace(s), nil
+		f, err := snap.Stat(ctx, file)
+		if err != nil {
+			return ""
+		}
+		return f.Blob
 	}
 	content := func(c, file string) ([]byte, error) {
 		snap, err := store.Snapshot(ctx, c)
@@ -186,8 +192,7 @@ func (g *Guard) dropped(ctx context.Context, commit string, parents []string, ms
 				if _, touched := other[file]; touched || c.NewBlob == "" || !note.IsMarkdown(file) {
 					continue
 				}
-				got, err := blob(commit, file)
-				if err != nil || got == c.NewBlob {
+				if blob(commit, file) == c.NewBlob {
 					continue
 				}
 				if log, _ := git(ctx, g.dir, "log", "-1", "--format=%B", base+".."+parents[i], "--", file); !isWikid(log) {
@@ -224,8 +229,8 @@ func (g *Guard) dropped(ctx context.Context, commit string, parents []string, ms
 		if !isWikid(body) || strings.Contains(body, "Wiki-Tool: guard") {
 			continue
 		}
-		before, err := blob(id+"^", c.Path)
-		if err != nil || before != c.NewBlob {
+		info, err := store.CommitInfo(ctx, id)
+		if err != nil || len(info.Parents) == 0 || blob(info.Parents[0], c.Path) != c.NewBlob {
 			continue // not an exact undo of that change
 		}
 		if c.OldBlob == "" {

@@ -101,9 +101,13 @@ func (m *merger) merge(ctx context.Context, base, ours, theirs string) ([]wiki.F
 	// A rename on one side with edits on the other: the edits land on the
 	// renamed file.
 	for from, to := range st.renamed {
-		if c, ok := so.changes[from]; ok && !c.Delete {
+		if o, ok := so.changes[from]; ok && !o.Delete {
 			if _, moved := so.renamed[from]; !moved {
 				b, _, err := read(base, from)
+				if err != nil {
+					return nil, err
+				}
+				o, _, err := read(ours, from)
 				if err != nil {
 					return nil, err
 				}
@@ -111,7 +115,7 @@ func (m *merger) merge(ctx context.Context, base, ours, theirs string) ([]wiki.F
 				if err != nil {
 					return nil, err
 				}
-				if err := m.both(to, nil, b, c.Content, t, set); err != nil {
+				if err := m.both(to, nil, b, o, t, set); err != nil {
 					return nil, err
 				}
 				del(from)
@@ -121,7 +125,7 @@ func (m *merger) merge(ctx context.Context, base, ours, theirs string) ([]wiki.F
 		}
 	}
 	for from, to := range so.renamed {
-		if c, ok := st.changes[from]; ok && !c.Delete {
+		if t, ok := st.changes[from]; ok && !t.Delete {
 			if _, moved := st.renamed[from]; !moved {
 				b, _, err := read(base, from)
 				if err != nil {
@@ -131,7 +135,11 @@ func (m *merger) merge(ctx context.Context, base, ours, theirs string) ([]wiki.F
 				if err != nil {
 					return nil, err
 				}
-				if err := m.both(to, o, b, o, c.Content, set); err != nil {
+				t, _, err := read(theirs, from)
+				if err != nil {
+					return nil, err
+				}
+				if err := m.both(to, o, b, o, t, set); err != nil {
 					return nil, err
 				}
 				delete(st.changes, from)
@@ -151,15 +159,23 @@ func (m *merger) merge(ctx context.Context, base, ours, theirs string) ([]wiki.F
 		case !changedOurs:
 			if t.Delete {
 				del(file)
-			} else {
-				set(file, t.Content)
+				continue
 			}
+			tc, _, err := read(theirs, file)
+			if err != nil {
+				return nil, err
+			}
+			set(file, tc)
 		case o.Delete && t.Delete:
 			// Both deleted it.
 		case o.Delete:
 			// Theirs edited what ours deleted: the edit is kept, nothing
 			// is lost; deleting it again is one call.
-			set(file, t.Content)
+			tc, _, err := read(theirs, file)
+			if err != nil {
+				return nil, err
+			}
+			set(file, tc)
 			m.report.Conflicts = append(m.report.Conflicts, Conflict{Path: file, Why: "deleted here, edited there: the edit is kept"})
 		case t.Delete:
 			// Ours edited what theirs deleted: ours stays as it is.
@@ -169,7 +185,15 @@ func (m *merger) merge(ctx context.Context, base, ours, theirs string) ([]wiki.F
 			if err != nil {
 				return nil, err
 			}
-			if err := m.both(file, o.Content, b, o.Content, t.Content, set); err != nil {
+			oc, _, err := read(ours, file)
+			if err != nil {
+				return nil, err
+			}
+			tc, _, err := read(theirs, file)
+			if err != nil {
+				return nil, err
+			}
+			if err := m.both(file, oc, b, oc, tc, set); err != nil {
 				return nil, err
 			}
 		}
@@ -235,8 +259,9 @@ func (m *merger) copyPath(file string) string {
 	return p
 }
 
-// side returns what changed from base to commit, with the renames: a file
-// deleted and a file added with the same content.
+// side returns what changed from base to commit, without the content
+// (merge reads only what it needs), and the renames: a file deleted and a
+// file added with the same content.
 func (m *merger) side(ctx context.Context, base, commit string) (*side, error) {
 	list, err := m.store.Changes(ctx, base, commit)
 	if err != nil {
@@ -251,26 +276,13 @@ func (m *merger) side(ctx context.Context, base, commit string) (*side, error) {
 		}
 		s.changes[c.Path] = c
 	}
-	snap, err := m.store.Snapshot(ctx, commit)
-	if err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
-	}
 	for p, c := range s.changes {
-		if c.Delete {
-			continue
-		}
-		if c.OldBlob == "" {
+		if c.OldBlob == "" && !c.Delete {
 			if from, ok := deleted[c.NewBlob]; ok {
 				s.renamed[from] = p
 				delete(deleted, c.NewBlob)
 			}
 		}
-		_, b, err := snap.Read(ctx, p)
-		if err != nil {
-			return nil, fmt.Errorf("merge: read %s: %w", p, err)
-		}
-		c.Content = b
-		s.changes[p] = c
 	}
 	return s, nil
 }

@@ -22,7 +22,7 @@ const maxPushes = 5
 // Options configure a Syncer.
 type Options struct {
 	// Dir is where git runs: the checkout, or the git directory of a bare
-	// repository.
+	// repository; by default the repository's git directory.
 	Dir string
 	// Now is the clock, for the dates of conflict copies.
 	Now    func() time.Time
@@ -47,6 +47,9 @@ func New(w *wiki.Wiki, opts Options) *Syncer {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Dir == "" {
+		opts.Dir = gitDir(w.Store())
 	}
 	return &Syncer{w: w, repo: w.Store(), opts: opts}
 }
@@ -101,6 +104,9 @@ func (s *Syncer) round(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.stateMu.Lock()
+	s.state.upstream = u
+	s.stateMu.Unlock()
 	res := &Result{Upstream: u.String()}
 	for attempt := 1; ; attempt++ {
 		if err := s.integrate(ctx, u, res); err != nil {
@@ -173,9 +179,20 @@ func (s *Syncer) integrate(ctx context.Context, u Upstream, res *Result) error {
 	}
 	res.Integrated, res.Commit = out.How, out.Commit
 	if out.How == wiki.IntegratedMerge {
-		res.Merged, res.Conflicts = m.report.Merged, m.report.Conflicts
+		// A round whose push was rejected merges again: it reports the
+		// merges of every try, each in the branch's history.
+		res.Merged = append(res.Merged, m.report.Merged...)
+		res.Conflicts = append(res.Conflicts, m.report.Conflicts...)
 	}
 	return nil
 }
 
 func short(id string) string { return id[:min(len(id), 12)] }
+
+// gitDir returns the git directory of a repository, where git can run.
+func gitDir(store wiki.Store) string {
+	if g, ok := store.(interface{ GitDir() string }); ok {
+		return g.GitDir()
+	}
+	return "."
+}

@@ -119,7 +119,13 @@ func (w *Wiki) GatherContext(ctx context.Context, req ContextRequest) (*ContextR
 	if err != nil {
 		return nil, err
 	}
-	cands := w.contextCandidates(ctx, res.Results, folder)
+	// The link graph, when the wiki has one, adds linked notes and the
+	// links between the sections.
+	var g Graph
+	if w.graphLane != nil {
+		g, _ = w.graphAt(ctx)
+	}
+	cands := w.contextCandidates(g, res.Results, folder)
 
 	_, snap, err := w.head(ctx)
 	if err != nil {
@@ -151,7 +157,7 @@ func (w *Wiki) GatherContext(ctx context.Context, req ContextRequest) (*ContextR
 		s := ContextSection{
 			Path: notes[p.Note].Path, Heading: p.Heading, StartLine: p.Start, EndLine: p.End,
 			Version: versions[p.Note], Text: p.Text,
-			Links: w.linksBetween(ctx, notes[p.Note].Path, p.Start, p.End, picked),
+			Links: linksBetween(g, notes[p.Note].Path, p.Start, p.End, picked),
 		}
 		size += contextOverhead + len(s.Path) + len(s.Heading) + len(s.Text)
 		for _, l := range s.Links {
@@ -175,9 +181,9 @@ func (w *Wiki) GatherContext(ctx context.Context, req ContextRequest) (*ContextR
 
 // contextCandidates returns the notes to read for a question: the search
 // hits, each with a prior from its score and how recently it changed, and
-// the notes the best hits link to or from, with less. A note linked from
-// several of the best hits gains for each.
-func (w *Wiki) contextCandidates(ctx context.Context, hits []SearchHit, folder string) []candidate {
+// the notes the best hits link to or from in g (nil for none), with less.
+// A note linked from several of the best hits gains for each.
+func (w *Wiki) contextCandidates(g Graph, hits []SearchHit, folder string) []candidate {
 	now := w.opts.Now()
 	var out []candidate
 	at := map[string]int{}
@@ -195,11 +201,7 @@ func (w *Wiki) contextCandidates(ctx context.Context, hits []SearchHit, folder s
 		at[h.Path] = i
 		out = append(out, candidate{path: h.Path, title: h.Title, prior: prior})
 	}
-	if w.graphLane == nil || len(hits) == 0 {
-		return out
-	}
-	g, err := w.graphAt(ctx)
-	if err != nil {
+	if g == nil || len(hits) == 0 {
 		return out
 	}
 	added := 0
@@ -234,10 +236,9 @@ func (w *Wiki) contextCandidates(ctx context.Context, hits []SearchHit, folder s
 }
 
 // linksBetween returns the notes of picked that a note's lines start to
-// end link to, other than itself, in the order written.
-func (w *Wiki) linksBetween(ctx context.Context, notePath string, start, end int, picked map[string]bool) []string {
-	g, err := w.graphAt(ctx)
-	if err != nil {
+// end link to in g (nil for none), other than itself, in the order written.
+func linksBetween(g Graph, notePath string, start, end int, picked map[string]bool) []string {
+	if g == nil {
 		return nil
 	}
 	var out []string

@@ -34,11 +34,8 @@ type IntegrateRequest struct {
 type IntegrateResult struct {
 	// How is IntegratedAlready, IntegratedFastForward or IntegratedMerge.
 	How string
-	// Commit is the branch's commit afterwards; Before, before.
-	Commit, Before string
-	// Changes are the files that changed in the checkout, relative to
-	// Before.
-	Changes []FileChange
+	// Commit is the branch's commit afterwards.
+	Commit string
 }
 
 // Integrate brings req.Theirs into the branch without rewriting history:
@@ -88,7 +85,7 @@ func (w *Wiki) integrateOnce(ctx context.Context, req IntegrateRequest) (*Integr
 		return nil, ErrDetached
 	}
 	ours := head.Commit
-	res := &IntegrateResult{How: IntegratedAlready, Commit: ours, Before: ours}
+	res := &IntegrateResult{How: IntegratedAlready, Commit: ours}
 	if req.Theirs == ours {
 		return res, nil
 	}
@@ -142,7 +139,7 @@ func (w *Wiki) integrateOnce(ctx context.Context, req IntegrateRequest) (*Integr
 	if err != nil {
 		return nil, err
 	}
-	res.Commit, res.Changes = commit, commitReq.Changes
+	res.Commit = commit
 	return res, nil
 }
 
