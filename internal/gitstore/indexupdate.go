@@ -22,13 +22,16 @@ func (ix *index) find(name string) (int, int) {
 }
 
 // check returns why the index entry of a touched path differs from the
-// parent (staged or unmerged changes), or "". A nil index has no opinion.
+// parent (staged or unmerged changes), or "". An entry staged already as
+// the commit writes the file does not differ. A nil index has no opinion.
 func (ix *index) check(c *change) string {
 	if ix == nil {
 		return ""
 	}
 	lo, hi := ix.find(c.path)
 	switch {
+	case hi-lo == 1 && !c.delete && metaStage(ix.meta(ix.entries[lo])) == 0 && metaID(ix.meta(ix.entries[lo])) == c.blob:
+		return "" // staged already as the commit writes it
 	case !c.hadOld && lo < hi:
 		return "added to the index"
 	case !c.hadOld:

@@ -137,11 +137,7 @@ func TestStore_Commit_LocalChanges(t *testing.T) {
 			head := rev(t, dir, "HEAD")
 			tc.prepare(t, dir)
 			before := repoState(t, dir)
-			paths := make([]string, 0, len(tc.change))
-			for p := range tc.change {
-				paths = append(paths, p)
-			}
-			err := s.CheckWorktree(ctx, head, paths)
+			err := s.CheckWorktree(ctx, head, request(head, "edit", tc.change).Changes)
 			wantCode(t, err, wiki.CodeLocalChanges)
 			_, err = s.Commit(ctx, request(head, "edit", tc.change))
 			wantCode(t, err, wiki.CodeLocalChanges)
@@ -162,7 +158,7 @@ func TestStore_Commit_LocalChanges(t *testing.T) {
 		dir := seeded(t, files)
 		gittest.WriteFiles(t, dir, map[string]string{"other.md": "untracked, untouched\n", "d.md": "modified, untouched\n"})
 		s := openStore(t, dir)
-		if err := s.CheckWorktree(ctx, rev(t, dir, "HEAD"), []string{"a.md", "dir/b.md", "new.md"}); err != nil {
+		if err := s.CheckWorktree(ctx, rev(t, dir, "HEAD"), request("", "", map[string]string{"a.md": "A\n", "dir/b.md": "", "new.md": "n\n"}).Changes); err != nil {
 			t.Fatal(err)
 		}
 		mustCommit(t, s, request(rev(t, dir, "HEAD"), "edit", map[string]string{"a.md": "A\n", "new.md": "n\n"}))
@@ -174,7 +170,7 @@ func TestStore_Commit_LocalChanges(t *testing.T) {
 		bare := t.TempDir()
 		gittest.Git(t, bare, "clone", "-q", "--bare", seeded(t, files), ".")
 		s := openStore(t, bare)
-		if err := s.CheckWorktree(ctx, rev(t, bare, "HEAD"), []string{"a.md", "zzz.md"}); err != nil {
+		if err := s.CheckWorktree(ctx, rev(t, bare, "HEAD"), request("", "", map[string]string{"a.md": "", "zzz.md": "z\n"}).Changes); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -334,6 +330,9 @@ func TestStore_Commit_adoptsIdenticalUntracked(t *testing.T) {
 	s := openStore(t, dir)
 	head := rev(t, dir, "HEAD")
 	gittest.WriteFiles(t, dir, map[string]string{"new/n.md": "same\n"})
+	if err := s.CheckWorktree(context.Background(), head, request(head, "", map[string]string{"new/n.md": "same\n"}).Changes); err != nil {
+		t.Errorf("the check before a dry run refuses what the commit adopts: %v", err)
+	}
 	if _, err := s.Commit(context.Background(), request(head, "restore", map[string]string{"new/n.md": "same\n"})); err != nil {
 		t.Fatalf("commit over an identical untracked file: %v", err)
 	}
@@ -341,4 +340,35 @@ func TestStore_Commit_adoptsIdenticalUntracked(t *testing.T) {
 		t.Errorf("status:\n%s", st)
 	}
 	gittest.Fsck(t, dir)
+}
+
+// TestStore_Commit_adoptsIdenticalModified checks that a tracked file whose
+// content on disk, and in the index, is already what a commit writes is
+// adopted, not refused: a note someone else's git command put back to an
+// older version at HEAD, while the checkout kept the newer one.
+func TestStore_Commit_adoptsIdenticalModified(t *testing.T) {
+	for _, staged := range []bool{false, true} {
+		dir := seeded(t, map[string]string{"a.md": "old\n"})
+		s := openStore(t, dir)
+		head := rev(t, dir, "HEAD")
+		gittest.WriteFiles(t, dir, map[string]string{"a.md": "new\n"})
+		if staged {
+			gittest.Git(t, dir, "add", "a.md")
+		}
+		if err := s.CheckWorktree(context.Background(), head, request(head, "", map[string]string{"a.md": "new\n"}).Changes); err != nil {
+			t.Errorf("staged %v: the check before a dry run refuses what the commit adopts: %v", staged, err)
+		}
+		if _, err := s.Commit(context.Background(), request(head, "restore", map[string]string{"a.md": "new\n"})); err != nil {
+			t.Fatalf("staged %v: commit over an identical modified file: %v", staged, err)
+		}
+		if st := gittest.Status(t, dir); st != "" {
+			t.Errorf("staged %v: status:\n%s", staged, st)
+		}
+		// A different content on disk is still a local change.
+		gittest.WriteFiles(t, dir, map[string]string{"a.md": "mine\n"})
+		if _, err := s.Commit(context.Background(), request(rev(t, dir, "HEAD"), "edit", map[string]string{"a.md": "theirs\n"})); wiki.CodeOf(err) != wiki.CodeLocalChanges {
+			t.Errorf("staged %v: commit over a different modified file: %v, want LOCAL_CHANGES", staged, err)
+		}
+		gittest.Fsck(t, dir)
+	}
 }

@@ -46,7 +46,8 @@ func (s *Store) checkFiles(changes []*change, ix *index) error {
 	return e.WithHint("commit or stash them (git commit, git stash -u), or discard them, then retry")
 }
 
-// checkFile returns why the file on disk differs from the parent, or "".
+// checkFile returns why the file on disk differs from the parent, or "";
+// a file that already holds what the commit writes does not differ.
 // A file that is as in the parent is remembered in c (content and
 // permissions), so that a rolled-back commit can put it back.
 func (s *Store) checkFile(c *change) string {
@@ -96,7 +97,9 @@ func (s *Store) checkFile(c *change) string {
 	if err != nil {
 		return err.Error()
 	}
-	if hashObject(plumbing.BlobObject, b) != c.old.id {
+	if id := hashObject(plumbing.BlobObject, b); id != c.old.id && (c.delete || id != c.blob) {
+		// A file that already holds what the commit writes is adopted,
+		// as an untracked one is above.
 		return "modified"
 	}
 	c.disk, c.diskPerm = b, fi.Mode().Perm()

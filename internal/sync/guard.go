@@ -1,11 +1,14 @@
 package sync
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -40,7 +43,21 @@ type Guard struct {
 
 	mu       sync.Mutex
 	restored []string // "path (dropped by <commit>)", newest last
+	// pending are restores refused for a while (LOCAL_CHANGES, LOCKED):
+	// a person's git command still holds the checkout. Run retries them.
+	pending []pendingRestore
 }
+
+// A pendingRestore is a restore to try again until its deadline.
+type pendingRestore struct {
+	commit   string
+	dropped  map[string]drop
+	why      string
+	deadline time.Time
+}
+
+// retryFor is how long a refused restore is tried again.
+const retryFor = 2 * time.Minute
 
 // NewGuard returns the guard of the wiki w, whose repository is at dir.
 func NewGuard(w *wiki.Wiki, dir string, logger *slog.Logger) *Guard {
@@ -71,6 +88,7 @@ func (g *Guard) Run(ctx context.Context, interval time.Duration) {
 			return
 		case <-tick.C:
 		}
+		g.retry(ctx)
 		head, err := g.w.Store().Head(ctx)
 		if err != nil || head.Commit == last || head.Detached {
 			continue
@@ -80,9 +98,9 @@ func (g *Guard) Run(ctx context.Context, interval time.Duration) {
 				g.logger.Warn("checking the commits for dropped changes", "err", err)
 			}
 		}
-		if head, err = g.w.Store().Head(ctx); err == nil {
-			last = head.Commit // past the guard's own restore
-		}
+		// The next look starts here: it skips the guard's own restores,
+		// and sees every commit made after this one, even while Check ran.
+		last = head.Commit
 	}
 }
 
@@ -115,40 +133,85 @@ func (g *Guard) Check(ctx context.Context, from, to string) ([]string, error) {
 		if len(dropped) == 0 {
 			continue
 		}
-		files := map[string][]byte{}
 		var names []string
-		for file, content := range dropped {
-			files[file] = content
+		for file := range dropped {
 			names = append(names, file)
 		}
+		slices.Sort(names)
 		why := fmt.Sprintf("Commit %s, which wikid did not make, dropped changes that wikid had made and "+
 			"acknowledged, without naming them: %s. They are put back; delete or edit them again, naming them in the "+
 			"commit message, if that was meant.", short(ids[0]), strings.Join(names, ", "))
-		if _, err := g.w.RestoreDropped(ctx, ids[0], files, why); err != nil {
-			if errors.Is(err, context.Canceled) {
+		restored, err := g.restore(ctx, ids[0], dropped, why)
+		if err != nil {
+			if ctx.Err() != nil {
 				return all, err
 			}
 			g.logger.Warn("restoring dropped changes", "commit", short(ids[0]), "err", err)
+			if code := wiki.CodeOf(err); code == wiki.CodeLocalChanges || code == wiki.CodeLocked {
+				g.mu.Lock()
+				g.pending = append(g.pending, pendingRestore{ids[0], dropped, why, time.Now().Add(retryFor)})
+				g.mu.Unlock()
+			}
 			continue
 		}
-		g.logger.Warn("restored changes a foreign commit dropped", "commit", short(ids[0]), "files", names)
-		g.mu.Lock()
-		for _, n := range names {
-			g.restored = append(g.restored, fmt.Sprintf("%s (dropped by %s)", n, short(ids[0])))
+		if restored {
+			g.report(ids[0], names)
+			all = append(all, names...)
 		}
-		if len(g.restored) > maxConflicts {
-			g.restored = g.restored[len(g.restored)-maxConflicts:]
-		}
-		g.mu.Unlock()
-		all = append(all, names...)
 	}
 	return all, nil
 }
 
+// retry tries the pending restores again, in order, keeping those still
+// refused until their deadline.
+func (g *Guard) retry(ctx context.Context) {
+	g.mu.Lock()
+	pending := g.pending
+	g.pending = nil
+	g.mu.Unlock()
+	var keep []pendingRestore
+	for _, p := range pending {
+		restored, err := g.restore(ctx, p.commit, p.dropped, p.why)
+		switch code := wiki.CodeOf(err); {
+		case err == nil && restored:
+			g.report(p.commit, slices.Sorted(maps.Keys(p.dropped)))
+		case err == nil:
+		case (code == wiki.CodeLocalChanges || code == wiki.CodeLocked) && time.Now().Before(p.deadline), ctx.Err() != nil:
+			keep = append(keep, p)
+		default:
+			g.logger.Warn("restoring dropped changes: giving up", "commit", short(p.commit), "err", err)
+		}
+	}
+	g.mu.Lock()
+	g.pending = append(keep, g.pending...)
+	g.mu.Unlock()
+}
+
+// report logs and remembers what the guard put back.
+func (g *Guard) report(commit string, names []string) {
+	g.logger.Warn("restored changes a foreign commit dropped", "commit", short(commit), "files", names)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, n := range names {
+		g.restored = append(g.restored, fmt.Sprintf("%s (dropped by %s)", n, short(commit)))
+	}
+	if len(g.restored) > maxConflicts {
+		g.restored = g.restored[len(g.restored)-maxConflicts:]
+	}
+}
+
+// A drop is a note's version a foreign commit dropped: the content to put
+// back, and the version (blob id) the commit left in its place, "" when it
+// removed the note.
+type drop struct {
+	want []byte
+	left string
+}
+
 // dropped returns the note files commit (with parents) dropped by
-// accident, with the content to put back.
-func (g *Guard) dropped(ctx context.Context, commit string, parents []string, msg string) (map[string][]byte, error) {
-	out := map[string][]byte{}
+// accident.
+func (g *Guard) dropped(ctx context.Context, commit string, parents []string, msg string) (map[string]drop, error) {
+	out := map[string]drop{}
 	store := g.w.Store()
 	// blob returns the version of file at commit c, "" when it has none.
 	blob := func(c, file string) string {
@@ -192,14 +255,15 @@ func (g *Guard) dropped(ctx context.Context, commit string, parents []string, ms
 				if _, touched := other[file]; touched || c.NewBlob == "" || !note.IsMarkdown(file) {
 					continue
 				}
-				if blob(commit, file) == c.NewBlob {
+				left := blob(commit, file)
+				if left == c.NewBlob {
 					continue
 				}
 				if log, _ := git(ctx, g.dir, "log", "-1", "--format=%B", base+".."+parents[i], "--", file); !isWikid(log) {
 					continue // not a change wikid acknowledged
 				}
 				if b, err := content(parents[i], file); err == nil {
-					out[file] = b
+					out[file] = drop{want: b, left: left}
 				}
 			}
 		}
@@ -237,10 +301,74 @@ func (g *Guard) dropped(ctx context.Context, commit string, parents []string, ms
 			continue // wikid deleted it; bringing a deleted note back is no loss
 		}
 		if b, err := content(parents[0], c.Path); err == nil {
-			out[c.Path] = b
+			out[c.Path] = drop{want: b, left: c.NewBlob}
 		}
 	}
 	return out, nil
+}
+
+// restore puts back what commit dropped, in one commit. A note changed
+// since commit dropped it, by anyone, is not overwritten: what was dropped
+// is merged into it as sync merges a note, and where that cannot be done
+// it is kept whole beside the note, as a conflict copy. A note already
+// back as it was is left alone. A change to the notes while the guard
+// works makes it look again, up to three times.
+func (g *Guard) restore(ctx context.Context, commit string, dropped map[string]drop, why string) (bool, error) {
+	store := g.w.Store()
+	left, err := store.Snapshot(ctx, commit)
+	if err != nil {
+		return false, err
+	}
+	for try := 0; ; try++ {
+		head, err := store.Head(ctx)
+		if err != nil {
+			return false, err
+		}
+		snap, err := store.Snapshot(ctx, head.Commit)
+		if err != nil {
+			return false, err
+		}
+		m := &merger{label: "restored", now: time.Now(), taken: func(p string) bool {
+			_, err := snap.Stat(ctx, p)
+			return err == nil
+		}}
+		files := map[string]wiki.Restore{}
+		for file, d := range dropped {
+			cur, now, err := snap.Read(ctx, file)
+			switch {
+			case errors.Is(err, wiki.ErrNotFound):
+				cur.Blob = ""
+			case err != nil:
+				return false, err
+			}
+			if cur.Blob == d.left {
+				files[file] = wiki.Restore{Content: d.want, Version: cur.Blob}
+				continue
+			}
+			var base []byte
+			if d.left != "" {
+				if _, base, err = left.Read(ctx, file); err != nil {
+					return false, err
+				}
+			}
+			merged, conflict := mergeNote(base, now, d.want)
+			switch {
+			case conflict == "" && bytes.Equal(merged, now):
+				// Back as it was, or the dropped change is in it.
+			case conflict == "":
+				files[file] = wiki.Restore{Content: merged, Version: cur.Blob}
+			default:
+				files[m.copyPath(file)] = wiki.Restore{Content: d.want}
+			}
+		}
+		if len(files) == 0 {
+			return false, nil
+		}
+		_, err = g.w.RestoreDropped(ctx, commit, files, why)
+		if err == nil || try == 2 || wiki.CodeOf(err) != wiki.CodeConflict {
+			return err == nil, err
+		}
+	}
 }
 
 // isWikid reports whether a commit message is one wikid wrote.

@@ -101,4 +101,53 @@ func TestGuard_Check(t *testing.T) {
 			t.Errorf("Restored %v", g.Restored())
 		}
 	})
+
+	t.Run("a note changed after the drop is merged or copied, never overwritten", func(t *testing.T) {
+		m, g := setup(t)
+		m.write(t, "plan", "# Plan\n\nA\n\nB\n\nC\n")
+		m.write(t, "plan", "# Plan\n\nA, by the assistant\n\nB\n\nC\n")
+		w := head(t, m.dir)
+		// A stale index drops the assistant's edit...
+		gittest.Git(t, m.dir, "read-tree", "HEAD~1")
+		gittest.Git(t, m.dir, "commit", "-q", "-m", "my notes")
+		gittest.Git(t, m.dir, "checkout", "-q", "--", ".")
+		// ...and before the guard looks, the note is changed again.
+		m.write(t, "plan", "# Plan\n\nA\n\nB\n\nC, later\n")
+		if _, err := g.Check(ctx, w, head(t, m.dir)); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := show(t, m.dir, "HEAD", "plan.md"), "# Plan\n\nA, by the assistant\n\nB\n\nC, later\n"; got != want {
+			t.Errorf("HEAD has %q, want both changes %q", got, want)
+		}
+
+		// When the two cannot merge, the dropped version is kept beside it.
+		m.write(t, "other", "# Other\n\nThe assistant's line.\n")
+		w = head(t, m.dir)
+		gittest.Git(t, m.dir, "read-tree", "HEAD~1")
+		gittest.Git(t, m.dir, "commit", "-q", "-m", "more notes")
+		gittest.Git(t, m.dir, "checkout", "-q", "--", ".")
+		m.write(t, "other", "# Other\n\nA different line.\n")
+		if _, err := g.Check(ctx, w, head(t, m.dir)); err != nil {
+			t.Fatal(err)
+		}
+		if got := show(t, m.dir, "HEAD", "other.md"); got != "# Other\n\nA different line.\n" {
+			t.Errorf("the later change was overwritten: %q", got)
+		}
+		var copy string
+		for _, f := range strings.Split(gittest.Git(t, m.dir, "ls-tree", "--name-only", "HEAD"), "\n") {
+			if strings.HasPrefix(f, "other (conflict ") {
+				copy = f
+			}
+		}
+		if copy == "" {
+			t.Fatal("no conflict copy of other.md at HEAD")
+		}
+		if got := show(t, m.dir, "HEAD", copy); got != "# Other\n\nThe assistant's line.\n" {
+			t.Errorf("%s has %q", copy, got)
+		}
+		if st := gittest.Status(t, m.dir); st != "" {
+			t.Errorf("status:\n%s", st)
+		}
+		gittest.Fsck(t, m.dir)
+	})
 }

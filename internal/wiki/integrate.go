@@ -163,19 +163,35 @@ func (w *Wiki) fillContent(ctx context.Context, commit string, changes []FileCha
 	return nil
 }
 
+// A Restore is one file the guard puts back: its content, and the version
+// (blob id) the file must have at HEAD for the restore to apply, "" when
+// it must not exist. A file that changed since the guard looked fails the
+// restore with CONFLICT, so nothing written after it is overwritten.
+type Restore struct {
+	Content []byte
+	Version string
+}
+
 // RestoreDropped puts back, as one commit whose subject is "restore:
 // changes dropped by <commit>", notes that commit dropped by accident:
-// files maps each note's file to the content to put back. why becomes the
-// commit's body. It fails like any mutation, and changes nothing when the
-// notes are already as given.
-func (w *Wiki) RestoreDropped(ctx context.Context, commit string, files map[string][]byte, why string) (*Result, error) {
+// files maps each file to what to put there. why becomes the commit's
+// body. It fails like any mutation, with CONFLICT when a file is no longer
+// at its expected version, and changes nothing when the files are already
+// as given.
+func (w *Wiki) RestoreDropped(ctx context.Context, commit string, files map[string]Restore, why string) (*Result, error) {
 	return w.mutate(ctx, "guard", Mutation{Message: why, Caller: Caller{Client: "wikid"}}, func(ctx context.Context, t *txn) error {
-		for file, content := range files {
-			s, err := t.stage(ctx, file)
+		for file, r := range files {
+			s, err := t.stageFile(ctx, file)
+			if errors.Is(err, ErrNotFound) {
+				s, err = t.add(&staged{file: file, notePath: notePathOf(file)}), nil
+			}
 			if err != nil {
 				return err
 			}
-			if err := t.put(s, content); err != nil {
+			if s.base.Blob != r.Version {
+				return Errorf(CodeConflict, "%s is at version %q, not %q: it changed since the guard looked", file, short(s.base.Blob), short(r.Version))
+			}
+			if err := t.put(s, r.Content); err != nil {
 				return err
 			}
 		}

@@ -171,10 +171,10 @@ func (t *txn) finish(ctx context.Context, tool string, m Mutation) (*Result, err
 	changed := t.changed()
 	res := &Result{DryRun: m.DryRun, Changes: make([]NoteChange, 0, len(changed)), Metadata: t.metadata}
 	diffs := make([]textdiff.FileDiff, 0, len(changed))
-	files := make([]string, 0, len(changed))
+	files := make([]FileChange, 0, len(changed))
 	sources := make([]*staged, 0, len(changed)) // the staged file of each change
 	for _, s := range changed {
-		files = append(files, s.file)
+		files = append(files, FileChange{Path: s.file, Delete: s.content == nil, Content: s.content})
 		if d, c, ok := t.change(s); ok {
 			diffs = append(diffs, d)
 			res.Changes = append(res.Changes, c)

@@ -19,12 +19,12 @@ type Store interface {
 	// name into a commit id. A short sha matching several commits is
 	// ErrAmbiguous; no match is ErrNotFound.
 	ResolveRevision(ctx context.Context, rev string) (string, error)
-	// CheckWorktree reports, for a checkout, whether any of the files
-	// (repository-relative, with extension) differs from its content at
-	// commit parent: modified, deleted, or untracked where parent has none.
-	// Such files fail with an *Error of code LOCAL_CHANGES naming them.
-	// A bare repository always passes.
-	CheckWorktree(ctx context.Context, parent string, files []string) error
+	// CheckWorktree reports, for a checkout, whether any of the changed
+	// files differs from its content at commit parent: modified, deleted,
+	// or untracked where parent has none, unless it holds already what the
+	// change writes. Such files fail with an *Error of code LOCAL_CHANGES
+	// naming them, as Commit would. A bare repository always passes.
+	CheckWorktree(ctx context.Context, parent string, files []FileChange) error
 	// CheckoutChange reports how the checked-out file (repository-relative,
 	// with extension) differs from its content at commit: "" when it does
 	// not (always in a bare repository), else why ("modified", "deleted",
