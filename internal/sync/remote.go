@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"syscall"
 
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -51,9 +52,12 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 		cmd.Env = append(cmd.Env, "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=http.extraHeader",
 			"GIT_CONFIG_VALUE_0=Authorization: Basic "+auth)
 	}
-	if os.Getenv("GIT_SSH_COMMAND") == "" {
-		cmd.Env = append(cmd.Env, "GIT_SSH_COMMAND=ssh -o BatchMode=yes")
-	}
+	// ssh asks for a passphrase or a new host key on the terminal; in a
+	// session of its own git has none, and with no askpass either ssh
+	// fails instead. That keeps the person's ssh command (core.sshCommand,
+	// GIT_SSH_COMMAND) as it is, where setting BatchMode would replace it.
+	cmd.Env = append(cmd.Env, "SSH_ASKPASS_REQUIRE=never")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
