@@ -45,11 +45,7 @@ func (c *syncCommand) Run(ctx context.Context, args []string) error {
 	defer release()
 	// In the daemon, its own syncer runs the round, so that the round
 	// waits for one under way and wiki_status reports it.
-	syncer, ok := w.SyncReporter().(*wsync.Syncer)
-	if !ok {
-		syncer = wsync.New(w, wsync.Options{Dir: c.path(*cl.repo)})
-	}
-	res, err := syncer.Round(ctx)
+	res, err := wsync.Of(w).Round(ctx)
 	if err != nil {
 		return err
 	}

@@ -30,13 +30,7 @@ func syncWikiTool() *tool {
 				req("why", str("Why it did not merge."))))),
 		),
 		run: bind(in, func(ctx context.Context, s *Server, _ *syncArgs) (any, string, error) {
-			syncer, ok := s.w.SyncReporter().(*wsync.Syncer)
-			if !ok {
-				// Kept, so that wiki_status tells how this round went.
-				syncer = wsync.New(s.w, wsync.Options{})
-				s.w.SetSyncReporter(syncer)
-			}
-			res, err := syncer.Round(ctx)
+			res, err := wsync.Of(s.w).Round(ctx)
 			if err != nil {
 				return nil, "", err
 			}

@@ -40,6 +40,25 @@ type Syncer struct {
 	state   state
 }
 
+// ofMu guards the making of a syncer by Of, so that rounds asked for at
+// once share one.
+var ofMu sync.Mutex
+
+// Of returns the syncer that reports to w's status: the daemon's, or, when
+// none runs, one made now with default options and kept, so that rounds
+// asked for at once wait for each other and wiki_status tells how the
+// last one went.
+func Of(w *wiki.Wiki) *Syncer {
+	ofMu.Lock()
+	defer ofMu.Unlock()
+	s, ok := w.SyncReporter().(*Syncer)
+	if !ok {
+		s = New(w, Options{})
+		w.SetSyncReporter(s)
+	}
+	return s
+}
+
 // New returns a Syncer of the wiki w.
 func New(w *wiki.Wiki, opts Options) *Syncer {
 	if opts.Now == nil {
