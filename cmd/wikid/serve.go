@@ -48,10 +48,16 @@ and from those given with --allow-origin; other origins get 403.
 
 Tool groups (--tools): notes, search, links, history, wiki (default: all).
 
+Profiles (--profile) serve the exact tool contract of another notes server,
+so that its clients, prompts and agents work unchanged, with every change
+still one git commit: wikid (the default, wikid's own tools) or cairn. Over
+HTTP, /mcp serves the --profile given and /mcp/NAME each profile by name.
+
 Examples:
   wikid serve --repo ~/wiki
   wikid serve --repo ~/wiki --http 127.0.0.1:8765 --token "$(openssl rand -hex 16)"
   wikid serve --read-only --tools notes,search
+  wikid serve --profile cairn
 
 Claude Desktop (claude_desktop_config.json):
   {"mcpServers": {"wiki": {"command": "wikid", "args": ["serve", "--repo", "/path/to/wiki"]}}}
@@ -62,9 +68,9 @@ Flags:
 
 // serveFlags are the parsed flags of wikid serve.
 type serveFlags struct {
-	repo, httpAddr, token, tools, author, logLevel string
-	httpSet, readOnly, noDaemon                    bool
-	origins                                        stringList
+	repo, httpAddr, token, tools, author, logLevel, profile string
+	httpSet, readOnly, noDaemon                             bool
+	origins                                                 stringList
 }
 
 // stringList is a flag that may be given several times.
@@ -81,6 +87,8 @@ func (c *serveCommand) parse(args []string) (*serveFlags, error) {
 	fs.StringVar(&f.token, "token", "", "bearer token HTTP clients must send (default $WIKID_TOKEN); required to listen beyond loopback")
 	fs.Var(&f.origins, "allow-origin", "a browser origin allowed besides localhost, e.g. https://app.example.com (repeatable)")
 	fs.BoolVar(&f.readOnly, "read-only", false, "refuse every change and hide the tools that change notes")
+	fs.StringVar(&f.profile, "profile", mcpserver.ProfileWikid, "the tool set to serve: "+strings.Join(mcpserver.Profiles(), ", ")+
+		" (over HTTP, every profile is served, the others at /mcp/NAME)")
 	fs.StringVar(&f.tools, "tools", "", "comma-separated tool groups to serve: notes, search, links, history, wiki (default all)")
 	fs.StringVar(&f.author, "author", "", `commit author for every change, "Name <email>" (default: the MCP client's name)`)
 	fs.StringVar(&f.logLevel, "log-level", "info", "log level on standard error: debug, info, warn or error")
@@ -111,7 +119,7 @@ func noDaemonEnv(e env) bool {
 
 // mcpOptions are the server options the flags ask for.
 func (f *serveFlags) mcpOptions() (mcpserver.Options, error) {
-	opts := mcpserver.Options{ReadOnly: f.readOnly, Version: version}
+	opts := mcpserver.Options{ReadOnly: f.readOnly, Version: version, Profile: f.profile}
 	for _, g := range strings.Split(f.tools, ",") {
 		if g = strings.TrimSpace(g); g != "" {
 			opts.Groups = append(opts.Groups, g)
@@ -188,7 +196,7 @@ func (c *serveCommand) bridge(ctx context.Context, f *serveFlags, groups []strin
 	if err != nil {
 		return fmt.Errorf("%w: %v", errNoDaemon, err)
 	}
-	o := daemon.MCPOptions{ReadOnly: f.readOnly, Tools: groups, Author: f.author}
+	o := daemon.MCPOptions{ReadOnly: f.readOnly, Tools: groups, Author: f.author, Profile: f.profile}
 	conn, err := daemon.ConnectMCP(ctx, ep, o)
 	if errors.Is(err, daemon.ErrNotRunning) {
 		if serr := startDaemon(ctx, c.env, ep, f.repo); serr != nil {

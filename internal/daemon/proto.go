@@ -40,6 +40,9 @@ type MCPOptions struct {
 	// Author, "Name <email>", is the author of every change the
 	// connection makes; empty means the client.
 	Author string `json:"author,omitempty"`
+	// Profile is the tool set to serve (mcpserver.Profiles); empty means
+	// wikid's own.
+	Profile string `json:"profile,omitempty"`
 }
 
 // Command is a command line run in the daemon for a client.

@@ -205,6 +205,7 @@ func (d *daemon) server(o MCPOptions) (*mcpserver.Server, error) {
 	if len(o.Tools) > 0 {
 		opts.Groups = o.Tools
 	}
+	opts.Profile = o.Profile
 	if o.Author != "" {
 		id, err := wiki.ParseIdentity(o.Author)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -343,10 +344,32 @@ func dateRange(t *grammar.Term, field string) (query.Query, error) {
 	if r.From.IsZero() && r.To.IsZero() {
 		return query.NewMatchAllQuery(), nil
 	}
+	return dateQuery(field, r.From, r.To), nil
+}
+
+// dateQuery matches the notes whose date field is in [from, to), a zero
+// bound leaving that side open. Bounds beyond what bleve can store (before
+// 1677 or after 2262) are no error: a from after every storable date
+// matches nothing, a to after it leaves the range open, and so on.
+func dateQuery(field string, from, to time.Time) query.Query {
+	switch {
+	case !from.IsZero() && from.After(query.MaxRFC3339CompatibleTime),
+		!to.IsZero() && !to.After(query.MinRFC3339CompatibleTime):
+		return query.NewMatchNoneQuery()
+	}
+	if from.Before(query.MinRFC3339CompatibleTime) {
+		from = time.Time{}
+	}
+	if to.After(query.MaxRFC3339CompatibleTime) {
+		to = time.Time{}
+	}
+	if from.IsZero() && to.IsZero() {
+		return query.NewMatchAllQuery()
+	}
 	inclusive, exclusive := true, false
-	q := query.NewDateRangeInclusiveQuery(r.From, r.To, &inclusive, &exclusive)
+	q := query.NewDateRangeInclusiveQuery(from, to, &inclusive, &exclusive)
 	q.SetField(field)
-	return q, nil
+	return q
 }
 
 // key returns the single term the keyword analyzer makes of s.

@@ -149,10 +149,7 @@ func (c *compiler) filters(req wiki.SearchRequest) query.Query {
 		qs = append(qs, c.keyword(fieldLinks, p, false))
 	}
 	if !req.ModifiedSince.IsZero() {
-		inclusive := true
-		dq := query.NewDateRangeInclusiveQuery(req.ModifiedSince, time.Time{}, &inclusive, nil)
-		dq.SetField(fieldModified)
-		qs = append(qs, dq)
+		qs = append(qs, dateQuery(fieldModified, req.ModifiedSince, time.Time{}))
 	}
 	switch len(qs) {
 	case 0:

@@ -256,6 +256,9 @@ type tsClient struct {
 	// holding an undeclared key fails the test.
 	tools   map[string]tsTool
 	outputs map[string]*jsonschema.Schema
+	// plain is set for a client of a profile that answers in text only:
+	// its results must have no structured content.
+	plain bool
 }
 
 // tsTool is a tool as tools/list describes it.
@@ -379,6 +382,12 @@ func (c *tsClient) tryCall(name string, args map[string]any) (*tsResult, error) 
 	}
 	if len(res.Content) != 1 || res.Content[0].Type != "text" || res.Content[0].Text == "" {
 		return &res, fmt.Errorf("%s: content %+v, want one text", name, res.Content)
+	}
+	if c.plain {
+		if len(res.StructuredContent) != 0 && string(res.StructuredContent) != "null" {
+			return &res, fmt.Errorf("%s: structured content %s from a profile that answers in text only", name, res.StructuredContent)
+		}
+		return &res, nil
 	}
 	if len(res.StructuredContent) == 0 || res.StructuredContent[0] != '{' {
 		return &res, fmt.Errorf("%s: structured content %s, want an object", name, res.StructuredContent)

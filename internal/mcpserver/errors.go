@@ -34,11 +34,14 @@ func (s *Server) errorResult(ctx context.Context, tool string, err error) *mcp.C
 		e = wiki.Errorf(wiki.CodeInternal, "%s failed on the server", tool).
 			WithHint("retry; if it keeps failing, the wikid log has the details")
 	}
-	return errorToolResult(e)
+	return errorToolResultIn(e, s.prof.words)
 }
 
 // errorToolResult renders a contract error.
-func errorToolResult(e *wiki.Error) *mcp.CallToolResult {
+func errorToolResult(e *wiki.Error) *mcp.CallToolResult { return errorToolResultIn(e, words) }
+
+// errorToolResultIn renders a contract error in the words of a profile.
+func errorToolResultIn(e *wiki.Error, words wiki.Words) *mcp.CallToolResult {
 	fields := map[string]any{}
 	for k, v := range e.Details {
 		fields[k] = v

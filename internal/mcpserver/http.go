@@ -52,21 +52,38 @@ type HTTPOptions struct {
 type HTTPHandler struct {
 	opts    HTTPOptions
 	origins map[string]bool
-	mcp     *server.StreamableHTTPServer
+	srv     *Server
 	calls   chan struct{} // a slot per request served
 
-	mu       sync.Mutex
-	sessions map[string]time.Time // live sessions, by when they were last used
+	mu sync.Mutex
+	// endpoints serve each profile, by path: HTTPPath for the server's
+	// own, HTTPPath/NAME for every profile by name, made on first use.
+	endpoints map[string]*server.StreamableHTTPServer
+	sessions  map[string]session // live sessions, by id
+}
+
+// session is a live HTTP session: when it was last used, and the
+// endpoint that serves it.
+type session struct {
+	used time.Time
+	ep   *server.StreamableHTTPServer
 }
 
 // HTTPHandler returns the HTTP endpoint of the server.
 func (s *Server) HTTPHandler(opts HTTPOptions) *HTTPHandler {
-	h := &HTTPHandler{opts: opts, origins: map[string]bool{}, calls: make(chan struct{}, MaxCalls), sessions: map[string]time.Time{}}
+	h := &HTTPHandler{opts: opts, origins: map[string]bool{}, srv: s, calls: make(chan struct{}, MaxCalls),
+		endpoints: map[string]*server.StreamableHTTPServer{}, sessions: map[string]session{}}
 	for _, o := range opts.AllowedOrigins {
 		h.origins[normalizeOrigin(o)] = true
 	}
-	h.mcp = server.NewStreamableHTTPServer(s.mcp,
-		server.WithEndpointPath(HTTPPath),
+	h.endpoints[HTTPPath] = endpoint(s, HTTPPath)
+	return h
+}
+
+// endpoint serves s over streamable HTTP at path.
+func endpoint(s *Server, path string) *server.StreamableHTTPServer {
+	return server.NewStreamableHTTPServer(s.mcp,
+		server.WithEndpointPath(path),
 		server.WithStreamableHTTPLogger(s.log.WithGroup("http")),
 		// Sessions keep the clientInfo of initialize, which names the
 		// author of each change; idle ones are dropped after a day, and
@@ -74,14 +91,35 @@ func (s *Server) HTTPHandler(opts HTTPOptions) *HTTPHandler {
 		server.WithStateful(true),
 		server.WithSessionIdleTTL(sessionIdleTTL),
 	)
-	return h
+}
+
+// endpointAt returns the endpoint of a path: HTTPPath, or HTTPPath/NAME
+// for a profile, served by a server with the options of h's own but that
+// profile. It returns nil for any other path.
+func (h *HTTPHandler) endpointAt(path string) *server.StreamableHTTPServer {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if ep, ok := h.endpoints[path]; ok {
+		return ep
+	}
+	name, ok := strings.CutPrefix(path, HTTPPath+"/")
+	if _, known := profiles[name]; !ok || !known {
+		return nil
+	}
+	opts := h.srv.opts
+	opts.Profile = name
+	ep := endpoint(New(h.srv.w, opts), path)
+	h.endpoints[path] = ep
+	return ep
 }
 
 // ServeHTTP checks the path, the Origin and the token, in that order, then
 // hands the request to the MCP transport.
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != HTTPPath {
-		refuse(w, "404 page not found", http.StatusNotFound)
+	ep := h.endpointAt(r.URL.Path)
+	if ep == nil {
+		refuse(w, "404 page not found: MCP is served at "+HTTPPath+", and each profile at "+HTTPPath+"/NAME ("+
+			strings.Join(Profiles(), ", ")+")", http.StatusNotFound)
 		return
 	}
 	if origin := r.Header.Get("Origin"); origin != "" {
@@ -136,14 +174,14 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	id := r.Header.Get(server.HeaderKeySessionID)
-	h.mcp.ServeHTTP(w, r)
+	ep.ServeHTTP(w, r)
 	switch {
 	case r.Method == http.MethodDelete:
 		h.forget(id)
 	case id != "":
 		h.touch(id)
 	case w.Header().Get(server.HeaderKeySessionID) != "":
-		h.added(w.Header().Get(server.HeaderKeySessionID))
+		h.added(w.Header().Get(server.HeaderKeySessionID), ep)
 	}
 }
 
@@ -151,8 +189,9 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *HTTPHandler) touch(id string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if _, ok := h.sessions[id]; ok {
-		h.sessions[id] = time.Now()
+	if ss, ok := h.sessions[id]; ok {
+		ss.used = time.Now()
+		h.sessions[id] = ss
 	}
 }
 
@@ -165,33 +204,34 @@ func (h *HTTPHandler) forget(id string) {
 // added records a new session and, over MaxSessions, ends the least
 // recently used ones, as a DELETE from their client would; sessions idle
 // longer than sessionIdleTTL, which mcp-go sweeps, are forgotten.
-func (h *HTTPHandler) added(id string) {
+func (h *HTTPHandler) added(id string, ep *server.StreamableHTTPServer) {
 	h.mu.Lock()
 	now := time.Now()
-	h.sessions[id] = now
+	h.sessions[id] = session{used: now, ep: ep}
 	var evict []string
+	var from []*server.StreamableHTTPServer
 	for len(h.sessions) > MaxSessions {
 		oldest, at := "", now
-		for sid, t := range h.sessions {
-			if now.Sub(t) > sessionIdleTTL {
+		for sid, ss := range h.sessions {
+			if now.Sub(ss.used) > sessionIdleTTL {
 				delete(h.sessions, sid)
 				continue
 			}
-			if t.Before(at) || oldest == "" {
-				oldest, at = sid, t
+			if ss.used.Before(at) || oldest == "" {
+				oldest, at = sid, ss.used
 			}
 		}
 		if oldest == "" || len(h.sessions) <= MaxSessions {
 			break
 		}
+		evict, from = append(evict, oldest), append(from, h.sessions[oldest].ep)
 		delete(h.sessions, oldest)
-		evict = append(evict, oldest)
 	}
 	h.mu.Unlock()
-	for _, sid := range evict {
+	for i, sid := range evict {
 		req := httptest.NewRequest(http.MethodDelete, HTTPPath, nil)
 		req.Header.Set(server.HeaderKeySessionID, sid)
-		h.mcp.ServeHTTP(httptest.NewRecorder(), req)
+		from[i].ServeHTTP(httptest.NewRecorder(), req)
 	}
 }
 
@@ -256,7 +296,15 @@ func NewHTTPServer(h http.Handler, errorLog *log.Logger) *http.Server {
 func (h *HTTPHandler) Close(ctx context.Context) {
 	// Without an http.Server of its own, Shutdown only closes the sessions
 	// and stops the sweeper; it fails only when ctx is done first.
-	h.mcp.Shutdown(ctx)
+	h.mu.Lock()
+	eps := make([]*server.StreamableHTTPServer, 0, len(h.endpoints))
+	for _, ep := range h.endpoints {
+		eps = append(eps, ep)
+	}
+	h.mu.Unlock()
+	for _, ep := range eps {
+		ep.Shutdown(ctx)
+	}
 }
 
 // authorized compares the bearer token in constant time.

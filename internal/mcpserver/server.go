@@ -43,10 +43,16 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is reported to clients as the server's version.
 	Version string
+	// Profile names the tool set to serve (see Profiles); empty means
+	// wikid's own.
+	Profile string
 }
 
 // Validate reports an unknown tool group or an unusable author.
 func (o Options) Validate() error {
+	if _, ok := profiles[o.profile()]; !ok {
+		return fmt.Errorf("unknown profile %q: want one of %s", o.Profile, strings.Join(Profiles(), ", "))
+	}
 	for _, g := range o.Groups {
 		if !slices.Contains(Groups, g) {
 			return fmt.Errorf("unknown tool group %q: want some of %s", g, strings.Join(Groups, ", "))
@@ -60,6 +66,13 @@ func (o Options) Validate() error {
 	return nil
 }
 
+func (o Options) profile() string {
+	if o.Profile == "" {
+		return ProfileWikid
+	}
+	return o.Profile
+}
+
 // Server serves a wiki over MCP: the tools of the selected groups and the
 // wiki:// resources. It is safe for concurrent use; one Server can serve
 // stdio and HTTP at once.
@@ -69,6 +82,7 @@ type Server struct {
 	log   *slog.Logger
 	mcp   *server.MCPServer
 	tools map[string]*tool
+	prof  profile
 }
 
 // New returns a server for w. Options are used as given: call
@@ -80,24 +94,30 @@ func New(w *wiki.Wiki, opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &Server{w: w, opts: opts, log: opts.Logger.WithGroup("mcp"), tools: map[string]*tool{}}
+	prof, ok := profiles[opts.profile()]
+	if !ok {
+		prof = profiles[ProfileWikid]
+	}
+	s := &Server{w: w, opts: opts, log: opts.Logger.WithGroup("mcp"), tools: map[string]*tool{}, prof: prof}
 	hooks := &server.Hooks{}
 	hooks.AddAfterListTools(s.hideMutating)
 	s.mcp = server.NewMCPServer("wikid", opts.Version,
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(false, false),
-		server.WithInstructions(instructions),
+		server.WithInstructions(prof.instructions),
 		server.WithHooks(hooks),
 		server.WithRecovery(),
 	)
-	for _, t := range allTools() {
+	for _, t := range prof.tools() {
 		if !s.groupEnabled(t.group) {
 			continue
 		}
 		s.tools[t.name] = t
 		s.mcp.AddTool(t.definition(opts.ReadOnly), s.handler(t))
 	}
-	s.addResources()
+	if !prof.plain {
+		s.addResources()
+	}
 	return s
 }
 
@@ -221,7 +241,10 @@ func (t *tool) definition(readOnly bool) mcp.Tool {
 	if err != nil {
 		panic(err)
 	}
-	out := publishedOutput(t)
+	var out json.RawMessage
+	if t.output != nil {
+		out = publishedOutput(t)
+	}
 	desc, mutating := t.description, t.mutating
 	if readOnly && t.reads != nil {
 		desc += " This server is read-only: reads work, and every change fails with READ_ONLY."
@@ -291,7 +314,7 @@ func (s *Server) call(ctx context.Context, t *tool, req mcp.CallToolRequest) *mc
 	raw := []byte(req.Params.RawArguments)
 	changes := t.mutating && (t.reads == nil || !t.reads(raw))
 	if changes && s.opts.ReadOnly {
-		return errorToolResult(readOnlyError(t.name))
+		return s.plainError(errorToolResultIn(readOnlyError(t.name), s.prof.words))
 	}
 	if changes {
 		// A change, once started, runs to its end even if the client goes
@@ -305,13 +328,26 @@ func (s *Server) call(ctx context.Context, t *tool, req mcp.CallToolRequest) *mc
 	}
 	structured, text, err := t.run(ctx, s, raw)
 	if err != nil {
-		return s.errorResult(ctx, t.name, err)
+		return s.plainError(s.errorResult(ctx, t.name, err))
+	}
+	if t.output == nil {
+		// A plain profile's tool: its text is its whole result.
+		return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(s.prof.words.Say(text))}}
 	}
 	out, err := encodeStructured(structured, t.output)
 	if err != nil {
 		return s.errorResult(ctx, t.name, err)
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}, StructuredContent: out, RawStructuredContent: out}
+}
+
+// plainError leaves out the structured content of an error on a plain
+// profile, whose source system answers in text only.
+func (s *Server) plainError(res *mcp.CallToolResult) *mcp.CallToolResult {
+	if s.prof.plain {
+		res.StructuredContent, res.RawStructuredContent = nil, nil
+	}
+	return res
 }
 
 // withProgress makes the wiki's progress reports during a call

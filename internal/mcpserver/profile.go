@@ -1,0 +1,64 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"slices"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// A profile is a tool set a client may ask for: wikid's own, or the exact
+// contract of one of the systems users come from, so that a client, a
+// prompt or an agent written for it works against wikid unchanged. A
+// profile's tools translate arguments and results to and from wiki.Wiki;
+// none re-implements a note operation.
+type profile struct {
+	tools        func() []*tool
+	instructions string
+	// words name the profile's own tools in the core's hints.
+	words wiki.Words
+	// plain profiles answer in text only, as their source system does:
+	// no output schemas, no structured content.
+	plain bool
+}
+
+// ProfileWikid is the default profile: wikid's own tools.
+const ProfileWikid = "wikid"
+
+// profiles by name.
+var profiles = map[string]profile{
+	ProfileWikid: {tools: allTools, instructions: instructions, words: words},
+	"cairn":      {tools: cairnTools, instructions: cairnInstructions, words: cairnWords, plain: true},
+}
+
+// Profiles lists the profile names, the default first.
+func Profiles() []string {
+	names := []string{ProfileWikid}
+	for name := range profiles {
+		if name != ProfileWikid {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names[1:])
+	return names
+}
+
+// plainJSON renders a seed's JSON response as the text of a result.
+func plainJSON(v any) (string, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	return string(b), err
+}
+
+// seedObject is a seed's input schema: the properties it lists, those
+// named in required required, and no word on other keys, which are
+// ignored, as the seed's server ignores them.
+func seedObject(required []string, props ...prop) *schema {
+	for i := range props {
+		props[i].Required = slices.Contains(required, props[i].Name)
+	}
+	return &schema{Type: "object", Props: props, Open: true}
+}
+
+// seedInt is an integer as a seed declares one, without bounds; the tool
+// checks them.
+func seedInt(desc string) *schema { return &schema{Type: "integer", Description: desc} }
