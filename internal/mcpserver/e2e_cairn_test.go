@@ -64,8 +64,13 @@ func checkSeedTools(t *testing.T, c *tsClient, profile string) {
 			ws, _ := json.Marshal(w["inputSchema"])
 			t.Errorf("%s input schema:\n got %s\nwant %s", tl.Name, g, ws)
 		}
-		if tl.OutputSchema != nil {
+		switch ws, ok := w["outputSchema"]; {
+		case !ok && tl.OutputSchema != nil:
 			t.Errorf("%s has an output schema; the seed answers in text", tl.Name)
+		case ok && !reflect.DeepEqual(normalize(t, tl.OutputSchema), normalize(t, ws)):
+			g, _ := json.Marshal(tl.OutputSchema)
+			wb, _ := json.Marshal(ws)
+			t.Errorf("%s output schema:\n got %s\nwant %s", tl.Name, g, wb)
 		}
 	}
 }

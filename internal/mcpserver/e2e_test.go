@@ -257,8 +257,10 @@ type tsClient struct {
 	tools   map[string]tsTool
 	outputs map[string]*jsonschema.Schema
 	// plain is set for a client of a profile that answers in text only:
-	// its results must have no structured content.
-	plain bool
+	// its results must have no structured content. seed is set for a
+	// profile whose tools have their seed's output schemas: its errors
+	// are text only.
+	plain, seed bool
 }
 
 // tsTool is a tool as tools/list describes it.
@@ -386,6 +388,12 @@ func (c *tsClient) tryCall(name string, args map[string]any) (*tsResult, error) 
 	if c.plain {
 		if len(res.StructuredContent) != 0 && string(res.StructuredContent) != "null" {
 			return &res, fmt.Errorf("%s: structured content %s from a profile that answers in text only", name, res.StructuredContent)
+		}
+		return &res, nil
+	}
+	if c.seed && res.IsError {
+		if len(res.StructuredContent) != 0 && string(res.StructuredContent) != "null" {
+			return &res, fmt.Errorf("%s: an error with structured content %s from a seed profile", name, res.StructuredContent)
 		}
 		return &res, nil
 	}

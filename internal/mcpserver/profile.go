@@ -17,8 +17,9 @@ type profile struct {
 	instructions string
 	// words name the profile's own tools in the core's hints.
 	words wiki.Words
-	// plain profiles answer in text only, as their source system does:
-	// no output schemas, no structured content.
+	// plain profiles are a source system's: errors in text only, and
+	// results as its tools give them (text, or structured content under
+	// the seed's own output schema).
 	plain bool
 }
 
@@ -29,6 +30,7 @@ const ProfileWikid = "wikid"
 var profiles = map[string]profile{
 	ProfileWikid: {tools: allTools, instructions: instructions, words: words},
 	"cairn":      {tools: cairnTools, instructions: cairnInstructions, words: cairnWords, plain: true},
+	"braindrive": {tools: braindriveTools, instructions: braindriveInstructions, words: braindriveWords, plain: true},
 }
 
 // Profiles lists the profile names, the default first.

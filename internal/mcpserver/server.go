@@ -216,6 +216,10 @@ type tool struct {
 	// such a tool as read-only and serves its reads.
 	reads func(args []byte) bool
 	run   runFunc
+	// seedOutput, for a profile's tool, is the output schema exactly as
+	// its seed gives it; the result is then its structured content as it
+	// comes, and its text that JSON.
+	seedOutput json.RawMessage
 }
 
 // runFunc runs a tool on its raw arguments and returns the structured
@@ -241,7 +245,7 @@ func (t *tool) definition(readOnly bool) mcp.Tool {
 	if err != nil {
 		panic(err)
 	}
-	var out json.RawMessage
+	out := t.seedOutput
 	if t.output != nil {
 		out = publishedOutput(t)
 	}
@@ -330,8 +334,17 @@ func (s *Server) call(ctx context.Context, t *tool, req mcp.CallToolRequest) *mc
 	if err != nil {
 		return s.plainError(s.errorResult(ctx, t.name, err))
 	}
+	if t.seedOutput != nil {
+		// A profile's tool with its seed's output schema: the result as
+		// structured content, and as text for clients that show text.
+		out, err := json.Marshal(structured)
+		if err != nil {
+			return s.plainError(s.errorResult(ctx, t.name, err))
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(string(out))}, StructuredContent: structured, RawStructuredContent: out}
+	}
 	if t.output == nil {
-		// A plain profile's tool: its text is its whole result.
+		// A profile's tool that answers in text: its text is its result.
 		return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(s.prof.words.Say(text))}}
 	}
 	out, err := encodeStructured(structured, t.output)
