@@ -31,6 +31,7 @@ var profiles = map[string]profile{
 	ProfileWikid: {tools: allTools, instructions: instructions, words: words},
 	"cairn":      {tools: cairnTools, instructions: cairnInstructions, words: cairnWords, plain: true},
 	"braindrive": {tools: braindriveTools, instructions: braindriveInstructions, words: braindriveWords, plain: true},
+	"wiki-ai":    {tools: wikiaiTools, instructions: wikiaiInstructions, words: wikiaiWords, plain: true},
 }
 
 // Profiles lists the profile names, the default first.
@@ -58,7 +59,7 @@ func seedObject(required []string, props ...prop) *schema {
 	for i := range props {
 		props[i].Required = slices.Contains(required, props[i].Name)
 	}
-	return &schema{Type: "object", Props: props, Open: true}
+	return &schema{Type: "object", Props: props, Open: true, Unsaid: true}
 }
 
 // seedInt is an integer as a seed declares one, without bounds; the tool

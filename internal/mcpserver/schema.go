@@ -33,6 +33,9 @@ type schema struct {
 	Open bool
 	// Values, for an open object, is the schema of every value.
 	Values *schema
+	// Unsaid, for an open object, publishes no additionalProperties at
+	// all, as a seed's schema does.
+	Unsaid bool
 	// Nullable values may be null besides their type.
 	Nullable bool
 	// Digits, for a number in a result, is how many significant digits
@@ -216,6 +219,7 @@ func (s *schema) MarshalJSON() ([]byte, error) {
 		// An open record leaves additionalProperties out, as JSON Schema
 		// allows; an open map says true and a closed object false.
 		switch {
+		case s.Unsaid:
 		case s.Values != nil:
 			field("additionalProperties", s.Values)
 		case !s.Open:

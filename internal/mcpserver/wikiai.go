@@ -1,0 +1,634 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// The wiki-ai profile serves Wiki-AI's thirteen tools with its names,
+// input schemas and text responses, worded as its document words them.
+// Where the document is silent, the tool does what wikid does, and its
+// description says so.
+
+const wikiaiInstructions = `Wiki-AI tools over a git repository of markdown notes (served by wikid). Paths have no ` +
+	`extension. Every change is one git commit: get_note_history lists them, restore_note_version brings one back.`
+
+var wikiaiWords = wiki.Words{
+	"read": "get_note", "write": "create_note", "edit": "update_note", "metadata": "update_note",
+	"delete": "delete_note", "move": "update_note with new_path", "apply": "update_note",
+	"list": "browse", "search": "search_notes", "resolve": "search_notes", "grep": "search_notes",
+	"links": "get_backlinks", "broken_links": "get_backlinks", "tags": "list_tags", "sync": "git pull and git push",
+	"history": "get_note_history", "diff": "diff_note_versions", "blame": "get_note_history", "activity": "recent_notes",
+	"restore": "restore_note_version", "revert": "restore_note_version", "status": "git status", "daily": "create_note",
+	"expected_version": "a fresh get_note", "overwrite": "update_note", "regex_off": "a plain query",
+	"read_only": "a read-only server", "version": "version",
+}
+
+func wikiaiTools() []*tool {
+	return []*tool{waCreate(), waGet(), waUpdate(), waDelete(), waSearch(), waBrowse(), waListTags(), waBacklinks(),
+		waRecent(), waHistory(), waVersion(), waDiff(), waRestore()}
+}
+
+// seedNumber is a number as a seed declares one: the tool takes whole
+// numbers only.
+func seedNumber(desc string) *schema { return &schema{Type: "number", Description: desc} }
+
+// count turns a seed's number argument into a count from 1 to max, def
+// when absent.
+func count(arg string, v float64, def, max int) (int, error) {
+	switch {
+	case v == 0:
+		return def, nil
+	case v != math.Trunc(v) || v < 1 || v > float64(max):
+		return 0, argError(arg, "is %v; give a whole number from 1 to %d", v, max)
+	}
+	return int(v), nil
+}
+
+func waPathArg(desc string) prop { return opt("path", str(desc)) }
+
+func stamp(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// linkCounts lists notes with how many links each has: "- p (2 links)".
+func linkCounts(b *strings.Builder, notes []wiki.LinkedNote) {
+	for _, n := range notes {
+		fmt.Fprintf(b, "- %s (%s)\n", n.Path, plural(len(n.Links), "link"))
+	}
+}
+
+// --- create_note
+
+type waCreateArgs struct {
+	Path    string   `json:"path"`
+	Title   string   `json:"title"`
+	Content string   `json:"content"`
+	Tags    []string `json:"tags"`
+}
+
+func waCreate() *tool {
+	in := seedObject([]string{"path", "title", "content"},
+		waPathArg("Path for the note (e.g., 'projects/wiki-ai/ideas')"),
+		opt("title", str("Human-readable title")),
+		opt("content", text("Markdown content")),
+		opt("tags", strList("Tags for categorization")),
+	)
+	return &tool{
+		name: "create_note", group: GroupNotes, mutating: true,
+		description: "Create a new note at the specified path.",
+		input:       in,
+		run: bind(in, func(ctx context.Context, s *Server, a *waCreateArgs) (any, string, error) {
+			res, err := s.w.Write(ctx, wiki.WriteRequest{Path: a.Path, Content: a.Content, Title: &a.Title, Tags: a.Tags,
+				Mutation: wiki.Mutation{Caller: s.caller(ctx)}})
+			if err != nil {
+				return nil, "", err
+			}
+			path := a.Path
+			if len(res.Changes) == 1 {
+				path = res.Changes[0].Path
+			}
+			return nil, fmt.Sprintf("Created note %q at %s", a.Title, path), nil
+		}),
+	}
+}
+
+// --- get_note, get_note_version
+
+type waGetArgs struct {
+	Path    string `json:"path"`
+	Version string `json:"version"`
+}
+
+func waGet() *tool {
+	in := seedObject([]string{"path"}, waPathArg("Path of the note"))
+	return &tool{
+		name: "get_note", group: GroupNotes,
+		description: "Retrieve a note by its path.",
+		input:       in,
+		run: bind(in, func(ctx context.Context, s *Server, a *waGetArgs) (any, string, error) {
+			text, err := waNote(ctx, s, a.Path, "")
+			return nil, text, err
+		}),
+	}
+}
+
+func waVersion() *tool {
+	in := seedObject([]string{"path", "version"}, waPathArg("Path of the note"), opt("version", str("Commit SHA (short or full)")))
+	return &tool{
+		name: "get_note_version", group: GroupHistory,
+		description: "Read a specific historical version of a note.",
+		input:       in,
+		run: bind(in, func(ctx context.Context, s *Server, a *waGetArgs) (any, string, error) {
+			text, err := waNote(ctx, s, a.Path, a.Version)
+			return nil, text, err
+		}),
+	}
+}
+
+// waNote renders a note, or its version at a commit, as Wiki-AI does: the
+// title, its path, tags and dates, then the body.
+func waNote(ctx context.Context, s *Server, path, version string) (string, error) {
+	res, err := s.w.Read(ctx, wiki.ReadRequest{Path: path, Version: version, MaxChars: int(s.w.Options().MaxNoteSize)})
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	short := ""
+	if version != "" {
+		short = version
+		if len(res.Commit) >= 7 {
+			short = res.Commit[:7]
+		}
+		fmt.Fprintf(&b, "# %s (version %s)\n\n", res.Title, short)
+	} else {
+		fmt.Fprintf(&b, "# %s\n\n", res.Title)
+	}
+	fmt.Fprintf(&b, "**Path:** %s\n", res.Path)
+	if len(res.Tags) > 0 {
+		fmt.Fprintf(&b, "**Tags:** %s\n", strings.Join(res.Tags, ", "))
+	}
+	if version != "" {
+		fmt.Fprintf(&b, "**Version:** %s\n", short)
+	}
+	if c := stamp(res.Created); c != "" {
+		fmt.Fprintf(&b, "**Created:** %s\n", c)
+	}
+	if m := stamp(res.Modified); m != "" {
+		fmt.Fprintf(&b, "**Updated:** %s\n", m)
+	}
+	body := res.Content[note.Parse(res.Path, []byte(res.Content)).BodyStart:]
+	b.WriteString("\n---\n\n")
+	b.WriteString(strings.TrimLeft(body, "\n"))
+	return b.String(), nil
+}
+
+// --- update_note
+
+type waUpdateArgs struct {
+	Path            string   `json:"path"`
+	NewPath         string   `json:"new_path"`
+	Title           *string  `json:"title"`
+	Content         *string  `json:"content"`
+	Tags            []string `json:"tags"`
+	AddTags         []string `json:"add_tags"`
+	RemoveTags      []string `json:"remove_tags"`
+	UpdateBacklinks bool     `json:"update_backlinks"`
+}
+
+func waUpdate() *tool {
+	in := seedObject([]string{"path"},
+		waPathArg("Current path of the note"),
+		opt("new_path", str("New path (to move the note)")),
+		opt("title", str("New title")),
+		opt("content", text("New content (replaces existing)")),
+		opt("tags", strList("Replace all tags (mutually exclusive with add_tags/remove_tags)")),
+		opt("add_tags", strList("Tags to add atomically")),
+		opt("remove_tags", strList("Tags to remove atomically")),
+		opt("update_backlinks", boolean("When moving, update wiki links in other notes (default: false)")),
+	)
+	return &tool{
+		name: "update_note", group: GroupNotes, mutating: true,
+		description: "Update an existing note. All fields except `path` are optional - only provided fields are updated. " +
+			"To move a note, provide `new_path`. All the changes asked for are one git commit: all made, or none.",
+		input: in,
+		run:   bind(in, runWAUpdate),
+	}
+}
+
+func runWAUpdate(ctx context.Context, s *Server, a *waUpdateArgs) (any, string, error) {
+	if a.Tags != nil && (a.AddTags != nil || a.RemoveTags != nil) {
+		return nil, "", argError("tags", "cannot be combined with add_tags or remove_tags: tags replaces them all")
+	}
+	if a.NewPath == "" && a.Title == nil && a.Content == nil && a.Tags == nil && a.AddTags == nil && a.RemoveTags == nil {
+		return nil, "", wiki.Errorf(wiki.CodeInvalidParams, "nothing to update").
+			WithHint("give new_path, title, content, tags, add_tags or remove_tags")
+	}
+	cur, err := s.w.Read(ctx, wiki.ReadRequest{Path: a.Path, MaxChars: int(s.w.Options().MaxNoteSize)})
+	if err != nil {
+		return nil, "", err
+	}
+	var steps []wiki.Change
+	if a.Content != nil {
+		// The content replaces the body; the frontmatter (title, tags)
+		// stays, as Wiki-AI keeps them apart from the content.
+		n := note.Parse(cur.Path, []byte(cur.Content))
+		body := *a.Content
+		if strings.HasPrefix(body, "---\n") {
+			body = "\n" + body // not frontmatter: the note's is kept
+		}
+		steps = append(steps, wiki.Change{Write: &wiki.WriteRequest{Path: cur.Path, Content: cur.Content[:n.BodyStart] + body, Overwrite: true}})
+	}
+	if a.Title != nil || a.Tags != nil || a.AddTags != nil || a.RemoveTags != nil {
+		ch := note.MetaChange{Title: a.Title, Tags: a.Tags, AddTags: a.AddTags, RemoveTags: a.RemoveTags}
+		if a.Tags != nil && len(a.Tags) == 0 {
+			ch.Tags, ch.RemoveTags = nil, cur.Tags // replace all with none
+		}
+		steps = append(steps, wiki.Change{Metadata: &wiki.MetadataRequest{Path: cur.Path, Change: ch}})
+	}
+	newPath := strings.TrimSuffix(a.NewPath, ".md")
+	moving := a.NewPath != "" && newPath != cur.Path
+	if moving {
+		steps = append(steps, wiki.Change{Move: &wiki.MoveRequest{Path: cur.Path, NewPath: a.NewPath, LeaveLinks: !a.UpdateBacklinks}})
+	}
+	if len(steps) == 0 {
+		return nil, fmt.Sprintf("Updated note at %s", cur.Path), nil
+	}
+	res, err := s.w.Apply(ctx, wiki.ApplyRequest{Changes: steps, Mutation: wiki.Mutation{ExpectedVersion: cur.Version, Caller: s.caller(ctx)}})
+	if err != nil {
+		return nil, "", err
+	}
+	if !moving {
+		return nil, fmt.Sprintf("Updated note at %s", cur.Path), nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Moved note from %s to %s\n", cur.Path, newPath)
+	switch {
+	case a.UpdateBacklinks && len(res.LinksUpdated) > 0:
+		fmt.Fprintf(&b, "\nUpdated links in %s:\n", plural(len(res.LinksUpdated), "note"))
+		linkCounts(&b, res.LinksUpdated)
+	case !a.UpdateBacklinks && len(res.BrokenLinks) > 0:
+		fmt.Fprintf(&b, "\nWarning: %s have links that now point to the old path:\n", plural(len(res.BrokenLinks), "note"))
+		linkCounts(&b, res.BrokenLinks)
+		b.WriteString("\nUse update_backlinks: true to automatically update these links.\n")
+	}
+	return nil, strings.TrimRight(b.String(), "\n"), nil
+}
+
+// --- delete_note
+
+func waDelete() *tool {
+	in := seedObject([]string{"path"}, waPathArg("Path of the note to delete"))
+	return &tool{
+		name: "delete_note", group: GroupNotes, mutating: true, destructive: true,
+		description: "Delete a note by path.",
+		input:       in,
+		run: bind(in, func(ctx context.Context, s *Server, a *waGetArgs) (any, string, error) {
+			res, err := s.w.Delete(ctx, wiki.DeleteRequest{Path: a.Path, Confirm: true, Mutation: wiki.Mutation{Caller: s.caller(ctx)}})
+			if err != nil {
+				return nil, "", err
+			}
+			path := a.Path
+			if len(res.Changes) == 1 {
+				path = res.Changes[0].Path
+			}
+			var b strings.Builder
+			fmt.Fprintf(&b, "Deleted note at %s\n", path)
+			if len(res.BrokenLinks) > 0 {
+				fmt.Fprintf(&b, "\nWarning: %s have links that are now broken:\n", plural(len(res.BrokenLinks), "note"))
+				linkCounts(&b, res.BrokenLinks)
+				b.WriteString("\nThese links were not modified. Update or remove them manually if desired.\n")
+			}
+			return nil, strings.TrimRight(b.String(), "\n"), nil
+		}),
+	}
+}
+
+// --- search_notes
+
+type waSearchArgs struct {
+	Query  string  `json:"query"`
+	Limit  float64 `json:"limit"`
+	Cursor string  `json:"cursor"`
+}
+
+func waSearch() *tool {
+	in := seedObject([]string{"query"},
+		opt("query", str("Search query with optional field filters")),
+		opt("limit", seedNumber("Max results (default 10)")),
+		opt("cursor", str("Pagination cursor from previous search")),
+	)
+	return &tool{
+		name: "search_notes", group: GroupSearch,
+		description: "Full-text search across all notes with pagination.",
+		input:       in,
+		run: bind(in, func(ctx context.Context, s *Server, a *waSearchArgs) (any, string, error) {
+			limit, err := count("limit", a.Limit, 10, 100)
+			if err != nil {
+				return nil, "", err
+			}
+			// The cursor carries how many results came before, to say
+			// "showing 11-20".
+			offset, cursor := 0, ""
+			if a.Cursor != "" {
+				b, err := base64.RawURLEncoding.DecodeString(a.Cursor)
+				n, rest, ok := strings.Cut(string(b), ":")
+				if offset, _ = strconv.Atoi(n); err != nil || !ok || offset < 0 {
+					return nil, "", argError("cursor", "is not a cursor from search_notes")
+				}
+				cursor = rest
+			}
+			res, err := s.w.Search(ctx, wiki.SearchParams{Query: a.Query, Limit: limit, Cursor: cursor, Snippets: 1})
+			if err != nil {
+				return nil, "", err
+			}
+			if len(res.Results) == 0 && offset == 0 {
+				return nil, fmt.Sprintf("No notes found matching %q", a.Query), nil
+			}
+			var b strings.Builder
+			fmt.Fprintf(&b, "Found %s (showing %d-%d):\n", plural(res.Total, "note"), offset+1, offset+len(res.Results))
+			for _, h := range res.Results {
+				fmt.Fprintf(&b, "\n- **%s** (%s)\n", h.Title, h.Path)
+				if len(h.Tags) > 0 {
+					fmt.Fprintf(&b, "  Tags: %s\n", strings.Join(h.Tags, ", "))
+				}
+				if len(h.Snippets) > 0 {
+					snippet := strings.NewReplacer("«", "**", "»", "**", "…", "").Replace(h.Snippets[0].Text)
+					fmt.Fprintf(&b, "  ...%s...\n", strings.TrimSpace(snippet))
+				}
+			}
+			if res.NextCursor != "" {
+				next := base64.RawURLEncoding.EncodeToString([]byte(strconv.Itoa(offset+len(res.Results)) + ":" + res.NextCursor))
+				fmt.Fprintf(&b, "\nNext page cursor: %s", next)
+			} else {
+				b.WriteString("\nNo more results.")
+			}
+			return nil, b.String(), nil
+		}),
+	}
+}
+
+// --- browse
+
+type waBrowseArgs struct {
+	Path string `json:"path"`
+}
+
+func waBrowse() *tool {
+	in := seedObject(nil, waPathArg("Folder path to browse (omit or empty for root)"))
+	return &tool{
+		name: "browse", group: GroupSearch,
+		description: "List notes and subfolders at a given path. Used for navigating the folder structure. A folder with " +
+			"no notes, or none at all (git keeps no empty folders), answers that there is nothing at this path.",
+		input:       in,
+		run: bind(in, func(ctx context.Context, s *Server, a *waBrowseArgs) (any, string, error) {
+			folder := strings.Trim(a.Path, "/")
+			res, err := s.w.List(ctx, wiki.ListRequest{Path: folder, Sort: "alpha", Limit: 500})
+			if wiki.CodeOf(err) == wiki.CodeNotFound {
+				res, err = &wiki.ListResult{}, nil // git keeps no empty folder: an empty one is a missing one
+			}
+			if err != nil {
+				return nil, "", err
+			}
+			var b strings.Builder
+			shown := folder + "/"
+			if folder == "" {
+				shown = "/"
+			}
+			fmt.Fprintf(&b, "Browsing: %s\n", shown)
+			line := func(n wiki.NoteSummary) {
+				fmt.Fprintf(&b, "- **%s** (%s)", n.Title, n.Path)
+				if n.Modified != nil {
+					fmt.Fprintf(&b, " - Updated %s", n.Modified.In(s.w.Options().Location).Format(time.DateOnly))
+				}
+				b.WriteString("\n")
+			}
+			if res.Note != nil {
+				b.WriteString("\nNote at this path:\n")
+				line(*res.Note)
+			}
+			if len(res.Folders) > 0 {
+				b.WriteString("\nFolders:\n")
+				for _, f := range res.Folders {
+					fmt.Fprintf(&b, "- %s/    (%s)\n", f.Path, plural(f.Notes, "note"))
+				}
+			}
+			if len(res.Notes) > 0 {
+				b.WriteString("\nNotes at this level:\n")
+				for _, n := range res.Notes {
+					line(n)
+				}
+			}
+			if res.Note == nil && len(res.Folders) == 0 && len(res.Notes) == 0 {
+				b.WriteString("\nNo folders or notes at this path.\n")
+			}
+			return nil, strings.TrimRight(b.String(), "\n"), nil
+		}),
+	}
+}
+
+// --- list_tags
+
+func waListTags() *tool {
+	in := seedObject(nil)
+	return &tool{
+		name: "list_tags", group: GroupSearch,
+		description: "Get all tags currently in use across all notes.",
+		input:       in,
+		run: bind(in, func(ctx context.Context, s *Server, _ *struct{}) (any, string, error) {
+			tags, err := s.w.Tags(ctx, wiki.TagsRequest{})
+			if err != nil {
+				return nil, "", err
+			}
+			if len(tags) == 0 {
+				return nil, "No tags in use yet.", nil
+			}
+			var b strings.Builder
+			b.WriteString("Tags in use:\n\n")
+			for _, t := range tags {
+				fmt.Fprintf(&b, "- %s (%s)\n", t.Tag, plural(t.Count, "note"))
+			}
+			return nil, strings.TrimRight(b.String(), "\n"), nil
+		}),
+	}
+}
+
+// --- get_backlinks
+
+func waBacklinks() *tool {
+	in := seedObject([]string{"path"}, waPathArg("Path of the note to find backlinks for"))
+	return &tool{
+		name: "get_backlinks", group: GroupLinks,
+		description: "Get all notes that link to a given note path. Useful for understanding relationships and impact of changes.",
+		input:       in,
+		run: bind(in, func(ctx context.Context, s *Server, a *waGetArgs) (any, string, error) {
+			res, err := s.w.Links(ctx, wiki.LinksRequest{Path: a.Path, Direction: wiki.DirIn, Limit: 200})
+			if err != nil {
+				return nil, "", err
+			}
+			path := res.Path
+			var b strings.Builder
+			switch {
+			case len(res.Incoming) == 0 && res.Exists:
+				return nil, "No notes link to " + path, nil
+			case len(res.Incoming) == 0:
+				return nil, "Note " + path + " does not exist, and no notes link to it.", nil
+			case !res.Exists:
+				fmt.Fprintf(&b, "Note %s does not exist.\n\nHowever, %s have links to this path:\n", path, plural(len(res.Incoming), "note"))
+				for _, in := range res.Incoming {
+					fmt.Fprintf(&b, "- %s (%s)\n", in.Path, plural(len(in.Links), "link"))
+				}
+				return nil, strings.TrimRight(b.String(), "\n"), nil
+			}
+			fmt.Fprintf(&b, "Backlinks to %s:\n", path)
+			for _, in := range res.Incoming {
+				lines := make([]string, len(in.Links))
+				for i, l := range in.Links {
+					lines[i] = strconv.Itoa(l.Line)
+				}
+				word := "line"
+				if len(lines) > 1 {
+					word = "lines"
+				}
+				fmt.Fprintf(&b, "\n- **%s** (%s)\n  %s - %s %s\n", in.Title, in.Path, plural(len(in.Links), "link"), word, strings.Join(lines, ", "))
+			}
+			return nil, strings.TrimRight(b.String(), "\n"), nil
+		}),
+	}
+}
+
+// --- recent_notes
+
+type waRecentArgs struct {
+	Limit float64 `json:"limit"`
+	Since string  `json:"since"`
+}
+
+func waRecent() *tool {
+	in := seedObject(nil,
+		opt("limit", seedNumber("Max notes to return (default 10)")),
+		opt("since", str("Only notes updated after this ISO8601 timestamp")),
+	)
+	return &tool{
+		name: "recent_notes", group: GroupSearch,
+		description: "Get recently created or updated notes. Useful for resuming work and finding recent activity.",
+		input:       in,
+		run: bind(in, func(ctx context.Context, s *Server, a *waRecentArgs) (any, string, error) {
+			limit, err := count("limit", a.Limit, 10, 100)
+			if err != nil {
+				return nil, "", err
+			}
+			var since time.Time
+			if a.Since != "" {
+				if since, _, err = s.w.ParseDate(a.Since); err != nil {
+					return nil, "", err
+				}
+			}
+			res, err := s.w.RecentChanges(ctx, wiki.RecentRequest{Since: since, Limit: limit})
+			if err != nil {
+				return nil, "", err
+			}
+			if len(res.Results) == 0 {
+				if a.Since != "" {
+					return nil, "No notes updated since " + a.Since, nil
+				}
+				return nil, "No recent notes.", nil
+			}
+			var b strings.Builder
+			if a.Since != "" {
+				fmt.Fprintf(&b, "Notes updated since %s:\n", a.Since)
+			} else {
+				b.WriteString("Recent notes:\n")
+			}
+			for _, n := range res.Results {
+				fmt.Fprintf(&b, "\n- **%s** (%s)\n  Updated: %s\n", n.Title, n.Path, n.Modified.UTC().Format(time.RFC3339))
+				if len(n.Tags) > 0 {
+					fmt.Fprintf(&b, "  Tags: %s\n", strings.Join(n.Tags, ", "))
+				}
+			}
+			return nil, strings.TrimRight(b.String(), "\n"), nil
+		}),
+	}
+}
+
+// --- get_note_history
+
+type waHistoryArgs struct {
+	Path  string  `json:"path"`
+	Limit float64 `json:"limit"`
+}
+
+func waHistory() *tool {
+	in := seedObject([]string{"path"}, waPathArg("Path of the note"), opt("limit", seedNumber("Max versions to return (default 50)")))
+	return &tool{
+		name: "get_note_history", group: GroupHistory,
+		description: "Get the version history for a note, showing all changes with timestamps and authors.",
+		input:       in,
+		run: bind(in, func(ctx context.Context, s *Server, a *waHistoryArgs) (any, string, error) {
+			limit, err := count("limit", a.Limit, 50, 100)
+			if err != nil {
+				return nil, "", err
+			}
+			res, err := s.w.History(ctx, wiki.HistoryRequest{Path: a.Path, Limit: limit})
+			if err != nil {
+				return nil, "", err
+			}
+			if len(res.Revisions) == 0 {
+				return nil, "No version history available for " + a.Path, nil
+			}
+			var b strings.Builder
+			fmt.Fprintf(&b, "Version history for %s:\n", res.Path)
+			for _, r := range res.Revisions {
+				fmt.Fprintf(&b, "\n- %s (%s) by %s\n  %s\n", r.Short, r.Date.UTC().Format(time.RFC3339), authorName(r.Author), r.Subject)
+			}
+			return nil, strings.TrimRight(b.String(), "\n"), nil
+		}),
+	}
+}
+
+// authorName is the name of "Name <email>".
+func authorName(author string) string {
+	if i := strings.Index(author, " <"); i > 0 {
+		return author[:i]
+	}
+	return author
+}
+
+// --- diff_note_versions
+
+type waDiffArgs struct {
+	Path        string `json:"path"`
+	FromVersion string `json:"from_version"`
+	ToVersion   string `json:"to_version"`
+}
+
+func waDiff() *tool {
+	in := seedObject([]string{"path", "from_version", "to_version"},
+		waPathArg("Path of the note"),
+		opt("from_version", str("Starting version (commit SHA)")),
+		opt("to_version", str("Ending version (commit SHA)")),
+	)
+	return &tool{
+		name: "diff_note_versions", group: GroupHistory,
+		description: "Show the differences between two versions of a note.",
+		input:       in,
+		run: bind(in, func(ctx context.Context, s *Server, a *waDiffArgs) (any, string, error) {
+			res, err := s.w.Diff(ctx, wiki.DiffRequest{Path: a.Path, From: a.FromVersion, To: a.ToVersion})
+			if err != nil {
+				return nil, "", err
+			}
+			short := func(c string) string { return c[:min(7, len(c))] }
+			text := fmt.Sprintf("Diff for %s (%s → %s):\n\n+%d additions, -%d deletions\n\n%s",
+				a.Path, short(res.From), short(res.To), res.Additions, res.Deletions, res.Diff)
+			return nil, strings.TrimRight(text, "\n"), nil
+		}),
+	}
+}
+
+// --- restore_note_version
+
+func waRestore() *tool {
+	in := seedObject([]string{"path", "version"}, waPathArg("Path of the note"), opt("version", str("Version SHA to restore")))
+	return &tool{
+		name: "restore_note_version", group: GroupHistory, mutating: true,
+		description: "Restore a note to a previous version. This creates a NEW commit with the old content, preserving all history (never rewrites git history).",
+		input:       in,
+		run: bind(in, func(ctx context.Context, s *Server, a *waGetArgs) (any, string, error) {
+			if _, err := s.w.Restore(ctx, wiki.RestoreRequest{Path: a.Path, Version: a.Version, Mutation: wiki.Mutation{Caller: s.caller(ctx)}}); err != nil {
+				return nil, "", err
+			}
+			return nil, fmt.Sprintf("Restored note '%s' to version %s", a.Path, a.Version), nil
+		}),
+	}
+}
