@@ -371,7 +371,7 @@ func waBrowse() *tool {
 		name: "browse", group: GroupSearch,
 		description: "List notes and subfolders at a given path. Used for navigating the folder structure. A folder with " +
 			"no notes, or none at all (git keeps no empty folders), answers that there is nothing at this path.",
-		input:       in,
+		input: in,
 		run: bind(in, func(ctx context.Context, s *Server, a *waBrowseArgs) (any, string, error) {
 			folder := strings.Trim(a.Path, "/")
 			res, err := s.w.List(ctx, wiki.ListRequest{Path: folder, Sort: "alpha", Limit: 500})
