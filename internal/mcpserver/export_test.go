@@ -6,3 +6,12 @@ var DecodeWire = decodeWire
 // Instructions are the server's instructions, for the tests outside the
 // package.
 const Instructions = instructions
+
+// ProfileTools lists the names of a profile's tools.
+func ProfileTools(profile string) []string {
+	var names []string
+	for _, t := range profiles[profile].tools() {
+		names = append(names, t.name)
+	}
+	return names
+}

@@ -47,3 +47,35 @@ func TestREADME_Tools(t *testing.T) {
 		}
 	}
 }
+
+// TestREADME_Profiles checks the profile table of the README against the
+// servers: every tool of every profile but wikid's is in it, under its
+// profile, and it names no tool a profile lacks.
+func TestREADME_Profiles(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile("(?m)^\\| ([a-z-]+) \\| `([a-z_]+)` \\| .+ \\|$")
+	listed := map[string]map[string]bool{}
+	for _, m := range row.FindAllStringSubmatch(string(b), -1) {
+		if listed[m[1]] == nil {
+			listed[m[1]] = map[string]bool{}
+		}
+		listed[m[1]][m[2]] = true
+	}
+	for _, p := range mcpserver.Profiles() {
+		if p == mcpserver.ProfileWikid {
+			continue
+		}
+		tools := mcpserver.ProfileTools(p)
+		for _, name := range tools {
+			if !listed[p][name] {
+				t.Errorf("the README's profile table lacks %s's %s", p, name)
+			}
+		}
+		if len(listed[p]) != len(tools) {
+			t.Errorf("the README lists %d tools for %s, which serves %d", len(listed[p]), p, len(tools))
+		}
+	}
+}
