@@ -118,6 +118,19 @@ func TestE2E_ProfileWikiAI(t *testing.T) {
 		if spec := gittest.Git(t, dir, "show", "HEAD:projects/wiki-ai/spec.md"); strings.Count(spec, "[[archive/old-ideas]]") != 2 {
 			t.Errorf("links not rewritten:\n%s", spec)
 		}
+
+		// A move with new content and tags: one commit, all of it.
+		before = headOf(t, dir)
+		waText(t, c, "update_note", map[string]any{"path": "archive/old-ideas", "new_path": "archive/ideas-2", "update_backlinks": true,
+			"content": "Moved body.\n", "add_tags": []string{"moved"}})
+		oneCommit(t, dir, before, "update_note")
+		if file := gittest.Git(t, dir, "show", "HEAD:archive/ideas-2.md"); !strings.Contains(file, "moved") || !strings.HasSuffix(file, "Moved body.\n") {
+			t.Errorf("after a move with content and tags:\n%s", file)
+		}
+		before = headOf(t, dir)
+		waText(t, c, "update_note", map[string]any{"path": "archive/ideas-2", "new_path": "archive/old-ideas", "update_backlinks": true,
+			"content": "New body.\n", "remove_tags": []string{"moved"}})
+		oneCommit(t, dir, before, "update_note")
 	})
 
 	t.Run("search_notes", func(t *testing.T) {

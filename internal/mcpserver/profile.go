@@ -21,6 +21,9 @@ type profile struct {
 	// results as its tools give them (text, or structured content under
 	// the seed's own output schema).
 	plain bool
+	// errorText, if set, renders a failed call's text from its code,
+	// message and hint, as the source system words its errors.
+	errorText func(code, message, hint string) string
 }
 
 // ProfileWikid is the default profile: wikid's own tools.
@@ -32,6 +35,7 @@ var profiles = map[string]profile{
 	"cairn":      {tools: cairnTools, instructions: cairnInstructions, words: cairnWords, plain: true},
 	"braindrive": {tools: braindriveTools, instructions: braindriveInstructions, words: braindriveWords, plain: true},
 	"wiki-ai":    {tools: wikiaiTools, instructions: wikiaiInstructions, words: wikiaiWords, plain: true},
+	"roux":       {tools: rouxTools, instructions: rouxInstructions, words: rouxWords, plain: true, errorText: rxError},
 }
 
 // Profiles lists the profile names, the default first.

@@ -355,11 +355,17 @@ func (s *Server) call(ctx context.Context, t *tool, req mcp.CallToolRequest) *mc
 }
 
 // plainError leaves out the structured content of an error on a plain
-// profile, whose source system answers in text only.
+// profile, whose source system answers in text only, and words the text
+// as that system does.
 func (s *Server) plainError(res *mcp.CallToolResult) *mcp.CallToolResult {
-	if s.prof.plain {
-		res.StructuredContent, res.RawStructuredContent = nil, nil
+	if !s.prof.plain {
+		return res
 	}
+	if e, ok := res.StructuredContent.(errorShape); ok && s.prof.errorText != nil {
+		str := func(k string) string { v, _ := e.Error[k].(string); return v }
+		res.Content = []mcp.Content{mcp.NewTextContent(s.prof.errorText(str("code"), str("message"), str("hint")))}
+	}
+	res.StructuredContent, res.RawStructuredContent = nil, nil
 	return res
 }
 

@@ -219,7 +219,16 @@ func runWAUpdate(ctx context.Context, s *Server, a *waUpdateArgs) (any, string, 
 	if err != nil {
 		return nil, "", err
 	}
+	// A move comes first in the commit (the core moves before it edits);
+	// the other changes then apply to the moved note.
 	var steps []wiki.Change
+	newPath := strings.TrimSuffix(a.NewPath, ".md")
+	moving := a.NewPath != "" && newPath != cur.Path
+	target := cur.Path
+	if moving {
+		steps = append(steps, wiki.Change{Move: &wiki.MoveRequest{Path: cur.Path, NewPath: a.NewPath, LeaveLinks: !a.UpdateBacklinks}})
+		target = newPath
+	}
 	if a.Content != nil {
 		// The content replaces the body; the frontmatter (title, tags)
 		// stays, as Wiki-AI keeps them apart from the content.
@@ -228,19 +237,14 @@ func runWAUpdate(ctx context.Context, s *Server, a *waUpdateArgs) (any, string, 
 		if strings.HasPrefix(body, "---\n") {
 			body = "\n" + body // not frontmatter: the note's is kept
 		}
-		steps = append(steps, wiki.Change{Write: &wiki.WriteRequest{Path: cur.Path, Content: cur.Content[:n.BodyStart] + body, Overwrite: true}})
+		steps = append(steps, wiki.Change{Write: &wiki.WriteRequest{Path: target, Content: cur.Content[:n.BodyStart] + body, Overwrite: true}})
 	}
 	if a.Title != nil || a.Tags != nil || a.AddTags != nil || a.RemoveTags != nil {
 		ch := note.MetaChange{Title: a.Title, Tags: a.Tags, AddTags: a.AddTags, RemoveTags: a.RemoveTags}
 		if a.Tags != nil && len(a.Tags) == 0 {
 			ch.Tags, ch.RemoveTags = nil, cur.Tags // replace all with none
 		}
-		steps = append(steps, wiki.Change{Metadata: &wiki.MetadataRequest{Path: cur.Path, Change: ch}})
-	}
-	newPath := strings.TrimSuffix(a.NewPath, ".md")
-	moving := a.NewPath != "" && newPath != cur.Path
-	if moving {
-		steps = append(steps, wiki.Change{Move: &wiki.MoveRequest{Path: cur.Path, NewPath: a.NewPath, LeaveLinks: !a.UpdateBacklinks}})
+		steps = append(steps, wiki.Change{Metadata: &wiki.MetadataRequest{Path: target, Change: ch}})
 	}
 	if len(steps) == 0 {
 		return nil, fmt.Sprintf("Updated note at %s", cur.Path), nil
