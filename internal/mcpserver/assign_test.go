@@ -16,7 +16,7 @@ import (
 
 // argTypes makes each tool's argument struct, by tool name.
 var argTypes = map[string]func() any{
-	"read_note": func() any { return new(readArgs) }, "write_note": func() any { return new(writeArgs) },
+	"read_note": func() any { return new(readArgs) }, "read_image": func() any { return new(readImageArgs) }, "write_note": func() any { return new(writeArgs) },
 	"edit_note": func() any { return new(editArgs) }, "update_metadata": func() any { return new(metadataArgs) },
 	"move_note": func() any { return new(moveArgs) }, "delete_note": func() any { return new(deleteArgs) },
 	"daily_note": func() any { return new(dailyArgs) }, "apply_changes": func() any { return new(applyArgs) },

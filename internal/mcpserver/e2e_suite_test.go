@@ -132,6 +132,12 @@ func checkTSTools(t *testing.T, c *tsClient) {
 					t.Errorf("required %v is no property", r)
 				}
 			}
+			if slices.Contains(contentOnlyTools, name) {
+				if tl.OutputSchema != nil {
+					t.Errorf("%s answers in content only, yet has an output schema", name)
+				}
+				return
+			}
 			if tl.OutputSchema["type"] != "object" || c.outputs[name] == nil {
 				t.Errorf("output schema %v", tl.OutputSchema)
 			}

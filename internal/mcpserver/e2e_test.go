@@ -283,8 +283,10 @@ type tsTool struct {
 type tsResult struct {
 	IsError bool `json:"isError"`
 	Content []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
+		Type     string `json:"type"`
+		Text     string `json:"text"`
+		Data     string `json:"data"`
+		MimeType string `json:"mimeType"`
 	} `json:"content"`
 	StructuredContent json.RawMessage `json:"structuredContent"`
 }
@@ -382,8 +384,23 @@ func (c *tsClient) tryCall(name string, args map[string]any) (*tsResult, error) 
 	if err := json.Unmarshal(raw, &res); err != nil {
 		return nil, fmt.Errorf("%s: decode %s: %w", name, raw, err)
 	}
-	if len(res.Content) != 1 || res.Content[0].Type != "text" || res.Content[0].Text == "" {
-		return &res, fmt.Errorf("%s: content %+v, want one text", name, res.Content)
+	if len(res.Content) == 0 || res.Content[0].Type != "text" || res.Content[0].Text == "" {
+		return &res, fmt.Errorf("%s: content %+v, want a text first", name, res.Content)
+	}
+	for _, more := range res.Content[1:] {
+		if more.Type != "image" && more.Type != "text" || (more.Type == "image" && (more.Data == "" || more.MimeType == "")) {
+			return &res, fmt.Errorf("%s: content %+v after the text, want images (or an SVG's text)", name, more)
+		}
+	}
+	if tl, ok := c.tools[name]; ok && tl.OutputSchema == nil && !c.plain && !c.seed {
+		// A tool that answers in content only, such as read_image.
+		if len(res.StructuredContent) != 0 && string(res.StructuredContent) != "null" && !res.IsError {
+			return &res, fmt.Errorf("%s: structured content %s from a tool without an output schema", name, res.StructuredContent)
+		}
+		return &res, nil
+	}
+	if len(res.Content) != 1 && !res.IsError {
+		return &res, fmt.Errorf("%s: %d contents, want one text", name, len(res.Content))
 	}
 	if c.plain {
 		if len(res.StructuredContent) != 0 && string(res.StructuredContent) != "null" {

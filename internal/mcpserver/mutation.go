@@ -18,9 +18,10 @@ func (m mutationArgs) mutation(c wiki.Caller) wiki.Mutation {
 }
 
 // Schemas shared by the note tools. Their meaning is explained once, in
-// the server's instructions, so they carry no description.
+// the server's instructions, so they carry no description. An empty path
+// is refused by the core, with INVALID_PATH and why.
 var (
-	pathProp            = req("path", &schema{Type: "string", MinLength: ptr(1)})
+	pathProp            = req("path", str(""))
 	expectedVersionProp = opt("expected_version", str(""))
 	dryRunProp          = opt("dry_run", boolean(""))
 	messageProp         = opt("message", str(""))

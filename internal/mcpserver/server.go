@@ -344,8 +344,12 @@ func (s *Server) call(ctx context.Context, t *tool, req mcp.CallToolRequest) *mc
 		return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(string(out))}, StructuredContent: structured, RawStructuredContent: out}
 	}
 	if t.output == nil {
-		// A profile's tool that answers in text: its text is its result.
-		return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(s.prof.words.Say(text))}}
+		// A tool that answers in content only: its text, and an image, say.
+		content := []mcp.Content{mcp.NewTextContent(s.prof.words.Say(text))}
+		if c, ok := structured.(withContent); ok {
+			content = append(content, c.contents()...)
+		}
+		return &mcp.CallToolResult{Content: content}
 	}
 	out, err := encodeStructured(structured, t.output)
 	if err != nil {
@@ -431,7 +435,7 @@ func allTools() []*tool {
 		searchNotesTool(), gatherContextTool(), grepNotesTool(), listNotesTool(), listTagsTool(), recentChangesTool(),
 		resolveNotesTool(), randomNoteTool(),
 		getLinksTool(), findPathTool(), getHubsTool(), findBrokenLinksTool(),
-		wikiStatusTool(), syncWikiTool(),
+		readImageTool(), wikiStatusTool(), syncWikiTool(),
 		noteHistoryTool(), diffVersionsTool(), blameNoteTool(), activityLogTool(), restoreNoteTool(), revertChangeTool(),
 	}
 }

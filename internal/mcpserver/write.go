@@ -45,7 +45,7 @@ func writeNoteTool() *tool {
 	in := writeNoteInput()
 	return &tool{
 		name: "write_note", group: GroupNotes, mutating: true, idempotent: true, title: "Create or replace a note",
-		description: "Create a note, or replace one with overwrite. Use edit_note to change part of a note, update_metadata for " +
+		description: "Create a note, or replace one with overwrite. Use edit_note for part of a note, update_metadata for " +
 			"frontmatter.",
 		input:  in,
 		output: noteMutationSchema("The outcome.").without("metadata", "links_updated", "broken_links"),

@@ -1,0 +1,110 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/wikid/wikid/internal/imaging"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// Images go to the model as MCP image content, scaled down past these
+// bounds: wider than imageWidth pixels, or larger than imageBytes.
+const (
+	imageWidth = 1600
+	imageBytes = 1 << 20
+)
+
+// withContent is a result that carries MCP content besides its text: an
+// image, say.
+type withContent interface {
+	contents() []mcp.Content
+}
+
+// imageResult is an image of the wiki, as read_image answers it.
+type imageResult struct {
+	Path           string `json:"path"`
+	MIMEType       string `json:"mime_type"`
+	Size           int    `json:"-"`
+	Width          int    `json:"width,omitempty"`
+	Height         int    `json:"-"`
+	Scaled         bool   `json:"scaled,omitempty"`
+	OriginalWidth  int    `json:"-"`
+	OriginalHeight int    `json:"-"`
+	// svg is the text of an SVG image, sent as text.
+	svg  string
+	data []byte
+}
+
+func (r *imageResult) contents() []mcp.Content {
+	if r.svg != "" {
+		return []mcp.Content{mcp.NewTextContent(r.svg)}
+	}
+	return []mcp.Content{mcp.NewImageContent(base64.StdEncoding.EncodeToString(r.data), r.MIMEType)}
+}
+
+// loadImage reads an image file of the wiki, scaled down to maxWidth
+// pixels and imageBytes.
+func loadImage(ctx context.Context, w *wiki.Wiki, file string, maxWidth int) (*imageResult, error) {
+	if imaging.TypeOf(file) == "" {
+		return nil, wiki.Errorf(wiki.CodeInvalidParams, "%s is not an image: PNG, JPEG, GIF, WebP and SVG files are read", file).
+			WithHint("give the path of an image file, with its extension")
+	}
+	f, err := w.ReadFile(ctx, file)
+	if err != nil {
+		return nil, err
+	}
+	img, err := imaging.Fit(f.Path, f.Content, maxWidth, imageBytes)
+	if errors.Is(err, imaging.ErrNotImage) {
+		return nil, wiki.Errorf(wiki.CodeInvalidParams, "%v", err).WithHint("the file's content is not an image of its type")
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &imageResult{Path: f.Path, MIMEType: img.MIME, Size: len(img.Data), Width: img.Width, Height: img.Height, Scaled: img.Scaled,
+		data: img.Data}
+	if img.Scaled {
+		out.OriginalWidth, out.OriginalHeight = img.OriginalWidth, img.OriginalHeight
+	}
+	if img.MIME == "image/svg+xml" {
+		out.svg = string(img.Data)
+	}
+	return out, nil
+}
+
+func (r *imageResult) text() string {
+	switch {
+	case r.svg != "":
+		return fmt.Sprintf("%s: an SVG image, %d bytes; its text follows.", r.Path, r.Size)
+	case r.Scaled:
+		return fmt.Sprintf("%s: %s, %d×%d pixels (scaled down from %d×%d), %d bytes.", r.Path, r.MIMEType, r.Width, r.Height, r.OriginalWidth, r.OriginalHeight, r.Size)
+	}
+	return fmt.Sprintf("%s: %s, %d×%d pixels, %d bytes.", r.Path, r.MIMEType, r.Width, r.Height, r.Size)
+}
+
+type readImageArgs struct {
+	Path string `json:"path"`
+}
+
+func readImageTool() *tool {
+	in := object("", req("path", str("")))
+	// No output schema and no structured content: clients that show the
+	// model only structured content when there is some would hide the
+	// image.
+	return &tool{
+		name: "read_image", group: GroupNotes, title: "Read an image",
+		description: "View an image file, scaled to 1600 px and 1 MB. Use read_note to find a note's images.",
+		input:       in,
+		run: bind(in, func(ctx context.Context, s *Server, a *readImageArgs) (any, string, error) {
+			img, err := loadImage(ctx, s.w, a.Path, imageWidth)
+			if err != nil {
+				return nil, "", err
+			}
+			return img, img.text(), nil
+		}),
+	}
+}
