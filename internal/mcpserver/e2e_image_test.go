@@ -37,7 +37,7 @@ func TestE2E_ReadImage(t *testing.T) {
 	dir := gittest.Init(t)
 	small, big := pngOf(t, 64, 32), pngOf(t, 3200, 800)
 	for name, data := range map[string][]byte{"attachments/small.png": small, "attachments/big.png": big,
-		"attachments/logo.svg": []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>`),
+		"attachments/logo.svg":   []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>`),
 		"attachments/broken.png": []byte("not a png"), "notes/plan.md": []byte("# Plan\n\n![[small.png]]\n")} {
 		os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
