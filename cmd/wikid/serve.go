@@ -50,8 +50,9 @@ Tool groups (--tools): notes, search, links, history, wiki (default: all).
 
 Profiles (--profile) serve the exact tool contract of another notes server,
 so that its clients, prompts and agents work unchanged, with every change
-still one git commit: wikid (the default, wikid's own tools), cairn, braindrive, wiki-ai or roux. Over
-HTTP, /mcp serves the --profile given and /mcp/NAME each profile by name.
+still one git commit: wikid (the default, wikid's own tools), cairn,
+braindrive, wiki-ai, roux or obsidian. Over HTTP, /mcp serves the --profile
+given and /mcp/NAME each profile by name.
 
 Examples:
   wikid serve --repo ~/wiki

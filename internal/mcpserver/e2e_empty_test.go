@@ -95,7 +95,7 @@ func TestE2E_EmptyResults(t *testing.T) {
 	var listed []string
 	for name := range c.tools {
 		listed = append(listed, name)
-		if !covered[name] {
+		if !covered[name] && !slices.Contains(contentOnlyTools, name) { // an image has no empty case
 			t.Errorf("%s has no empty case in emptyCases", name)
 		}
 	}

@@ -399,9 +399,6 @@ func (c *tsClient) tryCall(name string, args map[string]any) (*tsResult, error) 
 		}
 		return &res, nil
 	}
-	if len(res.Content) != 1 && !res.IsError {
-		return &res, fmt.Errorf("%s: %d contents, want one text", name, len(res.Content))
-	}
 	if c.plain {
 		if len(res.StructuredContent) != 0 && string(res.StructuredContent) != "null" {
 			return &res, fmt.Errorf("%s: structured content %s from a profile that answers in text only", name, res.StructuredContent)
@@ -413,6 +410,9 @@ func (c *tsClient) tryCall(name string, args map[string]any) (*tsResult, error) 
 			return &res, fmt.Errorf("%s: an error with structured content %s from a seed profile", name, res.StructuredContent)
 		}
 		return &res, nil
+	}
+	if len(res.Content) != 1 && !res.IsError {
+		return &res, fmt.Errorf("%s: %d contents, want one text", name, len(res.Content))
 	}
 	if len(res.StructuredContent) == 0 || res.StructuredContent[0] != '{' {
 		return &res, fmt.Errorf("%s: structured content %s, want an object", name, res.StructuredContent)

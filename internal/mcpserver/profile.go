@@ -35,6 +35,7 @@ var profiles = map[string]profile{
 	"cairn":      {tools: cairnTools, instructions: cairnInstructions, words: cairnWords, plain: true},
 	"braindrive": {tools: braindriveTools, instructions: braindriveInstructions, words: braindriveWords, plain: true},
 	"wiki-ai":    {tools: wikiaiTools, instructions: wikiaiInstructions, words: wikiaiWords, plain: true},
+	"obsidian":   {tools: obsidianTools, instructions: obsidianInstructions, words: obsidianWords, plain: true},
 	"roux":       {tools: rouxTools, instructions: rouxInstructions, words: rouxWords, plain: true, errorText: rxError},
 }
 

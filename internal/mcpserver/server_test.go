@@ -92,7 +92,7 @@ func TestServer_Groups(t *testing.T) {
 		{[]string{"search", "links"}, []string{"find_broken_links", "find_path", "gather_context", "get_hubs", "get_links", "grep_notes", "list_notes",
 			"list_tags", "random_note", "recent_changes", "resolve_notes", "search_notes"}},
 		{[]string{"notes", "history"}, []string{"activity_log", "apply_changes", "blame_note", "daily_note", "delete_note", "diff_versions",
-			"edit_note", "move_note", "note_history", "read_note", "restore_note", "revert_change", "update_metadata", "write_note"}},
+			"edit_note", "move_note", "note_history", "read_image", "read_note", "restore_note", "revert_change", "update_metadata", "write_note"}},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.groups, ","), func(t *testing.T) {
