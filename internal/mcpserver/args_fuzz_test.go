@@ -68,10 +68,13 @@ func (f *fuzzServer) call(tb testing.TB, method string, params any) json.RawMess
 	return nil
 }
 
-func startFuzzServer(f *testing.F) *fuzzServer {
+func startFuzzServer(f *testing.F) *fuzzServer { return startProfileFuzzServer(f, "") }
+
+// startProfileFuzzServer is startFuzzServer for a profile.
+func startProfileFuzzServer(f *testing.F, profile string) *fuzzServer {
 	dir := fixtureRepo(f)
 	w := openWiki(f, dir, func(o *wiki.Options) { o.ReadOnly = true })
-	srv := mcpserver.New(w, mcpserver.Options{ReadOnly: true, Logger: slog.New(slog.DiscardHandler)})
+	srv := mcpserver.New(w, mcpserver.Options{ReadOnly: true, Logger: slog.New(slog.DiscardHandler), Profile: profile})
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -102,6 +105,9 @@ func startFuzzServer(f *testing.F) *fuzzServer {
 	for _, t := range list.Result.Tools {
 		fs.tools = append(fs.tools, t.Name)
 	}
+	if profile != "" {
+		return fs
+	}
 	// A read-only server lists no mutating tool; call them anyway.
 	fs.tools = append(fs.tools, "write_note", "edit_note", "update_metadata", "delete_note", "move_note",
 		"apply_changes", "restore_note", "revert_change", "daily_note")
@@ -128,35 +134,63 @@ func FuzzToolArguments(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, tool uint8, args []byte) {
-		name := fs.tools[int(tool)%len(fs.tools)]
-		var arguments any = json.RawMessage(args)
-		if !json.Valid(args) {
-			arguments = string(args)
-		}
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		line := fs.call(t, "tools/call", map[string]any{"name": name, "arguments": arguments})
-		runtime.ReadMemStats(&after)
-		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > allocBudget+64*uint64(len(args)) {
-			t.Fatalf("%s %q: the call allocated %d KiB for %d bytes of arguments", name, args, alloc>>10, len(args))
-		}
-		var ans struct {
-			Result *struct {
-				IsError bool `json:"isError"`
-				Content []struct {
-					Text string `json:"text"`
-				} `json:"content"`
-			} `json:"result"`
-			Error *struct {
-				Code    int    `json:"code"`
-				Message string `json:"message"`
-			} `json:"error"`
-		}
-		if err := json.Unmarshal(line, &ans); err != nil || (ans.Result == nil && ans.Error == nil) {
-			t.Fatalf("%s %q: answer %s", name, args, line)
-		}
-		if strings.Contains(string(line), "panic recovered in") || ans.Error != nil && ans.Error.Code == -32603 {
-			t.Fatalf("%s %q: a handler panicked: %s", name, args, line)
-		}
+		fuzzCall(t, fs, fs.tools[int(tool)%len(fs.tools)], args)
 	})
+}
+
+// FuzzProfileArguments calls the read tools of every profile but wikid's
+// with arbitrary arguments: every call is answered, nothing panics.
+func FuzzProfileArguments(f *testing.F) {
+	var servers []*fuzzServer
+	for _, p := range mcpserver.Profiles()[1:] {
+		servers = append(servers, startProfileFuzzServer(f, p))
+	}
+	for i := range servers {
+		for j := range servers[i].tools {
+			for _, seed := range []string{`{}`, `{"path":"projects/alpha/plan.md"}`, `{"id":"projects/alpha/plan.md","depth":1}`,
+				`{"query":"plan","limit":3}`, `{"path":"../x"}`, `{"names":["plan"],"strategy":"fuzzy"}`, `{"pattern":"(a|b)*c"}`,
+				`{"tags":["project"],"mode":"all"}`, `{"property_name":"status","operator":">","value":"2"}`, `[1]`, `null`} {
+				f.Add(uint8(i), uint8(j), []byte(seed))
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, server, tool uint8, args []byte) {
+		fs := servers[int(server)%len(servers)]
+		fuzzCall(t, fs, fs.tools[int(tool)%len(fs.tools)], args)
+	})
+}
+
+// fuzzCall calls a tool with args and fails unless it is answered, within
+// the allocation budget, without a panic.
+func fuzzCall(t *testing.T, fs *fuzzServer, name string, args []byte) {
+
+	var arguments any = json.RawMessage(args)
+	if !json.Valid(args) {
+		arguments = string(args)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	line := fs.call(t, "tools/call", map[string]any{"name": name, "arguments": arguments})
+	runtime.ReadMemStats(&after)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > allocBudget+64*uint64(len(args)) {
+		t.Fatalf("%s %q: the call allocated %d KiB for %d bytes of arguments", name, args, alloc>>10, len(args))
+	}
+	var ans struct {
+		Result *struct {
+			IsError bool `json:"isError"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+		Error *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(line, &ans); err != nil || (ans.Result == nil && ans.Error == nil) {
+		t.Fatalf("%s %q: answer %s", name, args, line)
+	}
+	if strings.Contains(string(line), "panic recovered in") || ans.Error != nil && ans.Error.Code == -32603 {
+		t.Fatalf("%s %q: a handler panicked: %s", name, args, line)
+	}
 }
