@@ -185,6 +185,8 @@ func TestE2E_ProfileRoux(t *testing.T) {
 			resolved[1].Match == nil || *resolved[1].Match != "recipes/chicken.md" || resolved[2].Match != nil {
 			t.Errorf("resolve_nodes: %+v", resolved)
 		}
+		// Without an embedding provider, the semantic strategy says so.
+		rxFail(t, c, dir, "resolve_nodes", map[string]any{"names": []string{"bulgogi"}, "strategy": "semantic"}, "INVALID_PARAMS")
 		var exist map[string]bool
 		rxCall(t, c, "nodes_exist", map[string]any{"ids": []string{"recipes/bulgogi.md", "recipes/nonexistent.md", "RECIPES/Kimchi Stew.md"}}, &exist)
 		if !reflect.DeepEqual(exist, map[string]bool{"recipes/bulgogi.md": true, "recipes/nonexistent.md": false, "recipes/kimchi stew.md": true}) {
