@@ -1,0 +1,61 @@
+package web_test
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wikid/wikid/internal/gitstore"
+	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/graph"
+	"github.com/wikid/wikid/internal/history"
+	"github.com/wikid/wikid/internal/index"
+	"github.com/wikid/wikid/internal/web"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// BenchmarkPages times the server's rendering of the changes page and of
+// a commit page on a generated wiki of 10,000 notes and 10,000 commits,
+// with the history index built; the budget is 50 ms each.
+func BenchmarkPages(b *testing.B) {
+	ctx := context.Background()
+	dir := b.TempDir()
+	gittest.Generate(b, dir, 10000, 10000)
+	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	hist, err := history.Open(ctx, store, history.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New()}, wiki.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { w.Close(ctx) })
+	if err := w.CatchUp(ctx); err != nil {
+		b.Fatal(err)
+	}
+	h := web.New(w, web.Options{})
+	sha := strings.TrimSpace(gittest.Git(b, dir, "rev-parse", "HEAD~5"))
+	for _, page := range []struct{ name, path string }{{"changes", "/"}, {"commit", "/commit/" + sha}, {"changes-filtered", "/?folder=projects"}} {
+		b.Run(page.name, func(b *testing.B) {
+			for b.Loop() {
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, page.path, nil))
+				if rec.Code != http.StatusOK {
+					b.Fatalf("%s: %d", page.path, rec.Code)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,122 @@
+// Package web serves the pages where people review what assistants
+// changed: the changes timeline and each commit's page with the diff of
+// every note. Pages are rendered on the server with html/template and read
+// without JavaScript. The package reads the wiki through wiki.Wiki only.
+package web
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+// Options configure the pages.
+type Options struct {
+	// Logger receives the failures of requests; default slog.Default().
+	Logger *slog.Logger
+}
+
+// Handler serves the pages of one wiki.
+type Handler struct {
+	w    *wiki.Wiki
+	opts Options
+	tmpl *template.Template
+	mux  *http.ServeMux
+}
+
+// New returns the pages of w.
+func New(w *wiki.Wiki, opts Options) *Handler {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	h := &Handler{w: w, opts: opts, mux: http.NewServeMux()}
+	h.tmpl = template.Must(template.New("").Funcs(template.FuncMap{
+		"when":  h.when,
+		"query": query,
+		"name":  name,
+	}).ParseFS(templateFiles, "templates/*.html"))
+	h.mux.HandleFunc("GET /{$}", h.changes)
+	h.mux.HandleFunc("GET /commit/{sha}", h.commit)
+	return h
+}
+
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hd := w.Header()
+	// Pages load nothing from elsewhere and run no script.
+	hd.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Referrer-Policy", "no-referrer")
+	h.mux.ServeHTTP(w, r)
+}
+
+// when formats a time in the wiki's time zone.
+func (h *Handler) when(t time.Time) string {
+	return t.In(h.w.Options().Location).Format("2006-01-02 15:04")
+}
+
+// name is the name of "Name <email>".
+func name(author string) string {
+	if i := strings.Index(author, " <"); i > 0 {
+		return author[:i]
+	}
+	return author
+}
+
+// query returns the URL query of the filters with key set to value.
+func query(filters map[string]string, key, value string) template.URL {
+	v := url.Values{}
+	for k, x := range filters {
+		if x != "" && k != "cursor" {
+			v.Set(k, x)
+		}
+	}
+	if value != "" {
+		v.Set(key, value)
+	}
+	if len(v) == 0 {
+		return "?"
+	}
+	return template.URL("?" + v.Encode())
+}
+
+// render writes a page, or the failure to make it.
+func (h *Handler) render(w http.ResponseWriter, r *http.Request, name string, data any) {
+	var b strings.Builder
+	if err := h.tmpl.ExecuteTemplate(&b, name, data); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_, _ = w.Write([]byte(b.String()))
+}
+
+// fail answers a request that failed: a clear page with the error's code
+// and hint for a contract error, a generic one (and a log line) otherwise.
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	status, msg := http.StatusInternalServerError, "the page could not be made; the wikid log has the details"
+	var e *wiki.Error
+	switch {
+	case errors.As(err, &e) && e.Code == wiki.CodeNotFound:
+		status, msg = http.StatusNotFound, e.Message
+	case errors.As(err, &e) && (e.Code == wiki.CodeInvalidParams || e.Code == wiki.CodeInvalidQuery || e.Code == wiki.CodeAmbiguous):
+		status, msg = http.StatusBadRequest, e.Message
+	case errors.Is(err, context.Canceled):
+		return
+	default:
+		h.opts.Logger.ErrorContext(r.Context(), "web page failed", "path", r.URL.Path, "err", err)
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	_ = h.tmpl.ExecuteTemplate(w, "error.html", map[string]any{"Status": status, "Message": msg})
+}

@@ -1,0 +1,167 @@
+package web_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/wikid/wikid/internal/gitstore"
+	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/graph"
+	"github.com/wikid/wikid/internal/history"
+	"github.com/wikid/wikid/internal/index"
+	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/web"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// reviewWiki is a wiki with changes from two assistants and a person.
+func reviewWiki(t *testing.T) (*wiki.Wiki, string) {
+	t.Helper()
+	ctx := context.Background()
+	dir := gittest.Init(t)
+	gittest.Commit(t, dir, "start", map[string]string{"plan.md": "# Plan\n\nShip the beta in June.\n\n## Risks\n\nNone yet.\n"})
+	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist, err := history.Open(ctx, store, history.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New()},
+		wiki.Options{Logger: slog.New(slog.DiscardHandler), Committer: wiki.Identity{Name: "wikid", Email: "wikid@example.com"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close(ctx) })
+	claude := wiki.Caller{Client: "claude-code/2.1", Author: wiki.Identity{Name: "claude-code", Email: "claude-code@mcp.wikid"}, Tool: "edit_note"}
+	codex := wiki.Caller{Client: "codex/0.9", Author: wiki.Identity{Name: "codex", Email: "codex@mcp.wikid"}, Tool: "write_note"}
+	if _, err := w.Edit(ctx, wiki.EditRequest{Path: "plan", Edits: []note.Edit{{Op: note.OpReplace, Find: "Ship the beta in June.", Content: "Ship the beta in July."}},
+		Mutation: wiki.Mutation{Caller: claude}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write(ctx, wiki.WriteRequest{Path: "people/ada", Content: "# Ada\n\nOwns the <launch> & risks.\n", Mutation: wiki.Mutation{Caller: codex}}); err != nil {
+		t.Fatal(err)
+	}
+	return w, dir
+}
+
+func get(t *testing.T, srv *httptest.Server, path string) (int, string) {
+	t.Helper()
+	res, err := http.Get(srv.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
+}
+
+// TestChanges checks the timeline against git log: every commit, newest
+// first, with its author, client, tool and line counts.
+func TestChanges(t *testing.T) {
+	w, dir := reviewWiki(t)
+	srv := httptest.NewServer(web.New(w, web.Options{}))
+	defer srv.Close()
+	status, page := get(t, srv, "/")
+	if status != http.StatusOK {
+		t.Fatalf("GET /: %d\n%s", status, page)
+	}
+	rows := regexp.MustCompile(`(?s)<tr class="commit">.*?</tr>`).FindAllString(page, -1)
+	authors := strings.Split(strings.TrimSpace(gittest.Git(t, dir, "log", "--format=%an")), "\n")
+	if len(rows) != len(authors) {
+		t.Fatalf("%d rows, git log has %d commits:\n%s", len(rows), len(authors), page)
+	}
+	for i, row := range rows {
+		if !strings.Contains(row, `">`+authors[i]+`</td>`) || !strings.Contains(row, `<td class="author"`) {
+			t.Errorf("row %d does not name %s:\n%s", i, authors[i], row)
+		}
+		sha := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--skip", strconv.Itoa(i), "--format=%H"))
+		add, del := 0, 0
+		for _, l := range strings.Split(strings.TrimSpace(gittest.Git(t, dir, "show", "--format=", "--numstat", sha)), "\n") {
+			f := strings.Fields(l)
+			a, _ := strconv.Atoi(f[0])
+			d, _ := strconv.Atoi(f[1])
+			add, del = add+a, del+d
+		}
+		if !strings.Contains(row, "/commit/"+sha) || !strings.Contains(row, ">+"+strconv.Itoa(add)+"<") || !strings.Contains(row, ">−"+strconv.Itoa(del)+"<") {
+			t.Errorf("row %d: want commit %s, +%d −%d:\n%s", i, sha, add, del, row)
+		}
+	}
+	if !strings.Contains(rows[0], `<td class="wide client">codex/0.9</td>`) || !strings.Contains(rows[0], `<td class="wide tool">write_note</td>`) {
+		t.Errorf("the newest row lacks its client and tool:\n%s", rows[0])
+	}
+	if !strings.Contains(rows[0], "Owns") && !strings.Contains(rows[0], "people/ada") {
+		t.Errorf("the newest row does not name its note:\n%s", rows[0])
+	}
+	_, filtered := get(t, srv, "/?author=claude-code")
+	if n := strings.Count(filtered, `<tr class="commit">`); n != 1 {
+		t.Errorf("author filter: %d rows", n)
+	}
+	if status, _ := get(t, srv, "/?since=yesterday-ish"); status != http.StatusBadRequest {
+		t.Errorf("a bad date: %d", status)
+	}
+}
+
+// TestCommitPage checks a commit's page against git show: its message,
+// trailers and every added and removed line, the changed words marked, and
+// text escaped.
+func TestCommitPage(t *testing.T) {
+	w, dir := reviewWiki(t)
+	srv := httptest.NewServer(web.New(w, web.Options{}))
+	defer srv.Close()
+	for skip := range 2 {
+		sha := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--skip", strconv.Itoa(skip), "--format=%H"))
+		status, page := get(t, srv, "/commit/"+sha[:10])
+		if status != http.StatusOK {
+			t.Fatalf("GET /commit/%s: %d\n%s", sha[:10], status, page)
+		}
+		var want []string
+		for _, l := range strings.Split(gittest.Git(t, dir, "show", "--format=", sha), "\n") {
+			if (strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-")) && !strings.HasPrefix(l, "+++") && !strings.HasPrefix(l, "---") {
+				want = append(want, l)
+			}
+		}
+		var got []string
+		for _, m := range regexp.MustCompile(`<span class="l (add|del)">(.*?)</span>`).FindAllStringSubmatch(page, -1) {
+			text := regexp.MustCompile(`</?mark>`).ReplaceAllString(m[2], "")
+			text = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&", "&#43;", "+", "&#39;", "'", "&#34;", `"`).Replace(text)
+			got = append(got, text)
+		}
+		slices.Sort(want)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("commit %s: the page's lines\n%q\ngit show's\n%q", sha[:7], got, want)
+		}
+		msg := gittest.Git(t, dir, "log", "-1", "--format=%B", sha)
+		if !strings.Contains(page, "<dt>Wiki-Tool</dt>") || !strings.Contains(msg, "Wiki-Tool:") {
+			t.Errorf("commit %s: trailers not shown:\n%s", sha[:7], page)
+		}
+	}
+	// The edit's changed word is marked, and the note's text is escaped.
+	sha := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--skip", "1", "--format=%H"))
+	_, page := get(t, srv, "/commit/"+sha)
+	if !strings.Contains(page, "<mark>June</mark>") || !strings.Contains(page, "<mark>July</mark>") {
+		t.Errorf("no word-level highlight of June → July:\n%s", page)
+	}
+	_, page = get(t, srv, "/commit/HEAD")
+	if !strings.Contains(page, "Owns the &lt;launch&gt; &amp; risks.") {
+		t.Errorf("the note's text is not escaped:\n%s", page)
+	}
+	if status, _ := get(t, srv, "/commit/0123456789abcdef"); status != http.StatusNotFound {
+		t.Errorf("an unknown commit: %d", status)
+	}
+}
