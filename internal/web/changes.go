@@ -12,6 +12,7 @@ import (
 type changesPage struct {
 	Filters map[string]string
 	Commits []wiki.ActivityEntry
+	Marks   map[string]mark
 	Total   int
 	Next    string
 }
@@ -24,7 +25,7 @@ const changesLimit = 50
 func (h *Handler) changes(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := map[string]string{}
-	for _, k := range []string{"author", "tool", "folder", "since", "until", "cursor"} {
+	for _, k := range []string{"author", "tool", "folder", "since", "until", "cursor", "unreviewed"} {
 		f[k] = strings.TrimSpace(q.Get(k))
 	}
 	req := wiki.ActivityRequest{Author: f["author"], Tool: f["tool"], Folder: f["folder"], Limit: changesLimit, Cursor: f["cursor"]}
@@ -43,10 +44,38 @@ func (h *Handler) changes(w http.ResponseWriter, r *http.Request) {
 		}
 		req.Until = last
 	}
-	res, err := h.w.Activity(r.Context(), req)
-	if err != nil {
-		h.fail(w, r, err)
-		return
+	page := changesPage{Filters: f, Marks: map[string]mark{}}
+	// Only what is unreviewed: the assistants' commits without a mark,
+	// gathered over up to 20 pages of the log.
+	for tries := 0; tries < 20; tries++ {
+		res, err := h.w.Activity(r.Context(), req)
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		ids := make([]string, len(res.Commits))
+		for i, c := range res.Commits {
+			ids[i] = c.Commit
+		}
+		marks, err := h.marks(r.Context(), ids)
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		for _, c := range res.Commits {
+			if f["unreviewed"] != "" && (c.Client == "" || marks[c.Commit].State != "") {
+				continue
+			}
+			page.Commits = append(page.Commits, c)
+			if m, ok := marks[c.Commit]; ok {
+				page.Marks[c.Commit] = m
+			}
+		}
+		page.Total, page.Next = res.Total, res.NextCursor
+		if f["unreviewed"] == "" || len(page.Commits) >= changesLimit || res.NextCursor == "" {
+			break
+		}
+		req.Cursor = res.NextCursor
 	}
-	h.render(w, r, "changes.html", changesPage{Filters: f, Commits: res.Commits, Total: res.Total, Next: res.NextCursor})
+	h.render(w, r, "changes.html", page)
 }

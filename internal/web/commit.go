@@ -18,6 +18,9 @@ type commitPage struct {
 	Trailers [][2]string
 	Files    []fileDiff
 	Stats    *wiki.DiffResult
+	Mark     *mark
+	CSRF     string
+	ReadOnly bool
 }
 
 // fileDiff is the diff of one file, as lines to show.
@@ -56,8 +59,16 @@ func (h *Handler) commit(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	page := commitPage{Commit: info, Files: parseUnified(res.Diff), Stats: res}
+	page := commitPage{Commit: info, Files: parseUnified(res.Diff), Stats: res, CSRF: h.csrf(r), ReadOnly: h.opts.ReadOnly}
 	page.Subject, page.Body, page.Trailers = splitMessage(info.Message)
+	marks, err := h.marks(r.Context(), []string{id})
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if m, ok := marks[id]; ok {
+		page.Mark = &m
+	}
 	h.render(w, r, "commit.html", page)
 }
 

@@ -25,6 +25,17 @@ var templateFiles embed.FS
 type Options struct {
 	// Logger receives the failures of requests; default slog.Default().
 	Logger *slog.Logger
+	// SignIn requires a browser to sign in once, with a link from
+	// SignInLink, as when the daemon's HTTP has a token.
+	SignIn bool
+	// AllowedOrigins are browser origins allowed to post besides the
+	// pages' own and localhost ones.
+	AllowedOrigins []string
+	// ReadOnly hides review and undo and refuses their requests.
+	ReadOnly bool
+	// Reviewer is the person a review mark or an undo is by; the zero
+	// value is the wiki's configured author.
+	Reviewer wiki.Identity
 }
 
 // Handler serves the pages of one wiki.
@@ -33,14 +44,21 @@ type Handler struct {
 	opts Options
 	tmpl *template.Template
 	mux  *http.ServeMux
+	acc  *access
 }
+
+// sessionKey is the context key of the request's session.
+type sessionKey struct{}
 
 // New returns the pages of w.
 func New(w *wiki.Wiki, opts Options) *Handler {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	h := &Handler{w: w, opts: opts, mux: http.NewServeMux()}
+	if opts.Reviewer == (wiki.Identity{}) {
+		opts.Reviewer = w.Options().Author
+	}
+	h := &Handler{w: w, opts: opts, mux: http.NewServeMux(), acc: newAccess(opts.SignIn, opts.AllowedOrigins)}
 	h.tmpl = template.Must(template.New("").Funcs(template.FuncMap{
 		"when":  h.when,
 		"query": query,
@@ -48,8 +66,13 @@ func New(w *wiki.Wiki, opts Options) *Handler {
 	}).ParseFS(templateFiles, "templates/*.html"))
 	h.mux.HandleFunc("GET /{$}", h.changes)
 	h.mux.HandleFunc("GET /commit/{sha}", h.commit)
+	h.mux.HandleFunc("POST /commit/{sha}/review", h.review)
+	h.mux.HandleFunc("POST /commit/{sha}/revert", h.revert)
 	return h
 }
+
+// maxForm bounds the body of a form.
+const maxForm = 64 << 10
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd := w.Header()
@@ -57,7 +80,27 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'")
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("Referrer-Policy", "no-referrer")
-	h.mux.ServeHTTP(w, r)
+	if r.Method == http.MethodPost {
+		r.Body = http.MaxBytesReader(w, r.Body, maxForm)
+	}
+	session, ok := h.guard(w, r)
+	if !ok {
+		return
+	}
+	h.mux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, session)))
+}
+
+// csrf is the CSRF token of the request's session, for its forms.
+func (h *Handler) csrf(r *http.Request) string {
+	s, _ := r.Context().Value(sessionKey{}).(string)
+	return h.acc.csrf(s)
+}
+
+// refuse answers a request the access rules or the options refuse.
+func (h *Handler) refuse(w http.ResponseWriter, _ *http.Request, status int, msg string) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	_ = h.tmpl.ExecuteTemplate(w, "error.html", map[string]any{"Status": status, "Message": msg})
 }
 
 // when formats a time in the wiki's time zone.
