@@ -13,6 +13,7 @@ import (
 	"time"
 
 	wsync "github.com/wikid/wikid/internal/sync"
+	"github.com/wikid/wikid/internal/web"
 
 	"github.com/wikid/wikid/internal/config"
 	"github.com/wikid/wikid/internal/daemon"
@@ -146,6 +147,9 @@ func (c *daemonCommand) Run(ctx context.Context, args []string) error {
 		if st.HTTP != "" {
 			fmt.Fprintf(c.stdout, "serving MCP at %s\n", st.HTTP)
 		}
+		if st.Web != "" {
+			fmt.Fprintf(c.stdout, "web pages at %s\n", st.Web)
+		}
 		return nil
 	case "stop":
 		stopCtx, cancel := context.WithTimeout(ctx, 40*time.Second)
@@ -184,6 +188,9 @@ func printDaemonStatus(w io.Writer, st *daemon.Status) {
 	fmt.Fprintf(w, "socket      %s\n", st.Socket)
 	if st.HTTP != "" {
 		fmt.Fprintf(w, "http        %s\n", st.HTTP)
+	}
+	if st.Web != "" {
+		fmt.Fprintf(w, "web         %s\n", st.Web)
 	}
 	fmt.Fprintf(w, "log         %s\n", st.Log)
 	idle := "stays up"
@@ -290,8 +297,13 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 	opts := set.mcp
 	opts.Logger = logger
 	opts.ReadOnly = w.Options().ReadOnly
+	var pages daemon.Pages
+	if set.http != nil {
+		pages = web.New(w, web.Options{Logger: logger.WithGroup("web"), SignIn: set.http.Token != "",
+			AllowedOrigins: set.http.AllowedOrigins, ReadOnly: w.Options().ReadOnly})
+	}
 	return daemon.Serve(ctx, daemon.Options{
-		Endpoint: ep, Repository: repositoryFolder(ep.GitDir), Wiki: w, MCP: opts, Idle: set.idle, HTTP: set.http, Logger: logger,
+		Endpoint: ep, Repository: repositoryFolder(ep.GitDir), Wiki: w, MCP: opts, Idle: set.idle, HTTP: set.http, Pages: pages, Logger: logger,
 		Ready: func(url string) {
 			if url != "" {
 				fmt.Fprintf(e.stderr, "wikid: serving MCP at %s (daemon of %s, pid %d)\n", url, ep.GitDir, os.Getpid())

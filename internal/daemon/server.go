@@ -38,6 +38,10 @@ type Options struct {
 	Idle time.Duration
 	// HTTP, if set, is also served, over TCP, with these options.
 	HTTP *HTTP
+	// Pages, if set with HTTP, are the web pages served at / beside MCP's
+	// /mcp; status gives their address, with a sign-in link when they
+	// need one.
+	Pages Pages
 	// RunCommand runs a command line for a client and returns its exit
 	// status; nil refuses commands.
 	RunCommand func(ctx context.Context, cmd Command, stdin io.Reader, stdout, stderr io.Writer) int
@@ -45,6 +49,14 @@ type Options struct {
 	// the URL of the MCP endpoint served over HTTP ("" if none).
 	Ready  func(httpURL string)
 	Logger *slog.Logger
+}
+
+// Pages are the web pages of the wiki (package web).
+type Pages interface {
+	http.Handler
+	// SignInLink returns a link to the pages from their base URL that
+	// signs a browser in when they need it.
+	SignInLink(base string) string
 }
 
 // HTTP is the daemon's HTTP listener.
@@ -65,6 +77,9 @@ type Status struct {
 	Log        string    `json:"log"`
 	// HTTP is the URL of the MCP endpoint served over HTTP, "" if none.
 	HTTP string `json:"http,omitempty"`
+	// Web is the address of the web pages, a one-time sign-in link when
+	// they need one; "" without HTTP.
+	Web string `json:"web,omitempty"`
 	// Clients counts the connections open now: MCP clients through the
 	// bridge, and commands running.
 	Clients struct {
@@ -91,6 +106,7 @@ type daemon struct {
 	log     *slog.Logger
 	started time.Time
 	httpURL string
+	baseURL string // the HTTP listener's scheme and address, "" without HTTP
 
 	mu      sync.Mutex
 	servers map[string]*mcpserver.Server // by MCPOptions
@@ -143,8 +159,17 @@ func Serve(ctx context.Context, opts Options) error {
 		srv, _ := d.server(MCPOptions{})
 		hh = srv.HTTPHandler(opts.HTTP.HTTPOptions)
 		d.http = hh
-		hs = mcpserver.NewHTTPServer(hh, slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn))
-		d.httpURL = "http://" + tcp.Addr().String() + mcpserver.HTTPPath
+		var handler http.Handler = hh
+		if opts.Pages != nil {
+			mux := http.NewServeMux()
+			mux.Handle(mcpserver.HTTPPath, hh)
+			mux.Handle(mcpserver.HTTPPath+"/", hh)
+			mux.Handle("/", opts.Pages)
+			handler = mux
+		}
+		hs = mcpserver.NewHTTPServer(handler, slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn))
+		d.baseURL = "http://" + tcp.Addr().String()
+		d.httpURL = d.baseURL + mcpserver.HTTPPath
 		go func() {
 			if err := hs.Serve(tcp); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				d.log.Error("HTTP server", "err", err)
@@ -400,6 +425,9 @@ func (d *daemon) status(ctx context.Context) Status {
 		PID: os.Getpid(), Started: d.started, Uptime: time.Since(d.started).Round(time.Second).String(),
 		Version: d.opts.MCP.Version, GitDir: d.opts.Endpoint.GitDir, Repository: d.opts.Repository,
 		Socket: d.opts.Endpoint.Socket, Log: d.opts.Endpoint.Log, HTTP: d.httpURL,
+	}
+	if d.opts.Pages != nil && d.baseURL != "" {
+		st.Web = d.opts.Pages.SignInLink(d.baseURL)
 	}
 	if d.opts.Idle > 0 && d.opts.HTTP == nil {
 		st.Idle = d.opts.Idle.String()
