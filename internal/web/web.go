@@ -60,12 +60,14 @@ func New(w *wiki.Wiki, opts Options) *Handler {
 	}
 	h := &Handler{w: w, opts: opts, mux: http.NewServeMux(), acc: newAccess(opts.SignIn, opts.AllowedOrigins)}
 	h.tmpl = template.Must(template.New("").Funcs(template.FuncMap{
-		"when":  h.when,
+		"when":  h.whenAny,
 		"query": query,
 		"name":  name,
 	}).ParseFS(templateFiles, "templates/*.html"))
 	h.mux.HandleFunc("GET /{$}", h.changes)
 	h.mux.HandleFunc("GET /commit/{sha}", h.commit)
+	h.mux.HandleFunc("GET /note/{path...}", h.note)
+	h.mux.HandleFunc("GET /file/{path...}", h.file)
 	h.mux.HandleFunc("POST /commit/{sha}/review", h.review)
 	h.mux.HandleFunc("POST /commit/{sha}/revert", h.revert)
 	return h
@@ -103,8 +105,18 @@ func (h *Handler) refuse(w http.ResponseWriter, _ *http.Request, status int, msg
 	_ = h.tmpl.ExecuteTemplate(w, "error.html", map[string]any{"Status": status, "Message": msg})
 }
 
-// when formats a time in the wiki's time zone.
-func (h *Handler) when(t time.Time) string {
+// whenAny formats a time, or a pointer to one, in the wiki's time zone.
+func (h *Handler) whenAny(v any) string {
+	var t time.Time
+	switch v := v.(type) {
+	case time.Time:
+		t = v
+	case *time.Time:
+		if v == nil {
+			return ""
+		}
+		t = *v
+	}
 	return t.In(h.w.Options().Location).Format("2006-01-02 15:04")
 }
 

@@ -1,7 +1,10 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
+	"image"
+	"image/png"
 	"io"
 	"log/slog"
 	"net/http"
@@ -164,4 +167,55 @@ func TestCommitPage(t *testing.T) {
 	if status, _ := get(t, srv, "/commit/0123456789abcdef"); status != http.StatusNotFound {
 		t.Errorf("an unknown commit: %d", status)
 	}
+}
+
+// TestNotePage renders a note: its properties, its markdown with wiki
+// links resolved as the wiki resolves them, embedded images served, raw
+// HTML left out, its backlinks and its history.
+func TestNotePage(t *testing.T) {
+	w, dir := reviewWiki(t)
+	gittest.Commit(t, dir, "more", map[string]string{
+		"launch.md": "---\ntitle: Launch\nstatus: decided\ntags: [project, beta]\n---\n# Launch\n\nSee [[plan|the plan]] and [[people/ada#Owns]] and [[nowhere]].\n\n![[chart.png]]\n\n<script>alert(1)</script>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+		"chart.png": string(pngBytes(t)),
+	})
+	if err := w.CatchUp(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(web.New(w, web.Options{}))
+	defer srv.Close()
+	status, page := get(t, srv, "/note/launch")
+	if status != http.StatusOK {
+		t.Fatalf("GET /note/launch: %d\n%s", status, page)
+	}
+	for _, want := range []string{`<th>status</th><td>decided</td>`, `<a href="/note/plan">the plan</a>`, `<a href="/note/people/ada">people/ada › Owns</a>`,
+		`nowhere (missing)`, `<img src="/file/chart.png"`, `<table>`, `<td>1</td>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the note page lacks %q:\n%s", want, page)
+		}
+	}
+	if strings.Contains(page, "<script>") {
+		t.Errorf("raw HTML of the note reached the page:\n%s", page)
+	}
+	if status, img := get(t, srv, "/file/chart.png"); status != http.StatusOK || img != string(pngBytes(t)) {
+		t.Errorf("the image: %d, %d bytes", status, len(img))
+	}
+	_, plan := get(t, srv, "/note/plan")
+	if !strings.Contains(plan, `<a href="/note/launch">Launch</a>`) {
+		t.Errorf("the plan's backlinks lack launch:\n%s", plan)
+	}
+	if n, want := strings.Count(plan, `<a href="/commit/`), len(strings.Fields(gittest.Git(t, dir, "log", "--format=%h", "--", "plan.md"))); n != want {
+		t.Errorf("the plan's history lists %d commits, git log %d", n, want)
+	}
+	if status, _ := get(t, srv, "/note/no/such"); status != http.StatusNotFound {
+		t.Errorf("a missing note: %d", status)
+	}
+}
+
+func pngBytes(t *testing.T) []byte {
+	var b bytes.Buffer
+	m := image.NewRGBA(image.Rect(0, 0, 4, 4))
+	if err := png.Encode(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }

@@ -1,0 +1,120 @@
+package web
+
+import (
+	"bytes"
+	"html/template"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+
+	"github.com/wikid/wikid/internal/imaging"
+	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// markdown renders notes: GitHub-flavoured markdown (tables, task lists,
+// strikethrough, autolinks), raw HTML left out (goldmark's default), so a
+// note cannot put script or markup of its own on the page.
+var markdown = goldmark.New(goldmark.WithExtensions(extension.GFM))
+
+// notePage is a note as people read it: its properties, the rendered
+// body, its backlinks and its history.
+type notePage struct {
+	Note       *wiki.ReadResult
+	Properties [][2]string
+	HTML       template.HTML
+	Backlinks  []wiki.Backlink
+	History    []wiki.HistoryEntry
+}
+
+// wikiLink matches [[Target]], [[Target|label]], [[Target#Heading]] and
+// their embeds ![[...]].
+var wikiLink = regexp.MustCompile(`(!?)\[\[([^\]|#]*)(#[^\]|]*)?(?:\|([^\]]*))?\]\]`)
+
+// note serves a note's page.
+func (h *Handler) note(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	res, err := h.w.Read(ctx, wiki.ReadRequest{Path: r.PathValue("path"), MaxChars: int(h.w.Options().MaxNoteSize)})
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	links, err := h.w.Links(ctx, wiki.LinksRequest{Path: res.Path, Direction: wiki.DirBoth, Limit: 200})
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	hist, err := h.w.History(ctx, wiki.HistoryRequest{Path: res.Path, Limit: 20})
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	// Each link as written resolves as the wiki resolves it.
+	resolved := map[string]string{}
+	for _, l := range links.Outgoing {
+		if l.Path != "" {
+			resolved[l.Target] = l.Path
+		}
+	}
+	body := res.Content[note.Parse(res.Path, []byte(res.Content)).BodyStart:]
+	body = wikiLink.ReplaceAllStringFunc(body, func(m string) string {
+		g := wikiLink.FindStringSubmatch(m)
+		embed, target, heading, label := g[1] == "!", strings.TrimSpace(g[2]), g[3], g[4]
+		if label == "" {
+			label = target + strings.ReplaceAll(heading, "#", " › ")
+		}
+		p, ok := resolved[target]
+		switch {
+		case !ok:
+			return label + " (missing)"
+		case embed && imaging.TypeOf(p) != "":
+			return "![" + escapeMD(label) + "](/file/" + pathURL(p) + ")"
+		}
+		return "[" + escapeMD(label) + "](/note/" + pathURL(p) + ")"
+	})
+	var out bytes.Buffer
+	if err := markdown.Convert([]byte(body), &out); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	page := notePage{Note: res, HTML: template.HTML(out.String()), Backlinks: links.Incoming, History: hist.Revisions}
+	for _, k := range sortedKeys(res.Properties) {
+		page.Properties = append(page.Properties, [2]string{k, propertyText(res.Properties[k])})
+	}
+	h.render(w, r, "note.html", page)
+}
+
+// file serves an image of the wiki, for the notes that embed it.
+func (h *Handler) file(w http.ResponseWriter, r *http.Request) {
+	p := r.PathValue("path")
+	mime := imaging.TypeOf(p)
+	if mime == "" || mime == "image/svg+xml" {
+		// Only raster images: an SVG could carry script.
+		h.fail(w, r, wiki.Errorf(wiki.CodeNotFound, "no image %q", p))
+		return
+	}
+	f, err := h.w.ReadFile(r.Context(), p)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", mime)
+	w.Header().Set("Cache-Control", "private, max-age=60")
+	_, _ = w.Write(f.Content)
+}
+
+func pathURL(p string) string {
+	parts := strings.Split(p, "/")
+	for i, s := range parts {
+		parts[i] = url.PathEscape(s)
+	}
+	return strings.Join(parts, "/")
+}
+
+func escapeMD(s string) string {
+	return strings.NewReplacer(`[`, `\[`, `]`, `\]`).Replace(s)
+}
