@@ -29,6 +29,13 @@ type notePage struct {
 	HTML       template.HTML
 	Backlinks  []wiki.Backlink
 	History    []wiki.HistoryEntry
+	// Version is the commit shown, "" for the note as it is now; Diff the
+	// change between two versions when asked for one.
+	Version  string
+	Diff     []fileDiff
+	From, To string
+	CSRF     string
+	ReadOnly bool
 }
 
 // wikiLink matches [[Target]], [[Target|label]], [[Target#Heading]] and
@@ -38,7 +45,9 @@ var wikiLink = regexp.MustCompile(`(!?)\[\[([^\]|#]*)(#[^\]|]*)?(?:\|([^\]]*))?\
 // note serves a note's page.
 func (h *Handler) note(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	res, err := h.w.Read(ctx, wiki.ReadRequest{Path: r.PathValue("path"), MaxChars: int(h.w.Options().MaxNoteSize)})
+	q := r.URL.Query()
+	version := q.Get("version")
+	res, err := h.w.Read(ctx, wiki.ReadRequest{Path: r.PathValue("path"), Version: version, MaxChars: int(h.w.Options().MaxNoteSize)})
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -81,7 +90,16 @@ func (h *Handler) note(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	page := notePage{Note: res, HTML: template.HTML(out.String()), Backlinks: links.Incoming, History: hist.Revisions}
+	page := notePage{Note: res, HTML: template.HTML(out.String()), Backlinks: links.Incoming, History: hist.Revisions,
+		Version: version, CSRF: h.csrf(r), ReadOnly: h.opts.ReadOnly}
+	if from, to := q.Get("from"), q.Get("to"); from != "" || to != "" {
+		d, err := h.w.Diff(ctx, wiki.DiffRequest{Path: res.Path, From: from, To: to})
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		page.Diff, page.From, page.To = parseUnified(d.Diff), d.From, d.To
+	}
 	for _, k := range sortedKeys(res.Properties) {
 		page.Properties = append(page.Properties, [2]string{k, propertyText(res.Properties[k])})
 	}
@@ -117,4 +135,38 @@ func pathURL(p string) string {
 
 func escapeMD(s string) string {
 	return strings.NewReplacer(`[`, `\[`, `]`, `\]`).Replace(s)
+}
+
+// restorePage previews bringing back a version of a note.
+type restorePage struct {
+	Path, Version, Summary, Risk, CSRF string
+	Files                              []fileDiff
+}
+
+// restore previews bringing back a note's version as a diff, with a button
+// to make it; with confirm set, it makes it, as one commit by the reviewer
+// through the same core as restore_note.
+func (h *Handler) restore(w http.ResponseWriter, r *http.Request) {
+	if h.opts.ReadOnly {
+		h.refuse(w, r, http.StatusForbidden, "this wiki is served read-only: nothing can be restored")
+		return
+	}
+	path, version := r.PathValue("path"), r.PostFormValue("version")
+	confirm := r.PostFormValue("confirm") == "yes"
+	caller := wiki.Caller{Client: "wikid-web", Author: h.opts.Reviewer, Tool: "restore_note"}
+	res, err := h.w.Restore(r.Context(), wiki.RestoreRequest{Path: path, Version: version, Mutation: wiki.Mutation{DryRun: !confirm, Caller: caller}})
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if confirm {
+		target := "/note/" + pathURL(path)
+		if res.Commit != "" {
+			target = "/commit/" + res.Commit
+		}
+		http.Redirect(w, r, target, http.StatusSeeOther)
+		return
+	}
+	h.render(w, r, "restore.html", restorePage{Path: path, Version: version, Summary: res.Summary, Risk: res.Risk,
+		CSRF: h.csrf(r), Files: parseUnified(res.Diff)})
 }

@@ -284,3 +284,42 @@ func TestAccess(t *testing.T) {
 		t.Errorf("DNS rebinding: %d", res.StatusCode)
 	}
 }
+
+// TestRestoreVersion reads an old version of a note, diffs it with now,
+// and brings it back through its preview, as one commit by the reviewer.
+func TestRestoreVersion(t *testing.T) {
+	w, dir := reviewWiki(t)
+	srv := httptest.NewServer(web.New(w, web.Options{Reviewer: wiki.Identity{Name: "Pat Person", Email: "pat@example.com"}}))
+	defer srv.Close()
+	b := newBrowser(t, srv)
+	first := strings.TrimSpace(gittest.Git(t, dir, "rev-list", "--max-parents=0", "HEAD"))
+	_, page := b.get("/note/plan?version=" + first)
+	if !strings.Contains(page, "Ship the beta in June.") || !strings.Contains(page, "Restore this version") {
+		t.Fatalf("the old version:\n%s", page)
+	}
+	_, diff := b.get("/note/plan?from=" + first + "&to=HEAD")
+	if !strings.Contains(diff, `<span class="l add">+Ship the beta in <mark>July</mark>.</span>`) {
+		t.Errorf("the diff with now:\n%s", diff)
+	}
+	token := csrfOf(t, page)
+	before := head(t, dir)
+	if status, _ := b.post("/note/plan/restore", srv.URL, url.Values{"csrf": {token}, "version": {first}}); status != http.StatusOK {
+		t.Errorf("preview: %d", status)
+	}
+	if head(t, dir) != before {
+		t.Fatal("the preview made a commit")
+	}
+	status, loc := b.post("/note/plan/restore", srv.URL, url.Values{"csrf": {token}, "version": {first}, "confirm": {"yes"}})
+	if status != http.StatusSeeOther || loc != "/commit/"+head(t, dir) {
+		t.Fatalf("restore: %d %s", status, loc)
+	}
+	if n := strings.TrimSpace(gittest.Git(t, dir, "rev-list", "--count", before+"..HEAD")); n != "1" {
+		t.Errorf("the restore made %s commits", n)
+	}
+	if got := gittest.Git(t, dir, "show", "HEAD:plan.md"); !strings.Contains(got, "June") {
+		t.Errorf("not restored:\n%s", got)
+	}
+	if msg := gittest.Git(t, dir, "log", "-1", "--format=%an%n%B"); !strings.HasPrefix(msg, "Pat Person") || !strings.Contains(msg, "Wiki-Tool: restore_note") {
+		t.Errorf("the restore commit:\n%s", msg)
+	}
+}

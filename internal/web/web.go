@@ -67,10 +67,22 @@ func New(w *wiki.Wiki, opts Options) *Handler {
 	h.mux.HandleFunc("GET /{$}", h.changes)
 	h.mux.HandleFunc("GET /commit/{sha}", h.commit)
 	h.mux.HandleFunc("GET /note/{path...}", h.note)
+	h.mux.HandleFunc("POST /note/{path...}", h.notePost)
 	h.mux.HandleFunc("GET /file/{path...}", h.file)
 	h.mux.HandleFunc("POST /commit/{sha}/review", h.review)
 	h.mux.HandleFunc("POST /commit/{sha}/revert", h.revert)
 	return h
+}
+
+// notePost routes the POSTs under /note/: .../restore.
+func (h *Handler) notePost(w http.ResponseWriter, r *http.Request) {
+	p, ok := strings.CutSuffix(r.PathValue("path"), "/restore")
+	if !ok {
+		h.fail(w, r, wiki.Errorf(wiki.CodeNotFound, "no such form"))
+		return
+	}
+	r.SetPathValue("path", p)
+	h.restore(w, r)
 }
 
 // maxForm bounds the body of a form.
