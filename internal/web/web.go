@@ -69,6 +69,8 @@ func New(w *wiki.Wiki, opts Options) *Handler {
 	h.mux.HandleFunc("GET /note/{path...}", h.note)
 	h.mux.HandleFunc("POST /note/{path...}", h.notePost)
 	h.mux.HandleFunc("GET /file/{path...}", h.file)
+	h.mux.HandleFunc("GET /browse/{path...}", h.browse)
+	h.mux.HandleFunc("GET /search", h.search)
 	h.mux.HandleFunc("POST /commit/{sha}/review", h.review)
 	h.mux.HandleFunc("POST /commit/{sha}/revert", h.revert)
 	return h

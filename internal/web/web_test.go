@@ -219,3 +219,32 @@ func pngBytes(t *testing.T) []byte {
 	}
 	return b.Bytes()
 }
+
+// TestBrowseAndSearch lists folders and notes, and searches with snippets,
+// the note's text escaped and the matches marked.
+func TestBrowseAndSearch(t *testing.T) {
+	w, _ := reviewWiki(t)
+	if err := w.CatchUp(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(web.New(w, web.Options{}))
+	defer srv.Close()
+	_, root := get(t, srv, "/browse/")
+	if !strings.Contains(root, `<a href="/browse/people">people/</a> <span class="muted">1 notes</span>`) || !strings.Contains(root, `<a href="/note/plan">Plan</a>`) {
+		t.Errorf("the root:\n%s", root)
+	}
+	_, people := get(t, srv, "/browse/people")
+	if !strings.Contains(people, `<a href="/note/people/ada">Ada</a>`) {
+		t.Errorf("people/:\n%s", people)
+	}
+	if status, _ := get(t, srv, "/browse/nowhere"); status != http.StatusNotFound {
+		t.Errorf("a missing folder: %d", status)
+	}
+	_, found := get(t, srv, "/search?q=launch")
+	if !strings.Contains(found, `<a href="/note/people/ada">Ada</a>`) || !strings.Contains(found, "Owns the &lt;<mark>launch</mark>&gt; &amp; risks.") {
+		t.Errorf("search:\n%s", found)
+	}
+	if status, page := get(t, srv, "/search?q=tag:("); status != http.StatusBadRequest {
+		t.Errorf("a bad query: %d\n%s", status, page)
+	}
+}

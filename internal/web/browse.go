@@ -1,0 +1,74 @@
+package web
+
+import (
+	"html/template"
+	"net/http"
+	"strings"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// browsePage is a folder: the note at its own path, its subfolders and
+// its notes.
+type browsePage struct {
+	Folder  string
+	Parents [][2]string // name, path
+	List    *wiki.ListResult
+}
+
+// browse serves a folder of the wiki ("" for its root).
+func (h *Handler) browse(w http.ResponseWriter, r *http.Request) {
+	folder := strings.Trim(r.PathValue("path"), "/")
+	res, err := h.w.List(r.Context(), wiki.ListRequest{Path: folder, Sort: "alpha", Limit: wiki.MaxListLimit, Cursor: r.URL.Query().Get("cursor")})
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	page := browsePage{Folder: folder, List: res}
+	if folder != "" {
+		parts := strings.Split(folder, "/")
+		for i := range parts {
+			page.Parents = append(page.Parents, [2]string{parts[i], strings.Join(parts[:i+1], "/")})
+		}
+	}
+	h.render(w, r, "browse.html", page)
+}
+
+// searchPage is a search in the query language, with snippets.
+type searchPage struct {
+	Query   string
+	Results []searchHit
+	Total   int
+	Next    string
+}
+
+type searchHit struct {
+	wiki.SearchHit
+	Snips []template.HTML
+}
+
+// search serves a search of the notes.
+func (h *Handler) search(w http.ResponseWriter, r *http.Request) {
+	q := strings.TrimSpace(r.URL.Query().Get("q"))
+	page := searchPage{Query: q}
+	if q != "" {
+		res, err := h.w.Search(r.Context(), wiki.SearchParams{Query: q, Limit: 20, Cursor: r.URL.Query().Get("cursor"), Snippets: 3})
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		page.Total, page.Next = res.Total, res.NextCursor
+		for _, hit := range res.Results {
+			x := searchHit{SearchHit: hit}
+			for _, s := range hit.Snippets {
+				// The index marks matches with « and »: escape the text, then
+				// turn the marks into <mark>.
+				esc := template.HTMLEscapeString(s.Text)
+				esc = strings.NewReplacer("«", "<mark>", "»", "</mark>").Replace(esc)
+				x.Snips = append(x.Snips, template.HTML(esc))
+			}
+			page.Results = append(page.Results, x)
+		}
+	}
+	h.render(w, r, "search.html", page)
+}
