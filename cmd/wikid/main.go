@@ -112,6 +112,7 @@ func commands(e env) map[string]command {
 		"blame":   &blameCommand{env: e},
 		"revert":  &revertCommand{env: e},
 		"sync":    &syncCommand{env: e},
+		"web":     &webCommand{env: e},
 	}
 }
 
@@ -190,6 +191,7 @@ Commands:
   sync       fetch, integrate and push the branch's upstream, merging notes
   serve      serve the wiki to MCP clients over stdio or HTTP
   daemon     start, stop or show the repository's daemon, which clients share
+  web        open the review pages: what assistants changed, review, undo
   version    print the version
 
 Flags may come before or after the arguments; "--" ends them, so that an
