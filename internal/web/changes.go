@@ -25,7 +25,7 @@ const changesLimit = 50
 func (h *Handler) changes(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := map[string]string{}
-	for _, k := range []string{"author", "tool", "folder", "since", "until", "cursor", "unreviewed"} {
+	for _, k := range []string{"author", "client", "tool", "folder", "since", "until", "cursor", "unreviewed"} {
 		f[k] = strings.TrimSpace(q.Get(k))
 	}
 	req := wiki.ActivityRequest{Author: f["author"], Tool: f["tool"], Folder: f["folder"], Limit: changesLimit, Cursor: f["cursor"]}
@@ -45,8 +45,10 @@ func (h *Handler) changes(w http.ResponseWriter, r *http.Request) {
 		req.Until = last
 	}
 	page := changesPage{Filters: f, Marks: map[string]mark{}}
-	// Only what is unreviewed: the assistants' commits without a mark,
-	// gathered over up to 20 pages of the log.
+	// Only what is unreviewed (the assistants' commits without a mark), or
+	// only one client's (its name, with or without its version): gathered
+	// over up to 20 pages of the log.
+	filtered := f["unreviewed"] != "" || f["client"] != ""
 	for tries := 0; tries < 20; tries++ {
 		res, err := h.w.Activity(r.Context(), req)
 		if err != nil {
@@ -66,13 +68,16 @@ func (h *Handler) changes(w http.ResponseWriter, r *http.Request) {
 			if f["unreviewed"] != "" && (c.Client == "" || marks[c.Commit].State != "") {
 				continue
 			}
+			if cl := f["client"]; cl != "" && c.Client != cl && !strings.HasPrefix(c.Client, cl+"/") {
+				continue
+			}
 			page.Commits = append(page.Commits, c)
 			if m, ok := marks[c.Commit]; ok {
 				page.Marks[c.Commit] = m
 			}
 		}
 		page.Total, page.Next = res.Total, res.NextCursor
-		if f["unreviewed"] == "" || len(page.Commits) >= changesLimit || res.NextCursor == "" {
+		if !filtered || len(page.Commits) >= changesLimit || res.NextCursor == "" {
 			break
 		}
 		req.Cursor = res.NextCursor

@@ -32,6 +32,7 @@ type notePage struct {
 	// Version is the commit shown, "" for the note as it is now; Diff the
 	// change between two versions when asked for one.
 	Version  string
+	Blame    []blameRun
 	Diff     []fileDiff
 	From, To string
 	CSRF     string
@@ -92,6 +93,14 @@ func (h *Handler) note(w http.ResponseWriter, r *http.Request) {
 	}
 	page := notePage{Note: res, HTML: template.HTML(out.String()), Backlinks: links.Incoming, History: hist.Revisions,
 		Version: version, CSRF: h.csrf(r), ReadOnly: h.opts.ReadOnly}
+	if q.Get("blame") != "" && version == "" {
+		b, err := h.w.Blame(ctx, wiki.BlameRequest{Path: res.Path})
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		page.Blame = blameRuns(res.Content, b)
+	}
 	if from, to := q.Get("from"), q.Get("to"); from != "" || to != "" {
 		d, err := h.w.Diff(ctx, wiki.DiffRequest{Path: res.Path, From: from, To: to})
 		if err != nil {
@@ -169,4 +178,23 @@ func (h *Handler) restore(w http.ResponseWriter, r *http.Request) {
 	}
 	h.render(w, r, "restore.html", restorePage{Path: path, Version: version, Summary: res.Summary, Risk: res.Risk,
 		CSRF: h.csrf(r), Files: parseUnified(res.Diff)})
+}
+
+// blameRun is a run of lines of a note last changed by one commit.
+type blameRun struct {
+	Entry wiki.BlameEntry
+	Lines string
+}
+
+// blameRuns pairs the runs of a blame with the note's lines.
+func blameRuns(content string, b *wiki.BlameResult) []blameRun {
+	lines := strings.Split(strings.TrimSuffix(content, "\n"), "\n")
+	var out []blameRun
+	for _, e := range b.Ranges {
+		if e.Start < 1 || e.End > len(lines) || e.Start > e.End {
+			continue
+		}
+		out = append(out, blameRun{Entry: e, Lines: strings.Join(lines[e.Start-1:e.End], "\n")})
+	}
+	return out
 }

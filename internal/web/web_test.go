@@ -110,9 +110,11 @@ func TestChanges(t *testing.T) {
 	if !strings.Contains(rows[0], "Owns") && !strings.Contains(rows[0], "people/ada") {
 		t.Errorf("the newest row does not name its note:\n%s", rows[0])
 	}
-	_, filtered := get(t, srv, "/?author=claude-code")
-	if n := strings.Count(filtered, `<tr class="commit">`); n != 1 {
-		t.Errorf("author filter: %d rows", n)
+	for q, want := range map[string]int{"author=claude-code": 1, "client=codex": 1, "client=codex/0.9": 1, "client=codex/1": 0, "tool=edit_note": 1, "folder=people": 1} {
+		_, filtered := get(t, srv, "/?"+q)
+		if n := strings.Count(filtered, `<tr class="commit">`); n != want {
+			t.Errorf("%s: %d rows, want %d", q, n, want)
+		}
 	}
 	if status, _ := get(t, srv, "/?since=yesterday-ish"); status != http.StatusBadRequest {
 		t.Errorf("a bad date: %d", status)
@@ -205,6 +207,13 @@ func TestNotePage(t *testing.T) {
 	}
 	if n, want := strings.Count(plan, `<a href="/commit/`), len(strings.Fields(gittest.Git(t, dir, "log", "--format=%h", "--", "plan.md"))); n != want {
 		t.Errorf("the plan's history lists %d commits, git log %d", n, want)
+	}
+	_, blame := get(t, srv, "/note/plan?blame=1")
+	july := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--format=%h", "--grep=edit: plan"))
+	if m := regexp.MustCompile(`(?s)<tr>.*?</tr>`).FindAllString(blame, -1); !slices.ContainsFunc(m, func(r string) bool {
+		return strings.Contains(r, "Ship the beta in July.") && strings.Contains(r, ">"+july)
+	}) {
+		t.Errorf("blame does not credit %s with July:\n%s", july, blame)
 	}
 	if status, _ := get(t, srv, "/note/no/such"); status != http.StatusNotFound {
 		t.Errorf("a missing note: %d", status)
