@@ -106,6 +106,16 @@ func (s *Syncer) Round(ctx context.Context) (*Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	res, err := s.round(ctx)
+	if err == nil {
+		// Review marks travel too, after a round that reached the remote;
+		// their failure is reported, not the round's.
+		s.stateMu.Lock()
+		u := s.state.upstream
+		s.stateMu.Unlock()
+		if nerr := s.syncNotes(ctx, u); nerr != nil && ctx.Err() == nil {
+			s.opts.Logger.Warn("syncing the review marks", "upstream", u.String(), "err", nerr)
+		}
+	}
 	s.record(res, err)
 	return res, err
 }

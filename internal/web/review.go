@@ -96,12 +96,19 @@ func (h *Handler) marks(ctx context.Context, commits []string) (map[string]mark,
 	return out, nil
 }
 
-// parseMark reads "reviewed by Name <email> at 2026-11-25T06:00:00Z".
+// parseMark reads "reviewed by Name <email> at 2026-11-25T06:00:00Z". A
+// note that sync merged from two machines has a line for each mark; the
+// latest wins.
 func parseMark(note string) mark {
-	note = strings.TrimSpace(strings.SplitN(note, "\n", 2)[0])
-	state, rest, _ := strings.Cut(note, " by ")
-	by, at, _ := strings.Cut(rest, " at ")
-	return mark{State: state, By: by, At: at}
+	var latest mark
+	for _, line := range strings.Split(strings.TrimSpace(note), "\n") {
+		state, rest, _ := strings.Cut(strings.TrimSpace(line), " by ")
+		by, at, _ := strings.Cut(rest, " at ")
+		if m := (mark{State: state, By: by, At: at}); latest.State == "" || m.At > latest.At {
+			latest = m
+		}
+	}
+	return latest
 }
 
 // review marks a commit reviewed or flagged, or clears its mark.

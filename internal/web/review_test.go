@@ -323,3 +323,11 @@ func TestRestoreVersion(t *testing.T) {
 		t.Errorf("the restore commit:\n%s", msg)
 	}
 }
+
+// TestParseMark reads the latest of the marks a merged note holds.
+func TestParseMark(t *testing.T) {
+	got := web.ParseMark("flagged by B <b@x> at 2026-11-25T01:00:00Z\nreviewed by A <a@x> at 2026-11-25T03:00:00Z\n")
+	if got != [3]string{"reviewed", "A <a@x>", "2026-11-25T03:00:00Z"} {
+		t.Errorf("%v", got)
+	}
+}
