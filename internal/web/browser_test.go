@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -13,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/web"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -22,7 +24,12 @@ import (
 // or fails under CI.
 func browserContext(t *testing.T) context.Context {
 	t.Helper()
-	path, err := exec.LookPath("chromium")
+	// Debian's /usr/bin/chromium is a shell script whose /dev/shm check can
+	// fail on a machine with several mounts there; run the browser itself.
+	path, err := exec.LookPath("/usr/lib/chromium/chromium")
+	if err != nil {
+		path, err = exec.LookPath("chromium")
+	}
 	if err != nil {
 		if path, err = exec.LookPath("chromium-browser"); err != nil {
 			if os.Getenv("CI") != "" {
@@ -31,7 +38,8 @@ func browserContext(t *testing.T) context.Context {
 			t.Skip("no chromium on this machine (apt-get install chromium)")
 		}
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-dev-shm-usage", true))
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelTab := chromedp.NewContext(alloc)
 	t.Cleanup(func() { cancelTab(); cancelAlloc() })
@@ -136,10 +144,54 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the undo commit:\n%s", msg)
 	}
 
+	// A request without the form's CSRF token, from the page itself, and
+	// a form posted from another site, with the browser's cookies, are
+	// refused and write nothing.
+	do(chromedp.Navigate(srv.URL + "/commit/" + create))
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const f = document.createElement("form"); f.method = "post";
+		f.action = "/commit/`+create+`/review"; const i = document.createElement("input"); i.name = "state"; i.value = "flagged";
+		f.appendChild(i); document.body.appendChild(f); f.submit(); return true })()`)); err != nil {
+		t.Fatal(err)
+	}
+	do(chromedp.Sleep(500 * time.Millisecond))
+	if refused := text("main"); !strings.Contains(refused, "403") {
+		t.Errorf("a form without the CSRF token was not refused:\n%s", refused)
+	}
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = w.Write([]byte(`<form method="post" action="` + srv.URL + `/commit/` + create + `/review"><input name="state" value="flagged"><button>go</button></form>`))
+	}))
+	defer evil.Close()
+	do(chromedp.Navigate(strings.Replace(evil.URL, "127.0.0.1", "localhost", 1)), chromedp.Click(chromedp.CSS("button")), chromedp.Sleep(500*time.Millisecond))
+	if out, _ := gittest.TryGit(dir, "notes", "--ref=wikid-review", "show", create); strings.Contains(out, "flagged") {
+		t.Errorf("a form from another site flagged the commit: %q", out)
+	}
+
+	// Undoing the first edit conflicts with a later edit of the same line:
+	// the page says so, and nothing is committed.
+	if _, err := w.Edit(context.Background(), wiki.EditRequest{Path: "plan", Edits: []note.Edit{{Op: note.OpReplace, Find: "Ship the beta in July.", Content: "Ship the beta in August."}}}); err != nil {
+		t.Fatal(err)
+	}
+	before := head(t, dir)
+	do(chromedp.Navigate(srv.URL+"/commit/"+edit), chromedp.Click(chromedp.CSS(`form[action$="/revert"] button`)), chromedp.WaitVisible(chromedp.CSS(`p.conflict`)))
+	shot("undo-conflict")
+	if head(t, dir) != before {
+		t.Error("a conflicting undo committed")
+	}
+
+	// Read-only: no buttons.
+	ro := httptest.NewServer(web.New(w, web.Options{ReadOnly: true}))
+	defer ro.Close()
+	do(chromedp.Navigate(ro.URL + "/commit/" + edit))
+	buttons, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.querySelectorAll("button").length`))
+	if err != nil || buttons != 0 {
+		t.Errorf("a read-only page has %v buttons (%v)", buttons, err)
+	}
+
 	// A note's page, and every page at a phone's width without sideways
 	// scrolling of the page itself.
 	do(chromedp.Navigate(srv.URL + "/note/plan"))
-	if rendered := text("article.note"); !strings.Contains(rendered, "Ship the beta in July.") {
+	if rendered := text("article.note"); !strings.Contains(rendered, "Ship the beta in August.") {
 		t.Errorf("the note's page:\n%s", rendered)
 	}
 	shot("note")
