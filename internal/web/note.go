@@ -28,7 +28,7 @@ type notePage struct {
 	Properties [][2]string
 	HTML       template.HTML
 	Backlinks  []wiki.Backlink
-	History    []wiki.HistoryEntry
+	History    []historyRow
 	// Version is the commit shown, "" for the note as it is now; Diff the
 	// change between two versions when asked for one.
 	Version  string
@@ -91,8 +91,15 @@ func (h *Handler) note(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	page := notePage{Note: res, HTML: template.HTML(out.String()), Backlinks: links.Incoming, History: hist.Revisions,
+	page := notePage{Note: res, HTML: template.HTML(out.String()), Backlinks: links.Incoming,
 		Version: version, CSRF: h.csrf(r), ReadOnly: h.opts.ReadOnly}
+	for i, e := range hist.Revisions {
+		row := historyRow{HistoryEntry: e, Latest: i == 0}
+		if i+1 < len(hist.Revisions) {
+			row.Before = hist.Revisions[i+1].Commit
+		}
+		page.History = append(page.History, row)
+	}
 	if q.Get("blame") != "" && version == "" {
 		b, err := h.w.Blame(ctx, wiki.BlameRequest{Path: res.Path})
 		if err != nil {
@@ -197,4 +204,12 @@ func blameRuns(content string, b *wiki.BlameResult) []blameRun {
 		out = append(out, blameRun{Entry: e, Lines: strings.Join(lines[e.Start-1:e.End], "\n")})
 	}
 	return out
+}
+
+// historyRow is a version of a note in its history, with the version
+// before it (for the diff of what it changed).
+type historyRow struct {
+	wiki.HistoryEntry
+	Before string
+	Latest bool
 }

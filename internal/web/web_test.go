@@ -215,6 +215,9 @@ func TestNotePage(t *testing.T) {
 	}) {
 		t.Errorf("blame does not credit %s with July:\n%s", july, blame)
 	}
+	if !strings.Contains(plan, "what it changed</a>") || !strings.Contains(plan, "diff with now</a>") {
+		t.Errorf("the plan's history lacks its diff links:\n%s", plan)
+	}
 	if status, _ := get(t, srv, "/note/no/such"); status != http.StatusNotFound {
 		t.Errorf("a missing note: %d", status)
 	}
