@@ -155,6 +155,7 @@ func TestRun_FlagsAfterArguments(t *testing.T) {
 		{args: []string{"daemon", "status", "extra", "--json"}, check: usage, wantUsage: `wikid daemon: want 1 argument, got 2 ("status" "extra")`},
 		{args: []string{"version", "extra"}, check: usage, wantUsage: `wikid version: want 0 arguments, got 1 ("extra")`},
 		{args: []string{"sync", "extra", "--json"}, check: usage, wantUsage: `wikid sync: want 0 arguments, got 1 ("extra")`},
+		{args: []string{"web", "extra", "--no-open"}, check: usage, wantUsage: `wikid web: want 0 arguments, got 1 ("extra")`},
 	}
 	e, _, _ := testEnv("", nil)
 	for name := range commands(e) {
