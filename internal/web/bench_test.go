@@ -2,20 +2,13 @@ package web_test
 
 import (
 	"context"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/graph"
-	"github.com/wikid/wikid/internal/history"
-	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/web"
-	"github.com/wikid/wikid/internal/wiki"
 )
 
 // BenchmarkPages times the server's rendering of the changes page and of
@@ -26,23 +19,7 @@ func BenchmarkPages(b *testing.B) {
 	ctx := context.Background()
 	dir := b.TempDir()
 	gittest.Generate(b, dir, 10000, 10000)
-	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	hist, err := history.Open(ctx, store, history.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New()}, wiki.Options{Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { w.Close(ctx) })
+	w := openWiki(b, dir)
 	if err := w.CatchUp(ctx); err != nil {
 		b.Fatal(err)
 	}

@@ -32,24 +32,7 @@ func reviewWiki(t *testing.T) (*wiki.Wiki, string) {
 	ctx := context.Background()
 	dir := gittest.Init(t)
 	gittest.Commit(t, dir, "start", map[string]string{"plan.md": "# Plan\n\nShip the beta in June.\n\n## Risks\n\nNone yet.\n"})
-	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hist, err := history.Open(ctx, store, history.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New()},
-		wiki.Options{Logger: slog.New(slog.DiscardHandler), Committer: wiki.Identity{Name: "wikid", Email: "wikid@example.com"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { w.Close(ctx) })
+	w := openWiki(t, dir)
 	claude := wiki.Caller{Client: "claude-code/2.1", Author: wiki.Identity{Name: "claude-code", Email: "claude-code@mcp.wikid"}, Tool: "edit_note"}
 	codex := wiki.Caller{Client: "codex/0.9", Author: wiki.Identity{Name: "codex", Email: "codex@mcp.wikid"}, Tool: "write_note"}
 	if _, err := w.Edit(ctx, wiki.EditRequest{Path: "plan", Edits: []note.Edit{{Op: note.OpReplace, Find: "Ship the beta in June.", Content: "Ship the beta in July."}},
@@ -60,6 +43,31 @@ func reviewWiki(t *testing.T) (*wiki.Wiki, string) {
 		t.Fatal(err)
 	}
 	return w, dir
+}
+
+// openWiki opens the wiki of the repository at dir, with its indexes.
+func openWiki(tb testing.TB, dir string) *wiki.Wiki {
+	tb.Helper()
+	ctx := context.Background()
+	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	hist, err := history.Open(ctx, store, history.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New()},
+		wiki.Options{Logger: slog.New(slog.DiscardHandler), Committer: wiki.Identity{Name: "wikid", Email: "wikid@example.com"}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { w.Close(ctx) })
+	return w
 }
 
 func get(t *testing.T, srv *httptest.Server, path string) (int, string) {
