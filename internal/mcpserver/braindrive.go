@@ -148,11 +148,7 @@ func bdList() *tool {
 			if err != nil {
 				return nil, "", err
 			}
-			head, err := s.w.Store().Head(ctx)
-			if err != nil {
-				return nil, "", err
-			}
-			snap, err := s.w.Store().Snapshot(ctx, head.Commit)
+			snap, err := headSnapshot(ctx, s)
 			if err != nil {
 				return nil, "", err
 			}
@@ -240,14 +236,17 @@ func bdSearch() *tool {
 				Path    string  `json:"path"`
 				Matches []match `json:"matches"`
 			}
+			snap, err := headSnapshot(ctx, s)
+			if err != nil {
+				return nil, "", err
+			}
 			files := map[string]string{} // note path → its file
 			results := []result{}
 			for _, m := range res.Matches {
 				file, ok := files[m.Path]
 				if !ok {
-					file = m.Path + ".md"
-					if r, err := s.w.Read(ctx, wiki.ReadRequest{Path: m.Path, MetadataOnly: true}); err == nil && r.File != "" {
-						file = r.File
+					if file = fileOf(ctx, snap, m.Path); file == "" {
+						file = m.Path + ".md"
 					}
 					files[m.Path] = file
 				}

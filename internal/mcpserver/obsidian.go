@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -62,9 +63,15 @@ func obRun[A any](in *schema, f func(ctx context.Context, s *Server, a *A) (any,
 		if c, ok := v.(withContent); ok {
 			return v, c.(interface{ text() string }).text(), nil
 		}
-		b, err := json.MarshalIndent(v, "", "  ")
-		return nil, string(b), err
+		text, err := plainJSON(v)
+		return nil, text, err
 	})
+}
+
+// clipped is clip without its report.
+func clipped(s string, n int) string {
+	c, _ := clip(s, n)
+	return c
 }
 
 func obPath(desc string) prop { return opt("path", str(desc)) }
@@ -86,8 +93,10 @@ func obInRange(arg string, v *int, min, max, def int) (int, error) {
 
 // obFile is a note's path as Obsidian names it: with its extension.
 func obFile(ctx context.Context, s *Server, notePath string) string {
-	if r, err := s.w.Read(ctx, wiki.ReadRequest{Path: notePath, MetadataOnly: true}); err == nil && r.File != "" {
-		return r.File
+	if snap, err := headSnapshot(ctx, s); err == nil {
+		if f := fileOf(ctx, snap, notePath); f != "" {
+			return f
+		}
 	}
 	return notePath + ".md"
 }
@@ -291,7 +300,7 @@ func obSearch() *tool {
 				r := map[string]any{"path": obFile(ctx, s, h.Path), "title": h.Title, "score": h.Score, "tags": orEmpty(h.Tags)}
 				if len(h.Snippets) > 0 {
 					r["line"] = h.Snippets[0].Line
-					r["context"] = truncateRunes(strings.NewReplacer("«", "", "»", "").Replace(h.Snippets[0].Text), 2*width)
+					r["context"] = clipped(strings.NewReplacer("«", "", "»", "").Replace(h.Snippets[0].Text), 2*width)
 				}
 				results = append(results, r)
 			}
@@ -342,13 +351,6 @@ func obSearchAll(ctx context.Context, s *Server, query string, max int) ([]wiki.
 	return hits, total, nil
 }
 
-func truncateRunes(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
-}
-
 type obDateArgs struct {
 	DateType string `json:"date_type"`
 	DaysAgo  *int   `json:"days_ago"`
@@ -392,17 +394,9 @@ func obSearchByDate() *tool {
 				results = append(results, map[string]any{"path": obFile(ctx, s, h.Path), "title": h.Title, "date": when.UTC().Format(time.RFC3339)})
 			}
 			return map[string]any{"results": results, "count": len(results), "query": map[string]any{"date_type": field, "days_ago": days,
-				"operator": cmp(a.Operator, "within"), "since": day}, "truncated": res.Total > len(results)}, nil
+				"operator": cmp.Or(a.Operator, "within"), "since": day}, "truncated": res.Total > len(results)}, nil
 		}),
 	}
-}
-
-// cmp returns v, or def when v is empty.
-func cmp(v, def string) string {
-	if v == "" {
-		return def
-	}
-	return v
 }
 
 type obRegexArgs struct {
@@ -455,7 +449,7 @@ func obSearchByRegex() *tool {
 				}
 				r := results[i]
 				r["match_count"] = r["match_count"].(int) + 1
-				r["matches"] = append(r["matches"].([]map[string]any), map[string]any{"line": m.Line, "match": match, "context": truncateRunes(m.Text, 2*width)})
+				r["matches"] = append(r["matches"].([]map[string]any), map[string]any{"line": m.Line, "match": match, "context": clipped(m.Text, 2*width)})
 			}
 			if results == nil {
 				results = []map[string]any{}
@@ -491,7 +485,7 @@ func obSearchByProperty() *tool {
 			if err != nil {
 				return nil, err
 			}
-			op := cmp(a.Operator, "=")
+			op := cmp.Or(a.Operator, "=")
 			if op != "exists" && a.Value == nil {
 				return nil, argError("value", "is required for operator %s", op)
 			}
@@ -514,7 +508,7 @@ func obSearchByProperty() *tool {
 				}
 				x := map[string]any{"path": obFile(ctx, s, r.Path), "title": r.Title, "value": v}
 				if width > 0 {
-					x["context"] = truncateRunes(r.Content[note.Parse(r.Path, []byte(r.Content)).BodyStart:], width)
+					x["context"] = clipped(r.Content[note.Parse(r.Path, []byte(r.Content)).BodyStart:], width)
 				}
 				results = append(results, x)
 			}
@@ -933,7 +927,7 @@ func obListTags() *tool {
 				return nil, err
 			}
 			counts := a.IncludeCounts == nil || *a.IncludeCounts
-			sortBy := cmp(a.SortBy, "name")
+			sortBy := cmp.Or(a.SortBy, "name")
 			if sortBy == "count" {
 				slices.SortStableFunc(tags, func(x, y wiki.TagCount) int { return y.Count - x.Count })
 			} else {
@@ -986,7 +980,7 @@ func obBacklinks() *tool {
 				for _, l := range b.Links {
 					f := map[string]any{"source_path": file, "source_title": b.Title, "line": l.Line, "link_type": l.Kind, "link_text": l.Target}
 					if withContext {
-						f["context"] = truncateRunes(l.Context, width)
+						f["context"] = clipped(l.Context, width)
 					}
 					findings = append(findings, f)
 				}

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"context"
 	"encoding/json"
 	"slices"
 
@@ -49,6 +50,27 @@ func Profiles() []string {
 	}
 	slices.Sort(names[1:])
 	return names
+}
+
+// headSnapshot returns the snapshot of HEAD.
+func headSnapshot(ctx context.Context, s *Server) (wiki.Snapshot, error) {
+	head, err := s.w.Store().Head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.w.Store().Snapshot(ctx, head.Commit)
+}
+
+// fileOf returns the file of a note path at snap: the note with a
+// markdown extension, "" when there is none. A tree lookup, where a read
+// of the note would parse it.
+func fileOf(ctx context.Context, snap wiki.Snapshot, notePath string) string {
+	for _, ext := range []string{".md", ".markdown", ".mdx"} {
+		if f, err := snap.Stat(ctx, notePath+ext); err == nil {
+			return f.Path
+		}
+	}
+	return ""
 }
 
 // plainJSON renders a seed's JSON response as the text of a result.

@@ -88,35 +88,6 @@ type rxNode struct {
 	OutgoingCount     *int     `json:"outgoingCount,omitempty"`
 }
 
-// rxTruncate cuts content to max characters, marking the cut.
-func rxTruncate(s string, max int) string {
-	r := []rune(s)
-	if len(r) <= max {
-		return s
-	}
-	return string(r[:max]) + "... [truncated]"
-}
-
-// rxFileOf returns the file of a note path at snap: the note with a
-// markdown extension, "" when there is none.
-func rxFileOf(ctx context.Context, snap wiki.Snapshot, notePath string) string {
-	for _, ext := range []string{".md", ".markdown", ".mdx"} {
-		if f, err := snap.Stat(ctx, notePath+ext); err == nil {
-			return f.Path
-		}
-	}
-	return ""
-}
-
-// rxHead returns the snapshot of HEAD.
-func rxHead(ctx context.Context, s *Server) (wiki.Snapshot, error) {
-	head, err := s.w.Store().Head(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return s.w.Store().Snapshot(ctx, head.Commit)
-}
-
 // rxRead returns a node, its content cut to max characters (none when max
 // is 0), or nil when there is no such node.
 func rxRead(ctx context.Context, s *Server, snap wiki.Snapshot, id string, max int) (*rxNode, error) {
@@ -129,7 +100,7 @@ func rxRead(ctx context.Context, s *Server, snap wiki.Snapshot, id string, max i
 	}
 	file := res.File
 	if file == "" {
-		file = rxFileOf(ctx, snap, res.Path)
+		file = fileOf(ctx, snap, res.Path)
 	}
 	n := &rxNode{ID: rxID(file), Title: res.Title, Tags: res.Tags, Links: []rxLink{}}
 	if n.Tags == nil {
@@ -137,7 +108,7 @@ func rxRead(ctx context.Context, s *Server, snap wiki.Snapshot, id string, max i
 	}
 	if max > 0 {
 		body := strings.TrimLeft(res.Content[note.Parse(res.Path, []byte(res.Content)).BodyStart:], "\n")
-		c := rxTruncate(body, max)
+		c, _ := clip(body, max)
 		n.Content = &c
 	}
 	links, err := s.w.Links(ctx, wiki.LinksRequest{Path: res.Path, Direction: wiki.DirOut, Limit: 200})
@@ -150,7 +121,7 @@ func rxRead(ctx context.Context, s *Server, snap wiki.Snapshot, id string, max i
 			continue
 		}
 		seen[l.Path] = true
-		if f := rxFileOf(ctx, snap, l.Path); f != "" {
+		if f := fileOf(ctx, snap, l.Path); f != "" {
 			n.Links = append(n.Links, rxLink{ID: rxID(f), Title: l.Title})
 		}
 	}
@@ -159,8 +130,8 @@ func rxRead(ctx context.Context, s *Server, snap wiki.Snapshot, id string, max i
 
 // rxJSON renders an answer.
 func rxJSON(v any) (any, string, error) {
-	b, err := json.MarshalIndent(v, "", "  ")
-	return nil, string(b), err
+	text, err := plainJSON(v)
+	return nil, text, err
 }
 
 // rxRun adapts a Roux tool: its answer is JSON as text.
@@ -216,7 +187,7 @@ func rxGetNode() *tool {
 			if depth < 0 || depth > 1 {
 				return nil, argError("depth", "is %d; give 0 or 1", depth)
 			}
-			snap, err := rxHead(ctx, s)
+			snap, err := headSnapshot(ctx, s)
 			if err != nil {
 				return nil, err
 			}
@@ -240,7 +211,7 @@ func rxGetNode() *tool {
 			outgoing := 0
 			seen := map[string]bool{}
 			for _, l := range links.Outgoing {
-				if l.Path == "" || seen[l.Path] || rxFileOf(ctx, snap, l.Path) == "" {
+				if l.Path == "" || seen[l.Path] || fileOf(ctx, snap, l.Path) == "" {
 					continue
 				}
 				seen[l.Path] = true
@@ -289,7 +260,7 @@ func rxNeighbors() *tool {
 			if dir == "" {
 				dir = wiki.DirBoth
 			}
-			snap, err := rxHead(ctx, s)
+			snap, err := headSnapshot(ctx, s)
 			if err != nil {
 				return nil, err
 			}
@@ -319,7 +290,7 @@ func rxNeighbors() *tool {
 				add(in.Path)
 			}
 			for _, l := range links.Outgoing {
-				if l.Path != "" && rxFileOf(ctx, snap, l.Path) != "" {
+				if l.Path != "" && fileOf(ctx, snap, l.Path) != "" {
 					add(l.Path)
 				}
 			}
@@ -355,13 +326,13 @@ func rxFindPath() *tool {
 			if !res.Found {
 				return nil, nil
 			}
-			snap, err := rxHead(ctx, s)
+			snap, err := headSnapshot(ctx, s)
 			if err != nil {
 				return nil, err
 			}
 			ids := make([]string, len(res.Path))
 			for i, n := range res.Path {
-				ids[i] = rxID(rxFileOf(ctx, snap, n.Path))
+				ids[i] = rxID(fileOf(ctx, snap, n.Path))
 			}
 			return map[string]any{"path": ids, "length": len(ids) - 1}, nil
 		}),
@@ -397,7 +368,7 @@ func rxHubs() *tool {
 			if err != nil {
 				return nil, err
 			}
-			snap, err := rxHead(ctx, s)
+			snap, err := headSnapshot(ctx, s)
 			if err != nil {
 				return nil, err
 			}
@@ -408,7 +379,7 @@ func rxHubs() *tool {
 			}
 			out := []hub{}
 			for _, h := range res.Hubs {
-				out = append(out, hub{ID: rxID(rxFileOf(ctx, snap, h.Path)), Title: h.Title, Score: h.Score})
+				out = append(out, hub{ID: rxID(fileOf(ctx, snap, h.Path)), Title: h.Title, Score: h.Score})
 			}
 			return out, nil
 		}),
@@ -464,7 +435,7 @@ func rxSearchByTags() *tool {
 
 // rxNodes reads the nodes of search hits.
 func rxNodes(ctx context.Context, s *Server, hits []wiki.SearchHit, chars int) ([]rxNode, error) {
-	snap, err := rxHead(ctx, s)
+	snap, err := headSnapshot(ctx, s)
 	if err != nil {
 		return nil, err
 	}
@@ -497,7 +468,7 @@ func rxRandom() *tool {
 			if err != nil {
 				return nil, err
 			}
-			snap, err := rxHead(ctx, s)
+			snap, err := headSnapshot(ctx, s)
 			if err != nil {
 				return nil, err
 			}
@@ -535,7 +506,7 @@ func rxCreate() *tool {
 				Mutation: wiki.Mutation{Caller: s.caller(ctx)}}); err != nil {
 				return nil, err
 			}
-			snap, err := rxHead(ctx, s)
+			snap, err := headSnapshot(ctx, s)
 			if err != nil {
 				return nil, err
 			}
@@ -606,7 +577,7 @@ func rxUpdate() *tool {
 			if _, err := s.w.Apply(ctx, wiki.ApplyRequest{Changes: steps, Mutation: wiki.Mutation{ExpectedVersion: cur.Version, Caller: s.caller(ctx)}}); err != nil {
 				return nil, err
 			}
-			snap, err := rxHead(ctx, s)
+			snap, err := headSnapshot(ctx, s)
 			if err != nil {
 				return nil, err
 			}
@@ -685,7 +656,7 @@ func rxList() *tool {
 					}
 				}
 			}
-			snap, err := rxHead(ctx, s)
+			snap, err := headSnapshot(ctx, s)
 			if err != nil {
 				return nil, err
 			}
@@ -704,7 +675,7 @@ func rxList() *tool {
 					return nil, err
 				}
 				for _, n := range res.Notes {
-					id := rxID(rxFileOf(ctx, snap, n.Path))
+					id := rxID(fileOf(ctx, snap, n.Path))
 					if !strings.HasPrefix(id, prefix) {
 						continue
 					}
@@ -759,7 +730,7 @@ func rxResolve() *tool {
 			if err != nil {
 				return nil, err
 			}
-			snap, err := rxHead(ctx, s)
+			snap, err := headSnapshot(ctx, s)
 			if err != nil {
 				return nil, err
 			}
@@ -772,7 +743,7 @@ func rxResolve() *tool {
 			for _, r := range res.Results {
 				x := resolved{Query: r.Name}
 				if len(r.Matches) > 0 {
-					id := rxID(rxFileOf(ctx, snap, r.Matches[0].Path))
+					id := rxID(fileOf(ctx, snap, r.Matches[0].Path))
 					x.Match, x.Score = &id, r.Matches[0].Score
 				}
 				out = append(out, x)
@@ -795,7 +766,7 @@ func rxExist() *tool {
 		description: "Batch check if node IDs exist.",
 		input:       in,
 		run: rxRun(in, func(ctx context.Context, s *Server, a *rxExistArgs) (any, error) {
-			snap, err := rxHead(ctx, s)
+			snap, err := headSnapshot(ctx, s)
 			if err != nil {
 				return nil, err
 			}

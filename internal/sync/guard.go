@@ -133,11 +133,7 @@ func (g *Guard) Check(ctx context.Context, from, to string) ([]string, error) {
 		if len(dropped) == 0 {
 			continue
 		}
-		var names []string
-		for file := range dropped {
-			names = append(names, file)
-		}
-		slices.Sort(names)
+		names := slices.Sorted(maps.Keys(dropped))
 		why := fmt.Sprintf("Commit %s, which wikid did not make, dropped changes that wikid had made and "+
 			"acknowledged, without naming them: %s. They are put back; delete or edit them again, naming them in the "+
 			"commit message, if that was meant.", short(ids[0]), strings.Join(names, ", "))

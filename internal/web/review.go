@@ -162,17 +162,15 @@ func (h *Handler) revert(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sha := r.PathValue("sha")
-	info, err := h.w.Store().CommitInfo(r.Context(), sha)
+	id, err := h.w.Store().ResolveRevision(r.Context(), sha)
 	if err != nil {
-		id, rerr := h.w.Store().ResolveRevision(r.Context(), sha)
-		if rerr != nil {
-			h.fail(w, r, wiki.Errorf(wiki.CodeNotFound, "no commit %q", sha))
-			return
-		}
-		if info, err = h.w.Store().CommitInfo(r.Context(), id); err != nil {
-			h.fail(w, r, err)
-			return
-		}
+		h.fail(w, r, wiki.Errorf(wiki.CodeNotFound, "no commit %q", sha))
+		return
+	}
+	info, err := h.w.Store().CommitInfo(r.Context(), id)
+	if err != nil {
+		h.fail(w, r, err)
+		return
 	}
 	subject, _, _ := splitMessage(info.Message)
 	caller := wiki.Caller{Client: "wikid-web", Author: h.opts.Reviewer, Tool: "revert_change"}
