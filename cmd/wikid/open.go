@@ -14,11 +14,13 @@ import (
 
 	"github.com/wikid/wikid/internal/config"
 	"github.com/wikid/wikid/internal/daemon"
+	"github.com/wikid/wikid/internal/embed"
 	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/graph"
 	"github.com/wikid/wikid/internal/history"
 	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/semantic"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -99,15 +101,48 @@ func openWikiWith(ctx context.Context, e env, dir string, edit func(*config.Conf
 		store.Close(ctx)
 		return nil, err
 	}
-	resolve := cfg.ResolveLinks(func() bool { return hasObsidianFolder(ctx, store, dir) })
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.NewResolving(resolve)}, opts)
+	sem, err := openSemantic(ctx, e, cfg.Semantic, store, logger)
 	if err != nil {
 		hist.Close(ctx)
 		idx.Close(ctx)
 		store.Close(ctx)
 		return nil, err
 	}
+	resolve := cfg.ResolveLinks(func() bool { return hasObsidianFolder(ctx, store, dir) })
+	deps := wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.NewResolving(resolve)}
+	if sem != nil {
+		deps.Semantic = sem
+	}
+	w, err := wiki.Open(ctx, deps, opts)
+	if err != nil {
+		if sem != nil {
+			sem.Close(ctx)
+		}
+		hist.Close(ctx)
+		idx.Close(ctx)
+		store.Close(ctx)
+		return nil, err
+	}
 	return w, nil
+}
+
+// openSemantic opens the semantic index when the configuration has a
+// semantic: block; nil when it has none.
+func openSemantic(ctx context.Context, e env, c *config.Semantic, store wiki.Store, logger *slog.Logger) (*semantic.Index, error) {
+	if c == nil {
+		return nil, nil
+	}
+	o := embed.Options{BaseURL: c.BaseURL, Model: c.Model, Dimensions: c.Dimensions, BatchSize: c.BatchSize}
+	if c.APIKeyEnv != "" {
+		if o.APIKey = e.getenv(c.APIKeyEnv); o.APIKey == "" {
+			logger.Warn("semantic: the API key's variable is not set", "variable", c.APIKeyEnv)
+		}
+	}
+	client, err := embed.New(o)
+	if err != nil {
+		return nil, err
+	}
+	return semantic.Open(ctx, filepath.Join(store.Dir(), "semantic"), client, semantic.Options{Logger: logger})
 }
 
 // lockedIndex explains an index that another process holds: the

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -38,6 +39,27 @@ type Config struct {
 	// Sync, when present, makes the daemon sync with the branch's
 	// upstream by itself.
 	Sync *Sync `yaml:"sync"`
+	// Semantic, when present, turns on search by meaning through an
+	// embeddings endpoint.
+	Semantic *Semantic `yaml:"semantic"`
+}
+
+// Semantic configures search by meaning: an OpenAI-compatible embeddings
+// endpoint (Ollama, llama.cpp's server, LM Studio, vLLM, a hosted API).
+type Semantic struct {
+	// BaseURL is the API's base, such as http://localhost:11434/v1 for
+	// Ollama; wikid posts to BaseURL/embeddings.
+	BaseURL string `yaml:"base_url"`
+	// Model is the embedding model, such as nomic-embed-text.
+	Model string `yaml:"model"`
+	// Dimensions asks for vectors of this length, from models that can
+	// shorten theirs; 0 takes the model's own.
+	Dimensions int `yaml:"dimensions"`
+	// APIKeyEnv names the environment variable holding the API key, for
+	// endpoints that want one; the key itself never goes in the file.
+	APIKeyEnv string `yaml:"api_key_env"`
+	// BatchSize is how many chunks go in one request; default 64.
+	BatchSize int `yaml:"batch_size"`
 }
 
 // Sync configures the daemon's sync with the branch's upstream (see
@@ -120,6 +142,18 @@ func (c *Config) Validate() error {
 	}
 	if c.Sync != nil && c.Sync.Interval > 0 && c.Sync.Interval < time.Second {
 		return fmt.Errorf("sync: interval %s is under a second", c.Sync.Interval)
+	}
+	if s := c.Semantic; s != nil {
+		switch {
+		case s.BaseURL == "" || s.Model == "":
+			return fmt.Errorf("semantic: base_url and model are required, for example base_url: http://localhost:11434/v1 and model: nomic-embed-text")
+		case !strings.HasPrefix(s.BaseURL, "http://") && !strings.HasPrefix(s.BaseURL, "https://"):
+			return fmt.Errorf("semantic: base_url %q: want an http:// or https:// URL", s.BaseURL)
+		case s.Dimensions < 0 || s.Dimensions > 65536:
+			return fmt.Errorf("semantic: dimensions %d: want 0 (the model's own) up to 65536", s.Dimensions)
+		case s.BatchSize < 0 || s.BatchSize > 4096:
+			return fmt.Errorf("semantic: batch_size %d: want 0 (64) up to 4096", s.BatchSize)
+		}
 	}
 	if _, err := time.LoadLocation(c.TimeZone); err != nil {
 		return fmt.Errorf("timezone %q: %w", c.TimeZone, err)

@@ -128,3 +128,35 @@ func TestConfig_Sync(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestConfig_Semantic(t *testing.T) {
+	c := Default()
+	if c.Semantic != nil {
+		t.Fatalf("semantic on by default: %+v", c.Semantic)
+	}
+	good := "semantic:\n  base_url: http://localhost:11434/v1\n  model: nomic-embed-text\n  api_key_env: MY_KEY\n"
+	if err := c.ApplyFile([]byte(good)); err != nil || c.Semantic == nil || c.Semantic.Model != "nomic-embed-text" || c.Semantic.APIKeyEnv != "MY_KEY" {
+		t.Fatalf("%+v, %v", c.Semantic, err)
+	}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{
+		"semantic: {}\n",
+		"semantic:\n  base_url: localhost:11434\n  model: m\n",
+		"semantic:\n  base_url: http://x/v1\n  model: m\n  dimensions: -1\n",
+		"semantic:\n  base_url: http://x/v1\n  model: m\n  batch_size: 100000\n",
+	} {
+		c := Default()
+		if err := c.ApplyFile([]byte(bad)); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "semantic") {
+			t.Errorf("%q: %v, want a semantic error", bad, err)
+		}
+	}
+	c = Default()
+	if err := c.ApplyFile([]byte("semantic:\n  url: http://x\n")); err == nil {
+		t.Error("an unknown semantic key passed")
+	}
+}

@@ -424,7 +424,7 @@ var errorCodes = []string{
 	string(wiki.CodeInvalidParams), string(wiki.CodeInvalidPath), string(wiki.CodeInvalidQuery),
 	string(wiki.CodeNotFound), string(wiki.CodeAlreadyExists), string(wiki.CodeConflict),
 	string(wiki.CodeLocked), string(wiki.CodeAmbiguous), string(wiki.CodeLinkIntegrity), string(wiki.CodeLocalChanges),
-	string(wiki.CodeReadOnly), string(wiki.CodeTooLarge), string(wiki.CodeInternal),
+	string(wiki.CodeReadOnly), string(wiki.CodeTooLarge), string(wiki.CodeInternal), string(wiki.CodeUnavailable),
 }
 
 // allTools lists every tool wikid has, in no particular order.

@@ -31,6 +31,7 @@ const (
 	CodeReadOnly      = wikierr.CodeReadOnly
 	CodeTooLarge      = wikierr.CodeTooLarge
 	CodeInternal      = wikierr.CodeInternal
+	CodeUnavailable   = wikierr.CodeUnavailable
 )
 
 // The sentinels, one per code: errors.Is(err, ErrNotFound) holds for every

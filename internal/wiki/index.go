@@ -24,6 +24,10 @@ type Index interface {
 	// when the query cannot be compiled and ErrInvalidParams for a bad
 	// cursor or sort.
 	Search(ctx context.Context, req SearchRequest) (*SearchResult, error)
+	// Matching returns the paths of every note that matches a request's
+	// query and filters, in no order; it ignores sort, limit, cursor and
+	// snippets, and returns Search's errors.
+	Matching(ctx context.Context, req SearchRequest) ([]string, error)
 	// Containing returns the paths of the notes under folder ("" for all)
 	// whose text, frontmatter and body, may hold every one of strs,
 	// compared ignoring case: a note left out holds one of them nowhere.
@@ -120,6 +124,14 @@ type SearchResult struct {
 	Results    []SearchHit
 	Total      int
 	NextCursor string
+	// Mode is the search that answered: text, semantic or hybrid.
+	Mode string
+	// Fallback says why a hybrid search answered with text alone; ""
+	// when it did not fall back.
+	Fallback string
+	// Unembedded counts the notes the semantic index has not embedded
+	// yet, which a semantic or hybrid search could not rank by meaning.
+	Unembedded int
 }
 
 // SearchHit is one matching note. The index sets Modified to the date it

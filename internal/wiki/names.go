@@ -42,8 +42,10 @@ type ResolveRequest struct {
 	// projects/alpha/plan by its path); or fuzzy: the Sørensen–Dice
 	// coefficient of the character bigrams of the lowercased name and of
 	// the note's base name (its whole path when the name holds a '/'),
-	// title and aliases is at least Threshold. Semantic needs embeddings,
-	// which are not configured.
+	// title and aliases is at least Threshold; or semantic: the notes
+	// whose text is nearest in meaning, with a cosine similarity of at
+	// least Threshold (default DefaultSemanticThreshold), when semantic
+	// search is configured.
 	Strategy string
 	// Threshold is the least fuzzy score, in (0, 1]; 0 means
 	// DefaultResolveThreshold.
@@ -77,7 +79,7 @@ type NameMatch struct {
 
 // Resolve finds the notes at HEAD that each name refers to, at most
 // MaxResolveMatches per name. It returns INVALID_PARAMS for no names or too
-// many, an unknown strategy, semantic (not configured) or a threshold out
+// many, an unknown strategy, semantic when not configured, or a threshold out
 // of range, and INVALID_PATH for a bad folder.
 func (w *Wiki) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResult, error) {
 	if len(req.Names) == 0 || len(req.Names) > MaxResolveNames {
@@ -88,8 +90,13 @@ func (w *Wiki) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResult,
 		req.Strategy = ResolveExact
 	case ResolveExact, ResolveFuzzy:
 	case ResolveSemantic:
-		return nil, Errorf(CodeInvalidParams, "semantic resolution is not configured: this wiki has no embeddings").
-			WithHint("use strategy exact, or fuzzy for misspelled names")
+		switch {
+		case req.Threshold == 0:
+			req.Threshold = DefaultSemanticThreshold
+		case req.Threshold < 0 || req.Threshold > 1:
+			return nil, Errorf(CodeInvalidParams, "threshold %g is not in (0, 1]", req.Threshold)
+		}
+		return w.resolveByMeaning(ctx, req)
 	default:
 		return nil, Errorf(CodeInvalidParams, "unknown strategy %q", req.Strategy).
 			WithHint("use exact or fuzzy")

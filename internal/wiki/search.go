@@ -26,6 +26,8 @@ type SearchParams struct {
 	Cursor string
 	// Snippets is how many snippets a hit gets at most: 0 for none.
 	Snippets int
+	// Mode is text (the default), semantic or hybrid.
+	Mode string
 }
 
 // Search runs a ranked full-text search. It first applies commits others
@@ -40,6 +42,13 @@ type SearchParams struct {
 func (w *Wiki) Search(ctx context.Context, p SearchParams) (*SearchResult, error) {
 	if w.indexLane == nil {
 		return nil, errors.New("search: the wiki has no search index")
+	}
+	switch p.Mode {
+	case "", SearchText:
+	case SearchSemantic, SearchHybrid:
+		return w.searchByMeaning(ctx, p)
+	default:
+		return nil, Errorf(CodeInvalidParams, "unknown mode %q", p.Mode).WithHint("use text, semantic or hybrid")
 	}
 	req, err := w.searchRequest(p)
 	if err != nil {
@@ -63,6 +72,7 @@ func (w *Wiki) Search(ctx context.Context, p SearchParams) (*SearchResult, error
 	}
 	w.hitDates(ctx, res.Results)
 	res.NextCursor = scope.seal(res.NextCursor)
+	res.Mode = SearchText
 	return res, nil
 }
 

@@ -40,6 +40,9 @@ type Status struct {
 	// History and Graph are the per-path history index and the link graph.
 	History DerivedStatus
 	Graph   DerivedStatus
+	// Semantic is the semantic index: how far its embedding is, and the
+	// embeddings endpoint's last error.
+	Semantic SemanticStatus
 	// MissingObjects counts the objects the history refers to that the
 	// repository lacks (a partial clone, a damaged repository), as far as
 	// the history index has looked: line counts and renames that need them
@@ -66,6 +69,16 @@ type DerivedStatus struct {
 
 func derived(enabled bool, commit, head string) DerivedStatus {
 	return DerivedStatus{Enabled: enabled, Commit: commit, CaughtUp: enabled && commit == head}
+}
+
+// SemanticStatus is the semantic index's state relative to HEAD.
+type SemanticStatus struct {
+	// Enabled is false when semantic search is not configured.
+	Enabled bool
+	SemanticState
+	// CaughtUp is true when the index holds the notes of HEAD (some may
+	// wait to be embedded: Unembedded).
+	CaughtUp bool
 }
 
 // IndexStatus is the search index's state relative to HEAD.
@@ -194,6 +207,9 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 	}
 	if w.graphLane != nil {
 		st.Graph = derived(true, w.graph.Commit(), head.Commit)
+	}
+	if w.semantic != nil {
+		st.Semantic = SemanticStatus{Enabled: true, SemanticState: w.semantic.State(), CaughtUp: w.semantic.Commit() == head.Commit}
 	}
 	if w.indexLane == nil {
 		st.Index.Behind = -1

@@ -25,15 +25,18 @@ type Wiki struct {
 	hist    History   // nil without a history index
 	index   Index     // nil without a search index
 	graph   Graph     // nil without a link graph
-	recent  recentCache
-	times   timesCache // git times of every file at one head
-	local   localCache // the last scan of the checkout
+	// semantic is nil unless semantic search is configured.
+	semantic Semantic
+	recent   recentCache
+	times    timesCache // git times of every file at one head
+	local    localCache // the last scan of the checkout
 
 	// lanes are the derived stores the follower keeps in step with HEAD,
 	// in the order they take a commit: the history index first, which the
 	// search index's file times read. The named ones are nil when absent.
 	lanes                             []*lane
 	historyLane, indexLane, graphLane *lane
+	semanticLane                      *lane
 	indexed                           *searchStore
 
 	cancel context.CancelFunc // stops background work
@@ -53,6 +56,8 @@ type Deps struct {
 	Index   Index
 	History History
 	Graph   Graph
+	// Semantic, when not nil, answers searches by meaning.
+	Semantic Semantic
 	// Derived are further stores for the follower to keep in step with
 	// HEAD, after the others.
 	Derived []DerivedStore
@@ -89,6 +94,10 @@ func Open(ctx context.Context, d Deps, opts Options) (*Wiki, error) {
 		w.graph = d.Graph
 		w.graphLane = w.addLane(graphStore{d.Graph})
 	}
+	if d.Semantic != nil {
+		w.semantic = d.Semantic
+		w.semanticLane = w.addLane(d.Semantic)
+	}
 	for _, s := range d.Derived {
 		w.addLane(s)
 	}
@@ -113,6 +122,11 @@ func (w *Wiki) Close(ctx context.Context) error {
 	}
 	if w.hist != nil {
 		errs = append(errs, w.hist.Close(ctx))
+	}
+	if w.semantic != nil {
+		w.semanticLane.mu.Lock()
+		errs = append(errs, w.semantic.Close(ctx))
+		w.semanticLane.mu.Unlock()
 	}
 	errs = append(errs, w.store.Close(ctx))
 	return errors.Join(errs...)

@@ -26,6 +26,9 @@ const (
 	CodeReadOnly      Code = "READ_ONLY"
 	CodeTooLarge      Code = "TOO_LARGE"
 	CodeInternal      Code = "INTERNAL"
+	// CodeUnavailable: a service the wiki relies on (the embeddings
+	// endpoint) did not answer; the same call may succeed later.
+	CodeUnavailable Code = "UNAVAILABLE"
 )
 
 // Sentinel errors, one per code. errors.Is(err, ErrNotFound) holds for every

@@ -1,0 +1,284 @@
+// Package semantic is the semantic index: a wiki's notes cut into chunks
+// (their sections, up to 1,500 bytes), embedded by a model, and searched by
+// cosine similarity. It implements wiki.Semantic.
+//
+// A vector is kept under the hash of the text it embeds, so a note that
+// moves, or a section that does not change, is never embedded again. The
+// vectors live in one file under the wiki's derived-state folder, written
+// once per vector; which note holds which chunk is recomputed from the
+// commits when the index opens, which costs reading the notes but no
+// embedding. Embedding runs in the background: a commit is indexed at
+// once, and its new chunks wait for their vectors (State().Pending).
+package semantic
+
+import (
+	"context"
+	"crypto/sha256"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// Embedder turns texts into vectors; embed.Client is one.
+type Embedder interface {
+	// Model names the model: vectors of two names are not comparable.
+	Model() string
+	// Endpoint says where the model runs, for the status.
+	Endpoint() string
+	// BatchSize is how many texts one call should embed.
+	BatchSize() int
+	// Embed returns one vector per text, all of one length.
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// Options configure an Index.
+type Options struct {
+	Logger *slog.Logger
+	// Retry is how long the background embedding waits after the
+	// embedder failed; default 30s.
+	Retry time.Duration
+}
+
+type hash [sha256.Size]byte
+
+// chunk is a note's chunk as the index holds it: the hash of its text, its
+// vector's slot once embedded (-1 before), and its lines.
+type chunk struct {
+	hash       hash
+	slot       int32
+	start, end int32
+}
+
+// entry is one note and its chunks.
+type entry struct {
+	path   string
+	chunks []*chunk
+}
+
+// Index is the semantic index of one wiki.
+type Index struct {
+	dir  string
+	emb  Embedder
+	log  *slog.Logger
+	opts Options
+
+	mu     sync.RWMutex
+	commit string
+	vs     *vectors
+	notes  []*entry
+	byPath map[string]int
+	chunks int // chunks of all notes
+	// texts are the texts waiting for a vector, by hash; queue is their
+	// order, and waiting the chunks that take the vector.
+	texts   map[hash]string
+	queue   []hash
+	waiting map[hash][]*chunk
+	lastErr string
+
+	queries queryCache
+	wake    chan struct{}
+	cancel  context.CancelFunc
+	done    chan struct{}
+}
+
+var _ wiki.Semantic = (*Index)(nil)
+
+// Open opens the semantic index in dir, creating it, and starts embedding
+// in the background. Vectors made by another model than emb's are
+// dropped. It returns an error when dir cannot be created or read.
+func Open(ctx context.Context, dir string, emb Embedder, opts Options) (*Index, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Retry == 0 {
+		opts.Retry = 30 * time.Second
+	}
+	vs, err := openVectors(dir, emb.Model())
+	if err != nil {
+		return nil, err
+	}
+	x := &Index{
+		dir: dir, emb: emb, log: opts.Logger.WithGroup("semantic"), opts: opts, vs: vs,
+		byPath: map[string]int{}, texts: map[hash]string{}, waiting: map[hash][]*chunk{},
+		wake: make(chan struct{}, 1), done: make(chan struct{}),
+	}
+	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	x.cancel = cancel
+	go x.embedLoop(bg)
+	return x, nil
+}
+
+// Close stops the background embedding and closes the vectors' file.
+func (x *Index) Close(ctx context.Context) error {
+	x.cancel()
+	<-x.done
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.vs.close()
+}
+
+// Name is the store's name in logs and progress.
+func (x *Index) Name() string { return "semantic index" }
+
+// Commit returns the commit whose notes the index holds, "" when empty.
+func (x *Index) Commit() string {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.commit
+}
+
+// Reset forgets the notes; the vectors stay, for the chunks that come
+// back.
+func (x *Index) Reset(ctx context.Context) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.commit, x.notes, x.byPath, x.chunks = "", nil, map[string]int{}, 0
+	x.texts, x.queue, x.waiting = map[hash]string{}, nil, map[hash][]*chunk{}
+	return nil
+}
+
+// noteUpdate is one note's new chunks, or its removal.
+type noteUpdate struct {
+	path   string
+	delete bool
+	chunks []Chunk
+}
+
+// Apply takes the notes that changed from u.From to u.To: their chunks
+// are replaced, and the texts without a vector are queued for the
+// background embedding. It reads the notes before it takes the index, so
+// searches go on meanwhile, and changes the index at once.
+func (x *Index) Apply(ctx context.Context, u *wiki.Update) error {
+	changes, err := u.Changes(ctx)
+	if err != nil {
+		return err
+	}
+	var ups []noteUpdate
+	for i, ch := range changes {
+		p, _, ok := note.SplitFileName(ch.Path)
+		if !ok {
+			continue
+		}
+		if ch.Delete {
+			ups = append(ups, noteUpdate{path: p, delete: true})
+			continue
+		}
+		n, _, _, err := u.Note(ctx, ch.Path)
+		if err != nil {
+			return err
+		}
+		ups = append(ups, noteUpdate{path: p, chunks: Chunks(n)})
+		if i%500 == 499 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			u.Progress(i+1, len(changes))
+		}
+	}
+	x.mu.Lock()
+	for _, up := range ups {
+		x.remove(up.path)
+		if !up.delete {
+			x.add(up.path, up.chunks)
+		}
+	}
+	x.commit = u.To
+	if u.From == "" {
+		if err := x.compact(); err != nil {
+			x.log.Warn("compacting the vectors failed", "err", err)
+		}
+	}
+	x.mu.Unlock()
+	x.signal()
+	return nil
+}
+
+// remove drops a note. The caller holds mu.
+func (x *Index) remove(path string) {
+	i, ok := x.byPath[path]
+	if !ok {
+		return
+	}
+	x.chunks -= len(x.notes[i].chunks)
+	last := len(x.notes) - 1
+	x.notes[i] = x.notes[last]
+	x.byPath[x.notes[i].path] = i
+	x.notes = x.notes[:last]
+	delete(x.byPath, path)
+}
+
+// add adds a note's chunks, queueing the texts that have no vector. The
+// caller holds mu.
+func (x *Index) add(path string, chunks []Chunk) {
+	e := &entry{path: path, chunks: make([]*chunk, len(chunks))}
+	for i, c := range chunks {
+		h := hash(sha256.Sum256([]byte(c.Text)))
+		ch := &chunk{hash: h, slot: -1, start: int32(c.Start), end: int32(c.End)}
+		if slot, ok := x.vs.slots[h]; ok {
+			ch.slot = slot
+		} else {
+			if _, queued := x.texts[h]; !queued {
+				x.texts[h] = c.Text
+				x.queue = append(x.queue, h)
+			}
+			x.waiting[h] = append(x.waiting[h], ch)
+		}
+		e.chunks[i] = ch
+	}
+	x.byPath[path] = len(x.notes)
+	x.notes = append(x.notes, e)
+	x.chunks += len(chunks)
+}
+
+// compact rewrites the vectors' file with only the vectors of the notes'
+// chunks, once more than half of it is of chunks gone. The caller holds
+// mu.
+func (x *Index) compact() error {
+	if x.vs.len() <= 2*x.chunks+1024 {
+		return nil
+	}
+	live := make(map[hash]bool, x.chunks)
+	for _, e := range x.notes {
+		for _, c := range e.chunks {
+			if c.slot >= 0 {
+				live[c.hash] = true
+			}
+		}
+	}
+	moved, err := x.vs.keep(live)
+	if err != nil {
+		return err
+	}
+	for _, e := range x.notes {
+		for _, c := range e.chunks {
+			if c.slot >= 0 {
+				c.slot = moved[c.slot]
+			}
+		}
+	}
+	return nil
+}
+
+// State says how far the embedding is.
+func (x *Index) State() wiki.SemanticState {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	st := wiki.SemanticState{
+		Provider: x.emb.Endpoint(), Model: x.emb.Model(), Dimensions: x.vs.dims,
+		Notes: len(x.notes), Chunks: x.chunks, Pending: len(x.texts), Error: x.lastErr,
+	}
+	if st.Pending > 0 {
+		for _, e := range x.notes {
+			for _, c := range e.chunks {
+				if c.slot < 0 {
+					st.Unembedded++
+					break
+				}
+			}
+		}
+	}
+	return st
+}

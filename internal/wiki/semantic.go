@@ -1,0 +1,469 @@
+package wiki
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/wikid/wikid/internal/note"
+)
+
+// The modes of a search (SearchParams.Mode).
+const (
+	// SearchText ranks by the words of the query language (the default).
+	SearchText = "text"
+	// SearchSemantic ranks by meaning: the query, in plain language, is
+	// embedded and compared with the notes' chunks.
+	SearchSemantic = "semantic"
+	// SearchHybrid fuses the text and semantic rankings by reciprocal
+	// rank fusion.
+	SearchHybrid = "hybrid"
+)
+
+// Semantic search settings.
+const (
+	// SemanticDepth is how many notes a semantic or hybrid search ranks:
+	// its results, over every page, are at most these.
+	SemanticDepth = 100
+	// DefaultSemanticThreshold is the least cosine similarity a semantic
+	// name resolution needs unless the request says otherwise.
+	DefaultSemanticThreshold = 0.5
+	// rrfK is the constant of reciprocal rank fusion: a note ranked r
+	// scores 1/(rrfK+r) in each ranking.
+	rrfK = 60
+)
+
+// MatchedByMeaning says that a semantic resolution matched a note by the
+// meaning of its text, in NameMatch.MatchedBy.
+const MatchedByMeaning = "meaning"
+
+// Semantic is the semantic index: the notes' chunks (their sections, cut
+// to a size) embedded as vectors by a model, for search by meaning. As a
+// derived store it follows HEAD; embedding runs in the background, so a
+// note may be indexed before it is embedded (SemanticState.Unembedded).
+// Implementations are safe for concurrent use.
+type Semantic interface {
+	DerivedStore
+	// Nearest returns the notes whose chunks are nearest to the meaning of
+	// text, best first, at most limit, among those keep accepts (all when
+	// keep is nil). It returns an error wrapping the provider's when text
+	// cannot be embedded.
+	Nearest(ctx context.Context, text string, limit int, keep func(notePath string) bool) ([]Neighbour, error)
+	// Related returns the notes nearest in meaning to the note at
+	// notePath, itself left out. It returns ErrNotFound for a note it does
+	// not hold, and an error wrapping ErrUnavailable for a note not
+	// embedded yet.
+	Related(ctx context.Context, notePath string, limit int, keep func(notePath string) bool) ([]Neighbour, error)
+	// State says which model embeds and how far the embedding is.
+	State() SemanticState
+	// Close stops the background embedding and releases the index.
+	Close(ctx context.Context) error
+}
+
+// Neighbour is a note near a meaning: the cosine similarity of its best
+// chunk, and that chunk's lines in the file.
+type Neighbour struct {
+	Path       string
+	Score      float64
+	Start, End int
+}
+
+// SemanticState is how far the semantic index is.
+type SemanticState struct {
+	// Provider names what embeds (an endpoint's URL); Model the model.
+	Provider, Model string
+	// Dimensions is the vectors' length, 0 before the first is made.
+	Dimensions int
+	// Notes and Chunks are the notes and chunks at the index's commit;
+	// Unembedded and Pending are those still waiting for a vector.
+	Notes, Unembedded int
+	Chunks, Pending   int
+	// Error is the provider's last error, "" once it answers again.
+	Error string
+}
+
+// Semantic returns the wiki's semantic index state, and false when
+// semantic search is not configured.
+func (w *Wiki) SemanticState() (SemanticState, bool) {
+	if w.semantic == nil {
+		return SemanticState{}, false
+	}
+	return w.semantic.State(), true
+}
+
+// notConfigured is the error of a semantic request on a wiki without
+// embeddings.
+func notConfigured(what string) error {
+	return Errorf(CodeInvalidParams, "%s needs semantic search, which this wiki has not configured", what).
+		WithHint("add a semantic: block to .wikid.yaml naming an embeddings endpoint (see the README)")
+}
+
+// unavailable turns a failure to embed into UNAVAILABLE.
+func unavailable(err error) error {
+	if err == nil || CodeOf(err) != CodeInternal || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return Errorf(CodeUnavailable, "semantic search: %v", err).
+		WithHint("check that the embeddings endpoint runs; {status} shows its last error; mode text works meanwhile")
+}
+
+// searchByMeaning runs a semantic or hybrid search. The query, in plain
+// language, is embedded as written; the filters apply to both rankings;
+// in hybrid mode the query is also parsed and run as a text search.
+func (w *Wiki) searchByMeaning(ctx context.Context, p SearchParams) (*SearchResult, error) {
+	if w.semantic == nil {
+		return nil, notConfigured("mode " + p.Mode)
+	}
+	if strings.TrimSpace(p.Query) == "" {
+		return nil, Errorf(CodeInvalidParams, "mode %s needs a query", p.Mode).
+			WithHint("describe what you look for in plain words")
+	}
+	if p.Sort != "" && p.Sort != "relevance" {
+		return nil, Errorf(CodeInvalidParams, "mode %s ranks by relevance only, not by %s", p.Mode, p.Sort).
+			WithHint("leave sort out, or use mode text to sort by %s", p.Sort)
+	}
+	if p.Limit < 0 || p.Limit > 100 {
+		return nil, Errorf(CodeInvalidParams, "limit %d is not from 1 to 100", p.Limit)
+	}
+	limit := cmpOr(p.Limit, 10)
+	text := p
+	if p.Mode == SearchSemantic {
+		text.Query = "" // plain language, not the query language
+	}
+	req, err := w.searchRequest(text)
+	if err != nil {
+		return nil, err
+	}
+	scope := append(searchScope(req), p.Mode, strings.TrimSpace(p.Query))
+	pos, err := scope.open(p.Cursor)
+	if err != nil {
+		return nil, err
+	}
+	offset := 0
+	if pos != "" {
+		if offset, err = strconv.Atoi(pos); err != nil || offset < 0 || offset > SemanticDepth {
+			return nil, Errorf(CodeInvalidParams, "bad cursor: not a cursor of this list").
+				WithHint("pass the next_cursor of the previous page unchanged, or start again without cursor")
+		}
+	}
+	if w.graphLane != nil {
+		if req.Linked, err = w.linkedNotes(ctx, req); err != nil {
+			return nil, err
+		}
+	}
+	keep, err := w.searchFilter(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.await(ctx, w.semanticLane); err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	res := &SearchResult{Mode: p.Mode, Unembedded: w.semantic.State().Unembedded}
+	near, nerr := w.semantic.Nearest(ctx, p.Query, SemanticDepth, keep)
+	if nerr != nil && p.Mode == SearchSemantic {
+		return nil, unavailable(nerr)
+	}
+	var ranked []rankedNote
+	if p.Mode == SearchSemantic {
+		ranked = fromNeighbours(near)
+	} else {
+		if err := w.refreshIndex(ctx); err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
+		req.Limit, req.Snippets, req.Cursor = SemanticDepth, p.Snippets, ""
+		textRes, err := w.index.Search(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		if nerr != nil {
+			res.Mode, res.Fallback = SearchText, "the semantic ranking failed, so these are text results: "+nerr.Error()
+		}
+		ranked = fuse(textRes.Results, near)
+	}
+	res.Total = len(ranked)
+	end := min(offset+limit, len(ranked))
+	if offset < end && end < len(ranked) {
+		res.NextCursor = scope.seal(strconv.Itoa(end))
+	}
+	res.Results, err = w.rankedHits(ctx, ranked[min(offset, end):end], p.Snippets)
+	if err != nil {
+		return nil, err
+	}
+	w.hitDates(ctx, res.Results)
+	return res, nil
+}
+
+func cmpOr(a, b int) int {
+	if a != 0 {
+		return a
+	}
+	return b
+}
+
+// searchFilter returns the test of a semantic search's filters: nil when
+// it has none, else whether a note matches them all, as the search index
+// says.
+func (w *Wiki) searchFilter(ctx context.Context, req SearchRequest) (func(string) bool, error) {
+	filter := req
+	filter.Query = nil
+	if len(filter.Tags) == 0 && filter.Folder == "" && filter.BacklinksTo == "" && filter.ModifiedSince.IsZero() {
+		return nil, nil
+	}
+	if filter.Tags == nil && filter.BacklinksTo == "" && filter.ModifiedSince.IsZero() {
+		folder := filter.Folder + "/"
+		return func(p string) bool { return strings.HasPrefix(p, folder) }, nil
+	}
+	if err := w.refreshIndex(ctx); err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	paths, err := w.index.Matching(ctx, filter)
+	if err != nil {
+		return nil, err
+	}
+	set := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		set[p] = true
+	}
+	return func(p string) bool { return set[p] }, nil
+}
+
+// rankedNote is a note of a semantic or hybrid ranking, with the snippet
+// the text search gave it or the lines of its best chunk.
+type rankedNote struct {
+	path       string
+	score      float64
+	snippets   []Snippet
+	start, end int // the best chunk's lines, 0 without one
+}
+
+func fromNeighbours(near []Neighbour) []rankedNote {
+	out := make([]rankedNote, len(near))
+	for i, n := range near {
+		out[i] = rankedNote{path: n.Path, score: n.Score, start: n.Start, end: n.End}
+	}
+	return out
+}
+
+// fuse merges a text and a semantic ranking by reciprocal rank fusion: a
+// note scores the sum of 1/(60+rank) over the rankings it is in, scaled
+// so that first in both is 1.
+func fuse(text []SearchHit, near []Neighbour) []rankedNote {
+	byPath := map[string]*rankedNote{}
+	var out []*rankedNote
+	get := func(p string) *rankedNote {
+		r := byPath[p]
+		if r == nil {
+			r = &rankedNote{path: p}
+			byPath[p] = r
+			out = append(out, r)
+		}
+		return r
+	}
+	for i, h := range text {
+		r := get(h.Path)
+		r.score += 1.0 / float64(rrfK+i+1)
+		r.snippets = h.Snippets
+	}
+	for i, n := range near {
+		r := get(n.Path)
+		r.score += 1.0 / float64(rrfK+i+1)
+		r.start, r.end = n.Start, n.End
+	}
+	best := 2.0 / float64(rrfK+1)
+	ranked := make([]rankedNote, len(out))
+	for i, r := range out {
+		r.score /= best
+		ranked[i] = *r
+	}
+	slices.SortStableFunc(ranked, func(a, b rankedNote) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return strings.Compare(a.path, b.path)
+	})
+	return ranked
+}
+
+// rankedHits reads the notes of a page of a ranking at HEAD: their
+// titles, tags and snippets. A note HEAD no longer has is left out.
+func (w *Wiki) rankedHits(ctx context.Context, page []rankedNote, snippets int) ([]SearchHit, error) {
+	_, snap, err := w.head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]SearchHit, 0, len(page))
+	for _, r := range page {
+		_, n, err := w.readNote(ctx, snap, r.path, "")
+		if err != nil {
+			continue
+		}
+		h := SearchHit{Path: n.Path, Title: n.Title, Tags: tagNames(n), Score: r.score}
+		switch {
+		case snippets == 0:
+		case len(r.snippets) > 0:
+			h.Snippets = r.snippets[:min(len(r.snippets), snippets)]
+		case r.start > 0:
+			h.Snippets = []Snippet{chunkSnippet(n, r.start, r.end)}
+		}
+		hits = append(hits, h)
+	}
+	return hits, nil
+}
+
+func tagNames(n *note.Note) []string {
+	out := make([]string, len(n.Tags))
+	for i, t := range n.Tags {
+		out[i] = t.Name
+	}
+	return out
+}
+
+// snippetChars bounds a chunk's snippet.
+const snippetChars = 240
+
+// chunkSnippet returns the start of a note's lines start to end, on one
+// line, as a snippet.
+func chunkSnippet(n *note.Note, start, end int) Snippet {
+	lines := strings.Split(string(n.Raw), "\n")
+	var b strings.Builder
+	first := 0
+	for i := start; i <= end && i <= len(lines) && b.Len() < snippetChars; i++ {
+		l := strings.TrimSpace(lines[i-1])
+		if l == "" {
+			continue
+		}
+		if first == 0 {
+			first = i
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(l)
+	}
+	text := b.String()
+	if len(text) > snippetChars {
+		cut := snippetChars
+		for cut > 0 && text[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		text = text[:cut] + "…"
+	}
+	return Snippet{Line: max(first, start), Text: text}
+}
+
+// RelatedRequest asks for the notes nearest in meaning to a note.
+type RelatedRequest struct {
+	Path string
+	// Folder restricts the results; Limit is 1 to 50, default 10.
+	Folder string
+	Limit  int
+}
+
+// Related returns the notes nearest in meaning to a note at HEAD, best
+// first, with the lines of their nearest chunk as a snippet. It returns
+// INVALID_PARAMS without semantic search or for a bad limit, INVALID_PATH
+// for a bad path or folder, NOT_FOUND for a missing note, and UNAVAILABLE
+// for a note not embedded yet.
+func (w *Wiki) Related(ctx context.Context, req RelatedRequest) (*SearchResult, error) {
+	if w.semantic == nil {
+		return nil, notConfigured("related notes")
+	}
+	if req.Limit < 0 || req.Limit > 50 {
+		return nil, Errorf(CodeInvalidParams, "limit %d is not from 1 to 50", req.Limit)
+	}
+	limit := cmpOr(req.Limit, 10)
+	_, snap, err := w.head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cleaned, _, err := note.CleanPath(req.Path)
+	if err != nil {
+		return nil, err
+	}
+	_, n, err := w.readNote(ctx, snap, cleaned, "")
+	if err != nil {
+		return nil, err
+	}
+	var keep func(string) bool
+	if req.Folder != "" {
+		folder, err := note.CleanFolder(req.Folder)
+		if err != nil {
+			return nil, err
+		}
+		keep = func(p string) bool { return strings.HasPrefix(p, folder+"/") }
+	}
+	if _, err := w.await(ctx, w.semanticLane); err != nil {
+		return nil, fmt.Errorf("related notes: %w", err)
+	}
+	near, err := w.semantic.Related(ctx, n.Path, limit, keep)
+	if err != nil {
+		if CodeOf(err) == CodeNotFound || CodeOf(err) == CodeUnavailable {
+			return nil, err
+		}
+		return nil, unavailable(err)
+	}
+	res := &SearchResult{Mode: SearchSemantic, Unembedded: w.semantic.State().Unembedded}
+	if res.Results, err = w.rankedHits(ctx, fromNeighbours(near), 1); err != nil {
+		return nil, err
+	}
+	res.Total = len(res.Results)
+	w.hitDates(ctx, res.Results)
+	return res, nil
+}
+
+// resolveByMeaning resolves names by the meaning of the notes' text: the
+// notes whose nearest chunk has a cosine similarity of at least threshold.
+func (w *Wiki) resolveByMeaning(ctx context.Context, req ResolveRequest) (*ResolveResult, error) {
+	if w.semantic == nil {
+		return nil, Errorf(CodeInvalidParams, "semantic resolution is not configured: this wiki has no embeddings").
+			WithHint("use strategy exact, or fuzzy for misspelled names; or add a semantic: block to .wikid.yaml")
+	}
+	folder, err := note.CleanFolder(req.Folder)
+	if err != nil {
+		return nil, err
+	}
+	var tagged func(string) bool
+	if folder != "" || req.Tag != "" {
+		var tags []string
+		if tag := note.NewTag(req.Tag); tag.Norm != "" {
+			tags = []string{tag.Norm}
+		}
+		if tagged, err = w.searchFilter(ctx, SearchRequest{Folder: folder, Tags: tags}); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := w.await(ctx, w.semanticLane); err != nil {
+		return nil, fmt.Errorf("resolve: %w", err)
+	}
+	_, snap, err := w.head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res := &ResolveResult{Results: make([]NameResolution, len(req.Names))}
+	for i, name := range req.Names {
+		near, err := w.semantic.Nearest(ctx, name, MaxResolveMatches, tagged)
+		if err != nil {
+			return nil, unavailable(err)
+		}
+		r := NameResolution{Name: name, Matches: []NameMatch{}}
+		for _, nb := range near {
+			if nb.Score < req.Threshold {
+				break
+			}
+			title := nb.Path
+			if _, n, err := w.readNote(ctx, snap, nb.Path, ""); err == nil {
+				title = n.Title
+			}
+			r.Matches = append(r.Matches, NameMatch{Path: nb.Path, Title: title, Score: nb.Score, MatchedBy: MatchedByMeaning})
+		}
+		r.Exists = len(r.Matches) > 0
+		res.Results[i] = r
+	}
+	return res, nil
+}
