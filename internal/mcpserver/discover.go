@@ -26,8 +26,9 @@ func resolveNotesTool() *tool {
 	)
 	return &tool{
 		name: "resolve_notes", group: GroupSearch, title: "Resolve names to notes", idempotent: true,
-		description: "Names (paths, titles, aliases) to note paths, or exists: false. Use it before linking or creating notes.",
-		input:       in,
+		withSemantic: resolveNotesSemanticTool,
+		description:  "Names (paths, titles, aliases) to note paths, or exists: false. Use it before linking or creating notes.",
+		input:        in,
 		output: object("One resolution per name, in the order given.",
 			req("results", arrayOf("", object("",
 				req("name", str("The name asked.")),
@@ -103,7 +104,7 @@ type statusArgs struct{}
 func wikiStatusTool() *tool {
 	in := object("")
 	return &tool{
-		name: "wiki_status", group: GroupWiki, title: "Wiki status", idempotent: true,
+		name: "wiki_status", group: GroupWiki, title: "Wiki status", idempotent: true, withSemantic: wikiStatusSemanticTool,
 		description: "Branch, HEAD, index, sync, read-only state and uncommitted files. Use it when results look stale or " +
 			"writes fail.",
 		input: in,
@@ -192,6 +193,9 @@ func statusText(st *wiki.Status) string {
 		b.line("Last index error: %s", st.Index.Error)
 	}
 	b.line("History index: %s. Link graph: %s.", derivedText(st.History), derivedText(st.Graph))
+	if line := semanticStatusText(st.Semantic); line != "" {
+		b.line("%s", line)
+	}
 	if st.MissingObjects > 0 {
 		b.line("Missing objects: %d that the history refers to are absent from this repository (a partial clone, or a "+
 			"damaged repository); the history tools mark the line counts, renames and blame that need them as unknown. "+

@@ -41,7 +41,13 @@ func seedTools(tb testing.TB, profile string) map[string]map[string]any {
 // each with the seed's description and input schema.
 func checkSeedTools(t *testing.T, c *tsClient, profile string) {
 	t.Helper()
-	want := seedTools(t, profile)
+	checkTools(t, c, profile, seedTools(t, profile))
+}
+
+// checkTools checks that a profile lists exactly the tools in want, each
+// with its description and input schema.
+func checkTools(t *testing.T, c *tsClient, profile string, want map[string]map[string]any) {
+	t.Helper()
 	got := c.listTools(t)
 	if len(got) != len(want) {
 		var names []string

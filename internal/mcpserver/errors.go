@@ -88,6 +88,7 @@ var defaultHints = map[wiki.Code]string{
 	wiki.CodeReadOnly:      "use the read tools; this wiki cannot be changed here",
 	wiki.CodeTooLarge:      "send less: split the content, or read in parts with offset and max_chars",
 	wiki.CodeInternal:      "retry; if it keeps failing, the wikid log has the details",
+	wiki.CodeUnavailable:   "retry later; wiki_status shows the embeddings endpoint's last error",
 }
 
 // sentence ends s with exactly one period.

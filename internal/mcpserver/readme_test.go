@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wikid/wikid/internal/embed/embedtest"
 	"github.com/wikid/wikid/internal/mcpserver"
 )
 
@@ -24,7 +25,11 @@ func TestREADME_Tools(t *testing.T) {
 		t.Fatal("the README has no Tools section")
 	}
 	section, _, _ = strings.Cut(section, "\n#") // up to the next heading
-	s := newSession(t, connectHTTP(t, serveHTTP(t, openWiki(t, fixtureRepo(t), nil), mcpserver.Options{}, mcpserver.HTTPOptions{}), nil, ""))
+	// A wiki with semantic search serves every tool.
+	srv := embedtest.Start()
+	defer srv.Close()
+	w := openSemanticWiki(t, fixtureRepo(t), srv.URL, 0)
+	s := newSession(t, connectHTTP(t, serveHTTP(t, w, mcpserver.Options{}, mcpserver.HTTPOptions{}), nil, ""))
 	row := regexp.MustCompile("(?m)^\\| `([a-z_]+)` \\| (.+) \\|$")
 	listed := map[string]bool{}
 	for _, m := range row.FindAllStringSubmatch(section, -1) {

@@ -15,8 +15,8 @@ import (
 // text. What Roux calls "not an error" (a missing node, no path, no
 // neighbours) answers null, [] or {"deleted": false}; errors are
 // {"error": {"code", "message"}} with Roux's codes. Its search tool is
-// served only when semantic search is configured, which wikid cannot do
-// yet, so it is not listed.
+// listed only when semantic search is configured, as Roux lists it only
+// with an embedding provider.
 
 const rouxInstructions = `Roux graph tools over a git repository of markdown notes (served by wikid). A node's id is ` +
 	`its file path in lower case, such as notes/graphcore.md. Every change is one git commit.`
@@ -34,7 +34,7 @@ var rouxWords = wiki.Words{
 
 func rouxTools() []*tool {
 	return []*tool{rxGetNode(), rxNeighbors(), rxFindPath(), rxHubs(), rxSearchByTags(), rxRandom(), rxCreate(), rxUpdate(),
-		rxDelete(), rxList(), rxResolve(), rxExist()}
+		rxDelete(), rxList(), rxResolve(), rxExist(), rxSearch()}
 }
 
 // Roux's truncation limits, in characters.

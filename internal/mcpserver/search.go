@@ -22,6 +22,7 @@ type searchArgs struct {
 	Folder        string   `json:"folder"`
 	BacklinksTo   string   `json:"backlinks_to"`
 	ModifiedSince string   `json:"modified_since"`
+	Mode          string   `json:"mode"`
 	Sort          string   `json:"sort"`
 	Limit         int      `json:"limit"`
 	Cursor        string   `json:"cursor"`
@@ -56,9 +57,10 @@ func searchNotesTool() *tool {
 		name: "search_notes", group: GroupSearch, title: "Search notes", idempotent: true,
 		description: "Ranked search with snippets. Use grep_notes for exact text, list_notes to browse. " +
 			queryLanguage,
-		input:  in,
-		output: searchResultSchema(),
-		run:    bind(in, runSearch),
+		input:        in,
+		output:       searchResultSchema(false),
+		run:          bind(in, runSearch),
+		withSemantic: searchNotesSemanticTool,
 	}
 }
 
@@ -73,18 +75,24 @@ func runSearch(ctx context.Context, s *Server, a *searchArgs) (any, string, erro
 	}
 	res, err := s.w.Search(ctx, wiki.SearchParams{
 		Query: a.Query, Tags: a.Tags, Folder: a.Folder, BacklinksTo: a.BacklinksTo, ModifiedSince: since,
-		Sort: a.Sort, Limit: a.Limit, Cursor: a.Cursor, Snippets: 1,
+		Sort: a.Sort, Limit: a.Limit, Cursor: a.Cursor, Snippets: 1, Mode: a.Mode,
 	})
 	if err != nil {
 		return nil, "", err
 	}
+	return searchOutputOf(res, a.Sort), searchText(a.Query, res), nil
+}
+
+// searchOutputOf readies a page of hits for the wire: tags never null,
+// the created date only when sorting by it, snippets clipped.
+func searchOutputOf(res *wiki.SearchResult, sort string) *searchOutput {
 	out := &searchOutput{SearchResult: res}
 	for i := range res.Results {
 		hit := &res.Results[i]
 		if hit.Tags == nil {
 			hit.Tags = []string{}
 		}
-		if a.Sort != "created" {
+		if sort != "created" {
 			hit.Created = nil // read_note has it, with where the dates come from
 		}
 		for j := range hit.Snippets {
@@ -93,7 +101,7 @@ func runSearch(ctx context.Context, s *Server, a *searchArgs) (any, string, erro
 			out.Truncated = out.Truncated || cut
 		}
 	}
-	return out, searchText(a.Query, res), nil
+	return out
 }
 
 func searchText(query string, res *wiki.SearchResult) string {
@@ -131,14 +139,20 @@ func searchText(query string, res *wiki.SearchResult) string {
 	} else {
 		b.line("No more results.")
 	}
+	if res.Mode != "" && res.Mode != wiki.SearchText || res.Fallback != "" {
+		b.line("Ranked by: %s.", res.Mode)
+	}
+	semanticNotes(&b, res)
 	return b.String()
 }
 
 // oneLine folds a snippet onto one line.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-func searchResultSchema() *schema {
-	return object("One page of results.",
+// searchResultSchema is the schema of a page of hits; with semantic, of
+// one that may come from a search by meaning.
+func searchResultSchema(semantic bool) *schema {
+	s := object("One page of results.",
 		req("results", arrayOf("The notes found, best first (or in the sort order).", object("",
 			req("path", str("Note path.")),
 			req("title", str("Title.")),
@@ -154,6 +168,10 @@ func searchResultSchema() *schema {
 		opt("next_cursor", str("Pass as cursor to get the next page; absent on the last page.")),
 		opt("truncated", boolean("Set when a snippet was cut to 500 characters.")),
 	)
+	if semantic {
+		s.Props = append(s.Props, semanticResultProps()...)
+	}
+	return s
 }
 
 // parseSince reads a date argument that starts a span: the first instant

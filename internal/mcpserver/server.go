@@ -108,9 +108,13 @@ func New(w *wiki.Wiki, opts Options) *Server {
 		server.WithHooks(hooks),
 		server.WithRecovery(),
 	)
+	_, semantic := w.SemanticState()
 	for _, t := range prof.tools() {
-		if !s.groupEnabled(t.group) {
+		if !s.groupEnabled(t.group) || t.needsSemantic && !semantic {
 			continue
+		}
+		if semantic && t.withSemantic != nil {
+			t = t.withSemantic()
 		}
 		s.tools[t.name] = t
 		s.mcp.AddTool(t.definition(opts.ReadOnly), s.handler(t))
@@ -216,6 +220,11 @@ type tool struct {
 	// such a tool as read-only and serves its reads.
 	reads func(args []byte) bool
 	run   runFunc
+	// needsSemantic tools are listed only when the wiki has semantic
+	// search; withSemantic, when set, is the tool served instead of this
+	// one when it has.
+	needsSemantic bool
+	withSemantic  semanticVariant
 	// seedOutput, for a profile's tool, is the output schema exactly as
 	// its seed gives it; the result is then its structured content as it
 	// comes, and its text that JSON.
@@ -435,7 +444,7 @@ func allTools() []*tool {
 		searchNotesTool(), gatherContextTool(), grepNotesTool(), listNotesTool(), listTagsTool(), recentChangesTool(),
 		resolveNotesTool(), randomNoteTool(),
 		getLinksTool(), findPathTool(), getHubsTool(), findBrokenLinksTool(),
-		readImageTool(), wikiStatusTool(), syncWikiTool(),
+		readImageTool(), wikiStatusTool(), syncWikiTool(), relatedNotesTool(),
 		noteHistoryTool(), diffVersionsTool(), blameNoteTool(), activityLogTool(), restoreNoteTool(), revertChangeTool(),
 	}
 }

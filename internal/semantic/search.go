@@ -128,6 +128,14 @@ func (x *Index) queryVector(ctx context.Context, text string) ([]float32, error)
 		return v, nil
 	}
 	vecs, err := x.emb.Embed(ctx, []string{text})
+	if ctx.Err() == nil {
+		x.mu.Lock()
+		x.lastErr = ""
+		if err != nil {
+			x.lastErr = err.Error()
+		}
+		x.mu.Unlock()
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,147 @@
+package mcpserver_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wikid/wikid/internal/embed"
+	"github.com/wikid/wikid/internal/embed/embedtest"
+	"github.com/wikid/wikid/internal/gitstore"
+	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/graph"
+	"github.com/wikid/wikid/internal/history"
+	"github.com/wikid/wikid/internal/index"
+	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/semantic"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// semanticQueries are what the benchmark asks, in turn.
+var semanticQueries = []string{
+	"onboarding the new designer", "recipe for dinner", "vacation itinerary", "budget and expenses",
+	"incident with the servers", "garden in spring", "marathon training", "meeting agenda",
+}
+
+// BenchmarkSemantic measures search by meaning through MCP over HTTP on a
+// generated wiki of 10,000 notes (and 100,000 with WIKID_BENCH_100K=1),
+// embedded at 384 dimensions by the test endpoint on loopback: the time
+// to embed the wiki (the endpoint's own time included, which a real model
+// makes longer), the vectors' size on disk, the heap of the whole wiki,
+// and the latency of semantic and hybrid searches. Queries repeat, so
+// their vectors come from the cache; new-query adds one request to the
+// endpoint.
+func BenchmarkSemantic(b *testing.B) {
+	sizes := []int{10000}
+	if os.Getenv("WIKID_BENCH_100K") != "" {
+		sizes = append(sizes, 100000)
+	}
+	for _, n := range sizes {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			srv := embedtest.Start()
+			defer srv.Close()
+			dir := b.TempDir()
+			gittest.Generate(b, dir, n, 2000)
+			files := strings.Fields(gittest.Git(b, dir, "ls-files", "*.md"))
+			notePath := strings.TrimSuffix(files[len(files)/2], ".md")
+			runtime.GC()
+			var before runtime.MemStats
+			runtime.ReadMemStats(&before)
+			start := time.Now()
+			w := openSemanticWiki(b, dir, srv.URL, 384)
+			st := waitEmbedded(b, w)
+			took := time.Since(start)
+			runtime.GC()
+			var after runtime.MemStats
+			runtime.ReadMemStats(&after)
+			fi, err := os.Stat(filepath.Join(dir, ".git", "wikid", "semantic", "vectors"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			url := serveHTTP(b, w, mcpserver.Options{}, mcpserver.HTTPOptions{Token: "bench"})
+			s := newSession(b, connectHTTP(b, url, map[string]string{"Authorization": "Bearer bench"}, ""))
+			for _, mode := range []string{"semantic", "hybrid"} {
+				b.Run(mode, func(b *testing.B) {
+					benchCall(b, s, "search_notes", func(i int) map[string]any {
+						return map[string]any{"query": semanticQueries[i%len(semanticQueries)], "mode": mode}
+					})
+				})
+			}
+			b.Run("new-query", func(b *testing.B) {
+				benchCall(b, s, "search_notes", func(i int) map[string]any {
+					return map[string]any{"query": fmt.Sprintf("notes about budget %d", i), "mode": "semantic"}
+				})
+			})
+			b.Run("related", func(b *testing.B) {
+				benchCall(b, s, "related_notes", func(int) map[string]any { return map[string]any{"path": notePath} })
+			})
+			b.Run("build", func(b *testing.B) {
+				b.ReportMetric(took.Seconds(), "embed-all-s")
+				b.ReportMetric(float64(st.Chunks), "chunks")
+				b.ReportMetric(float64(fi.Size())/(1<<20), "vectors-MiB")
+				b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/(1<<20), "heap-MiB")
+			})
+		})
+	}
+}
+
+// openSemanticWiki opens the wiki at dir with every index, semantic search
+// embedding through url at dims dimensions.
+func openSemanticWiki(tb testing.TB, dir, url string, dims int) *wiki.Wiki {
+	tb.Helper()
+	ctx := context.Background()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{Logger: logger})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	hist, err := history.Open(ctx, store, history.Options{Logger: logger})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	client, err := embed.New(embed.Options{BaseURL: url, Model: "topics", Dimensions: dims})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sem, err := semantic.Open(ctx, filepath.Join(store.Dir(), "semantic"), client, semantic.Options{Logger: logger})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New(), Semantic: sem},
+		wiki.Options{Committer: wiki.Identity{Name: "wikid", Email: "wikid@example.com"}, Logger: logger})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { w.Close(ctx) })
+	return w
+}
+
+// waitEmbedded waits until every derived store holds HEAD and every chunk
+// is embedded.
+func waitEmbedded(tb testing.TB, w *wiki.Wiki) wiki.SemanticState {
+	tb.Helper()
+	if err := w.CatchUp(context.Background()); err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		st, _ := w.SemanticState()
+		if st.Error != "" {
+			tb.Fatal(st.Error)
+		}
+		if st.Pending == 0 {
+			return st
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
