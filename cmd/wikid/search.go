@@ -24,6 +24,7 @@ Query language:
 Examples:
   wikid search 'tag:project -tag:archived "release plan"'
   wikid search --sort modified --limit 5 'folder:journal'
+  wikid search --mode semantic 'that note about onboarding the new designer'
 
 Flags:
 `
@@ -33,6 +34,8 @@ func (c *searchCommand) Run(ctx context.Context, args []string) error {
 	cl := newCommandLine(c.env, "search", c.Usage())
 	limit := cl.Int("limit", 10, "how many results (at most 100)")
 	sort := cl.String("sort", "relevance", "relevance, modified, created or title")
+	mode := cl.String("mode", "text", "text (the query language), semantic (by meaning, the query in plain words) or hybrid;\n"+
+		"semantic and hybrid need a semantic: block in .wikid.yaml")
 	cl.jsonFlag()
 	w, release, err := cl.parseAndOpen(ctx, args, 1, -1)
 	if err != nil {
@@ -42,7 +45,7 @@ func (c *searchCommand) Run(ctx context.Context, args []string) error {
 	if err := w.Reindex(ctx, false, progressPrinter(c.env, "indexing")); err != nil {
 		return err
 	}
-	res, err := w.Search(ctx, wiki.SearchParams{Query: strings.Join(cl.Args(), " "), Limit: *limit, Sort: *sort, Snippets: 3})
+	res, err := w.Search(ctx, wiki.SearchParams{Query: strings.Join(cl.Args(), " "), Limit: *limit, Sort: *sort, Snippets: 3, Mode: *mode})
 	if err != nil {
 		return err
 	}
@@ -55,7 +58,17 @@ func (c *searchCommand) Run(ctx context.Context, args []string) error {
 // print prints the results for people: each note's path, title and tags,
 // and the lines that match.
 func (c *searchCommand) print(res *wiki.SearchResult) {
-	fmt.Fprintf(c.stdout, "%d results\n", res.Total)
+	fmt.Fprintf(c.stdout, "%d results", res.Total)
+	if res.Mode != wiki.SearchText {
+		fmt.Fprintf(c.stdout, ", ranked by %s", res.Mode)
+	}
+	fmt.Fprintln(c.stdout)
+	if res.Fallback != "" {
+		fmt.Fprintf(c.stdout, "note: %s\n", res.Fallback)
+	}
+	if res.Unembedded > 0 {
+		fmt.Fprintf(c.stdout, "note: %d notes are not embedded yet, so not ranked by meaning\n", res.Unembedded)
+	}
 	for _, h := range res.Results {
 		fmt.Fprintf(c.stdout, "\n%s — %s", h.Path, h.Title)
 		if len(h.Tags) > 0 {

@@ -93,7 +93,9 @@ type Status struct {
 	Index   wiki.IndexStatus   `json:"index"`
 	History wiki.DerivedStatus `json:"history"`
 	Graph   wiki.DerivedStatus `json:"graph"`
-	Blocked string             `json:"blocked,omitempty"`
+	// Semantic is the semantic index's state; nil without semantic search.
+	Semantic *wiki.SemanticState `json:"semantic,omitempty"`
+	Blocked  string              `json:"blocked,omitempty"`
 	// RSS and PeakRSS are the process's resident memory now and at most,
 	// in bytes; 0 where the system does not say.
 	RSS     int64 `json:"rss"`
@@ -445,6 +447,9 @@ func (d *daemon) status(ctx context.Context) Status {
 		st.Clients.HTTP = d.http.Sessions()
 	}
 	st.Index, st.History, st.Graph, st.Blocked, _ = d.opts.Wiki.Derived(ctx)
+	if sem, ok := d.opts.Wiki.SemanticState(); ok {
+		st.Semantic = &sem
+	}
 	st.RSS, st.PeakRSS = memory()
 	return st
 }

@@ -194,9 +194,14 @@ func (c *Client) post(ctx context.Context, body []byte, n int) ([][]float32, err
 		}
 		return nil, e
 	}
+	return parseResponse(data, n)
+}
+
+// parseResponse reads an embeddings answer for n texts.
+func parseResponse(data []byte, n int) ([][]float32, error) {
 	var r response
 	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, &Error{Status: resp.StatusCode, Message: "the answer is not an embeddings response: " + err.Error()}
+		return nil, &Error{Status: http.StatusOK, Message: "the answer is not an embeddings response: " + err.Error()}
 	}
 	return vectors(r, n)
 }

@@ -29,10 +29,14 @@ func ResultJSON(tool string, v any, w wiki.Words) ([]byte, error) {
 	return encodeWith(v, outputSchemas()[tool], w)
 }
 
-// outputSchemas holds every tool's output schema by name.
+// outputSchemas holds every tool's output schema by name: of its variant
+// for semantic search where it has one, which adds optional fields.
 var outputSchemas = sync.OnceValue(func() map[string]*schema {
 	m := make(map[string]*schema)
 	for _, t := range allTools() {
+		if t.withSemantic != nil {
+			t = t.withSemantic()
+		}
 		m[t.name] = t.output
 	}
 	return m

@@ -65,6 +65,9 @@ func openVectors(dir, model string) (*vectors, error) {
 	return vs, nil
 }
 
+// maxDims bounds the vectors' length: the largest models give 4,096.
+const maxDims = 65536
+
 // errOtherModel is returned by load for a file of another model.
 var errOtherModel = errors.New("vectors of another model")
 
@@ -75,7 +78,7 @@ func (vs *vectors) load(f *os.File) error {
 		return errors.New("not a vectors file")
 	}
 	var h vectorsHeader
-	if err := json.Unmarshal(line[len(vectorsMagic):], &h); err != nil || h.Dims <= 0 {
+	if err := json.Unmarshal(line[len(vectorsMagic):], &h); err != nil || h.Dims <= 0 || h.Dims > maxDims {
 		return errors.New("not a vectors file")
 	}
 	if h.Model != vs.model {
@@ -126,6 +129,9 @@ var errDims = errors.New("the model's vectors changed length")
 // slots. The first vector sets the length and starts the file.
 func (vs *vectors) add(hs []hash, vecs [][]float32) ([]int32, error) {
 	if vs.dims == 0 {
+		if len(vecs[0]) > maxDims {
+			return nil, fmt.Errorf("vectors of %d numbers: at most %d", len(vecs[0]), maxDims)
+		}
 		vs.dims = len(vecs[0])
 		if err := vs.create(); err != nil {
 			vs.dims = 0
