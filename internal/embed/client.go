@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -33,7 +34,7 @@ type Options struct {
 	// BatchSize is how many texts go in one request; default 64.
 	BatchSize int
 	// Retries is how many times a request that failed for a reason that
-	// may pass (no connection, a timeout, 429, 5xx) is tried again;
+	// may pass (a timeout, a connection cut, 429, 5xx) is tried again;
 	// default 3. Backoff is the first wait, doubled each time (default
 	// 500ms, at most 10s), unless the endpoint says Retry-After.
 	Retries int
@@ -179,7 +180,11 @@ func (c *Client) post(ctx context.Context, body []byte, n int) ([][]float32, err
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, &Error{Message: err.Error(), Retryable: true, err: ErrUnreachable}
+		// Nothing listens: no use waiting to try again at once (the
+		// background embedding tries again later, and a search should
+		// not wait for nothing).
+		refused := errors.Is(err, syscall.ECONNREFUSED)
+		return nil, &Error{Message: err.Error(), Retryable: !refused, err: ErrUnreachable}
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse))

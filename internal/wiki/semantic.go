@@ -328,14 +328,25 @@ func tagNames(n *note.Note) []string {
 const snippetChars = 240
 
 // chunkSnippet returns the start of a note's lines start to end, on one
-// line, as a snippet.
+// line, as a snippet: its text, leaving out headings when it has more.
 func chunkSnippet(n *note.Note, start, end int) Snippet {
 	lines := strings.Split(string(n.Raw), "\n")
+	isText := func(i int) bool {
+		l := strings.TrimSpace(lines[i-1])
+		return l != "" && !isHeading(l)
+	}
+	headings := true
+	for i := start; i <= end && i <= len(lines); i++ {
+		if isText(i) {
+			headings = false
+			break
+		}
+	}
 	var b strings.Builder
 	first := 0
 	for i := start; i <= end && i <= len(lines) && b.Len() < snippetChars; i++ {
 		l := strings.TrimSpace(lines[i-1])
-		if l == "" {
+		if l == "" || !headings && !isText(i) {
 			continue
 		}
 		if first == 0 {
@@ -355,6 +366,12 @@ func chunkSnippet(n *note.Note, start, end int) Snippet {
 		text = text[:cut] + "…"
 	}
 	return Snippet{Line: max(first, start), Text: text}
+}
+
+// isHeading reports whether a trimmed line is an ATX heading.
+func isHeading(l string) bool {
+	t := strings.TrimLeft(l, "#")
+	return len(t) < len(l) && len(l)-len(t) <= 6 && (t == "" || t[0] == ' ' || t[0] == '\t')
 }
 
 // RelatedRequest asks for the notes nearest in meaning to a note.
