@@ -40,6 +40,13 @@ type searchPage struct {
 	Results []searchHit
 	Total   int
 	Next    string
+	// Semantic is set when the wiki searches by meaning too; Mode is the
+	// mode asked, Answered the one that answered, and Fallback and
+	// Unembedded what the result says of it.
+	Semantic       bool
+	Mode, Answered string
+	Fallback       string
+	Unembedded     int
 }
 
 type searchHit struct {
@@ -50,14 +57,16 @@ type searchHit struct {
 // search serves a search of the notes.
 func (h *Handler) search(w http.ResponseWriter, r *http.Request) {
 	q := strings.TrimSpace(r.URL.Query().Get("q"))
-	page := searchPage{Query: q}
+	page := searchPage{Query: q, Mode: r.URL.Query().Get("mode")}
+	_, page.Semantic = h.w.SemanticState()
 	if q != "" {
-		res, err := h.w.Search(r.Context(), wiki.SearchParams{Query: q, Limit: 20, Cursor: r.URL.Query().Get("cursor"), Snippets: 3})
+		res, err := h.w.Search(r.Context(), wiki.SearchParams{Query: q, Limit: 20, Cursor: r.URL.Query().Get("cursor"), Snippets: 3, Mode: page.Mode})
 		if err != nil {
 			h.fail(w, r, err)
 			return
 		}
 		page.Total, page.Next = res.Total, res.NextCursor
+		page.Answered, page.Fallback, page.Unembedded = res.Mode, res.Fallback, res.Unembedded
 		for _, hit := range res.Results {
 			x := searchHit{SearchHit: hit}
 			for _, s := range hit.Snippets {
