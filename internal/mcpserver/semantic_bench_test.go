@@ -82,7 +82,17 @@ func BenchmarkSemantic(b *testing.B) {
 			b.Run("related", func(b *testing.B) {
 				benchCall(b, s, "related_notes", func(int) map[string]any { return map[string]any{"path": notePath} })
 			})
+			// A restart chunks every note again but embeds nothing.
+			w.Close(context.Background())
+			inputs := srv.Inputs()
+			start = time.Now()
+			waitEmbedded(b, openSemanticWiki(b, dir, srv.URL, 384))
+			reopen := time.Since(start)
+			if n := srv.Inputs() - inputs; n != 0 {
+				b.Fatalf("a restart embedded %d texts", n)
+			}
 			b.Run("build", func(b *testing.B) {
+				b.ReportMetric(reopen.Seconds(), "restart-s")
 				b.ReportMetric(took.Seconds(), "embed-all-s")
 				b.ReportMetric(float64(st.Chunks), "chunks")
 				b.ReportMetric(float64(fi.Size())/(1<<20), "vectors-MiB")
