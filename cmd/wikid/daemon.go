@@ -202,7 +202,7 @@ func printDaemonStatus(w io.Writer, st *daemon.Status) {
 	fmt.Fprintf(w, "history     %s\n", derivedLine(st.History.CaughtUp, false, 0, 0, ""))
 	fmt.Fprintf(w, "links       %s\n", derivedLine(st.Graph.CaughtUp, false, 0, 0, ""))
 	if s := st.Semantic; s != nil {
-		line := fmt.Sprintf("%s at %s, %d of %d notes embedded", s.Model, s.Provider, s.Notes-s.Unembedded, s.Notes)
+		line := fmt.Sprintf("%s (%s), %d of %d notes embedded", s.Model, s.Provider, s.Notes-s.Unembedded, s.Notes)
 		if s.Error != "" {
 			line += "; last error: " + s.Error
 		}

@@ -21,6 +21,7 @@ import (
 	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/mcpserver"
 	"github.com/wikid/wikid/internal/semantic"
+	"github.com/wikid/wikid/internal/staticembed"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -132,6 +133,13 @@ func openSemantic(ctx context.Context, e env, c *config.Semantic, store wiki.Sto
 	if c == nil {
 		return nil, nil
 	}
+	dir := filepath.Join(store.Dir(), "semantic")
+	if c.Provider == config.SemanticBuiltin {
+		if !staticembed.Available() {
+			return nil, fmt.Errorf("semantic: provider builtin: %w", staticembed.ErrNotBuilt)
+		}
+		return semantic.Open(ctx, dir, staticembed.Lazy{}, semantic.Options{Logger: logger})
+	}
 	o := embed.Options{BaseURL: c.BaseURL, Model: c.Model, Dimensions: c.Dimensions, BatchSize: c.BatchSize}
 	if c.APIKeyEnv != "" {
 		if o.APIKey = e.getenv(c.APIKeyEnv); o.APIKey == "" {
@@ -142,7 +150,7 @@ func openSemantic(ctx context.Context, e env, c *config.Semantic, store wiki.Sto
 	if err != nil {
 		return nil, err
 	}
-	return semantic.Open(ctx, filepath.Join(store.Dir(), "semantic"), client, semantic.Options{Logger: logger})
+	return semantic.Open(ctx, dir, client, semantic.Options{Logger: logger})
 }
 
 // lockedIndex explains an index that another process holds: the

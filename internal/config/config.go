@@ -44,9 +44,13 @@ type Config struct {
 	Semantic *Semantic `yaml:"semantic"`
 }
 
-// Semantic configures search by meaning: an OpenAI-compatible embeddings
-// endpoint (Ollama, llama.cpp's server, LM Studio, vLLM, a hosted API).
+// Semantic configures search by meaning: the built-in model, or an
+// OpenAI-compatible embeddings endpoint (Ollama, llama.cpp's server, LM
+// Studio, vLLM, a hosted API).
 type Semantic struct {
+	// Provider is endpoint (the default when base_url is set) or builtin:
+	// the model built into wikid, offline, English only.
+	Provider string `yaml:"provider"`
 	// BaseURL is the API's base, such as http://localhost:11434/v1 for
 	// Ollama; wikid posts to BaseURL/embeddings.
 	BaseURL string `yaml:"base_url"`
@@ -81,6 +85,12 @@ type Links struct {
 	// folder, else wiki: see ResolveLinks.
 	Resolve wiki.LinkResolution `yaml:"resolve"`
 }
+
+// The semantic providers.
+const (
+	SemanticEndpoint = "endpoint"
+	SemanticBuiltin  = "builtin"
+)
 
 // Default returns the built-in configuration.
 func Default() Config {
@@ -143,8 +153,14 @@ func (c *Config) Validate() error {
 	if c.Sync != nil && c.Sync.Interval > 0 && c.Sync.Interval < time.Second {
 		return fmt.Errorf("sync: interval %s is under a second", c.Sync.Interval)
 	}
-	if s := c.Semantic; s != nil {
+	if s := c.Semantic; s != nil && s.Provider == SemanticBuiltin {
+		if s.BaseURL != "" || s.Model != "" || s.Dimensions != 0 || s.APIKeyEnv != "" {
+			return fmt.Errorf("semantic: the builtin provider takes no base_url, model, dimensions or api_key_env")
+		}
+	} else if s != nil {
 		switch {
+		case s.Provider != "" && s.Provider != SemanticEndpoint:
+			return fmt.Errorf("semantic: provider %q: use builtin, or endpoint (the default) with a base_url and a model", s.Provider)
 		case s.BaseURL == "" || s.Model == "":
 			return fmt.Errorf("semantic: base_url and model are required, for example base_url: http://localhost:11434/v1 and model: nomic-embed-text")
 		case !strings.HasPrefix(s.BaseURL, "http://") && !strings.HasPrefix(s.BaseURL, "https://"):

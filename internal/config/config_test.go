@@ -146,6 +146,8 @@ func TestConfig_Semantic(t *testing.T) {
 		"semantic:\n  base_url: localhost:11434\n  model: m\n",
 		"semantic:\n  base_url: http://x/v1\n  model: m\n  dimensions: -1\n",
 		"semantic:\n  base_url: http://x/v1\n  model: m\n  batch_size: 100000\n",
+		"semantic:\n  provider: builtin\n  base_url: http://x/v1\n",
+		"semantic:\n  provider: local\n",
 	} {
 		c := Default()
 		if err := c.ApplyFile([]byte(bad)); err != nil {
@@ -154,6 +156,10 @@ func TestConfig_Semantic(t *testing.T) {
 		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "semantic") {
 			t.Errorf("%q: %v, want a semantic error", bad, err)
 		}
+	}
+	c = Default()
+	if err := c.ApplyFile([]byte("semantic:\n  provider: builtin\n")); err != nil || c.Validate() != nil {
+		t.Errorf("builtin: %v %v", err, c.Validate())
 	}
 	c = Default()
 	if err := c.ApplyFile([]byte("semantic:\n  url: http://x\n")); err == nil {

@@ -3,12 +3,15 @@ package mcpserver_test
 import (
 	"encoding/json"
 	"maps"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/wikid/wikid/internal/embed/embedtest"
 	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/staticembed"
 )
 
 // semanticNotes are notes on the test endpoint's topics, each worded
@@ -97,7 +100,7 @@ func TestE2E_Semantic(t *testing.T) {
 			t.Fatal(err)
 		}
 		if st.Semantic.Enabled && st.Semantic.CaughtUp && st.Semantic.Unembedded == 0 && st.Semantic.Notes == 4 {
-			if st.Semantic.Model != "topics" || !strings.Contains(res.text(), "Semantic search: topics at ") {
+			if st.Semantic.Model != "topics" || !strings.Contains(res.text(), "Semantic search: topics (http://") {
 				t.Errorf("status %+v, text %q", st.Semantic, res.text())
 			}
 			break
@@ -218,4 +221,45 @@ func TestE2E_Semantic(t *testing.T) {
 			t.Errorf("status: %q", res.text())
 		}
 	})
+}
+
+// TestE2E_SemanticBuiltin drives search by meaning with the built-in
+// model: no endpoint, nothing downloaded.
+func TestE2E_SemanticBuiltin(t *testing.T) {
+	requireNode(t)
+	if !staticembed.Available() {
+		if os.Getenv("CI") != "" {
+			t.Fatal("the built-in model is not built: make test builds it")
+		}
+		t.Skip("the built-in model is not built: run make model")
+	}
+	dir := gittest.Init(t)
+	files := map[string]string{".wikid.yaml": "semantic:\n  provider: builtin\n"}
+	for _, name := range []string{"sourdough", "lisbon-trip", "tomatoes", "dentist", "guitar"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "fixtures", "semantic", "notes", name+".md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files["notes/"+name+".md"] = string(b)
+	}
+	gittest.Commit(t, dir, "notes", files)
+	c := connectTS(t, startBridge(t), stdioRequest(wikidBin, "--repo", dir))
+	var page semanticPage
+	var res *tsResult
+	for start := time.Now(); time.Since(start) < 30*time.Second; time.Sleep(50 * time.Millisecond) {
+		res = c.call(t, "search_notes", map[string]any{"query": "how do I make bread at home", "mode": "semantic"})
+		if res.IsError {
+			t.Fatal(res.text())
+		}
+		if json.Unmarshal(res.StructuredContent, &page); page.Unembedded == 0 && len(page.Results) > 0 {
+			break
+		}
+	}
+	if len(page.Results) == 0 || page.Results[0].Path != "notes/sourdough" {
+		t.Errorf("builtin: %s", res.StructuredContent)
+	}
+	res = c.call(t, "wiki_status", map[string]any{})
+	if !strings.Contains(res.text(), "Semantic search: "+staticembed.BuiltinName+" (built in), 5 notes, all embedded") {
+		t.Errorf("status: %q", res.text())
+	}
 }

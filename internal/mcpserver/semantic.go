@@ -132,7 +132,7 @@ func semanticStatusText(st wiki.SemanticStatus) string {
 	if !st.Enabled {
 		return ""
 	}
-	line := fmt.Sprintf("Semantic search: %s at %s, %s", st.Model, st.Provider, plural(st.Notes, "note"))
+	line := fmt.Sprintf("Semantic search: %s (%s), %s", st.Model, st.Provider, plural(st.Notes, "note"))
 	if st.Unembedded > 0 {
 		line += fmt.Sprintf(", %d not embedded yet (%s waiting)", st.Unembedded, plural(st.Pending, "chunk"))
 	} else {
