@@ -42,9 +42,14 @@ var (
 	cursorProp = opt("cursor", str(""))
 )
 
-func searchNotesTool() *tool {
-	in := object("",
-		opt("query", str("")),
+// searchInput is search_notes' input schema; with semantic, with mode.
+func searchInput(semantic bool) *schema {
+	props := []prop{opt("query", str(""))}
+	if semantic {
+		props = append(props, opt("mode", enum("text: the query language; semantic: by meaning, query in plain words; hybrid: both, fused.",
+			wiki.SearchText, wiki.SearchSemantic, wiki.SearchHybrid).def(wiki.SearchText)))
+	}
+	return object("", append(props,
 		opt("tags", strList("All of these.")),
 		folderProp,
 		opt("backlinks_to", str("")),
@@ -52,7 +57,11 @@ func searchNotesTool() *tool {
 		opt("sort", enum("", "relevance", "modified", "created", "title").def("relevance")),
 		opt("limit", integer("", 1, 100).def(10)),
 		cursorProp,
-	)
+	)...)
+}
+
+func searchNotesTool() *tool {
+	in := searchInput(false)
 	return &tool{
 		name: "search_notes", group: GroupSearch, title: "Search notes", idempotent: true,
 		description: "Ranked search with snippets. Use grep_notes for exact text, list_notes to browse. " +

@@ -19,18 +19,7 @@ type semanticVariant func() *tool
 
 func searchNotesSemanticTool() *tool {
 	t := searchNotesTool()
-	in := object("",
-		opt("query", str("")),
-		opt("mode", enum("text: the query language; semantic: by meaning, query in plain words; hybrid: both, fused.",
-			wiki.SearchText, wiki.SearchSemantic, wiki.SearchHybrid).def(wiki.SearchText)),
-		opt("tags", strList("All of these.")),
-		folderProp,
-		opt("backlinks_to", str("")),
-		opt("modified_since", str("")),
-		opt("sort", enum("", "relevance", "modified", "created", "title").def("relevance")),
-		opt("limit", integer("", 1, 100).def(10)),
-		cursorProp,
-	)
+	in := searchInput(true)
 	t.input = in
 	t.output = searchResultSchema(true)
 	t.run = bind(in, runSearch)
