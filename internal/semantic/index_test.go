@@ -180,6 +180,11 @@ func TestIndex_SearchByMeaning(t *testing.T) {
 		if _, err := f.w.Search(context.Background(), wiki.SearchParams{Query: "hotel", Mode: wiki.SearchSemantic, Sort: "modified"}); wiki.CodeOf(err) != wiki.CodeInvalidParams {
 			t.Errorf("sort: %v", err)
 		}
+		// Plain words that are no query: hybrid ranks by meaning alone, and says so.
+		res, err = f.w.Search(context.Background(), wiki.SearchParams{Query: "hotel (near the river", Mode: wiki.SearchHybrid})
+		if err != nil || res.Mode != wiki.SearchSemantic || !strings.Contains(res.Fallback, "not in the query language") || len(res.Results) == 0 {
+			t.Errorf("hybrid of no query: %+v %v", res, err)
+		}
 	})
 
 	t.Run("related", func(t *testing.T) {

@@ -126,8 +126,9 @@ type SearchResult struct {
 	NextCursor string
 	// Mode is the search that answered: text, semantic or hybrid.
 	Mode string
-	// Fallback says why a hybrid search answered with text alone; ""
-	// when it did not fall back.
+	// Fallback says why a hybrid search answered with one ranking alone
+	// (text when the endpoint failed, semantic when the query is not in
+	// the query language); "" when it did not fall back.
 	Fallback string
 	// Unembedded counts the notes the semantic index has not embedded
 	// yet, which a semantic or hybrid search could not rank by meaning.

@@ -134,6 +134,16 @@ func (w *Wiki) searchByMeaning(ctx context.Context, p SearchParams) (*SearchResu
 		text.Query = "" // plain language, not the query language
 	}
 	req, err := w.searchRequest(text)
+	mode, fallback := p.Mode, ""
+	if CodeOf(err) == CodeInvalidQuery && p.Mode == SearchHybrid {
+		// Plain words need not be in the query language: rank by meaning
+		// alone, and say so.
+		var qe *Error
+		errors.As(err, &qe)
+		mode, fallback = SearchSemantic, "the query is not in the query language ("+qe.Message+"), so these are semantic results"
+		text.Query = ""
+		req, err = w.searchRequest(text)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -161,13 +171,13 @@ func (w *Wiki) searchByMeaning(ctx context.Context, p SearchParams) (*SearchResu
 	if _, err := w.await(ctx, w.semanticLane); err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	res := &SearchResult{Mode: p.Mode, Unembedded: w.semantic.State().Unembedded}
+	res := &SearchResult{Mode: mode, Fallback: fallback, Unembedded: w.semantic.State().Unembedded}
 	near, nerr := w.semantic.Nearest(ctx, p.Query, SemanticDepth, keep)
-	if nerr != nil && p.Mode == SearchSemantic {
+	if nerr != nil && mode == SearchSemantic {
 		return nil, unavailable(nerr)
 	}
 	var ranked []rankedNote
-	if p.Mode == SearchSemantic {
+	if mode == SearchSemantic {
 		ranked = fromNeighbours(near)
 	} else {
 		if err := w.refreshIndex(ctx); err != nil {
