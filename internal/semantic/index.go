@@ -5,15 +5,17 @@
 // A vector is kept under the hash of the text it embeds, so a note that
 // moves, or a section that does not change, is never embedded again. The
 // vectors live in one file under the wiki's derived-state folder, written
-// once per vector; which note holds which chunk is recomputed from the
-// commits when the index opens, which costs reading the notes but no
-// embedding. Embedding runs in the background: a commit is indexed at
-// once, and its new chunks wait for their vectors (State().Pending).
+// once per vector. Which note holds which chunk is saved when the index
+// closes, and otherwise recomputed from the commits when it opens, which
+// costs reading the notes but no embedding. Embedding runs in the
+// background: a commit is indexed at once, and its new chunks wait for
+// their vectors (State().Pending).
 package semantic
 
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -105,19 +107,21 @@ func Open(ctx context.Context, dir string, emb Embedder, opts Options) (*Index, 
 		byPath: map[string]int{}, texts: map[hash]string{}, waiting: map[hash][]*chunk{},
 		wake: make(chan struct{}, 1), done: make(chan struct{}),
 	}
+	x.loadNotes()
 	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	x.cancel = cancel
 	go x.embedLoop(bg)
 	return x, nil
 }
 
-// Close stops the background embedding and closes the vectors' file.
+// Close stops the background embedding, saves the notes' chunks for the
+// next start, and closes the vectors' file.
 func (x *Index) Close(ctx context.Context) error {
 	x.cancel()
 	<-x.done
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	return x.vs.close()
+	return errors.Join(x.saveNotes(), x.vs.close())
 }
 
 // Name is the store's name in logs and progress.

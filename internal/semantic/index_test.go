@@ -281,10 +281,22 @@ func TestIndex_Incremental(t *testing.T) {
 		t.Errorf("after git mv: %v", got)
 	}
 
-	// A restart embeds nothing: the vectors are kept by their text.
+	// A restart embeds nothing: the vectors are kept by their text, and
+	// the notes' chunks are taken as a clean close saved them.
 	f.w.Close(ctx)
 	f.w, f.sem = open(t, f.dir, f.srv.URL, "topics", 0)
+	if head := strings.TrimSpace(gittest.Git(t, f.dir, "rev-parse", "HEAD")); f.sem.Commit() != head {
+		t.Errorf("after a clean close the index opens at %q, not HEAD", f.sem.Commit())
+	}
 	embedded("restart", 0)
+	// Without them (a crash), it reads the notes again, and still embeds nothing.
+	f.w.Close(ctx)
+	os.Remove(filepath.Join(f.dir, ".git", "wikid", "semantic", "notes"))
+	f.w, f.sem = open(t, f.dir, f.srv.URL, "topics", 0)
+	if f.sem.Commit() != "" {
+		t.Errorf("without saved notes the index opens at %q", f.sem.Commit())
+	}
+	embedded("restart after a crash", 0)
 	if got := search("onboarding"); len(got) == 0 || got[0] != "people/first-week" {
 		t.Errorf("after restart: %v", got)
 	}
