@@ -79,6 +79,9 @@ type Index struct {
 	queue   []hash
 	waiting map[hash][]*chunk
 	lastErr string
+	// savedAt is the commit of the notes the notes' file holds, "" when
+	// it holds none or others.
+	savedAt string
 
 	queries queryCache
 	wake    chan struct{}

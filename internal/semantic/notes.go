@@ -36,6 +36,10 @@ type savedChunk struct {
 // for a vector (their texts are not saved). The caller holds mu.
 func (x *Index) saveNotes() error {
 	path := filepath.Join(x.dir, notesFile)
+	if x.commit != "" && x.commit == x.savedAt && len(x.texts) == 0 {
+		return nil // the file holds them already
+	}
+	x.savedAt = ""
 	if x.commit == "" || len(x.texts) > 0 {
 		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
@@ -67,7 +71,11 @@ func (x *Index) saveNotes() error {
 		os.Remove(tmp)
 		return err
 	}
-	return os.Rename(tmp, path)
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	x.savedAt = x.commit
+	return nil
 }
 
 // loadNotes takes the saved notes when they fit the vectors; it reports
@@ -100,6 +108,6 @@ func (x *Index) loadNotes() bool {
 		notes[i], byPath[n.Path] = e, i
 		chunks += len(n.Chunks)
 	}
-	x.commit, x.notes, x.byPath, x.chunks = s.Commit, notes, byPath, chunks
+	x.commit, x.notes, x.byPath, x.chunks, x.savedAt = s.Commit, notes, byPath, chunks, s.Commit
 	return true
 }
