@@ -443,3 +443,17 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// TestSearch_WaitsForEmbedding checks that a search right after opening
+// waits for a short embedding instead of answering from none of it.
+func TestSearch_WaitsForEmbedding(t *testing.T) {
+	srv := embedtest.Start()
+	defer srv.Close()
+	dir := gittest.Init(t)
+	gittest.Commit(t, dir, "notes", topicNotes)
+	w, _ := open(t, dir, srv.URL, "topics", 0)
+	res, err := w.Search(context.Background(), wiki.SearchParams{Query: "onboarding the new designer", Mode: wiki.SearchSemantic})
+	if err != nil || res.Unembedded != 0 || len(res.Results) == 0 || res.Results[0].Path != "people/first-week" {
+		t.Fatalf("%+v %v", res, err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/wikid/wikid/internal/note"
 )
@@ -168,7 +169,7 @@ func (w *Wiki) searchByMeaning(ctx context.Context, p SearchParams) (*SearchResu
 	if err != nil {
 		return nil, err
 	}
-	if _, err := w.await(ctx, w.semanticLane); err != nil {
+	if err := w.awaitEmbedded(ctx); err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
 	res := &SearchResult{Mode: mode, Fallback: fallback, Unembedded: w.semantic.State().Unembedded}
@@ -204,6 +205,38 @@ func (w *Wiki) searchByMeaning(ctx context.Context, p SearchParams) (*SearchResu
 	}
 	w.hitDates(ctx, res.Results)
 	return res, nil
+}
+
+// embeddingWait is how long a search by meaning waits for the chunks
+// still to embed (a note just written, or a wiki just opened with the
+// built-in model) before it answers without them, saying how many notes
+// it left out.
+const embeddingWait = 3 * time.Second
+
+// awaitEmbedded brings the semantic index to HEAD, then waits up to
+// embeddingWait for its pending chunks, reporting progress; not at all
+// while the embedder fails.
+func (w *Wiki) awaitEmbedded(ctx context.Context) error {
+	if _, err := w.await(ctx, w.semanticLane); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(embeddingWait)
+	next := time.Now().Add(progressEvery)
+	for {
+		st := w.semantic.State()
+		if st.Pending == 0 || st.Error != "" || time.Now().After(deadline) {
+			return nil
+		}
+		if now := time.Now(); now.After(next) {
+			reportProgress(ctx, Progress{Done: st.Chunks - st.Pending, Total: st.Chunks, Message: "embedding the notes"})
+			next = now.Add(progressEvery)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }
 
 func cmpOr(a, b int) int {
@@ -425,7 +458,7 @@ func (w *Wiki) Related(ctx context.Context, req RelatedRequest) (*SearchResult, 
 		}
 		keep = func(p string) bool { return strings.HasPrefix(p, folder+"/") }
 	}
-	if _, err := w.await(ctx, w.semanticLane); err != nil {
+	if err := w.awaitEmbedded(ctx); err != nil {
 		return nil, fmt.Errorf("related notes: %w", err)
 	}
 	near, err := w.semantic.Related(ctx, n.Path, limit, keep)
@@ -465,7 +498,7 @@ func (w *Wiki) resolveByMeaning(ctx context.Context, req ResolveRequest) (*Resol
 			return nil, err
 		}
 	}
-	if _, err := w.await(ctx, w.semanticLane); err != nil {
+	if err := w.awaitEmbedded(ctx); err != nil {
 		return nil, fmt.Errorf("resolve: %w", err)
 	}
 	_, snap, err := w.head(ctx)
