@@ -23,6 +23,7 @@ import (
 	"github.com/wikid/wikid/internal/history"
 	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/semantic"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -44,6 +45,13 @@ func fixtureRepo(tb testing.TB) string {
 // openWiki opens a wiki over dir, configured as wikid serve would from the
 // fixture's .wikid.yaml (daily notes in journal/), with its index caught up.
 func openWiki(tb testing.TB, dir string, edit func(*wiki.Options)) *wiki.Wiki {
+	tb.Helper()
+	return openWikiEmbedding(tb, dir, edit, nil)
+}
+
+// openWikiEmbedding is openWiki with semantic search embedding with emb;
+// without, for a nil emb.
+func openWikiEmbedding(tb testing.TB, dir string, edit func(*wiki.Options), emb semantic.Embedder) *wiki.Wiki {
 	tb.Helper()
 	ctx := context.Background()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -67,7 +75,15 @@ func openWiki(tb testing.TB, dir string, edit func(*wiki.Options)) *wiki.Wiki {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New()}, opts)
+	deps := wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New()}
+	if emb != nil {
+		sem, err := semantic.Open(ctx, filepath.Join(store.Dir(), "semantic"), emb, semantic.Options{Logger: logger})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		deps.Semantic = sem
+	}
+	w, err := wiki.Open(ctx, deps, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}

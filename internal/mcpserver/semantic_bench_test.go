@@ -3,8 +3,6 @@ package mcpserver_test
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,13 +12,8 @@ import (
 
 	"github.com/wikid/wikid/internal/embed"
 	"github.com/wikid/wikid/internal/embed/embedtest"
-	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/graph"
-	"github.com/wikid/wikid/internal/history"
-	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/mcpserver"
-	"github.com/wikid/wikid/internal/semantic"
 	"github.com/wikid/wikid/internal/staticembed"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -120,7 +113,7 @@ func BenchmarkSemantic_Builtin(b *testing.B) {
 	dir := b.TempDir()
 	gittest.Generate(b, dir, 10000, 2000)
 	start := time.Now() // the search index and the history are built meanwhile
-	w := openWikiEmbedding(b, dir, staticembed.Lazy{})
+	w := openWikiEmbedding(b, dir, nil, staticembed.Lazy{})
 	st := waitEmbedded(b, w)
 	took := time.Since(start)
 	url := serveHTTP(b, w, mcpserver.Options{}, mcpserver.HTTPOptions{Token: "bench"})
@@ -144,38 +137,7 @@ func openSemanticWiki(tb testing.TB, dir, url string, dims int) *wiki.Wiki {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return openWikiEmbedding(tb, dir, client)
-}
-
-// openWikiEmbedding opens the wiki at dir with every index, semantic
-// search embedding with emb.
-func openWikiEmbedding(tb testing.TB, dir string, emb semantic.Embedder) *wiki.Wiki {
-	tb.Helper()
-	ctx := context.Background()
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{Logger: logger})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	hist, err := history.Open(ctx, store, history.Options{Logger: logger})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	sem, err := semantic.Open(ctx, filepath.Join(store.Dir(), "semantic"), emb, semantic.Options{Logger: logger})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New(), Semantic: sem},
-		wiki.Options{Committer: wiki.Identity{Name: "wikid", Email: "wikid@example.com"}, Logger: logger})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { w.Close(ctx) })
-	return w
+	return openWikiEmbedding(tb, dir, nil, client)
 }
 
 // waitEmbedded waits until every derived store holds HEAD and every chunk

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -252,7 +253,7 @@ func TestIndex_Incremental(t *testing.T) {
 		t.Fatal(err)
 	}
 	embedded("write", 1)
-	if got := search("holiday journey"); !contains(got, "travel/rome") {
+	if got := search("holiday journey"); !slices.Contains(got, "travel/rome") {
 		t.Errorf("new note not found: %v", got)
 	}
 
@@ -260,7 +261,7 @@ func TestIndex_Incremental(t *testing.T) {
 		t.Fatal(err)
 	}
 	embedded("move", 0)
-	if got := search("holiday journey"); !contains(got, "trips/rome") || contains(got, "travel/rome") {
+	if got := search("holiday journey"); !slices.Contains(got, "trips/rome") || slices.Contains(got, "travel/rome") {
 		t.Errorf("after the move: %v", got)
 	}
 
@@ -268,7 +269,7 @@ func TestIndex_Incremental(t *testing.T) {
 		t.Fatal(err)
 	}
 	embedded("delete", 0)
-	if got := search("holiday journey"); contains(got, "trips/rome") {
+	if got := search("holiday journey"); slices.Contains(got, "trips/rome") {
 		t.Errorf("deleted note found: %v", got)
 	}
 
@@ -433,15 +434,6 @@ func TestSearch_NotConfigured(t *testing.T) {
 	if _, ok := w.SemanticState(); ok {
 		t.Error("semantic state without semantic search")
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // TestSearch_WaitsForEmbedding checks that a search right after opening

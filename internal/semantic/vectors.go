@@ -138,7 +138,7 @@ func (vs *vectors) add(hs []hash, vecs [][]float32) ([]int32, error) {
 			return nil, err
 		}
 	}
-	var buf bytes.Buffer
+	var buf []byte
 	slots := make([]int32, len(hs))
 	for _, v := range vecs {
 		if len(v) != vs.dims {
@@ -156,15 +156,25 @@ func (vs *vectors) add(hs []hash, vecs [][]float32) ([]int32, error) {
 		vs.hash = append(vs.hash, hs[i])
 		vs.data = append(vs.data, v...)
 		slots[i] = slot
-		buf.Write(hs[i][:])
-		for _, x := range v {
-			var b [4]byte
-			binary.LittleEndian.PutUint32(b[:], math.Float32bits(x))
-			buf.Write(b[:])
-		}
+		buf = appendRecord(buf, hs[i], v)
 	}
-	_, err := vs.f.Write(buf.Bytes())
+	_, err := vs.f.Write(buf)
 	return slots, err
+}
+
+// header returns the file's header line.
+func (vs *vectors) header() []byte {
+	head, _ := json.Marshal(vectorsHeader{Model: vs.model, Dims: vs.dims})
+	return append(append([]byte(vectorsMagic), head...), '\n')
+}
+
+// appendRecord appends a vector's record to b.
+func appendRecord(b []byte, h hash, v []float32) []byte {
+	b = append(b, h[:]...)
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+	}
+	return b
 }
 
 // create starts the file, replacing any.
@@ -176,8 +186,7 @@ func (vs *vectors) create() error {
 	if err != nil {
 		return err
 	}
-	head, _ := json.Marshal(vectorsHeader{Model: vs.model, Dims: vs.dims})
-	if _, err := f.Write(append(append([]byte(vectorsMagic), head...), '\n')); err != nil {
+	if _, err := f.Write(vs.header()); err != nil {
 		f.Close()
 		return err
 	}
@@ -220,15 +229,11 @@ func (vs *vectors) keep(live map[hash]bool) (map[int32]int32, error) {
 		return nil, err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	head, _ := json.Marshal(vectorsHeader{Model: vs.model, Dims: vs.dims})
-	w.Write(append(append([]byte(vectorsMagic), head...), '\n'))
-	var b [4]byte
+	w.Write(vs.header())
+	var rec []byte
 	for i, h := range hs {
-		w.Write(h[:])
-		for _, x := range data[i*vs.dims : (i+1)*vs.dims] {
-			binary.LittleEndian.PutUint32(b[:], math.Float32bits(x))
-			w.Write(b[:])
-		}
+		rec = appendRecord(rec[:0], h, data[i*vs.dims:(i+1)*vs.dims])
+		w.Write(rec)
 	}
 	if err := w.Flush(); err != nil {
 		f.Close()

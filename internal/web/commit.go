@@ -41,17 +41,27 @@ type part struct {
 	Changed bool
 }
 
-// commit serves a commit's page.
-func (h *Handler) commit(w http.ResponseWriter, r *http.Request) {
+// commitOf resolves the request's {sha} to a commit and reads it; it
+// answers the request itself and returns false when it cannot.
+func (h *Handler) commitOf(w http.ResponseWriter, r *http.Request) (string, wiki.CommitInfo, bool) {
 	sha := r.PathValue("sha")
 	id, err := h.w.Store().ResolveRevision(r.Context(), sha)
 	if err != nil {
 		h.fail(w, r, wiki.Errorf(wiki.CodeNotFound, "no commit %q", sha))
-		return
+		return "", wiki.CommitInfo{}, false
 	}
 	info, err := h.w.Store().CommitInfo(r.Context(), id)
 	if err != nil {
 		h.fail(w, r, err)
+		return "", wiki.CommitInfo{}, false
+	}
+	return id, info, true
+}
+
+// commit serves a commit's page.
+func (h *Handler) commit(w http.ResponseWriter, r *http.Request) {
+	id, info, ok := h.commitOf(w, r)
+	if !ok {
 		return
 	}
 	res, err := h.w.Diff(r.Context(), wiki.DiffRequest{To: id})

@@ -117,11 +117,11 @@ func (h *Handler) review(w http.ResponseWriter, r *http.Request) {
 		h.refuse(w, r, http.StatusForbidden, "this wiki is served read-only: nothing can be marked")
 		return
 	}
-	id, err := h.w.Store().ResolveRevision(r.Context(), r.PathValue("sha"))
-	if err != nil {
-		h.fail(w, r, wiki.Errorf(wiki.CodeNotFound, "no commit %q", r.PathValue("sha")))
+	id, _, ok := h.commitOf(w, r)
+	if !ok {
 		return
 	}
+	var err error
 	who := h.opts.Reviewer
 	env := []string{"GIT_AUTHOR_NAME=" + who.Name, "GIT_AUTHOR_EMAIL=" + who.Email, "GIT_COMMITTER_NAME=" + who.Name, "GIT_COMMITTER_EMAIL=" + who.Email}
 	switch state := r.PostFormValue("state"); state {
@@ -161,15 +161,8 @@ func (h *Handler) revert(w http.ResponseWriter, r *http.Request) {
 		h.refuse(w, r, http.StatusForbidden, "this wiki is served read-only: nothing can be undone")
 		return
 	}
-	sha := r.PathValue("sha")
-	id, err := h.w.Store().ResolveRevision(r.Context(), sha)
-	if err != nil {
-		h.fail(w, r, wiki.Errorf(wiki.CodeNotFound, "no commit %q", sha))
-		return
-	}
-	info, err := h.w.Store().CommitInfo(r.Context(), id)
-	if err != nil {
-		h.fail(w, r, err)
+	_, info, ok := h.commitOf(w, r)
+	if !ok {
 		return
 	}
 	subject, _, _ := splitMessage(info.Message)

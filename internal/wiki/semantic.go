@@ -1,6 +1,7 @@
 package wiki
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -129,7 +130,7 @@ func (w *Wiki) searchByMeaning(ctx context.Context, p SearchParams) (*SearchResu
 	if p.Limit < 0 || p.Limit > 100 {
 		return nil, Errorf(CodeInvalidParams, "limit %d is not from 1 to 100", p.Limit)
 	}
-	limit := cmpOr(p.Limit, 10)
+	limit := cmp.Or(p.Limit, 10)
 	text := p
 	if p.Mode == SearchSemantic {
 		text.Query = "" // plain language, not the query language
@@ -237,13 +238,6 @@ func (w *Wiki) awaitEmbedded(ctx context.Context) error {
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
-}
-
-func cmpOr(a, b int) int {
-	if a != 0 {
-		return a
-	}
-	return b
 }
 
 // searchFilter returns the test of a semantic search's filters: nil when
@@ -437,7 +431,7 @@ func (w *Wiki) Related(ctx context.Context, req RelatedRequest) (*SearchResult, 
 	if req.Limit < 0 || req.Limit > 50 {
 		return nil, Errorf(CodeInvalidParams, "limit %d is not from 1 to 50", req.Limit)
 	}
-	limit := cmpOr(req.Limit, 10)
+	limit := cmp.Or(req.Limit, 10)
 	_, snap, err := w.head(ctx)
 	if err != nil {
 		return nil, err
@@ -450,13 +444,13 @@ func (w *Wiki) Related(ctx context.Context, req RelatedRequest) (*SearchResult, 
 	if err != nil {
 		return nil, err
 	}
-	var keep func(string) bool
-	if req.Folder != "" {
-		folder, err := note.CleanFolder(req.Folder)
-		if err != nil {
-			return nil, err
-		}
-		keep = func(p string) bool { return strings.HasPrefix(p, folder+"/") }
+	folder, err := note.CleanFolder(req.Folder)
+	if err != nil {
+		return nil, err
+	}
+	keep, err := w.searchFilter(ctx, SearchRequest{Folder: folder})
+	if err != nil {
+		return nil, err
 	}
 	if err := w.awaitEmbedded(ctx); err != nil {
 		return nil, fmt.Errorf("related notes: %w", err)
