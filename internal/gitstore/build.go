@@ -22,9 +22,12 @@ type change struct {
 	old     treeEntry     // the file in the parent, if hadOld
 	hadOld  bool
 	// In a checkout, the file on disk as the worktree check found it (the
-	// parent's content), to put back if the commit is rolled back.
+	// parent's content, or the new one), to put back if the commit is
+	// rolled back, and its state, which it must still have when it is
+	// replaced or removed; disk is nil and onDisk absent for no file.
 	disk     []byte
 	diskPerm fs.FileMode
+	onDisk   fileState
 }
 
 // newTree is a tree object built for a commit and not written yet.

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 // checkoutUpdate is the checkout side of a commit, made under index.lock
@@ -37,15 +39,16 @@ type pendingFile struct {
 type undoStep struct {
 	op   undoOp
 	path string      // absolute
-	old  []byte      // undoRewrite: the content to put back
+	old  []byte      // undoRewrite: the content to put back; nil to remove the file
 	perm fs.FileMode // undoRewrite and undoMkdir: the permissions to put back
+	ours fileState   // undoRewrite: the file as the commit left it
 }
 
 type undoOp int
 
 const (
-	undoRemove  undoOp = iota // a file or a folder was created: remove it
-	undoRewrite               // a file was replaced or removed: write its old content back
+	undoRemove  undoOp = iota // a folder was created: remove it
+	undoRewrite               // a file was written or removed: put its old content back
 	undoMkdir                 // a folder was removed: create it again
 )
 
@@ -141,16 +144,21 @@ type written struct {
 // apply removes the deleted files (and the folders they leave empty), then
 // renames the new files into place and stats them for the index. It stops
 // at the first error.
+//
+// A file is replaced or removed only while it still holds what the worktree
+// check saw (see replaceChecked): one that someone changed since fails the
+// commit with an error of code LOCAL_CHANGES, and keeps what they saved.
 func (u *checkoutUpdate) apply() ([]written, error) {
 	done := make([]written, 0, len(u.deletes)+len(u.files))
 	root := u.s.workTree
 	for _, c := range u.deletes {
 		full := filepath.Join(root, filepath.FromSlash(c.path))
-		switch err := os.Remove(full); {
-		case err == nil:
+		if _, err := os.Lstat(full); errors.Is(err, fs.ErrNotExist) {
+			// Someone removed it since the check: nothing to do.
+		} else if err := u.s.replaceChecked(full, "", c.onDisk); err != nil {
+			return done, changedError(c.path, "remove", err)
+		} else {
 			u.undo = append(u.undo, undoStep{op: undoRewrite, path: full, old: c.disk, perm: c.diskPerm})
-		case !errors.Is(err, fs.ErrNotExist): // else someone removed it since the check
-			return done, fmt.Errorf("remove %q: %w", c.path, err)
 		}
 		for d := filepath.Dir(full); d != root && d != filepath.Dir(d); d = filepath.Dir(d) {
 			fi, err := os.Lstat(d)
@@ -163,15 +171,12 @@ func (u *checkoutUpdate) apply() ([]written, error) {
 	}
 	for i := range u.files {
 		f := &u.files[i]
-		if err := os.Rename(f.tmp, f.full); err != nil {
-			return done, fmt.Errorf("write %q: %w", f.c.path, err)
+		if err := u.s.replaceChecked(f.full, f.tmp, f.c.onDisk); err != nil {
+			return done, changedError(f.c.path, "write", err)
 		}
 		f.tmp = ""
-		if f.c.hadOld || f.c.disk != nil {
-			u.undo = append(u.undo, undoStep{op: undoRewrite, path: f.full, old: f.c.disk, perm: f.c.diskPerm})
-		} else {
-			u.undo = append(u.undo, undoStep{op: undoRemove, path: f.full})
-		}
+		ours := fileState{present: true, size: int64(len(f.c.content)), id: f.c.blob}
+		u.undo = append(u.undo, undoStep{op: undoRewrite, path: f.full, old: f.c.disk, perm: f.c.diskPerm, ours: ours})
 		fi, err := os.Lstat(f.full)
 		if err != nil {
 			return done, fmt.Errorf("stat %q: %w", f.c.path, err)
@@ -246,7 +251,7 @@ func (u *checkoutUpdate) rollback() error {
 				err = nil
 			}
 		case undoRewrite:
-			err = u.s.putBack(st.path, st.old, st.perm, time.Time{})
+			err = u.s.undoRewrite(st)
 		case undoMkdir:
 			if err = os.Mkdir(st.path, st.perm); err == nil {
 				err = os.Chmod(st.path, st.perm) // past the umask
@@ -260,6 +265,46 @@ func (u *checkoutUpdate) rollback() error {
 	}
 	u.undo, u.index = nil, nil
 	return errors.Join(errs...)
+}
+
+// undoRewrite puts back the file of st as it was before the commit, if it is
+// still as the commit left it: someone's edit of it since is kept.
+func (s *Store) undoRewrite(st undoStep) error {
+	tmp := ""
+	if st.old != nil {
+		var err error
+		if tmp, err = s.writeTemp(filepath.Dir(st.path), st.old, st.perm, false); err != nil {
+			return err
+		}
+		if err := os.Chmod(tmp, st.perm); err != nil { // past the umask
+			os.Remove(tmp)
+			return err
+		}
+	}
+	err := s.replaceChecked(st.path, tmp, st.ours)
+	if err != nil && tmp != "" {
+		os.Remove(tmp)
+	}
+	if errors.Is(err, errChanged) {
+		s.log.Warn("a file was changed on disk during a commit that failed; it is kept as it is", "file", st.path)
+		return nil
+	}
+	return err
+}
+
+// changedError words the failure of replaceChecked on a checkout file: a
+// LOCAL_CHANGES error when someone changed the file since the check.
+func changedError(file, op string, err error) error {
+	if !errors.Is(err, errChanged) {
+		return fmt.Errorf("%s %q: %w", op, file, err)
+	}
+	msg := "%s was changed on disk while the commit was being made; nothing was committed, and the file is kept as it is"
+	if err != errChanged {
+		msg += " (" + err.Error() + ")"
+	}
+	e := wiki.Errorf(wiki.CodeLocalChanges, msg, file)
+	e.Details = map[string]any{"paths": []string{file}}
+	return e.WithHint("commit or stash the change (git commit, git stash -u), or discard it, then retry")
 }
 
 func isDir(path string) bool {

@@ -119,14 +119,20 @@ func (s *Store) restorePaths(j *journal) error {
 			c.mode, c.blob = e.mode, e.id
 		}
 		full := filepath.Join(s.workTree, filepath.FromSlash(p.Path))
-		disk, present, ok := diskBlob(full)
+		s.returnAside(full, p.Old, p.New)
+		disk, ok := diskState(full)
 		if !ok {
 			continue // a folder, a symlink, unreadable: not what j wrote
 		}
-		clean := present == inHead && (!inHead || disk == c.blob)
+		present := disk.present
+		clean := present == inHead && (!inHead || disk.id == c.blob)
 		rewritten := false
-		if !clean && ((p.New != "" && present && disk.String() == p.New) || (p.New == "" && !present && inHead)) {
-			if err := s.restoreFile(c, full); err != nil {
+		if !clean && ((p.New != "" && present && disk.id.String() == p.New) || (p.New == "" && !present && inHead)) {
+			switch err := s.restoreFile(c, full, disk); {
+			case errors.Is(err, errChanged):
+				s.log.Warn("a file of the crashed commit changed since; left as it is", "path", p.Path)
+				continue
+			case err != nil:
 				return err
 			}
 			clean, rewritten = true, true
@@ -173,29 +179,30 @@ func (s *Store) restorePaths(j *journal) error {
 	return nil
 }
 
-// diskBlob returns the blob id of a checkout file and whether it exists;
-// ok is false when it is not a regular file or cannot be read.
-func diskBlob(full string) (id plumbing.Hash, present, ok bool) {
+// diskState returns the state of a checkout file; ok is false when it is
+// not a regular file or cannot be read.
+func diskState(full string) (st fileState, ok bool) {
 	fi, err := os.Lstat(full)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-		return id, false, true
+		return st, true
 	}
 	if err != nil || !fi.Mode().IsRegular() {
-		return id, false, false
+		return st, false
 	}
 	b, err := os.ReadFile(full)
 	if err != nil {
-		return id, false, false
+		return st, false
 	}
-	return hashObject(plumbing.BlobObject, b), true, true
+	return stateOf(b), true
 }
 
 // restoreFile puts HEAD's content of c at full (removing the file, and the
-// folders that leaves empty, when HEAD has none).
-func (s *Store) restoreFile(c *change, full string) error {
+// folders that leaves empty, when HEAD has none), provided the file is
+// still as disk says; else it returns errChanged and leaves it.
+func (s *Store) restoreFile(c *change, full string, disk fileState) error {
 	if c.delete {
-		if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("restore %q: %w", c.path, err)
+		if err := s.replaceChecked(full, "", disk); err != nil {
+			return err
 		}
 		s.removeEmptyFolders(filepath.Dir(full))
 		return nil
@@ -207,7 +214,15 @@ func (s *Store) restoreFile(c *change, full string) error {
 	if err := os.MkdirAll(filepath.Dir(full), 0o777); err != nil {
 		return fmt.Errorf("restore %q: %w", c.path, err)
 	}
-	if err := s.replaceFile(full, content, gitPerm(c.mode), nil); err != nil {
+	tmp, err := s.writeTemp(filepath.Dir(full), content, gitPerm(c.mode), false)
+	if err != nil {
+		return fmt.Errorf("restore %q: %w", c.path, err)
+	}
+	if err := s.replaceChecked(full, tmp, disk); err != nil {
+		os.Remove(tmp)
+		if errors.Is(err, errChanged) {
+			return err
+		}
 		return fmt.Errorf("restore %q: %w", c.path, err)
 	}
 	return nil

@@ -22,7 +22,7 @@ import (
 // crashPoints are the places of Commit where TestStore_Open_Recovers kills
 // the committing process, in the order Commit passes them.
 var crashPoints = []string{
-	"journaled", "index locked", "objects written", "files staged", "files in place",
+	"journaled", "index locked", "objects written", "files staged", "moved aside", "files in place",
 	"index written", "ref locked", "ref moved",
 }
 
@@ -89,7 +89,7 @@ func leftovers(tb testing.TB, dir string) []string {
 		}
 		n := d.Name()
 		if strings.HasSuffix(n, ".lock") || strings.HasPrefix(n, "tmp_obj_") ||
-			(strings.HasPrefix(n, ".wikid-") && strings.HasSuffix(n, ".tmp")) ||
+			(strings.HasPrefix(n, ".wikid-") && (strings.HasSuffix(n, ".tmp") || strings.HasSuffix(n, ".aside"))) ||
 			(!d.IsDir() && filepath.Base(filepath.Dir(p)) == "txn") {
 			rel, _ := filepath.Rel(dir, p)
 			out = append(out, rel)

@@ -84,6 +84,7 @@ func (s *Store) checkFile(c *change) string {
 		if !c.delete && fi.Mode().IsRegular() {
 			if b, err := os.ReadFile(full); err == nil && bytes.Equal(b, c.content) {
 				c.disk, c.diskPerm = b, fi.Mode().Perm()
+				c.onDisk = fileState{present: true, size: int64(len(b)), id: c.blob}
 				return ""
 			}
 		}
@@ -97,12 +98,14 @@ func (s *Store) checkFile(c *change) string {
 	if err != nil {
 		return err.Error()
 	}
-	if id := hashObject(plumbing.BlobObject, b); id != c.old.id && (c.delete || id != c.blob) {
+	id := hashObject(plumbing.BlobObject, b)
+	if id != c.old.id && (c.delete || id != c.blob) {
 		// A file that already holds what the commit writes is adopted,
 		// as an untracked one is above.
 		return "modified"
 	}
 	c.disk, c.diskPerm = b, fi.Mode().Perm()
+	c.onDisk = fileState{present: true, size: int64(len(b)), id: id}
 	return ""
 }
 

@@ -1,0 +1,99 @@
+package gitstore
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wikid/wikid/internal/gittest"
+)
+
+// TestStore_Commit_KeepsEditDuringCommit changes a checkout file after the
+// worktree check and before Commit puts the new files in place, as a
+// person's editor may at any moment: the commit must fail with
+// LOCAL_CHANGES naming the file, commit nothing, and leave every file as
+// the person has it.
+func TestStore_Commit_KeepsEditDuringCommit(t *testing.T) {
+	seed := map[string]string{"a.md": "alpha\n", "dir/b.md": "b\n"}
+	edit := map[string]string{"a.md": "alpha 2\n", "dir/b.md": "", "new.md": "n\n"}
+	tests := []struct {
+		name   string
+		person func(dir string) error // what the person does while the commit runs
+		want   map[string]string      // the files after the failed commit
+	}{
+		{"edit of a replaced file", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "a.md"), []byte("alpha, edited\n"), 0o644)
+		}, map[string]string{"a.md": "alpha, edited\n", "dir/b.md": "b\n", "new.md": ""}},
+		{"save by rename over a replaced file", func(dir string) error {
+			tmp := filepath.Join(dir, "a.md~")
+			if err := os.WriteFile(tmp, []byte("alpha, saved\n"), 0o644); err != nil {
+				return err
+			}
+			return os.Rename(tmp, filepath.Join(dir, "a.md"))
+		}, map[string]string{"a.md": "alpha, saved\n", "dir/b.md": "b\n", "new.md": ""}},
+		{"edit of a removed file", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "dir/b.md"), []byte("b, edited\n"), 0o644)
+		}, map[string]string{"a.md": "alpha\n", "dir/b.md": "b, edited\n", "new.md": ""}},
+		{"a file made where a new one goes", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "new.md"), []byte("mine\n"), 0o644)
+		}, map[string]string{"a.md": "alpha\n", "dir/b.md": "b\n", "new.md": "mine\n"}},
+		{"removal of a replaced file", func(dir string) error {
+			return os.Remove(filepath.Join(dir, "a.md"))
+		}, map[string]string{"a.md": "", "dir/b.md": "b\n", "new.md": ""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := seeded(t, seed)
+			s := openStore(t, dir)
+			old := rev(t, dir, "HEAD")
+			var perr error
+			testHookCrash = func(point string) {
+				if point == "files staged" {
+					perr = tt.person(dir)
+				}
+			}
+			defer func() { testHookCrash = nil }()
+			_, err := s.Commit(context.Background(), request(old, "edit", edit))
+			testHookCrash = nil
+			if perr != nil {
+				t.Fatal(perr)
+			}
+			wantCode(t, err, "LOCAL_CHANGES")
+			if !strings.Contains(err.Error(), "while the commit was being made") {
+				t.Errorf("error %q does not say the file changed during the commit", err)
+			}
+			if head := rev(t, dir, "HEAD"); head != old {
+				t.Errorf("HEAD moved to %s", head)
+			}
+			checkDisk(t, dir, tt.want)
+			if l := leftovers(t, dir); len(l) > 0 {
+				t.Errorf("left behind: %v", l)
+			}
+			gittest.Fsck(t, dir)
+		})
+	}
+}
+
+// TestStore_Commit_RollbackKeepsEdit makes the branch move after the files
+// are in place, so that Commit puts the checkout back, while a person edits
+// a file the commit wrote: the person's edit must stay, the other files
+// go back.
+func TestStore_Commit_RollbackKeepsEdit(t *testing.T) {
+	dir := seeded(t, map[string]string{"a.md": "alpha\n", "c.md": "c\n"})
+	s := openStore(t, dir)
+	old := rev(t, dir, "HEAD")
+	testHookBeforeMoveRef = func() {
+		os.WriteFile(filepath.Join(dir, "a.md"), []byte("alpha 2, edited\n"), 0o644)
+		gittest.Git(t, dir, "update-ref", "refs/heads/main", gittest.Git(t, dir, "commit-tree", "-p", old, "-m", "elsewhere", old+"^{tree}")[:40])
+	}
+	defer func() { testHookBeforeMoveRef = nil }()
+	_, err := s.Commit(context.Background(), request(old, "edit", map[string]string{"a.md": "alpha 2\n", "c.md": "c 2\n", "n.md": "n\n"}))
+	testHookBeforeMoveRef = nil
+	if err == nil {
+		t.Fatal("the commit succeeded though the branch moved")
+	}
+	checkDisk(t, dir, map[string]string{"a.md": "alpha 2, edited\n", "c.md": "c\n", "n.md": ""})
+	gittest.Fsck(t, dir)
+}
