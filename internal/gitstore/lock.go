@@ -189,7 +189,7 @@ func (l *lockFile) release() {
 }
 
 // Blocked returns why a commit would fail with LOCKED now, or "": the index
-// lock (in a checkout) or the lock of the branch HEAD points at exists and
+// lock (in a checkout), HEAD's lock or the lock of the branch HEAD points at exists and
 // was not taken by wikid. A lock of a running wikid commit, or one a crashed
 // wikid left (the next commit rolls it back), does not block.
 func (s *Store) Blocked(ctx context.Context) string {
@@ -201,7 +201,7 @@ func (s *Store) Blocked(ctx context.Context) string {
 		locks = append(locks, s.indexPath()+".lock")
 	}
 	if head, err := s.readHead(); err == nil && head.Branch != "" && checkRefName(head.Branch) == nil {
-		locks = append(locks, filepath.Join(s.commonDir, filepath.FromSlash(head.Branch))+".lock")
+		locks = append(locks, s.headPath()+".lock", filepath.Join(s.commonDir, filepath.FromSlash(head.Branch))+".lock")
 	}
 	for _, l := range locks {
 		if _, err := os.Lstat(l); err != nil {

@@ -29,7 +29,7 @@ func (s *Store) recoverAll(ctx context.Context) {
 }
 
 // recoverTxn rolls back the transaction of j, whose process is gone: its
-// ref lock is removed if it holds j's commit; under its index lock (taken
+// HEAD and ref locks are removed if they hold j's commit; under its index lock (taken
 // over if it is still there, else taken anew with the same content) the
 // checkout files it touched and their index entries are put back to HEAD's
 // where they still hold what it wrote; its temporary files are removed, then
@@ -43,6 +43,12 @@ func (s *Store) recoverTxn(ctx context.Context, j *journal) error {
 	}
 	s.log.Warn("rolling back the commit of a wikid process that is gone",
 		"journal", j.name, "branch", j.Branch, "parent", j.Parent, "commit", j.Commit, "files", len(j.Paths))
+	if j.Commit != "" && bytes.Equal(readHead(s.headPath()+".lock", 64), j.refLockContent()) {
+		if err := os.Remove(s.headPath() + ".lock"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			s.unclaim(j)
+			return fmt.Errorf("recover: remove HEAD.lock: %w", err)
+		}
+	}
 	var refDir string
 	if j.Branch != "" && checkRefName(j.Branch) == nil {
 		ref := filepath.Join(s.commonDir, filepath.FromSlash(j.Branch))

@@ -11,7 +11,9 @@ import (
 	"github.com/wikid/wikid/internal/wiki"
 )
 
-// moveRef moves branch ref from old to new with git's protocol: create
+// moveRef moves branch ref, the one HEAD points at, from old to new with
+// git's protocol: create HEAD.lock, as git does for the reflog of HEAD (so
+// that a HEAD.lock of someone else's stops wikid as it stops git), then
 // <ref>.lock exclusively, holding the new value (synced), check that the ref
 // (loose, else packed) still points at old (zero: does not exist), append
 // the reflog lines, rename the lock over the ref. It returns an error
@@ -25,6 +27,11 @@ func (s *Store) moveRef(ctx context.Context, ref string, old, new plumbing.Hash,
 	if err := os.MkdirAll(filepath.Dir(target), 0o777); err != nil {
 		return fmt.Errorf("update %s: %w", ref, err)
 	}
+	headLock, err := s.acquireLock(ctx, s.headPath(), []byte(new.String()+"\n"), false)
+	if err != nil {
+		return fmt.Errorf("update %s: %w", ref, err)
+	}
+	defer headLock.release()
 	lock, err := s.acquireLock(ctx, target, []byte(new.String()+"\n"), true)
 	if err != nil {
 		return fmt.Errorf("update %s: %w", ref, err)
@@ -57,3 +64,6 @@ func describeID(id plumbing.Hash) string {
 	}
 	return id.String()
 }
+
+// headPath is HEAD's file (this checkout's, in a linked worktree).
+func (s *Store) headPath() string { return filepath.Join(s.gitDir, "HEAD") }

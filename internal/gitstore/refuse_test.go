@@ -212,6 +212,16 @@ func TestStore_Commit_Refused(t *testing.T) {
 				t.Errorf("err = %v, want ErrLocked naming the lock", err)
 			}
 		}},
+		{"HEAD lock held", func(t *testing.T, dir string, s *Store) (wiki.CommitRequest, context.Context) {
+			// git refuses to move the branch HEAD points at while HEAD.lock
+			// exists; so does wikid, and it puts the checkout back.
+			gittest.WriteFiles(t, dir, map[string]string{".git/HEAD.lock": "someone else's\n"})
+			return request(rev(t, dir, "HEAD"), "edit", map[string]string{"a.md": "x\n", "new/n.md": "n\n"}), ctx
+		}, func(t *testing.T, err error) {
+			if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), filepath.Join(".git", "HEAD.lock")) {
+				t.Errorf("err = %v, want ErrLocked naming the lock", err)
+			}
+		}},
 		{"index lock held", func(t *testing.T, dir string, s *Store) (wiki.CommitRequest, context.Context) {
 			gittest.WriteFiles(t, dir, map[string]string{".git/index.lock": "someone else's\n"})
 			return request(rev(t, dir, "HEAD"), "edit", map[string]string{"a.md": "x\n"}), ctx
