@@ -255,7 +255,7 @@ func printResult(w io.Writer, res *wiki.Result) {
 	case res.DryRun:
 		fmt.Fprintf(w, "dry run, risk %s: %s\n%s", res.Risk, res.Summary, res.Diff)
 	case res.Commit != "":
-		fmt.Fprintf(w, "commit %s\n", res.Commit)
+		fmt.Fprintf(w, "commit %s on %s\n", res.Commit, res.Branch)
 	}
 	for _, warn := range res.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", cliWords.Say(warn))

@@ -21,7 +21,8 @@ import (
 // process that is gone. It returns the new commit id.
 //
 // Nothing is written, and an error returned, when: HEAD is detached
-// (wiki.ErrDetached); the branch is not at req.Parent (wiki.ErrHeadMoved);
+// (wiki.ErrDetached); HEAD points at another branch than req.Branch, or
+// the branch is not at req.Parent (wiki.ErrHeadMoved);
 // a touched file of the checkout differs from req.Parent on disk or in the
 // index (code LOCAL_CHANGES); the request is malformed (INVALID_PARAMS,
 // INVALID_PATH, NOT_FOUND for a delete of a missing file); the index lock
@@ -54,7 +55,7 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, err
 	if err != nil {
 		return "", fmt.Errorf("commit: %w", err)
 	}
-	if err := checkHead(head, req.Parent); err != nil {
+	if err := checkHead(head, req.Branch, req.Parent); err != nil {
 		return "", err
 	}
 	parent, _ := commitID(req.Parent)
@@ -113,7 +114,7 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, err
 	if head, err = s.readHead(); err != nil {
 		return "", fmt.Errorf("commit: %w", err)
 	}
-	if err := checkHead(head, req.Parent); err != nil {
+	if err := checkHead(head, req.Branch, req.Parent); err != nil {
 		return "", err
 	}
 	var ix *index
@@ -170,10 +171,13 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, err
 }
 
 // checkHead returns wiki.ErrDetached or wiki.ErrHeadMoved unless HEAD is
-// on a branch at parent.
-func checkHead(head wiki.Head, parent string) error {
+// on a branch at parent, and on branch unless that is "".
+func checkHead(head wiki.Head, branch, parent string) error {
 	if head.Detached {
 		return wiki.ErrDetached
+	}
+	if branch != "" && head.Branch != branch {
+		return fmt.Errorf("%w: HEAD points at %s, not %s", wiki.ErrHeadMoved, head.Branch, branch)
 	}
 	if head.Commit != parent {
 		return fmt.Errorf("%w: %s is at %s, not %s", wiki.ErrHeadMoved, head.Branch,

@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -32,6 +33,13 @@ func (s *Store) moveRef(ctx context.Context, ref string, old, new plumbing.Hash,
 		return fmt.Errorf("update %s: %w", ref, err)
 	}
 	defer headLock.release()
+	// Under HEAD.lock nobody checks out another branch: the one checked out
+	// since HEAD was read would get the commit.
+	if h, err := s.readHead(); err != nil {
+		return fmt.Errorf("update %s: %w", ref, err)
+	} else if h.Branch != ref {
+		return fmt.Errorf("%w: HEAD points at %s now, not %s", wiki.ErrHeadMoved, cmp.Or(h.Branch, "a commit (detached)"), ref)
+	}
 	lock, err := s.acquireLock(ctx, target, []byte(new.String()+"\n"), true)
 	if err != nil {
 		return fmt.Errorf("update %s: %w", ref, err)

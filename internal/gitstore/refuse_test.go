@@ -322,6 +322,13 @@ func TestStore_moveRef(t *testing.T) {
 	if err := s.moveRef(ctx, "refs/heads/main", hash(c2), hash(c2), entry); !errors.Is(err, wiki.ErrHeadMoved) {
 		t.Errorf("stale old value against a loose ref: %v", err)
 	}
+	// Only the branch HEAD points at moves: a checkout of another branch
+	// since HEAD was read would take the commit.
+	if err := s.moveRef(ctx, "refs/heads/new/branch", hash(""), hash(c2), entry); !errors.Is(err, wiki.ErrHeadMoved) ||
+		!strings.Contains(err.Error(), "HEAD points at refs/heads/main") {
+		t.Errorf("a branch HEAD does not point at: %v", err)
+	}
+	gittest.Git(t, dir, "symbolic-ref", "HEAD", "refs/heads/new/branch")
 	if err := s.moveRef(ctx, "refs/heads/new/branch", hash(""), hash(c2), entry); err != nil {
 		t.Fatalf("create a branch: %v", err)
 	}

@@ -36,6 +36,7 @@ func mutationProps(props ...prop) []prop {
 func mutationResultProps() []prop {
 	return []prop{
 		opt("commit", str("The new commit (full sha); absent on a dry run or when nothing changed.")),
+		opt("branch", str("The branch the commit went to.")),
 		opt("dry_run", boolean("Set when this was a preview.")),
 		req("changes", arrayOf("What happened to each note.", object("",
 			req("path", str("Note path.")),
@@ -109,12 +110,12 @@ func mutationText(headline string, res *wiki.Result, details ...string) string {
 	case len(res.Changes) == 1:
 		c := res.Changes[0]
 		if c.Action == wiki.ActionDeleted {
-			b.line("%s (commit %s)", headline, shortID(res.Commit))
+			b.line("%s (commit %s on %s)", headline, shortID(res.Commit), res.Branch)
 		} else {
-			b.line("%s (+%d -%d; commit %s, version %s)", headline, c.Additions, c.Deletions, shortID(res.Commit), shortID(c.Version))
+			b.line("%s (+%d -%d; commit %s on %s, version %s)", headline, c.Additions, c.Deletions, shortID(res.Commit), res.Branch, shortID(c.Version))
 		}
 	default:
-		b.line("%s as commit %s:", headline, shortID(res.Commit))
+		b.line("%s as commit %s on %s:", headline, shortID(res.Commit), res.Branch)
 		changeLines(&b, res)
 	}
 	for _, w := range res.Warnings {

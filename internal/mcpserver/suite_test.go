@@ -459,7 +459,7 @@ func checkMutations(t *testing.T, s *session, dir string) {
 		if string(b) != "---\ntags:\n  - idea\n---\n# New idea\n\nbody\n" {
 			t.Errorf("file:\n%s", b)
 		}
-		wantText := `Created note "New idea" at inbox/New Idea (+7 -0; commit ` + out.Commit[:7] + ", version " + version[:7] + ")"
+		wantText := `Created note "New idea" at inbox/New Idea (+7 -0; commit ` + out.Commit[:7] + " on main, version " + version[:7] + ")"
 		if txt != wantText {
 			t.Errorf("text %q\nwant %q", txt, wantText)
 		}
@@ -553,7 +553,7 @@ func checkMutations(t *testing.T, s *session, dir string) {
 		if names != "M\tinbox/New Idea.md\nA\tinbox/second.md\nD\tinbox/untitled.md" {
 			t.Errorf("the commit changes:\n%s", names)
 		}
-		if !strings.HasPrefix(txt, "Applied 4 changes as commit "+out.Commit[:7]+":") {
+		if !strings.HasPrefix(txt, "Applied 4 changes as commit "+out.Commit[:7]+" on main:") {
 			t.Errorf("text:\n%s", txt)
 		}
 	})

@@ -87,7 +87,7 @@ func Redact(s string) string { return userinfo.ReplaceAllString(s, "$1") }
 // remote and merge branch, else "origin" and the same branch name when
 // origin exists. It returns INVALID_PARAMS when there is none.
 func upstream(ctx context.Context, dir, branch string) (Upstream, error) {
-	name := strings.TrimPrefix(branch, "refs/heads/")
+	name := wiki.BranchName(branch)
 	remote, _ := git(ctx, dir, "config", "--get", "branch."+name+".remote")
 	merge, _ := git(ctx, dir, "config", "--get", "branch."+name+".merge")
 	u := Upstream{Remote: strings.TrimSpace(remote), Branch: strings.TrimPrefix(strings.TrimSpace(merge), "refs/heads/")}

@@ -32,6 +32,7 @@ const (
 	CodeTooLarge      = wikierr.CodeTooLarge
 	CodeInternal      = wikierr.CodeInternal
 	CodeUnavailable   = wikierr.CodeUnavailable
+	CodeOtherBranch   = wikierr.CodeOtherBranch
 )
 
 // The sentinels, one per code: errors.Is(err, ErrNotFound) holds for every
@@ -49,6 +50,7 @@ var (
 	ErrLocalChanges  = wikierr.ErrLocalChanges
 	ErrReadOnly      = wikierr.ErrReadOnly
 	ErrTooLarge      = wikierr.ErrTooLarge
+	ErrOtherBranch   = wikierr.ErrOtherBranch
 )
 
 // Errorf returns an *Error with the code and a formatted message.

@@ -84,6 +84,9 @@ func (w *Wiki) integrateOnce(ctx context.Context, req IntegrateRequest) (*Integr
 	if head.Detached {
 		return nil, ErrDetached
 	}
+	if err := w.onBranch(head); err != nil {
+		return nil, err
+	}
 	ours := head.Commit
 	res := &IntegrateResult{How: IntegratedAlready, Commit: ours}
 	if req.Theirs == ours {
@@ -104,6 +107,7 @@ func (w *Wiki) integrateOnce(ctx context.Context, req IntegrateRequest) (*Integr
 	}
 	commitReq := CommitRequest{
 		Parent:    ours,
+		Branch:    head.Branch,
 		Author:    w.signature(req.Caller.Author),
 		Committer: w.signature(w.opts.Committer),
 	}

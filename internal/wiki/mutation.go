@@ -68,7 +68,9 @@ type NoteChange struct {
 // Result is the outcome of a mutation.
 type Result struct {
 	// Commit is the new commit; empty on a dry run or when nothing changed.
-	Commit  string
+	Commit string
+	// Branch is the branch the commit went to ("main"), with Commit.
+	Branch  string
 	DryRun  bool
 	Changes []NoteChange
 	// Diff is the unified diff of the change; set on a dry run.
@@ -112,8 +114,13 @@ func (w *Wiki) mutate(ctx context.Context, tool string, m Mutation, build func(c
 		if err != nil {
 			return nil, err
 		}
-		if head.Detached && !m.DryRun {
-			return nil, contractError(ErrDetached)
+		if !m.DryRun {
+			if head.Detached {
+				return nil, contractError(ErrDetached)
+			}
+			if err := w.onBranch(head); err != nil {
+				return nil, err
+			}
 		}
 		t := newTxn(w, head, snap)
 		if err := build(ctx, t); err != nil {
@@ -155,6 +162,23 @@ func contractError(err error) error {
 	}
 	return &codedError{e: e, cause: err}
 }
+
+// onBranch returns an error of code OTHER_BRANCH unless HEAD points at the
+// branch the wiki writes to. A change made while a person has another
+// branch checked out for a moment would land there, and vanish from the
+// notes when they switch back.
+func (w *Wiki) onBranch(head Head) error {
+	if w.branch == "" || head.Branch == w.branch {
+		return nil
+	}
+	e := Errorf(CodeOtherBranch, "the checkout is on branch %s, and the wiki writes to %s", BranchName(head.Branch), BranchName(w.branch))
+	e.Details = map[string]any{"branch": BranchName(head.Branch), "wiki_branch": BranchName(w.branch)}
+	return e.WithHint("switch the checkout back to %s (git switch %s), then retry; to write to %s instead, restart wikid while it is checked out",
+		BranchName(w.branch), BranchName(w.branch), BranchName(head.Branch))
+}
+
+// BranchName returns a branch's short name: "main" for "refs/heads/main".
+func BranchName(ref string) string { return strings.TrimPrefix(ref, "refs/heads/") }
 
 // codedError is a contract error with the error it stands for.
 type codedError struct {
@@ -202,6 +226,7 @@ func (t *txn) finish(ctx context.Context, tool string, m Mutation) (*Result, err
 	}
 	req := CommitRequest{
 		Parent:    t.head.Commit,
+		Branch:    t.head.Branch,
 		Changes:   make([]FileChange, 0, len(changed)),
 		Author:    t.w.signature(m.Caller.Author),
 		Committer: t.w.signature(t.w.opts.Committer),
@@ -214,7 +239,7 @@ func (t *txn) finish(ctx context.Context, tool string, m Mutation) (*Result, err
 	if err != nil {
 		return nil, err
 	}
-	res.Commit = commit
+	res.Commit, res.Branch = commit, BranchName(t.head.Branch)
 	blobs := make(map[string]string, len(req.Changes))
 	for _, ch := range req.Changes {
 		blobs[ch.Path] = ch.NewBlob

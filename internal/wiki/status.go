@@ -3,7 +3,6 @@ package wiki
 import (
 	"context"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/wikid/wikid/internal/note"
@@ -172,7 +171,7 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 	}
 	st := &Status{
 		Repository: gitDir, GitDir: gitDir,
-		Branch: strings.TrimPrefix(head.Branch, "refs/heads/"), Detached: head.Detached,
+		Branch: BranchName(head.Branch), Detached: head.Detached,
 		Head: head.Commit, Bare: head.Bare, ReadOnly: w.opts.ReadOnly, Unwritable: unwritable,
 		Sync: SyncStatus{Message: Sayf("sync is not configured: run {sync} for one round, or add a sync: block to " +
 			".wikid.yaml for the daemon to sync by itself"), Ahead: -1, Behind: -1},

@@ -125,7 +125,9 @@ type FileChange struct {
 type CommitRequest struct {
 	// Parent is the commit the changes apply to and the value the branch
 	// must still have; "" on an unborn branch.
-	Parent    string
+	Parent string
+	// Branch is the branch (full ref name) HEAD must point at; "" for any.
+	Branch    string
 	Changes   []FileChange
 	Author    Signature
 	Committer Signature

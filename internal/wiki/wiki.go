@@ -18,6 +18,9 @@ type Wiki struct {
 	opts  Options
 	log   *slog.Logger
 
+	// branch is the branch the wiki writes to: the one checked out when it
+	// opened ("" if HEAD was detached then: whichever is checked out).
+	branch string
 	// writeMu admits one mutation at a time.
 	writeMu sync.Mutex
 	notes   *noteCache
@@ -73,14 +76,16 @@ func Open(ctx context.Context, d Deps, opts Options) (*Wiki, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, fmt.Errorf("open wiki: %w", err)
 	}
-	if _, err := store.Head(ctx); err != nil {
+	head, err := store.Head(ctx)
+	if err != nil {
 		return nil, fmt.Errorf("open wiki: read HEAD: %w", err)
 	}
 	w := &Wiki{
-		store: store,
-		opts:  opts,
-		log:   opts.Logger.WithGroup("wiki"),
-		notes: newNoteCache(4096),
+		store:  store,
+		branch: head.Branch,
+		opts:   opts,
+		log:    opts.Logger.WithGroup("wiki"),
+		notes:  newNoteCache(4096),
 	}
 	if hist != nil {
 		w.hist = hist

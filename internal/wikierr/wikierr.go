@@ -29,6 +29,9 @@ const (
 	// CodeUnavailable: a service the wiki relies on (the embeddings
 	// endpoint) did not answer; the same call may succeed later.
 	CodeUnavailable Code = "UNAVAILABLE"
+	// CodeOtherBranch: the checkout has another branch checked out than
+	// the one the wiki writes to; the same call succeeds once it is back.
+	CodeOtherBranch Code = "OTHER_BRANCH"
 )
 
 // Sentinel errors, one per code. errors.Is(err, ErrNotFound) holds for every
@@ -59,6 +62,9 @@ var (
 	ErrReadOnly = &Error{Code: CodeReadOnly}
 	// ErrTooLarge is returned when content exceeds a configured limit.
 	ErrTooLarge = &Error{Code: CodeTooLarge}
+	// ErrOtherBranch is returned when a mutation is attempted while the
+	// checkout has another branch checked out than the wiki's.
+	ErrOtherBranch = &Error{Code: CodeOtherBranch}
 )
 
 // Error is an error with a contract code, a message and a hint on what to do next.
