@@ -46,6 +46,8 @@ type Guard struct {
 	// pending are restores refused for a while (LOCAL_CHANGES, LOCKED):
 	// a person's git command still holds the checkout. Run retries them.
 	pending []pendingRestore
+	// reflog reads the branch's reflog for resets (Run's only).
+	reflog *reflogReader
 }
 
 // A pendingRestore is a restore to try again until its deadline.
@@ -80,6 +82,7 @@ func (g *Guard) Run(ctx context.Context, interval time.Duration) {
 	if head, err := g.w.Store().Head(ctx); err == nil {
 		last = head.Commit
 	}
+	g.checkRewinds(ctx) // notes where the reflog ends
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
 	for {
@@ -89,6 +92,7 @@ func (g *Guard) Run(ctx context.Context, interval time.Duration) {
 		case <-tick.C:
 		}
 		g.retry(ctx)
+		g.checkRewinds(ctx)
 		head, err := g.w.Store().Head(ctx)
 		if err != nil || head.Commit == last || head.Detached {
 			continue
@@ -137,25 +141,45 @@ func (g *Guard) Check(ctx context.Context, from, to string) ([]string, error) {
 		why := fmt.Sprintf("Commit %s, which wikid did not make, dropped changes that wikid had made and "+
 			"acknowledged, without naming them: %s. They are put back; delete or edit them again, naming them in the "+
 			"commit message, if that was meant.", short(ids[0]), strings.Join(names, ", "))
-		restored, err := g.restore(ctx, ids[0], dropped, why)
-		if err != nil {
-			if ctx.Err() != nil {
-				return all, err
-			}
-			g.logger.Warn("restoring dropped changes", "commit", short(ids[0]), "err", err)
-			if code := wiki.CodeOf(err); code == wiki.CodeLocalChanges || code == wiki.CodeLocked {
-				g.mu.Lock()
-				g.pending = append(g.pending, pendingRestore{ids[0], dropped, why, time.Now().Add(retryFor)})
-				g.mu.Unlock()
-			}
-			continue
-		}
-		if restored {
-			g.report(ids[0], names)
+		if g.restoreOrRetry(ctx, ids[0], dropped, why, names) {
 			all = append(all, names...)
+		} else if err := ctx.Err(); err != nil {
+			return all, err
 		}
 	}
 	return all, nil
+}
+
+// restoreOrRetry restores what commit dropped (the notes names) and reports
+// it; a restore refused for a reason that passes is kept to retry. It
+// reports whether it restored anything now.
+func (g *Guard) restoreOrRetry(ctx context.Context, commit string, dropped map[string]drop, why string, names []string) bool {
+	restored, err := g.restore(ctx, commit, dropped, why)
+	if err != nil {
+		if ctx.Err() == nil {
+			g.logger.Warn("restoring dropped changes", "commit", short(commit), "err", err)
+			if passing(err) {
+				g.mu.Lock()
+				g.pending = append(g.pending, pendingRestore{commit, dropped, why, time.Now().Add(retryFor)})
+				g.mu.Unlock()
+			}
+		}
+		return false
+	}
+	if restored {
+		g.report(commit, names)
+	}
+	return restored
+}
+
+// passing reports whether a restore failed for a reason that passes: a
+// person's uncommitted change, a git lock, another branch checked out.
+func passing(err error) bool {
+	switch wiki.CodeOf(err) {
+	case wiki.CodeLocalChanges, wiki.CodeLocked, wiki.CodeOtherBranch:
+		return true
+	}
+	return false
 }
 
 // retry tries the pending restores again, in order, keeping those still
@@ -168,11 +192,11 @@ func (g *Guard) retry(ctx context.Context) {
 	var keep []pendingRestore
 	for _, p := range pending {
 		restored, err := g.restore(ctx, p.commit, p.dropped, p.why)
-		switch code := wiki.CodeOf(err); {
+		switch {
 		case err == nil && restored:
 			g.report(p.commit, slices.Sorted(maps.Keys(p.dropped)))
 		case err == nil:
-		case (code == wiki.CodeLocalChanges || code == wiki.CodeLocked) && time.Now().Before(p.deadline), ctx.Err() != nil:
+		case passing(err) && time.Now().Before(p.deadline), ctx.Err() != nil:
 			keep = append(keep, p)
 		default:
 			g.logger.Warn("restoring dropped changes: giving up", "commit", short(p.commit), "err", err)

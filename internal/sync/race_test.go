@@ -65,6 +65,24 @@ func TestGuard_RaceWithGit(t *testing.T) {
 		}
 	}()
 
+	acked := assistants(ctx, m, run)
+	close(stop)
+	<-personDone
+	// The guard catches up with the last moves of HEAD.
+	time.Sleep(500 * time.Millisecond)
+	cancel()
+	<-guardDone
+
+	lost := checkAcked(t, m.dir, acked)
+	t.Logf("%d notes acknowledged, %d not at HEAD as acknowledged; the guard restored %d: %s",
+		len(acked), lost, len(guard.Restored()), strings.Join(guard.Restored(), ", "))
+}
+
+// assistants has 8 writers create and edit notes through the wiki for run,
+// and returns the last acknowledged content of every note they wrote. A
+// failed call (LOCAL_CHANGES, LOCKED, CONFLICT, OTHER_BRANCH or NOT_FOUND
+// while git holds the checkout) is skipped.
+func assistants(ctx context.Context, m *machine, run time.Duration) map[string]string {
 	var mu gosync.Mutex
 	acked := map[string]string{} // note file → last acknowledged content
 	var wg gosync.WaitGroup
@@ -109,22 +127,95 @@ func TestGuard_RaceWithGit(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	close(stop)
-	<-personDone
-	// The guard catches up with the last moves of HEAD.
-	time.Sleep(500 * time.Millisecond)
-	cancel()
-	<-guardDone
+	return acked
+}
 
-	gittest.Fsck(t, m.dir)
-	lost := 0
+// checkAcked fails for every note not at HEAD with its last acknowledged
+// content, and returns how many.
+func checkAcked(t *testing.T, dir string, acked map[string]string) (lost int) {
+	t.Helper()
+	gittest.Fsck(t, dir)
 	for file, want := range acked {
-		got, err := gittest.TryGit(m.dir, "show", "HEAD:"+file)
+		got, err := gittest.TryGit(dir, "show", "HEAD:"+file)
 		if err != nil || got != want {
 			lost++
 			t.Errorf("%s at HEAD: %q (%v), last acknowledged %q", file, got, err, want)
 		}
 	}
-	t.Logf("%d notes acknowledged, %d not at HEAD as acknowledged; the guard restored %d: %s",
-		len(acked), lost, len(guard.Restored()), strings.Join(guard.Restored(), ", "))
+	return lost
+}
+
+// TestGuard_RaceWithStashAndBranches has 8 writers create and edit notes
+// through the wiki while a person, in the same checkout, stashes an edit
+// and pops it again (git stash resets the checkout to HEAD, and may take a
+// commit that lands meanwhile off the branch) and checks out a new branch
+// for a moment and comes back, with the guard running as in the daemon.
+// Writes while the other branch is checked out fail with OTHER_BRANCH; at
+// the end every acknowledged note must be at the branch's HEAD with its
+// last acknowledged content. It runs for 8 s under CI or without -short.
+func TestGuard_RaceWithStashAndBranches(t *testing.T) {
+	run := 8 * time.Second
+	if testing.Short() && os.Getenv("CI") == "" {
+		run = 2 * time.Second
+	}
+	m := cloneOf(t, remoteWith(t, map[string]string{"README.md": "# Wiki\n", "person.md": "# Person\n"}))
+	guard := wsync.NewGuard(m.w, m.dir, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	guardDone := make(chan struct{})
+	go func() { defer close(guardDone); guard.Run(ctx, 20*time.Millisecond) }()
+
+	stop := make(chan struct{})
+	personDone := make(chan struct{})
+	var stashes, switches int
+	go func() {
+		defer close(personDone)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			os.WriteFile(filepath.Join(m.dir, "person.md"), []byte(fmt.Sprintf("# Person\n\nDraft %d.\n", i)), 0o644)
+			if _, err := gittest.TryGit(m.dir, "stash", "-q"); err == nil {
+				stashes++
+				time.Sleep(2 * time.Millisecond)
+				for k := 0; k < 50; k++ { // pop fails while a wikid commit holds the index
+					if _, err := gittest.TryGit(m.dir, "stash", "pop", "-q"); err == nil {
+						break
+					}
+					time.Sleep(time.Millisecond)
+				}
+			}
+			branch := fmt.Sprintf("tmp%d", i)
+			if _, err := gittest.TryGit(m.dir, "checkout", "-q", "-b", branch); err == nil {
+				switches++
+				time.Sleep(5 * time.Millisecond)
+				for k := 0; k < 50; k++ {
+					if _, err := gittest.TryGit(m.dir, "checkout", "-q", "main"); err == nil {
+						break
+					}
+					time.Sleep(time.Millisecond)
+				}
+				gittest.TryGit(m.dir, "branch", "-q", "-D", branch)
+			}
+			os.WriteFile(filepath.Join(m.dir, "person.md"), []byte("# Person\n"), 0o644)
+			gittest.TryGit(m.dir, "checkout", "-q", "--", "person.md")
+		}
+	}()
+
+	acked := assistants(ctx, m, run)
+	close(stop)
+	<-personDone
+	if b, _ := gittest.TryGit(m.dir, "symbolic-ref", "--short", "HEAD"); strings.TrimSpace(b) != "main" {
+		t.Fatalf("the person left %q checked out", b)
+	}
+	// The guard catches up with the last moves of the branch.
+	time.Sleep(500 * time.Millisecond)
+	cancel()
+	<-guardDone
+
+	lost := checkAcked(t, m.dir, acked)
+	t.Logf("%d notes acknowledged, %d stashes, %d branch switches, %d not at HEAD as acknowledged; the guard restored %d: %s",
+		len(acked), stashes, switches, lost, len(guard.Restored()), strings.Join(guard.Restored(), ", "))
 }
