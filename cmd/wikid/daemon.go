@@ -370,20 +370,23 @@ func daemonRunning(ctx context.Context, ep daemon.Endpoint, set daemonSettings, 
 	}
 	stop := fmt.Sprintf("'wikid daemon stop --repo %s'", repositoryFolder(ep.GitDir))
 	st, serr := daemon.GetStatus(ctx, ep)
-	switch {
-	case serr != nil:
-		return fmt.Errorf("%w, and is starting or stopping: its socket %s does not answer yet (log %s). "+
-			"Run 'wikid daemon status' in a moment, and stop it with %s to run another", running, ep.Socket, ep.Log, stop)
-	case set.http == nil:
-		return fmt.Errorf("%w (pid %d, socket %s): clients reach it through 'wikid serve'; stop it with %s to run another",
-			daemon.ErrRunning, st.PID, st.Socket, stop)
-	case st.HTTP != "":
-		return fmt.Errorf("%w (pid %d), serving MCP at %s (socket %s): point HTTP clients there, or stop it with %s to run another",
-			daemon.ErrRunning, st.PID, st.HTTP, st.Socket, stop)
+	if serr != nil {
+		return fmt.Errorf("%w: it is starting or stopping, and its socket %s does not answer yet (log %s). "+
+			"Run 'wikid daemon status' in a moment, or stop it with %s to run another", running, ep.Socket, ep.Log, stop)
 	}
-	return fmt.Errorf("%w (pid %d, socket %s) without HTTP, which a running daemon cannot add: stop it with %s and run this again "+
+	which := fmt.Sprintf("pid %d, socket %s", st.PID, st.Socket)
+	if st.HTTP != "" {
+		which += ", MCP at " + st.HTTP
+	}
+	switch {
+	case set.http == nil:
+		return fmt.Errorf("%w (%s): clients reach it through 'wikid serve'; stop it with %s to run another", daemon.ErrRunning, which, stop)
+	case st.HTTP != "":
+		return fmt.Errorf("%w (%s): point HTTP clients there, or stop it with %s to run another", daemon.ErrRunning, which, stop)
+	}
+	return fmt.Errorf("%w (%s), without HTTP, which a running daemon cannot add: stop it with %s and run this again "+
 		"(stdio clients still connected to it start a new one at once: close them first, "+
-		"or start the daemon with HTTP before them, 'wikid daemon start --http ADDR')", daemon.ErrRunning, st.PID, st.Socket, stop)
+		"or start the daemon with HTTP before them, 'wikid daemon start --http ADDR')", daemon.ErrRunning, which, stop)
 }
 
 // repositoryFolder is the folder a git folder belongs to: the checkout's
