@@ -53,10 +53,15 @@ socket only you can open, in $XDG_RUNTIME_DIR/wikid (or WIKID_RUNTIME_DIR).
 
   start    start the daemon in the background (or, with --foreground, run
            it in this process: for systemd or launchd); started in the
-           background it exits 10 minutes (--idle) after its last client
+           background it exits 10 minutes (--idle) after its last client.
+           When a daemon already serves the repository, or is starting,
+           start says so at once, with its pid, having opened nothing
+           (--if-not-running: and exits with status 0)
   stop     ask the daemon to stop; it finishes the requests in flight (MCP
            clients still connected start a new one: a way to run a new wikid)
-  status   pid, uptime, clients, index states and memory (--json for all)
+  status   pid, uptime, clients, index states and memory (--json for all);
+           a daemon that holds the repository's lock but does not answer
+           yet is reported as starting
 
 Examples:
   wikid daemon start --repo ~/wiki
@@ -75,6 +80,9 @@ type daemonSettings struct {
 	http     *daemon.HTTP
 	readOnly bool
 	mcp      mcpserver.Options
+	// ifNotRunning makes a process that finds another daemon holding the
+	// lock exit quietly, with no error: a daemon that a client starts.
+	ifNotRunning bool
 }
 
 func (c *daemonCommand) Run(ctx context.Context, args []string) error {
@@ -86,6 +94,7 @@ func (c *daemonCommand) Run(ctx context.Context, args []string) error {
 	token := fs.String("token", "", "start: bearer token HTTP clients must send (default $WIKID_TOKEN)")
 	var origins stringList
 	fs.Var(&origins, "allow-origin", "start: a browser origin allowed besides localhost (repeatable)")
+	ifNotRunning := fs.Bool("if-not-running", false, "start: when a daemon already serves the repository, or is starting, exit with status 0 instead of an error")
 	asJSON := fs.Bool("json", false, "status: print the whole status as JSON")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	if err := parseArgs(fs, args, 1, 1); err != nil {
@@ -100,7 +109,7 @@ func (c *daemonCommand) Run(ctx context.Context, args []string) error {
 		if *token == "" {
 			*token = c.getenv("WIKID_TOKEN")
 		}
-		set := daemonSettings{repo: *repo, idle: *idle}
+		set := daemonSettings{repo: *repo, idle: *idle, ifNotRunning: *ifNotRunning}
 		if *httpAddr != "" {
 			if err := checkBind(*httpAddr, *token); err != nil {
 				return err
@@ -121,11 +130,18 @@ func (c *daemonCommand) Run(ctx context.Context, args []string) error {
 			set.mcp = mcpserver.Options{Version: version, Logger: logger}
 			return runDaemon(ctx, c.env, logger, set)
 		}
-		if st, err := daemon.GetStatus(ctx, ep); err == nil {
-			return fmt.Errorf("%w (pid %d, since %s); stop it with 'wikid daemon stop'", daemon.ErrRunning, st.PID, st.Started.Format(time.RFC3339))
+		if pid, held := daemon.Holder(ep); held {
+			if set.ifNotRunning {
+				fmt.Fprintf(c.stdout, "a daemon already serves this repository: pid %d\n", pid)
+				return nil
+			}
+			return daemonRunning(ctx, ep, set, &daemon.RunningError{PID: pid})
 		}
 		spawnArgs := []string{"daemon", "start", "--foreground", "--repo", absPath(c.env, *repo),
 			"--idle", set.idle.String(), "--log-level", *logLevel}
+		if set.ifNotRunning {
+			spawnArgs = append(spawnArgs, "--if-not-running")
+		}
 		if set.http != nil {
 			spawnArgs = append(spawnArgs, "--http", *httpAddr)
 			for _, o := range origins {
@@ -164,7 +180,7 @@ func (c *daemonCommand) Run(ctx context.Context, args []string) error {
 		fmt.Fprintln(c.stdout, "daemon stopped")
 		return nil
 	case "status":
-		st, err := daemon.GetStatus(ctx, ep)
+		st, err := daemon.Lookup(ctx, ep)
 		if errors.Is(err, daemon.ErrNotRunning) {
 			fmt.Fprintf(c.stdout, "no daemon runs for this repository (socket %s)\n", ep.Socket)
 			return exitError(3)
@@ -183,6 +199,12 @@ func (c *daemonCommand) Run(ctx context.Context, args []string) error {
 
 // printDaemonStatus renders a daemon's status for people.
 func printDaemonStatus(w io.Writer, st *daemon.Status) {
+	if st.Starting {
+		fmt.Fprintf(w, "daemon pid %d is starting: it holds the repository's lock, and its socket does not answer yet (or it is stopping)\n", st.PID)
+		fmt.Fprintf(w, "socket      %s\n", st.Socket)
+		fmt.Fprintf(w, "log         %s\n", st.Log)
+		return
+	}
 	fmt.Fprintf(w, "daemon pid %d, up %s, wikid %s\n", st.PID, st.Uptime, st.Version)
 	fmt.Fprintf(w, "repository  %s\n", st.Repository)
 	fmt.Fprintf(w, "socket      %s\n", st.Socket)
@@ -260,19 +282,35 @@ func spawn(ctx context.Context, ep daemon.Endpoint, args, env []string) error {
 }
 
 // startDaemon starts the daemon of the repository at repo in the
-// background, as the first client of a repository does.
+// background, as the first client of a repository does; when another
+// client's daemon wins the lock, ours exits at once and that one answers.
 func startDaemon(ctx context.Context, e env, ep daemon.Endpoint, repo string) error {
-	args := []string{"daemon", "start", "--foreground", "--repo", absPath(e, repo), "--idle", defaultIdle.String()}
+	args := []string{"daemon", "start", "--foreground", "--if-not-running", "--repo", absPath(e, repo), "--idle", defaultIdle.String()}
 	return spawn(ctx, ep, args, os.Environ())
 }
 
-// runDaemon opens the wiki and runs the daemon in this process until it
-// stops.
+// runDaemon takes the daemon lock, opens the wiki and runs the daemon in
+// this process until it stops. When another process holds the lock, it
+// returns at once, having opened nothing: an error that names the daemon
+// and what to do, or, with set.ifNotRunning, nil.
 func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettings) error {
 	ep, err := endpoint(e, set.repo)
 	if err != nil {
 		return err
 	}
+	// The lock before anything else: a process that is not to be the
+	// daemon must not open the repository, which rolls back what a crashed
+	// process left, nor wait for the search index that the daemon holds.
+	lock, err := daemon.Acquire(ep)
+	var running *daemon.RunningError
+	if errors.As(err, &running) && set.ifNotRunning {
+		logger.Info("a daemon already serves this repository: leaving it to serve", "pid", running.PID)
+		return nil
+	}
+	if err != nil {
+		return daemonRunning(ctx, ep, set, err)
+	}
+	defer lock.Release() // last: after the wiki is closed
 	if e.getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
@@ -281,7 +319,7 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 	}
 	w, syncCfg, err := openDaemonWiki(ctx, e, set)
 	if err != nil {
-		return err
+		return lockedIndex(ctx, e, set.repo, err)
 	}
 	defer func() {
 		closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
@@ -310,7 +348,7 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 			AllowedOrigins: set.http.AllowedOrigins, ReadOnly: w.Options().ReadOnly})
 	}
 	return daemon.Serve(ctx, daemon.Options{
-		Endpoint: ep, Repository: repositoryFolder(ep.GitDir), Wiki: w, MCP: opts, Idle: set.idle, HTTP: set.http, Pages: pages, Logger: logger,
+		Endpoint: ep, Lock: lock, Repository: repositoryFolder(ep.GitDir), Wiki: w, MCP: opts, Idle: set.idle, HTTP: set.http, Pages: pages, Logger: logger,
 		Ready: func(url string) {
 			if url != "" {
 				fmt.Fprintf(e.stderr, "wikid: serving MCP at %s (daemon of %s, pid %d)\n", url, ep.GitDir, os.Getpid())
@@ -320,6 +358,35 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 			return execute(ctx, commandEnv(ep, w, cmd, stdin, stdout, stderr), cmd.Args)
 		},
 	})
+}
+
+// daemonRunning explains err, from daemon.Acquire: another process is the
+// repository's daemon. It names it (pid, socket, HTTP address) and says
+// what to do instead of running a second one.
+func daemonRunning(ctx context.Context, ep daemon.Endpoint, set daemonSettings, err error) error {
+	var running *daemon.RunningError
+	if !errors.As(err, &running) {
+		return err
+	}
+	stop := fmt.Sprintf("'wikid daemon stop --repo %s'", repositoryFolder(ep.GitDir))
+	st, serr := daemon.GetStatus(ctx, ep)
+	if serr != nil {
+		return fmt.Errorf("%w: it is starting or stopping, and its socket %s does not answer yet (log %s). "+
+			"Run 'wikid daemon status' in a moment, or stop it with %s to run another", running, ep.Socket, ep.Log, stop)
+	}
+	which := fmt.Sprintf("pid %d, socket %s", st.PID, st.Socket)
+	if st.HTTP != "" {
+		which += ", MCP at " + st.HTTP
+	}
+	switch {
+	case set.http == nil:
+		return fmt.Errorf("%w (%s): clients reach it through 'wikid serve'; stop it with %s to run another", daemon.ErrRunning, which, stop)
+	case st.HTTP != "":
+		return fmt.Errorf("%w (%s): point HTTP clients there, or stop it with %s to run another", daemon.ErrRunning, which, stop)
+	}
+	return fmt.Errorf("%w (%s), without HTTP, which a running daemon cannot add: stop it with %s and run this again "+
+		"(stdio clients still connected to it start a new one at once: close them first, "+
+		"or start the daemon with HTTP before them, 'wikid daemon start --http ADDR')", daemon.ErrRunning, which, stop)
 }
 
 // repositoryFolder is the folder a git folder belongs to: the checkout's

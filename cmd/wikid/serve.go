@@ -40,7 +40,9 @@ and its history, warm from the first call. When no daemon can be started,
 or with --no-daemon, wikid serves in its own process and says so.
 
 With --http, this process is the repository's daemon, in the foreground:
-it serves HTTP, and stdio clients and commands share it too.
+it serves HTTP, and stdio clients and commands share it too. When a daemon
+already serves the repository, serve --http says so at once, with its pid
+and addresses, and exits: start the HTTP daemon before its stdio clients.
 Over HTTP, a token (--token or WIKID_TOKEN) is required as
 "Authorization: Bearer <token>"; wikid refuses to listen on an address
 other than loopback without one. Browsers may call from localhost origins

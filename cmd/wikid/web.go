@@ -53,7 +53,7 @@ func (c *webCommand) Run(ctx context.Context, args []string) error {
 	}
 	st, err := daemon.GetStatus(ctx, ep)
 	if errors.Is(err, daemon.ErrNotRunning) {
-		start := []string{"daemon", "start", "--foreground", "--repo", absPath(c.env, *repo), "--http", *addr}
+		start := []string{"daemon", "start", "--foreground", "--if-not-running", "--repo", absPath(c.env, *repo), "--http", *addr}
 		if err := spawn(ctx, ep, start, os.Environ()); err != nil {
 			return fmt.Errorf("start the daemon: %w", err)
 		}

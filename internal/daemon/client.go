@@ -96,22 +96,54 @@ func GetStatus(ctx context.Context, e Endpoint) (*Status, error) {
 	return rep.Status, nil
 }
 
-// Stop asks the daemon at e to stop and waits until it has: its lock is
-// free. It returns an error wrapping ErrNotRunning when none runs.
-func Stop(ctx context.Context, e Endpoint) error {
-	c, _, err := dial(ctx, e, hello{Kind: kindStop})
-	if err != nil {
-		return err
+// Lookup is GetStatus that also finds a daemon that does not answer yet:
+// when a process holds e's daemon lock but its socket does not answer, it
+// returns a Status with Starting set and the pid the holder wrote. It
+// returns an error wrapping ErrNotRunning when no process holds the lock.
+func Lookup(ctx context.Context, e Endpoint) (*Status, error) {
+	st, err := GetStatus(ctx, e)
+	if !errors.Is(err, ErrNotRunning) {
+		return st, err
 	}
-	c.Close()
+	pid, held := Holder(e)
+	if !held {
+		return nil, err
+	}
+	return &Status{PID: pid, GitDir: e.GitDir, Socket: e.Socket, Log: e.Log, Starting: true}, nil
+}
+
+// Stop asks the daemon at e to stop and waits until it has: it closed the
+// repository and let go of its lock. A daemon that holds the lock but does
+// not answer yet is asked once it answers, or waited for when it is
+// stopping already. It returns an error wrapping ErrNotRunning when none
+// runs.
+func Stop(ctx context.Context, e Endpoint) error {
+	waited := false
 	for {
-		l, err := acquire(e.Lock)
+		c, _, err := dial(ctx, e, hello{Kind: kindStop})
 		if err == nil {
-			l.release()
-			return nil
+			c.Close()
+			break
 		}
-		if !errors.Is(err, ErrRunning) {
+		if !errors.Is(err, ErrNotRunning) {
 			return err
+		}
+		if _, held := Holder(e); !held {
+			if waited {
+				return nil // it was stopping, and is gone
+			}
+			return err
+		}
+		waited = true
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("the daemon holds its lock but does not answer: %w", ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	for {
+		if _, held := Holder(e); !held {
+			return nil
 		}
 		select {
 		case <-ctx.Done():
@@ -176,40 +208,67 @@ func sendStdin(fw *frameWriter, stdin io.Reader) {
 	}
 }
 
+// maxSpawns bounds how many daemons Spawn starts in a row that find the
+// lock held by one that then lets go of it without answering.
+const maxSpawns = 5
+
 // Spawn starts a daemon in the background, detached from the caller's
-// session and terminal, by running exe with args (which must run the daemon
-// in the foreground), its output appended to the endpoint's log; then waits
-// until it answers. It returns an error with the end of the log when the
-// daemon exits or does not answer within wait.
+// session and terminal, by running exe with args, its output appended to
+// the endpoint's log; then waits until a daemon answers at e. args run the
+// daemon in the foreground; the daemon exits at once with status 0 when
+// another process holds the lock (wikid's --if-not-running), having opened
+// nothing: then Spawn waits for that one to answer, or, when it lets go of
+// the lock without answering (it was stopping), starts another. It returns
+// an error with the end of the log when the daemon exits otherwise, or
+// when none answers within wait.
 func Spawn(ctx context.Context, e Endpoint, exe string, args []string, env []string, wait time.Duration) error {
 	logf, err := os.OpenFile(e.Log, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("daemon log: %w", err)
 	}
 	defer logf.Close()
-	cmd := exec.Command(exe, args...)
-	cmd.Env = env
-	cmd.Dir = "/"
-	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("start the daemon: %w", err)
+	start := func() (<-chan error, error) {
+		cmd := exec.Command(exe, args...)
+		cmd.Env = env
+		cmd.Dir = "/"
+		cmd.Stdout, cmd.Stderr = logf, logf
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			return nil, fmt.Errorf("start the daemon: %w", err)
+		}
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		return exited, nil
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	exited, err := start()
+	if err != nil {
+		return err
+	}
+	spawns := 1
 	deadline := time.After(wait)
 	for {
 		if _, err := GetStatus(ctx, e); err == nil {
 			return nil
 		}
+		if exited == nil {
+			// Ours found the lock held: the holder answers once it has
+			// opened the repository, unless it was stopping.
+			if _, held := Holder(e); !held {
+				if spawns == maxSpawns {
+					return fmt.Errorf("%d daemons in a row found the lock held by one that went away without answering (see %s)", spawns, e.Log)
+				}
+				if exited, err = start(); err != nil {
+					return err
+				}
+				spawns++
+			}
+		}
 		select {
 		case err := <-exited:
-			// Another client may have started one first: then ours lost
-			// the lock and exited, and theirs answers.
-			if _, serr := GetStatus(ctx, e); serr == nil {
-				return nil
+			if err != nil {
+				return fmt.Errorf("the daemon exited (%v): %s", err, logTail(e.Log))
 			}
-			return fmt.Errorf("the daemon exited (%v): %s", err, logTail(e.Log))
+			exited = nil // another daemon holds the lock
 		case <-deadline:
 			return fmt.Errorf("the daemon did not answer within %v (see %s)", wait, e.Log)
 		case <-ctx.Done():

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -69,10 +70,18 @@ func testEndpoint(tb testing.TB, dir string) Endpoint {
 	return e
 }
 
-// serve runs a daemon until the test ends or it stops; the returned
-// channel is closed when Serve has returned, with its result in *err.
+// serve takes the daemon lock and runs a daemon until the test ends or it
+// stops; the returned channel is closed when Serve has returned and the
+// lock is let go of.
 func serve(tb testing.TB, opts Options) (context.CancelFunc, <-chan struct{}) {
 	tb.Helper()
+	if opts.Lock == nil {
+		lock, err := Acquire(opts.Endpoint)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		opts.Lock = lock
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan struct{})
 	opts.Ready = func(string) { close(ready) }
@@ -81,6 +90,7 @@ func serve(tb testing.TB, opts Options) (context.CancelFunc, <-chan struct{}) {
 	var err error
 	go func() {
 		err = Serve(ctx, opts)
+		opts.Lock.Release()
 		close(done)
 	}()
 	select {
@@ -133,9 +143,14 @@ func TestDaemon_secondDaemonRefused(t *testing.T) {
 	w, dir := testWiki(t)
 	e := testEndpoint(t, dir)
 	serve(t, Options{Endpoint: e, Wiki: w})
-	err := Serve(context.Background(), Options{Endpoint: e, Wiki: w})
-	if !errors.Is(err, ErrRunning) || !strings.Contains(err.Error(), "pid") {
-		t.Fatalf("a second daemon: %v, want ErrRunning naming the pid", err)
+	_, err := Acquire(e)
+	var running *RunningError
+	if !errors.As(err, &running) || !errors.Is(err, ErrRunning) || running.PID != os.Getpid() ||
+		!strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
+		t.Fatalf("a second daemon's lock: %v, want a RunningError naming pid %d", err, os.Getpid())
+	}
+	if err := Serve(context.Background(), Options{Endpoint: e, Wiki: w}); err == nil {
+		t.Fatal("Serve without the lock: no error")
 	}
 	if _, err := GetStatus(context.Background(), e); err != nil {
 		t.Errorf("the first daemon stopped answering: %v", err)

@@ -11,9 +11,12 @@
 //
 // A daemon listens on a unix socket in the user's runtime directory
 // (RuntimeDir), mode 0600, named from the repository's git directory
-// (Locate), next to a lock file that it holds while it runs: a second
+// (Locate), next to a lock file (Lock) that it holds while it runs: a second
 // daemon for the same repository cannot start, and a socket left by one
-// that died is recognised as stale and replaced.
+// that died is recognised as stale and replaced. The lock comes first: a
+// process takes it before it opens the repository, and lets go of it after
+// closing it, so one that is not to be the daemon learns it at once, having
+// opened nothing, rolled back nothing and waited for nothing.
 //
 // The protocol on the socket is one JSON line from the client (a hello,
 // naming what the connection is for) and one JSON line back (ok, or an

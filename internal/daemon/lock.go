@@ -9,45 +9,69 @@ import (
 	"syscall"
 )
 
-// lockFile is the held lock of a running daemon.
-type lockFile struct{ f *os.File }
+// Lock is a repository's daemon lock, a file next to its socket. The
+// process that holds it is the repository's daemon: it takes the lock
+// first, before it opens the repository or rolls back what a crashed
+// process left, and lets go of it last, once the repository is closed. So
+// a process that is not to be the daemon learns it before it has touched
+// the repository, and a daemon never finds the search index still held by
+// the one before it.
+type Lock struct{ f *os.File }
 
-// ErrRunning is returned by Serve when another daemon holds the lock.
-var ErrRunning = errors.New("a daemon already serves this repository")
-
-// acquire takes the endpoint's lock without waiting and writes the pid into
-// it. The lock goes with the process: a daemon that dies, however it dies,
-// releases it.
-func acquire(path string) (*lockFile, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+// Acquire takes e's daemon lock without waiting and writes this process's
+// pid into it. The lock goes with the process: one that dies, however it
+// dies, lets go of it. It returns a *RunningError when another process
+// holds it, and an error when the lock file cannot be opened or locked.
+func Acquire(e Endpoint) (*Lock, error) {
+	f, err := os.OpenFile(e.Lock, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("daemon lock: %w", err)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			if pid := lockHolder(path); pid > 0 {
-				return nil, fmt.Errorf("%w (pid %d)", ErrRunning, pid)
-			}
-			return nil, ErrRunning
+			return nil, &RunningError{PID: lockPID(e.Lock)}
 		}
 		return nil, fmt.Errorf("daemon lock: %w", err)
 	}
 	if err := f.Truncate(0); err == nil {
 		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
-	return &lockFile{f: f}, nil
+	return &Lock{f: f}, nil
 }
 
-// release unlocks and closes the lock file; the file stays, so that a
-// daemon starting meanwhile locks the same one.
-func (l *lockFile) release() {
+// Release lets go of the lock; the file stays, so that a daemon starting
+// meanwhile locks the same one.
+func (l *Lock) Release() {
 	_ = syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
 	l.f.Close()
 }
 
-// lockHolder reads the pid a daemon wrote into its lock file; 0 if none.
-func lockHolder(path string) int {
+// Holder reports whether a process holds e's daemon lock, and its pid (0
+// when it could not be read). A daemon holds it from before it opens the
+// repository until after it has closed it, so a holder whose socket does
+// not answer is starting, or stopping.
+//
+// Holder takes a shared lock for an instant to find out: a daemon that
+// tries to start in that instant is refused as if one ran.
+func Holder(e Endpoint) (pid int, held bool) {
+	f, err := os.Open(e.Lock)
+	if err != nil {
+		return 0, false // never made: nobody ever held it
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); err != nil {
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return lockPID(e.Lock), true
+		}
+		return 0, false
+	}
+	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return 0, false
+}
+
+// lockPID reads the pid a daemon wrote into its lock file; 0 if none.
+func lockPID(path string) int {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return 0

@@ -3,7 +3,6 @@ package daemon
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -72,6 +71,3 @@ func EndpointFor(dir, gitDir string) (Endpoint, error) {
 	}
 	return e, nil
 }
-
-// ErrNotRunning is returned by Dial when no daemon serves the repository.
-var ErrNotRunning = errors.New("no daemon serves this repository")

@@ -24,6 +24,9 @@ const shutdownTimeout = 30 * time.Second
 // Options configure a daemon.
 type Options struct {
 	Endpoint Endpoint
+	// Lock is the endpoint's daemon lock, which the caller took with
+	// Acquire before it opened the wiki, and lets go of after closing it.
+	Lock *Lock
 	// Repository is the repository's folder, as status reports it.
 	Repository string
 	// Wiki is the repository's wiki, opened by the caller, who closes it
@@ -100,6 +103,11 @@ type Status struct {
 	// in bytes; 0 where the system does not say.
 	RSS     int64 `json:"rss"`
 	PeakRSS int64 `json:"peak_rss"`
+	// Starting is set by Lookup for a process that holds the daemon lock
+	// but whose socket does not answer yet: it is opening the repository
+	// (or closing it, stopping). Only PID, GitDir, Socket and Log are
+	// known then.
+	Starting bool `json:"starting,omitempty"`
 }
 
 // daemon is a running daemon.
@@ -119,18 +127,16 @@ type daemon struct {
 }
 
 // Serve runs the daemon until ctx is done, a client asks it to stop, or it
-// has been idle for opts.Idle. It returns ErrRunning (wrapped) when another
-// daemon serves the repository. When it returns, the socket is gone and no
+// has been idle for opts.Idle. It returns an error without opts.Lock, or
+// when it cannot listen. When it returns, the socket is gone and no
 // request is in flight.
 func Serve(ctx context.Context, opts Options) error {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	lock, err := acquire(opts.Endpoint.Lock)
-	if err != nil {
-		return err
+	if opts.Lock == nil {
+		return errors.New("daemon: serve without the daemon lock")
 	}
-	defer lock.release()
 	// The lock is ours: a socket file still there is a dead daemon's.
 	if err := os.Remove(opts.Endpoint.Socket); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("remove the stale socket: %w", err)
