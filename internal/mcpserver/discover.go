@@ -120,6 +120,7 @@ func wikiStatusTool() *tool {
 			opt("unwritable", str("Why this user cannot write the repository, which is then served read-only.")),
 			opt("derived_dir", str("Where the indexes of an unwritable repository are kept (the user's cache folder).")),
 			opt("blocked", str("Why changes fail now: a git lock file that wikid did not take, and what to do.")),
+			opt("writes_to", str("The branch changes go to, when another one is checked out.")),
 			req("index", object("The search index.",
 				req("enabled", boolean("Whether the wiki has a search index.")),
 				req("commit", str("The commit the index reflects.")),
@@ -208,6 +209,8 @@ func statusText(st *wiki.Status) string {
 		b.line("Read-only: changes are refused.")
 	case st.Blocked != "":
 		b.line("Blocked: changes fail with LOCKED: %s.", st.Blocked)
+	case st.WritesTo != "":
+		b.line("Blocked: changes go to branch %s and fail with OTHER_BRANCH while %s is checked out.", st.WritesTo, branch)
 	default:
 		b.line("Writable: every change is one commit.")
 	}

@@ -51,3 +51,31 @@ func TestWiki_Write_OtherBranch(t *testing.T) {
 	}
 	checkRepo(t, dir)
 }
+
+// TestWiki_Write_BranchGone deletes the branch the wiki writes to while
+// another is checked out: the checked-out branch becomes the wiki's, as no
+// change can vanish with a branch that is gone already. wiki_status says
+// which branch changes go to while they are refused.
+func TestWiki_Write_BranchGone(t *testing.T) {
+	ctx := context.Background()
+	dir := seeded(t, map[string]string{"a.md": "# A\n"})
+	gittest.Git(t, dir, "checkout", "-q", "-b", "feature")
+	w := openWiki(t, dir, nil)
+	gittest.Git(t, dir, "checkout", "-q", "main")
+	st, err := w.Status(ctx)
+	if err != nil || st.WritesTo != "feature" {
+		t.Fatalf("Status: WritesTo %q, %v", st.WritesTo, err)
+	}
+	_, err = w.Write(ctx, wiki.WriteRequest{Path: "b", Content: "# B\n"})
+	wantCode(t, err, wiki.CodeOtherBranch)
+
+	gittest.Git(t, dir, "branch", "-q", "-D", "feature")
+	res, err := w.Write(ctx, wiki.WriteRequest{Path: "b", Content: "# B\n"})
+	if err != nil || res.Branch != "main" {
+		t.Fatalf("Write after the wiki's branch was deleted: %+v, %v", res, err)
+	}
+	if st, _ := w.Status(ctx); st.WritesTo != "" {
+		t.Errorf("WritesTo = %q after the switch", st.WritesTo)
+	}
+	checkRepo(t, dir)
+}

@@ -84,7 +84,7 @@ func (w *Wiki) integrateOnce(ctx context.Context, req IntegrateRequest) (*Integr
 	if head.Detached {
 		return nil, ErrDetached
 	}
-	if err := w.onBranch(head); err != nil {
+	if err := w.onBranch(ctx, head); err != nil {
 		return nil, err
 	}
 	ours := head.Commit

@@ -118,7 +118,7 @@ func (w *Wiki) mutate(ctx context.Context, tool string, m Mutation, build func(c
 			if head.Detached {
 				return nil, contractError(ErrDetached)
 			}
-			if err := w.onBranch(head); err != nil {
+			if err := w.onBranch(ctx, head); err != nil {
 				return nil, err
 			}
 		}
@@ -166,16 +166,28 @@ func contractError(err error) error {
 // onBranch returns an error of code OTHER_BRANCH unless HEAD points at the
 // branch the wiki writes to. A change made while a person has another
 // branch checked out for a moment would land there, and vanish from the
-// notes when they switch back.
-func (w *Wiki) onBranch(head Head) error {
-	if w.branch == "" || head.Branch == w.branch {
+// notes when they switch back. When the wiki's branch no longer exists,
+// the one checked out becomes the wiki's: nothing can vanish with a
+// branch that is gone already. The caller holds writeMu.
+func (w *Wiki) onBranch(ctx context.Context, head Head) error {
+	mine := w.writeBranch()
+	if mine == "" || head.Branch == mine {
 		return nil
 	}
-	e := Errorf(CodeOtherBranch, "the checkout is on branch %s, and the wiki writes to %s", BranchName(head.Branch), BranchName(w.branch))
-	e.Details = map[string]any{"branch": BranchName(head.Branch), "wiki_branch": BranchName(w.branch)}
+	if _, err := w.store.ResolveRevision(ctx, mine); errors.Is(err, ErrNotFound) {
+		w.log.Info("the wiki's branch is gone: writing to the one checked out", "gone", mine, "branch", head.Branch)
+		w.branch.Store(head.Branch)
+		return nil
+	}
+	e := Errorf(CodeOtherBranch, "the checkout is on branch %s, and the wiki writes to %s", BranchName(head.Branch), BranchName(mine))
+	e.Details = map[string]any{"branch": BranchName(head.Branch), "wiki_branch": BranchName(mine)}
 	return e.WithHint("switch the checkout back to %s (git switch %s), then retry; to write to %s instead, restart wikid while it is checked out",
-		BranchName(w.branch), BranchName(w.branch), BranchName(head.Branch))
+		BranchName(mine), BranchName(mine), BranchName(head.Branch))
 }
+
+// writeBranch returns the branch the wiki writes to (a full ref name), ""
+// for whichever is checked out.
+func (w *Wiki) writeBranch() string { return w.branch.Load().(string) }
 
 // BranchName returns a branch's short name: "main" for "refs/heads/main".
 func BranchName(ref string) string { return strings.TrimPrefix(ref, "refs/heads/") }

@@ -20,7 +20,10 @@ type Status struct {
 	Repository string
 	GitDir     string
 	// Branch is the short branch name, "" when HEAD is detached.
-	Branch   string
+	Branch string
+	// WritesTo is the branch changes go to when another one is checked
+	// out (changes then fail with OTHER_BRANCH), else "".
+	WritesTo string
 	Detached bool
 	// Head is the commit HEAD points at, "" on an unborn branch.
 	Head     string
@@ -175,6 +178,9 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 		Head: head.Commit, Bare: head.Bare, ReadOnly: w.opts.ReadOnly, Unwritable: unwritable,
 		Sync: SyncStatus{Message: Sayf("sync is not configured: run {sync} for one round, or add a sync: block to " +
 			".wikid.yaml for the daemon to sync by itself"), Ahead: -1, Behind: -1},
+	}
+	if mine := w.writeBranch(); mine != "" && !head.Detached && head.Branch != mine {
+		st.WritesTo = BranchName(mine)
 	}
 	if r := w.SyncReporter(); r != nil {
 		st.Sync = r.SyncStatus(ctx)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"github.com/wikid/wikid/internal/note"
 )
@@ -18,9 +19,10 @@ type Wiki struct {
 	opts  Options
 	log   *slog.Logger
 
-	// branch is the branch the wiki writes to: the one checked out when it
-	// opened ("" if HEAD was detached then: whichever is checked out).
-	branch string
+	// branch is the branch the wiki writes to (a string): the one checked
+	// out when it opened ("" if HEAD was detached then: whichever is
+	// checked out), or the one checked out after it was deleted.
+	branch atomic.Value
 	// writeMu admits one mutation at a time.
 	writeMu sync.Mutex
 	notes   *noteCache
@@ -81,12 +83,12 @@ func Open(ctx context.Context, d Deps, opts Options) (*Wiki, error) {
 		return nil, fmt.Errorf("open wiki: read HEAD: %w", err)
 	}
 	w := &Wiki{
-		store:  store,
-		branch: head.Branch,
-		opts:   opts,
-		log:    opts.Logger.WithGroup("wiki"),
-		notes:  newNoteCache(4096),
+		store: store,
+		opts:  opts,
+		log:   opts.Logger.WithGroup("wiki"),
+		notes: newNoteCache(4096),
 	}
+	w.branch.Store(head.Branch)
 	if hist != nil {
 		w.hist = hist
 		w.historyLane = w.addLane(historyStore{hist})
