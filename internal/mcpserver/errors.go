@@ -89,6 +89,7 @@ var defaultHints = map[wiki.Code]string{
 	wiki.CodeTooLarge:      "send less: split the content, or read in parts with offset and max_chars",
 	wiki.CodeInternal:      "retry; if it keeps failing, the wikid log has the details",
 	wiki.CodeUnavailable:   "retry later; wiki_status shows the embeddings endpoint's last error",
+	wiki.CodeNoSpace:       "free space on the disk that holds the wiki, then retry",
 }
 
 // sentence ends s with exactly one period.

@@ -436,6 +436,7 @@ var errorCodes = []string{
 	string(wiki.CodeNotFound), string(wiki.CodeAlreadyExists), string(wiki.CodeConflict),
 	string(wiki.CodeLocked), string(wiki.CodeAmbiguous), string(wiki.CodeLinkIntegrity), string(wiki.CodeLocalChanges),
 	string(wiki.CodeReadOnly), string(wiki.CodeTooLarge), string(wiki.CodeInternal), string(wiki.CodeUnavailable),
+	string(wiki.CodeNoSpace),
 }
 
 // allTools lists every tool wikid has, in no particular order.

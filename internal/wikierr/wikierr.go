@@ -29,6 +29,10 @@ const (
 	// CodeUnavailable: a service the wiki relies on (the embeddings
 	// endpoint) did not answer; the same call may succeed later.
 	CodeUnavailable Code = "UNAVAILABLE"
+	// CodeNoSpace: a write found the disk that holds the repository full,
+	// or the user's disk quota used up. The same call succeeds once space
+	// is freed.
+	CodeNoSpace Code = "NO_SPACE"
 )
 
 // Sentinel errors, one per code. errors.Is(err, ErrNotFound) holds for every
@@ -59,6 +63,9 @@ var (
 	ErrReadOnly = &Error{Code: CodeReadOnly}
 	// ErrTooLarge is returned when content exceeds a configured limit.
 	ErrTooLarge = &Error{Code: CodeTooLarge}
+	// ErrNoSpace is returned when a write fails because the disk is full or
+	// the disk quota is used up.
+	ErrNoSpace = &Error{Code: CodeNoSpace}
 )
 
 // Error is an error with a contract code, a message and a hint on what to do next.
