@@ -39,8 +39,10 @@ type Adopted struct {
 //
 // It returns an error, and commits nothing, when the branch already has a
 // commit (wiki.ErrHeadMoved), the repository is bare, a file changes while
-// it is read, or the index lock is held (ErrLocked).
-func (s *Store) AdoptCheckout(ctx context.Context, req wiki.CommitRequest) (*Adopted, error) {
+// it is read, the index lock is held (ErrLocked), or the disk is full or
+// read-only (NO_SPACE, READ_ONLY; see wikierr.FromOS).
+func (s *Store) AdoptCheckout(ctx context.Context, req wiki.CommitRequest) (ad *Adopted, err error) {
+	defer s.classify("adopt the checkout", &err)
 	if err := s.check(ctx); err != nil {
 		return nil, err
 	}
@@ -157,7 +159,7 @@ func (s *Store) AdoptCheckout(ctx context.Context, req wiki.CommitRequest) (*Ado
 	entry := reflogEntry{who: req.Committer, message: reflogMessage(req.Message, true)}
 	if err := s.moveRef(ctx, head.Branch, plumbing.ZeroHash, obj.id, entry); err != nil {
 		if rerr := u.rollback(); rerr != nil {
-			return nil, fmt.Errorf("adopt the checkout: %w (and the index could not be put back: %w)", err, rerr)
+			return nil, fmt.Errorf("adopt the checkout: %w (and %w: %w)", err, errNotPutBack, rerr)
 		}
 		return nil, fmt.Errorf("adopt the checkout: %w", err)
 	}

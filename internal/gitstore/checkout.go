@@ -85,7 +85,7 @@ func (s *Store) updateCheckout(ix *index, parent plumbing.Hash, changes []*chang
 	}
 	if err != nil {
 		if rerr := u.rollback(); rerr != nil {
-			return nil, fmt.Errorf("%w (and the checkout could not be put back: %w)", err, rerr)
+			return nil, fmt.Errorf("%w (and %w: %w)", err, errNotPutBack, rerr)
 		}
 		return nil, err
 	}

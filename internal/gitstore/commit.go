@@ -28,15 +28,18 @@ import (
 // INVALID_PATH, NOT_FOUND for a delete of a missing file); the index lock
 // is someone else's (code LOCKED, after Options.ForeignLockWait) or another
 // wikid's that stays held past Options.LockTimeout (LOCKED too); the
-// repository cannot be written (READ_ONLY); the context is done before the
-// first object is written.
+// repository cannot be written (READ_ONLY: no permission, or a read-only
+// file system); the context is done before the first object is written.
+// A write that fails because the disk is full or the quota used up is
+// NO_SPACE (see wikierr.FromOS), and changes nothing either.
 //
 // If the checkout cannot be updated, or the branch cannot be moved after it
 // was (the branch moved under its lock: wiki.ErrHeadMoved; its lock is held:
 // LOCKED; any other error), the index and the touched files are put back as
 // they were and the error returned; only unreferenced objects remain. If
 // putting them back fails too, the error says so.
-func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, error) {
+func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (id string, err error) {
+	defer s.classify("commit", &err)
 	if err := s.check(ctx); err != nil {
 		return "", err
 	}
@@ -153,7 +156,7 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (string, err
 		if co != nil {
 			if rerr := co.rollback(); rerr != nil {
 				s.log.Warn("the checkout could not be put back after a failed commit", "err", rerr)
-				return "", fmt.Errorf("commit: %w (and the checkout could not be put back: %w)", err, rerr)
+				return "", fmt.Errorf("commit: %w (and %w: %w)", err, errNotPutBack, rerr)
 			}
 		}
 		return "", fmt.Errorf("commit: %w", err)

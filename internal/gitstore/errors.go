@@ -18,3 +18,9 @@ var ErrClosed = errors.New("store is closed")
 // ErrNoRepository is returned by Open when there is no git repository at or
 // above the path.
 var ErrNoRepository = errors.New("no git repository")
+
+// errNotPutBack is wrapped, with the errors of the rollback, in the error
+// returned when a commit failed after it had changed the checkout and could
+// not put the checkout back as it was: the branch did not move, but the
+// checkout holds the change (see classify).
+var errNotPutBack = errors.New("the checkout could not be put back")

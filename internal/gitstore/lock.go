@@ -165,9 +165,10 @@ func lockedError(path string, owner lockOwner) error {
 	return e.WithHint("wait for the git command to finish; if none is running, remove %s and retry", path)
 }
 
-// lockCreateError explains why a lock file could not be created.
+// lockCreateError explains why a lock file could not be created. A full
+// or read-only file system is left to classify.
 func lockCreateError(path string, err error) error {
-	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
+	if errors.Is(err, fs.ErrPermission) {
 		return wiki.Errorf(wiki.CodeReadOnly, "the repository cannot be written: %v", err).
 			WithHint("give wikid write access to %s, or serve with {read_only}", filepath.Dir(path))
 	}

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-
-	"golang.org/x/sys/unix"
 )
 
 // derivedDir returns where the derived state of the repository l lives:
@@ -17,7 +15,7 @@ import (
 func derivedDir(l layout, cacheDir string) (unwritable, dir string) {
 	dir = filepath.Join(l.gitDir, "wikid")
 	for _, d := range []string{l.gitDir, filepath.Join(l.commonDir, "objects"), filepath.Join(l.commonDir, "refs")} {
-		if err := unix.Access(d, unix.W_OK); err != nil {
+		if err := canWrite(d); err != nil {
 			unwritable = fmt.Sprintf("this user cannot write the repository (%s: %v)", d, err)
 			break
 		}

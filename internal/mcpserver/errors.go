@@ -90,6 +90,7 @@ var defaultHints = map[wiki.Code]string{
 	wiki.CodeInternal:      "retry; if it keeps failing, the wikid log has the details",
 	wiki.CodeUnavailable:   "retry later; wiki_status shows the embeddings endpoint's last error",
 	wiki.CodeOtherBranch:   "the person has another branch checked out; retry once the wiki's branch is checked out again",
+	wiki.CodeNoSpace:       "free space on the disk that holds the wiki, then retry",
 }
 
 // sentence ends s with exactly one period.

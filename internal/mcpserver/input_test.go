@@ -102,6 +102,36 @@ func TestServer_RefusesInvalidUTF8Paths(t *testing.T) {
 	}
 }
 
+// TestServer_PortableNames checks that a new note's name is one that
+// Windows and macOS can check out, refused with the reason otherwise, and
+// that its two Unicode spellings are one note, named in normal form C.
+func TestServer_PortableNames(t *testing.T) {
+	s, dir := inputSession(t, map[string]string{"plan.md": "# Plan\n", "a:b.md": "colon\n"})
+	head := git(t, dir, "rev-parse", "HEAD")
+	for p, want := range map[string]string{
+		"Q&A: 2024":     `path "Q&A: 2024": ':' is not allowed in a name on Windows`,
+		"notes/CON":     `path "notes/CON": "CON" is the name of a device on Windows`,
+		"why?":          `'?' is not allowed in a name on Windows`,
+		"a\u202eb":      "U+202E RIGHT-TO-LEFT OVERRIDE",
+		"\ufeffheading": "U+FEFF BYTE ORDER MARK",
+	} {
+		e := s.fail("write_note", map[string]any{"path": p, "content": "x"}, "INVALID_PATH")
+		if msg, hint := errText(e); !strings.Contains(msg, want) || hint == "" {
+			t.Errorf("write_note %q: %v", p, e)
+		}
+	}
+	s.fail("move_note", map[string]any{"path": "plan", "new_path": "plan|old"}, "INVALID_PATH")
+	unchanged(t, dir, head)
+	// An existing note keeps its name.
+	ok[wiki.Result](s, "write_note", map[string]any{"path": "a:b", "content": "y", "overwrite": true})
+
+	ok[wiki.Result](s, "write_note", map[string]any{"path": "cafe\u0301", "content": "x"})
+	s.fail("write_note", map[string]any{"path": "caf\u00e9", "content": "y"}, "ALREADY_EXISTS")
+	if files := git(t, dir, "ls-files", "-z"); files != "a:b.md\x00caf\u00e9.md\x00plan.md\x00" {
+		t.Errorf("git ls-files -z = %q", files)
+	}
+}
+
 // TestServer_RefusesTagsNotAList checks that adding or removing tags in a
 // tags value that is not a list or a string is refused, saying what the
 // value is, instead of replacing it with the new tags.

@@ -137,7 +137,9 @@ To answer a question from the notes, call gather_context first: it returns the s
 
 Conventions of every tool:
 - Paths are relative, use / and have no extension: projects/alpha/plan is the file projects/alpha/plan.md. A trailing ` +
-	`.md, .markdown or .mdx is accepted; a path that differs only in case from one note finds it. folder keeps the notes ` +
+	`.md, .markdown or .mdx is accepted; a path that differs from one note's only in case or in how its accents are ` +
+	`encoded finds it. A new name must work on Windows and macOS too: none of < > : " | ? *, no device name such as ` +
+	`CON or NUL, no invisible characters. folder keeps the notes ` +
 	`under that folder, at any depth; a tag filter also matches nested tags (project matches project/alpha).
 - section names a heading by its text (the first match, at any level) or as Parent/Child; the section runs to the ` +
 	`next heading of the same or a higher level.
@@ -435,6 +437,7 @@ var errorCodes = []string{
 	string(wiki.CodeLocked), string(wiki.CodeAmbiguous), string(wiki.CodeLinkIntegrity), string(wiki.CodeLocalChanges),
 	string(wiki.CodeReadOnly), string(wiki.CodeTooLarge), string(wiki.CodeInternal), string(wiki.CodeUnavailable),
 	string(wiki.CodeOtherBranch),
+	string(wiki.CodeNoSpace),
 }
 
 // allTools lists every tool wikid has, in no particular order.

@@ -29,7 +29,9 @@ var markdownExts = []string{".md", ".markdown", ".mdx"}
 //   - surrounding whitespace is trimmed; an empty path is an error;
 //   - the path must be valid UTF-8 without control characters (NUL included);
 //   - folders are separated by '/' only: a backslash is an error;
-//   - the path is relative: "/x" and drive paths like "C:x" are errors;
+//   - the path is relative: "/x" and Windows paths like "C:/x" are errors.
+//     "C:x" and "a:b" are names holding a colon, which git allows and an
+//     existing note may have; CheckNewPath refuses them for a new note;
 //   - one leading "./" is dropped; a trailing '/' is an error (that names a folder);
 //   - a trailing ".md", ".markdown" or ".mdx", in any case, is removed and
 //     returned as ext; a name ending in two of them ("a.md.md") is an error.
@@ -47,9 +49,11 @@ var markdownExts = []string{".md", ".markdown", ".mdx"}
 //     is at most MaxPathBytes long and each of its segments at most
 //     MaxSegmentBytes.
 //
-// Characters that Windows forbids in names (':', '?', '*', ...) are allowed,
-// as git allows them. Errors are *Error with CodeInvalidPath saying which rule
-// was broken.
+// Characters that Windows forbids in names (':', '?', '*', ...), device
+// names such as "CON", invisible format characters and names in any
+// Unicode normalization form are allowed, as git allows them, so that
+// existing notes keep working; CheckNewPath refuses them for a new note.
+// Errors are *Error with CodeInvalidPath saying which rule was broken.
 func CleanPath(p string) (notePath, ext string, err error) {
 	rel, err := cleanCommon(p)
 	if err != nil {
@@ -140,17 +144,19 @@ func cleanCommon(p string) (string, error) {
 			return "", pathErr("path %q contains control character %U", p, r)
 		}
 	}
+	if isDrivePath(rel) || isDrivePath(strings.TrimPrefix(rel, "./")) {
+		return "", pathErr("path %q is an absolute Windows path", p).
+			WithHint("Give the path relative to the wiki root, such as projects/alpha/plan.")
+	}
 	if strings.ContainsRune(rel, '\\') {
 		return "", pathErr("path %q contains a backslash", p).
 			WithHint("Separate folders with /, as in projects/alpha/plan.")
 	}
-	abs := rel[0] == '/' || hasDriveLetter(rel)
-	rel = strings.TrimPrefix(rel, "./")
-	if abs || hasDriveLetter(rel) {
+	if rel[0] == '/' {
 		return "", pathErr("path %q is absolute", p).
 			WithHint("Give the path relative to the wiki root, such as projects/alpha/plan.")
 	}
-	return rel, nil
+	return strings.TrimPrefix(rel, "./"), nil
 }
 
 // checkSegments checks each segment of rel, a note path or folder without a
@@ -245,6 +251,15 @@ func SplitExtension(name string) (base, ext string) {
 func hasDriveLetter(p string) bool {
 	return len(p) >= 2 && p[1] == ':' &&
 		('a' <= p[0] && p[0] <= 'z' || 'A' <= p[0] && p[0] <= 'Z')
+}
+
+// isDrivePath reports whether p is an absolute Windows path: a drive and a
+// separator, "C:/" or "C:\\". "C:x" is none: Windows reads it as x in
+// the current folder of drive C:, git and every other system as a name
+// holding a colon, which existing notes may have (see CheckNewPath for
+// new ones).
+func isDrivePath(p string) bool {
+	return hasDriveLetter(p) && len(p) > 2 && (p[2] == '/' || p[2] == '\\')
 }
 
 // pathErr returns an INVALID_PATH error with a general hint; callers with

@@ -4,7 +4,10 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/wikid/wikid/internal/wikierr"
 )
@@ -35,6 +38,16 @@ func TestCleanPath(t *testing.T) {
 		{"Japanese", "日記/二月の会議.md", "日記/二月の会議", ".md", ""},
 		{"spaces inside", "Meeting notes/2024 Q1 review", "Meeting notes/2024 Q1 review", "", ""},
 		{"colon inside", "notes/a:b", "notes/a:b", "", ""},
+		{"drive-relative name", "C:notes/a", "C:notes/a", "", ""},
+		{"colon name after ./", "./D:x", "D:x", "", ""},
+		{"drive letter alone", "C:", "C:", "", ""},
+		// Names an existing note may have that a new one may not (see
+		// TestCheckNewPath).
+		{"decomposed accent", "areas/cafe\u0301", "areas/cafe\u0301", "", ""},
+		{"Windows device name", "notes/con.md", "notes/con", ".md", ""},
+		{"Windows character", "why?", "why?", "", ""},
+		{"byte order mark", "\ufeffnotes", "\ufeffnotes", "", ""},
+		{"bidi override", "a\u202eb", "a\u202eb", "", ""},
 		{"git word without dot", "git/hooks", "git/hooks", "", ""},
 		{"gitignore-like name without dot", "notes/gitignore", "notes/gitignore", "", ""},
 		{"segment at limit", long, long, "", ""},
@@ -57,10 +70,10 @@ func TestCleanPath(t *testing.T) {
 		// Absolute.
 		{"absolute", "/etc/passwd", "", "", `path "/etc/passwd" is absolute`},
 		{"root", "/", "", "", `path "/" is absolute`},
-		{"drive letter", "C:notes/a", "", "", `path "C:notes/a" is absolute`},
-		{"drive letter lowercase", "c:/notes", "", "", `path "c:/notes" is absolute`},
-		{"drive letter after ./", "./D:x", "", "", `path "./D:x" is absolute`},
-		{"windows absolute", `C:\notes`, "", "", `path "C:\\notes" contains a backslash`},
+		{"drive path", "c:/notes", "", "", `path "c:/notes" is an absolute Windows path`},
+		{"drive path after ./", "./D:/x", "", "", `path "./D:/x" is an absolute Windows path`},
+		{"windows absolute", `C:\notes`, "", "", `path "C:\\notes" is an absolute Windows path`},
+		{"drive root", "C:/", "", "", `path "C:/" is an absolute Windows path`},
 
 		// Folders are not notes.
 		{"trailing slash", "projects/", "", "", `path "projects/" ends with a slash: it names a folder, not a note`},
@@ -254,9 +267,18 @@ func TestIsMarkdown(t *testing.T) {
 }
 
 func TestCheckNewPath(t *testing.T) {
+	const (
+		windows = "':' is not allowed in a name on Windows"
+		device  = "is the name of a device on Windows, whatever the extension, so no file can have it there"
+		reorder = "an invisible character that reorders how text is displayed"
+	)
+	scotland := "\U0001F3F4\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F"
+	// U+0958 is one of the letters that normal form C writes as two, so a
+	// name of 84 of them (252 bytes) grows to 504 bytes.
+	growing := strings.Repeat("\u0958", 84)
 	tests := []struct {
 		name     string
-		in       string
+		in       string // given to CleanPath, then Normalize, then CheckNewPath
 		wantErr  string // the message after "INVALID_PATH: "; "" for no error
 		wantHint string // a part of the hint
 	}{
@@ -285,6 +307,65 @@ func TestCheckNewPath(t *testing.T) {
 		// Replacement character: bytes that were not UTF-8.
 		{"replacement character", "misc/caf\uFFFD", "path \"misc/caf\uFFFD\" holds U+FFFD, the character that replaces bytes that were not valid UTF-8", "valid UTF-8"},
 		{"replacement character in folder", "a\uFFFD/b.md", "path \"a\uFFFD/b\" holds U+FFFD, the character that replaces bytes that were not valid UTF-8", "valid UTF-8"},
+
+		// Normal form C: a decomposed name is normalized, and may grow past
+		// the limits.
+		{"decomposed accent", "areas/cafe\u0301", "", ""},
+		{"decomposed folder", "Re\u0301unions/2024", "", ""},
+		{"normal form past the segment limit", growing, `path "` + norm.NFC.String(growing) + `.md" has a segment of 507 bytes; the limit is 255`, ""},
+
+		// Characters Windows refuses.
+		{"colon", "notes/a:b", `path "notes/a:b": ` + windows, "Windows refuses the characters"},
+		{"one letter and a colon", "a:b", `path "a:b" starts with "a:", which Windows reads as drive A:; ` + windows, "such as a-b"},
+		{"drive-relative path", "C:notes/x", `path "C:notes/x" starts with "C:", which Windows reads as drive C:; ` + windows, "such as C-notes/x"},
+		{"drive letter alone", "C:.md", `path "C:" starts with "C:", which Windows reads as drive C:; ` + windows, ""},
+		{"colon after a letter in a folder", "notes/C:x", `path "notes/C:x": ` + windows, ""},
+		{"colon in a folder", "Q&A: 2024/notes", `path "Q&A: 2024/notes": ` + windows, ""},
+		{"star", "a*b", `path "a*b": '*' is not allowed in a name on Windows`, ""},
+		{"question mark", "why?", `path "why?": '?' is not allowed in a name on Windows`, ""},
+		{"pipe", "a|b", `path "a|b": '|' is not allowed in a name on Windows`, ""},
+		{"less than", "a<b", `path "a<b": '<' is not allowed in a name on Windows`, ""},
+		{"greater than", "a>b", `path "a>b": '>' is not allowed in a name on Windows`, ""},
+		{"double quote", `say "hi"`, `path "say \"hi\"": '"' is not allowed in a name on Windows`, ""},
+		{"not less than, composed", "a<\u0338b", "", ""}, // normal form C writes it as U+226E
+
+		// Windows device names, in any case and with any extension.
+		{"con", "con", `path "con": "con" ` + device, "con-notes"},
+		{"CON upper case", "notes/CON", `path "notes/CON": "CON" ` + device, ""},
+		{"con with markdown extension", "con.md", `path "con": "con" ` + device, ""},
+		{"nul with another extension", "Nul.txt", `path "Nul.txt": "Nul" ` + device, ""},
+		{"aux folder", "aux/notes", `path "aux/notes": "aux" ` + device, ""},
+		{"prn with two extensions", "prn.tar.gz", `path "prn.tar.gz": "prn" ` + device, ""},
+		{"com1", "COM1", `path "COM1": "COM1" ` + device, ""},
+		{"lpt9 with extension", "x/lpt9.backup", `path "x/lpt9.backup": "lpt9" ` + device, ""},
+		{"com superscript", "COM\u00b9", "path \"COM\u00b9\": \"COM\u00b9\" " + device, ""},
+		{"conin", "CONIN$", `path "CONIN$": "CONIN$" ` + device, ""},
+		{"device with space before extension", "con .x", `path "con .x": "con" ` + device, ""},
+		{"console is no device", "console", "", ""},
+		{"com10 is no device", "com10", "", ""},
+		{"lpt alone is no device", "lpt", "", ""},
+		{"device word inside", "prn-notes", "", ""},
+		{"nullable", "nullable", "", ""},
+
+		// Invisible characters that make a name pass for another.
+		{"byte order mark", "\ufeffnotes", `path "\ufeffnotes" holds U+FEFF BYTE ORDER MARK, an invisible format character`, "remove it"},
+		{"right-to-left override", "invoice\u202Efdp.exe", `path "invoice\u202efdp.exe" holds U+202E RIGHT-TO-LEFT OVERRIDE, ` + reorder, ""},
+		{"left-to-right embedding", "a\u202Ab", `path "a\u202ab" holds U+202A LEFT-TO-RIGHT EMBEDDING, ` + reorder, ""},
+		{"isolate", "a\u2066b", `path "a\u2066b" holds U+2066 LEFT-TO-RIGHT ISOLATE, ` + reorder, ""},
+		{"pop isolate", "a\u2069b", `path "a\u2069b" holds U+2069 POP DIRECTIONAL ISOLATE, ` + reorder, ""},
+		{"right-to-left mark", "a\u200Fb", `path "a\u200fb" holds U+200F RIGHT-TO-LEFT MARK, ` + reorder, ""},
+		{"zero width space", "a\u200Bb", `path "a\u200bb" holds U+200B ZERO WIDTH SPACE, an invisible format character`, ""},
+		{"soft hyphen", "co\u00ADop", `path "co\u00adop" holds U+00AD SOFT HYPHEN, an invisible format character`, ""},
+		{"invisible in a folder", "a\u2060b/c", `path "a\u2060b/c" holds U+2060 WORD JOINER, an invisible format character`, ""},
+		{"tag character alone", "a\U000E0041b", `path "a\U000e0041b" holds U+E0041, an invisible format character`, ""},
+		{"flag without cancel tag", "\U0001F3F4\U000E0067", "path \"\U0001F3F4\\U000e0067\" holds U+E0067, an invisible format character", ""},
+
+		// What scripts and emoji need.
+		{"zero width joiner in emoji", "family \U0001F468\u200D\U0001F469", "", ""},
+		{"zero width non-joiner in Persian", "\u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645", "", ""},
+		{"flag of Scotland", "trips/" + scotland, "", ""},
+		{"variation selector", "\u2764\uFE0F notes", "", ""},
+		{"Hebrew", "\u05E9\u05DC\u05D5\u05DD", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -292,6 +373,7 @@ func TestCheckNewPath(t *testing.T) {
 			if err != nil {
 				t.Fatalf("CleanPath(%q): %v", tt.in, err)
 			}
+			notePath = Normalize(notePath)
 			err = CheckNewPath(notePath, ext)
 			if tt.wantErr == "" {
 				if err != nil {
@@ -306,6 +388,65 @@ func TestCheckNewPath(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a path not in normal form C", func(t *testing.T) {
+		checkPathErr(t, CheckNewPath("cafe\u0301", ""), "path \"cafe\u0301\" is not in Unicode normalization form C")
+	})
+	t.Run("a path not in clean form", func(t *testing.T) {
+		checkPathErr(t, CheckNewPath("a/../b", ""), `path "a/../b.md" contains a .. segment`)
+	})
+}
+
+func TestCheckNewFolder(t *testing.T) {
+	tests := []struct {
+		name    string
+		in      string
+		wantErr string
+	}{
+		{"root", "", ""},
+		{"plain", "archive/2024", ""},
+		{"composed accent", "R\u00e9unions", ""},
+		{"decomposed accent", "Re\u0301unions", "path \"Re\u0301unions\" is not in Unicode normalization form C"},
+		{"colon", "Q&A: 2024", `path "Q&A: 2024": ':' is not allowed in a name on Windows`},
+		{"device", "archive/aux", `path "archive/aux": "aux" is the name of a device on Windows, whatever the extension, so no file can have it there`},
+		{"bidi", "a\u202eb", `path "a\u202eb" holds U+202E RIGHT-TO-LEFT OVERRIDE, an invisible character that reorders how text is displayed`},
+		{"replacement character", "a\uFFFD", "path \"a\uFFFD\" holds U+FFFD, the character that replaces bytes that were not valid UTF-8"},
+		{"not clean", "a//b", `path "a//b" has an empty segment`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CheckNewFolder(tt.in)
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatalf("CheckNewFolder(%q) = %v, want nil", tt.in, err)
+				}
+				return
+			}
+			checkPathErr(t, err, tt.wantErr)
+		})
+	}
+}
+
+func TestNameKey(t *testing.T) {
+	tests := []struct {
+		a, b string
+		same bool
+	}{
+		{"caf\u00e9", "cafe\u0301", true},
+		{"Caf\u00e9", "CAFE\u0301", true},
+		{"R\u00e9unions/plan", "Re\u0301unions/Plan", true},
+		{"cafe", "caf\u00e9", false},
+		{"a:b", "a-b", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.a+" "+tt.b, func(t *testing.T) {
+			if got := NameKey(tt.a) == NameKey(tt.b); got != tt.same {
+				t.Fatalf("NameKey(%q) == NameKey(%q) is %v, want %v", tt.a, tt.b, got, tt.same)
+			}
+			if tt.same && Normalize(tt.a) != tt.a && Normalize(tt.b) != tt.b {
+				t.Fatalf("neither %q nor %q is in normal form C", tt.a, tt.b)
+			}
+		})
+	}
 }
 
 func FuzzCleanPath(f *testing.F) {
@@ -314,6 +455,9 @@ func FuzzCleanPath(f *testing.F) {
 		".git/config", ".GIT", "GIT~1", "\u200c.git", "C:x", `a\b`, "a/", "a.", "a .md",
 		" a ", "日記/会議.mdx", "a\x00b", "\xff", "notes/v1.2",
 		"misc/notes.txt", "misc/notes.txt.md", "a/Photo.PNG", "2024.01.05", "a\uFFFDb", "v1.2 release",
+		"a:b", "C:x", "C:/x", "con", "Nul.txt", "aux/x", "COM\u00b9", "why?", "cafe\u0301", "Re\u0301unions/plan",
+		"\ufeffx", "a\u202eb", "a\u200db", "\U0001F3F4\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F",
+		"a<\u0338b", strings.Repeat("\u0958", 84),
 	} {
 		f.Add(s)
 	}
@@ -360,6 +504,38 @@ func FuzzCleanPath(f *testing.F) {
 			}
 		} else if e := (*wikierr.Error)(nil); !errors.As(err, &e) || e.Code != wikierr.CodeInvalidPath || e.Hint == "" {
 			t.Fatalf("CheckNewPath(%q, %q) error = %#v, want an INVALID_PATH *wikierr.Error with a hint", notePath, ext, err)
+		}
+		// A new note's name is the caller's in normal form C: accepted, it
+		// is in that form, names no drive, holds no character Windows
+		// refuses and no invisible format character, and no segment is a
+		// Windows device; a new folder of the same name passes too.
+		nfc := Normalize(notePath)
+		if Normalize(nfc) != nfc || NameKey(nfc) != NameKey(notePath) {
+			t.Fatalf("Normalize(%q) = %q is not stable, or changes its key", notePath, nfc)
+		}
+		if err := CheckNewPath(nfc, ext); err == nil {
+			nfcFile := FileName(nfc, ext)
+			if !norm.NFC.IsNormalString(nfcFile) {
+				t.Fatalf("CheckNewPath(%q, %q) accepted a name not in normal form C", nfc, ext)
+			}
+			if hasDriveLetter(nfcFile) || strings.ContainsAny(nfcFile, windowsChars) {
+				t.Fatalf("CheckNewPath(%q, %q) accepted a name Windows refuses", nfc, ext)
+			}
+			for _, seg := range strings.Split(nfcFile, "/") {
+				if windowsDevice(seg) != "" || invisibleRune(seg) >= 0 {
+					t.Fatalf("CheckNewPath(%q, %q) accepted segment %q", nfc, ext, seg)
+				}
+				for _, r := range seg {
+					if unicode.Is(unicode.Cf, r) && r != 0x200C && r != 0x200D && !(0xE0020 <= r && r <= 0xE007F) {
+						t.Fatalf("CheckNewPath(%q, %q) accepted format character %U", nfc, ext, r)
+					}
+				}
+			}
+			if i := strings.LastIndexByte(nfc, '/'); i >= 0 {
+				if err := CheckNewFolder(nfc[:i]); err != nil {
+					t.Fatalf("CheckNewPath(%q, %q) = nil, but CheckNewFolder(%q) = %v", nfc, ext, nfc[:i], err)
+				}
+			}
 		}
 		// The folder of an accepted note is an accepted folder.
 		if i := strings.LastIndexByte(notePath, '/'); i >= 0 {

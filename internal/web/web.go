@@ -175,19 +175,29 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, name string, da
 // fail answers a request that failed: a clear page with the error's code
 // and hint for a contract error, a generic one (and a log line) otherwise.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
-	status, msg := http.StatusInternalServerError, "the page could not be made; the wikid log has the details"
-	var e *wiki.Error
-	switch {
-	case errors.As(err, &e) && e.Code == wiki.CodeNotFound:
-		status, msg = http.StatusNotFound, e.Message
-	case errors.As(err, &e) && (e.Code == wiki.CodeInvalidParams || e.Code == wiki.CodeInvalidQuery || e.Code == wiki.CodeAmbiguous):
-		status, msg = http.StatusBadRequest, e.Message
-	case errors.Is(err, context.Canceled):
+	if errors.Is(err, context.Canceled) {
 		return
-	default:
+	}
+	status, msg := failure(err)
+	if status == http.StatusInternalServerError {
 		h.opts.Logger.ErrorContext(r.Context(), "web page failed", "path", r.URL.Path, "err", err)
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
 	_ = h.tmpl.ExecuteTemplate(w, "error.html", map[string]any{"Status": status, "Message": msg})
+}
+
+// failure returns the HTTP status and the message of the page for a
+// request that failed with err.
+func failure(err error) (status int, msg string) {
+	var e *wiki.Error
+	switch {
+	case errors.As(err, &e) && e.Code == wiki.CodeNotFound:
+		return http.StatusNotFound, e.Message
+	case errors.As(err, &e) && (e.Code == wiki.CodeInvalidParams || e.Code == wiki.CodeInvalidQuery || e.Code == wiki.CodeAmbiguous):
+		return http.StatusBadRequest, e.Message
+	case errors.As(err, &e) && e.Code == wiki.CodeNoSpace:
+		return http.StatusInsufficientStorage, e.Message + "; " + e.Hint
+	}
+	return http.StatusInternalServerError, "the page could not be made; the wikid log has the details"
 }

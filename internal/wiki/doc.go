@@ -6,7 +6,12 @@
 // history index and the link graph) and imports none of them: gitstore,
 // index, history and graph satisfy these interfaces and cmd/wikid wires
 // them together. It also defines the error contract every adapter returns
-// (Error and its codes, from package wikierr).
+// (Error and its codes, from package wikierr). Besides the codes each
+// method lists, every mutation returns NO_SPACE when a write finds the
+// disk full or the quota used up, and READ_ONLY when it finds the file
+// system read-only (see FromOS). Nothing is committed then, and the
+// checkout is as it was, unless putting it back failed too, which the
+// error says.
 //
 // Derived state has one follower. Every store computed from the commits
 // (the history index, the search index, the link graph, and any other given

@@ -33,6 +33,7 @@ const (
 	CodeInternal      = wikierr.CodeInternal
 	CodeUnavailable   = wikierr.CodeUnavailable
 	CodeOtherBranch   = wikierr.CodeOtherBranch
+	CodeNoSpace       = wikierr.CodeNoSpace
 )
 
 // The sentinels, one per code: errors.Is(err, ErrNotFound) holds for every
@@ -51,6 +52,7 @@ var (
 	ErrReadOnly      = wikierr.ErrReadOnly
 	ErrTooLarge      = wikierr.ErrTooLarge
 	ErrOtherBranch   = wikierr.ErrOtherBranch
+	ErrNoSpace       = wikierr.ErrNoSpace
 )
 
 // Errorf returns an *Error with the code and a formatted message.
@@ -61,6 +63,12 @@ func Errorf(code Code, format string, args ...any) *Error {
 // CodeOf returns the code of the first *Error in err's chain, CodeInternal
 // if there is none, and "" for a nil error.
 func CodeOf(err error) Code { return wikierr.CodeOf(err) }
+
+// FromOS returns err with a contract code when it is a condition of the
+// file system that the user can put right: a full disk or a used-up quota
+// is NO_SPACE, a read-only file system READ_ONLY (see wikierr.FromOS).
+// Other errors are returned as they are.
+func FromOS(err error) error { return wikierr.FromOS(err) }
 
 // ErrHeadMoved is returned by Store.Commit when the branch no longer points at
 // the parent the change was built on. The caller rebuilds on the new HEAD.

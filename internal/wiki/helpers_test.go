@@ -73,11 +73,13 @@ type repoState struct {
 	files               map[string]string
 }
 
+// captureState reads the state without changing it: git status does not
+// refresh the index (which would also fail on a full disk).
 func captureState(tb testing.TB, dir string) repoState {
 	tb.Helper()
 	st := repoState{
 		head:   strings.TrimSpace(gittest.Git(tb, dir, "rev-parse", "HEAD")),
-		status: gittest.Status(tb, dir),
+		status: gittest.Git(tb, dir, "--no-optional-locks", "status", "--porcelain"),
 		files:  map[string]string{},
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, ".git", "index")); err == nil {

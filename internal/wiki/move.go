@@ -52,7 +52,12 @@ type fileMove struct {
 }
 
 // Move renames a note, or every note under a folder (files that are not
-// notes stay), as one commit in which git sees each note renamed: a moved
+// notes stay), as one commit in which git sees each note renamed. The new
+// path is written in Unicode normalization form C, in a folder that exists
+// only in another form if there is one (see newNotePath), and must pass
+// note.CheckNewPath (note.CheckNewFolder for a folder; the moved notes keep
+// their names); a note whose name differs from the new one only in case or
+// normalization is in the way, unless it is the one that moves. A moved
 // note keeps its bytes, except for links in it that must change (relative
 // ones to notes that stay), so git's rename detection, which wants half
 // the content unchanged, misses only a note made mostly of such links. Unless
@@ -175,7 +180,10 @@ func (t *txn) moveNote(ctx context.Context, s *staged, req MoveRequest) ([]fileM
 	if err != nil {
 		return nil, "", err
 	}
-	if err := note.CheckNewPath(to, ext); err != nil {
+	if err := note.CheckNewPath(note.Normalize(to), ext); err != nil {
+		return nil, "", err
+	}
+	if to, err = t.w.newNotePath(ctx, t.snap, to); err != nil {
 		return nil, "", err
 	}
 	if ext == "" {
@@ -202,17 +210,39 @@ func (t *txn) moveFolder(ctx context.Context, folder string, req MoveRequest) ([
 		return nil, "", Errorf(CodeInvalidParams, "{expected_version} applies to a note, and %q is a folder", folder).
 			WithHint("leave {expected_version} out to move a folder")
 	}
+	files, err := t.snap.Files(ctx, folder)
+	if err != nil {
+		return nil, "", fmt.Errorf("list %s: %w", folder, err)
+	}
+	if len(files) == 0 {
+		// The folder may be spelled in another normalization form.
+		if sp, err := t.w.fold.spellFolder(ctx, t.w.store, t.snap, note.Normalize(folder)); err != nil {
+			return nil, "", err
+		} else if sp != folder {
+			if files, err = t.snap.Files(ctx, sp); err != nil {
+				return nil, "", fmt.Errorf("list %s: %w", sp, err)
+			}
+			folder = sp
+		}
+	}
 	to, err := note.CleanFolder(req.NewPath)
 	if err != nil {
 		return nil, "", err
 	}
+	to = note.Normalize(to)
+	if err := note.CheckNewFolder(to); err != nil {
+		return nil, "", err
+	}
+	// Into a folder that exists in another normalization form, unless the
+	// move is that folder's own rename to normal form C.
+	if to != note.Normalize(folder) {
+		if to, err = t.w.fold.spellFolder(ctx, t.w.store, t.snap, to); err != nil {
+			return nil, "", err
+		}
+	}
 	if to == folder {
 		return nil, "", Errorf(CodeInvalidParams, "folder %q is already at %s", folder, req.NewPath).
 			WithHint("give a different new_path")
-	}
-	files, err := t.snap.Files(ctx, folder)
-	if err != nil {
-		return nil, "", fmt.Errorf("list %s: %w", folder, err)
 	}
 	var moves []fileMove
 	for _, f := range files {
@@ -231,10 +261,9 @@ func (t *txn) moveFolder(ctx context.Context, folder string, req MoveRequest) ([
 		if to != "" {
 			np = to + "/" + np
 		}
+		// The notes keep their names, which need not pass CheckNewPath:
+		// only the new folder is new.
 		if _, _, err := note.CleanPath(np); err != nil {
-			return nil, "", err
-		}
-		if err := note.CheckNewPath(np, ext); err != nil {
 			return nil, "", err
 		}
 		moves = append(moves, fileMove{from: s, toPath: np, toFile: note.FileName(np, ext)})
@@ -254,9 +283,9 @@ func (t *txn) moveFolder(ctx context.Context, folder string, req MoveRequest) ([
 }
 
 // checkFree fails with ALREADY_EXISTS when a note (other than one that
-// moves away) has the new path of a move, ignoring case, or two moves go
-// to the same path. It sets each move's staged target when the target is
-// a file that moves away.
+// moves away) has the new path of a move, ignoring case and Unicode
+// normalization, or two moves go to the same path. It sets each move's
+// staged target when the target is a file that moves away.
 func (t *txn) checkFree(ctx context.Context, moves []fileMove) error {
 	leaving := make(map[string]*staged, len(moves))
 	for _, m := range moves {
@@ -271,13 +300,13 @@ func (t *txn) checkFree(ctx context.Context, moves []fileMove) error {
 	byPath := make(map[string][]string)
 	for _, f := range files {
 		if p, _, ok := note.SplitFileName(f.Path); ok {
-			k := strings.ToLower(p)
+			k := note.NameKey(p)
 			byPath[k] = append(byPath[k], f.Path)
 		}
 	}
 	seen := make(map[string]bool, len(moves))
 	for i, m := range moves {
-		key := strings.ToLower(m.toPath)
+		key := note.NameKey(m.toPath)
 		if seen[key] {
 			return Errorf(CodeAlreadyExists, "two notes would move to %q", m.toPath).
 				WithHint("move them one at a time, to different paths")

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/wikid/wikid/internal/textdiff"
+	"github.com/wikid/wikid/internal/wikierr"
 )
 
 // maxRetries bounds how often a mutation is rebuilt on a HEAD that moved
@@ -143,8 +144,8 @@ func (w *Wiki) mutate(ctx context.Context, tool string, m Mutation, build func(c
 // contractError gives the known conditions a mutation can end on without a
 // contract code their code: a detached HEAD is READ_ONLY, a branch that kept
 // moving under every retry is CONFLICT. errors.Is still finds the sentinel.
-// Lock files in the way are LOCKED, and a checkout with uncommitted changes
-// LOCAL_CHANGES, from the store itself.
+// Lock files in the way are LOCKED, a checkout with uncommitted changes
+// LOCAL_CHANGES, and a full disk NO_SPACE, from the store itself.
 func contractError(err error) error {
 	if err == nil || CodeOf(err) != CodeInternal {
 		return err
@@ -160,7 +161,7 @@ func contractError(err error) error {
 	default:
 		return err
 	}
-	return &codedError{e: e, cause: err}
+	return wikierr.WithCause(e, err)
 }
 
 // onBranch returns an error of code OTHER_BRANCH unless HEAD points at the
@@ -191,15 +192,6 @@ func (w *Wiki) writeBranch() string { return w.branch.Load().(string) }
 
 // BranchName returns a branch's short name: "main" for "refs/heads/main".
 func BranchName(ref string) string { return strings.TrimPrefix(ref, "refs/heads/") }
-
-// codedError is a contract error with the error it stands for.
-type codedError struct {
-	e     *Error
-	cause error
-}
-
-func (c *codedError) Error() string   { return c.e.Error() }
-func (c *codedError) Unwrap() []error { return []error{c.e, c.cause} }
 
 // finish turns the staged changes into a result, and for a real run into a
 // commit.

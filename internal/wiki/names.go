@@ -38,14 +38,14 @@ const (
 type ResolveRequest struct {
 	Names []string
 	// Strategy is exact (the default): the whole path, else the title,
-	// else an alias equals the name, ignoring case ("plan" does not match
-	// projects/alpha/plan by its path); or fuzzy: the Sørensen–Dice
-	// coefficient of the character bigrams of the lowercased name and of
-	// the note's base name (its whole path when the name holds a '/'),
-	// title and aliases is at least Threshold; or semantic: the notes
-	// whose text is nearest in meaning, with a cosine similarity of at
-	// least Threshold (default DefaultSemanticThreshold), when semantic
-	// search is configured.
+	// else an alias equals the name, ignoring case and Unicode
+	// normalization ("plan" does not match projects/alpha/plan by its
+	// path); or fuzzy: the Sørensen–Dice coefficient of the character
+	// bigrams of the lowercased name and of the note's base name (its
+	// whole path when the name holds a '/'), title and aliases is at least
+	// Threshold; or semantic: the notes whose text is nearest in meaning,
+	// with a cosine similarity of at least Threshold (default
+	// DefaultSemanticThreshold), when semantic search is configured.
 	Strategy string
 	// Threshold is the least fuzzy score, in (0, 1]; 0 means
 	// DefaultResolveThreshold.
@@ -169,35 +169,35 @@ func (w *Wiki) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResult,
 // nameQuery is one name being resolved.
 type nameQuery struct {
 	name    string
-	lower   string // trimmed, lowercased
-	path    string // lowercased note path, "" when the name is no valid path
+	lower   string // trimmed, as note.NameKey keys it
+	path    string // the note path's note.NameKey, "" when the name is no valid path
 	bigrams map[string]int
 	size    int // number of bigrams
 	matches []NameMatch
 }
 
 func newNameQuery(name string) nameQuery {
-	q := nameQuery{name: name, lower: strings.ToLower(strings.TrimSpace(name))}
+	q := nameQuery{name: name, lower: note.NameKey(strings.TrimSpace(name))}
 	if p, _, err := note.CleanPath(name); err == nil {
-		q.path = strings.ToLower(p)
+		q.path = note.NameKey(p)
 	}
 	q.bigrams, q.size = bigrams(q.lower)
 	return q
 }
 
 // exact records n if its whole path, its title or an alias equals the
-// name, ignoring case.
+// name, ignoring case and Unicode normalization (see note.NameKey).
 func (q *nameQuery) exact(n *note.Note) {
 	by := ""
-	p := strings.ToLower(n.Path)
+	p := note.NameKey(n.Path)
 	switch {
 	case q.path != "" && p == q.path:
 		by = MatchedByPath
-	case strings.ToLower(strings.TrimSpace(n.Title)) == q.lower:
+	case note.NameKey(strings.TrimSpace(n.Title)) == q.lower:
 		by = MatchedByTitle
 	default:
 		for _, a := range n.Aliases {
-			if strings.ToLower(strings.TrimSpace(a)) == q.lower {
+			if note.NameKey(strings.TrimSpace(a)) == q.lower {
 				by = MatchedByAlias
 				break
 			}
@@ -229,10 +229,10 @@ func (q *nameQuery) fuzzy(n *note.Note, threshold float64) {
 }
 
 // dice is the Sørensen–Dice coefficient of the bigram multisets of the
-// name and s, both lowercased. Strings too short for a bigram score 1 when
-// equal and 0 otherwise.
+// name and s, both lowercased in normal form C. Strings too short for a
+// bigram score 1 when equal and 0 otherwise.
 func (q *nameQuery) dice(s string) float64 {
-	s = strings.ToLower(strings.TrimSpace(s))
+	s = note.NameKey(strings.TrimSpace(s))
 	if s == q.lower {
 		return 1
 	}
@@ -264,7 +264,7 @@ func bigrams(s string) (map[string]int, int) {
 // (fuzzy), the title, then an alias.
 func (q *nameQuery) rank(m NameMatch) int {
 	switch {
-	case m.MatchedBy == MatchedByPath && strings.ToLower(m.Path) == q.path:
+	case m.MatchedBy == MatchedByPath && note.NameKey(m.Path) == q.path:
 		return 0
 	case m.MatchedBy == MatchedByPath:
 		return 1

@@ -20,9 +20,11 @@ func SplitNoteExtension(name string) (base, ext string) { return note.SplitExten
 
 // locate finds the file of an existing note in snap. notePath and ext come
 // from note.CleanPath. Without an extension the markdown extensions are
-// tried in order; a miss falls back to a unique case-insensitive match. It
-// returns an error wrapping ErrNotFound when there is no such note and
-// ErrAmbiguous when several notes differ from the path only in case.
+// tried in order; a miss falls back to a unique match ignoring case and
+// Unicode normalization, so that "café" finds a note committed as
+// "cafe\u0301" from macOS and the other way round. It returns an error
+// wrapping ErrNotFound when there is no such note and ErrAmbiguous when
+// several notes differ from the path only in case.
 func (w *Wiki) locate(ctx context.Context, snap Snapshot, notePath, ext string) (File, error) {
 	exts := noteExts
 	if ext != "" {
@@ -40,8 +42,10 @@ func (w *Wiki) locate(ctx context.Context, snap Snapshot, notePath, ext string) 
 	return w.locateFold(ctx, snap, notePath, ext)
 }
 
-// locateFold is locate's case-insensitive fallback. It asks the wiki's
-// case-folded index of the tree, which follows the commits by tree diffs.
+// locateFold is locate's fallback. It asks the wiki's index of the tree by
+// note.NameKey, which follows the commits by tree diffs. Of several notes
+// that differ from notePath, the one that differs only in normalization
+// (the same letters, in the same case) wins.
 func (w *Wiki) locateFold(ctx context.Context, snap Snapshot, notePath, ext string) (File, error) {
 	candidates, err := w.fold.lookup(ctx, w.store, snap, notePath)
 	if err != nil {
@@ -55,13 +59,20 @@ func (w *Wiki) locateFold(ctx context.Context, snap Snapshot, notePath, ext stri
 		}
 		files = append(files, f)
 	}
-	var matches []File
+	key, nfc := note.NameKey(notePath), note.Normalize(notePath)
+	var matches, same []File
 	for _, f := range files {
 		p, e, ok := note.SplitFileName(f.Path)
-		if !ok || !strings.EqualFold(p, notePath) || (ext != "" && !strings.EqualFold(e, ext)) {
+		if !ok || note.NameKey(p) != key || (ext != "" && !strings.EqualFold(e, ext)) {
 			continue
 		}
 		matches = append(matches, f)
+		if note.Normalize(p) == nfc {
+			same = append(same, f)
+		}
+	}
+	if len(same) == 1 {
+		return same[0], nil
 	}
 	switch len(matches) {
 	case 0:
@@ -74,9 +85,25 @@ func (w *Wiki) locateFold(ctx context.Context, snap Snapshot, notePath, ext stri
 		for i, m := range matches {
 			names[i] = m.Path
 		}
-		return File{}, Errorf(CodeAmbiguous, "%q matches %d notes that differ only in case: %s",
-			notePath, len(matches), strings.Join(names, ", ")).WithHint("give the path with its exact case")
+		return File{}, Errorf(CodeAmbiguous, "%q matches %d notes that differ only in case or in how their accents are encoded: %s",
+			notePath, len(matches), strings.Join(names, ", ")).WithHint("give the path exactly as one of them is written")
 	}
+}
+
+// newNotePath returns the path a new note at notePath gets in snap:
+// notePath in normal form C (see note.Normalize), in its folder as snap
+// spells it when that folder exists only in another normalization form.
+func (w *Wiki) newNotePath(ctx context.Context, snap Snapshot, notePath string) (string, error) {
+	notePath = note.Normalize(notePath)
+	i := strings.LastIndexByte(notePath, '/')
+	if i < 0 {
+		return notePath, nil
+	}
+	dir, err := w.fold.spellFolder(ctx, w.store, snap, notePath[:i])
+	if err != nil {
+		return "", err
+	}
+	return dir + notePath[i:], nil
 }
 
 // notePathOf returns the note path of a repository file.

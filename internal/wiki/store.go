@@ -41,8 +41,10 @@ type Store interface {
 	// the index lock. It checks the worktree like CheckWorktree before
 	// writing anything. It lands completely or changes nothing: if the branch
 	// no longer points at req.Parent it returns ErrHeadMoved; on a detached
-	// HEAD it returns ErrDetached. It sets NewBlob of each of req.Changes
-	// that it writes to the content's blob id.
+	// HEAD it returns ErrDetached; when a disk is full or read-only, an
+	// error of code NO_SPACE or READ_ONLY (see wikierr.FromOS). It sets
+	// NewBlob of each of req.Changes that it writes to the content's blob
+	// id.
 	Commit(ctx context.Context, req CommitRequest) (string, error)
 	// Changes lists the files that differ between two commits ("" is the
 	// empty tree), sorted by path. Renames are reported as a delete and an

@@ -43,13 +43,14 @@ func newTxn(w *Wiki, head Head, snap Snapshot) *txn {
 }
 
 // stage returns the staged file for a caller's note path: the existing note
-// (with the case-insensitive fallback) or, when there is none, a new file.
+// (with the fallback that ignores case and Unicode normalization) or, when
+// there is none, a new file, named as newNotePath says.
 func (t *txn) stage(ctx context.Context, path string) (*staged, error) {
 	notePath, ext, err := note.CleanPath(path)
 	if err != nil {
 		return nil, err
 	}
-	if s, ok := t.byNote[notePath]; ok && (ext == "" || s.file == note.FileName(notePath, ext)) {
+	if s := t.stagedAt(notePath, ext); s != nil {
 		return s, nil
 	}
 	f, err := t.w.locate(ctx, t.snap, notePath, ext)
@@ -64,10 +65,29 @@ func (t *txn) stage(ctx context.Context, path string) (*staged, error) {
 		}
 		return t.add(&staged{file: f.Path, notePath: notePathOf(f.Path), base: f, old: content, content: content}), nil
 	case errors.Is(err, ErrNotFound):
-		return t.add(&staged{file: note.FileName(notePath, ext), notePath: notePath}), nil
+		np, err := t.w.newNotePath(ctx, t.snap, notePath)
+		if err != nil {
+			return nil, err
+		}
+		if s := t.stagedAt(np, ext); s != nil {
+			return s, nil // created earlier in the batch
+		}
+		return t.add(&staged{file: note.FileName(np, ext), notePath: np}), nil
 	default:
 		return nil, err
 	}
+}
+
+// stagedAt returns the file staged for notePath with ext ("" for any), or
+// nil.
+func (t *txn) stagedAt(notePath, ext string) *staged {
+	if s, ok := t.byNote[notePath]; ok && (ext == "" || s.file == note.FileName(notePath, ext)) {
+		return s
+	}
+	if s, ok := t.files[note.FileName(notePath, ext)]; ok {
+		return s
+	}
+	return nil
 }
 
 // existing is stage for a note that must exist now.

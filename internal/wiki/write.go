@@ -23,9 +23,12 @@ type WriteRequest struct {
 	Mutation
 }
 
-// Write creates or replaces a note as one commit. It returns errors with
-// codes INVALID_PATH (also for a new note named like another kind of file,
-// "notes.txt", or holding U+FFFD: see note.CheckNewPath), INVALID_PARAMS, ALREADY_EXISTS (the note exists and
+// Write creates or replaces a note as one commit. A path that differs from
+// an existing note's only in case or Unicode normalization names that note;
+// a new note is named in normalization form C. It returns errors with codes
+// INVALID_PATH (also for a new note whose name another machine could not
+// check out, or that is named like another kind of file, "notes.txt": see
+// note.CheckNewPath), INVALID_PARAMS, ALREADY_EXISTS (the note exists and
 // Overwrite is false), CONFLICT, TOO_LARGE, LOCAL_CHANGES and READ_ONLY.
 func (w *Wiki) Write(ctx context.Context, req WriteRequest) (*Result, error) {
 	return w.mutate(ctx, "write", req.Mutation, func(ctx context.Context, t *txn) error { return t.write(ctx, req) })
@@ -64,11 +67,11 @@ func (t *txn) write(ctx context.Context, req WriteRequest) error {
 }
 
 // checkNewPath applies note.CheckNewPath to a caller's path for a note that
-// does not exist yet.
+// does not exist yet, in normal form C, as the note will be named.
 func checkNewPath(path string) error {
 	notePath, ext, err := note.CleanPath(path)
 	if err != nil {
 		return err
 	}
-	return note.CheckNewPath(notePath, ext)
+	return note.CheckNewPath(note.Normalize(notePath), ext)
 }

@@ -32,6 +32,10 @@ const (
 	// CodeOtherBranch: the checkout has another branch checked out than
 	// the one the wiki writes to; the same call succeeds once it is back.
 	CodeOtherBranch Code = "OTHER_BRANCH"
+	// CodeNoSpace: a write found the disk that holds the repository full,
+	// or the user's disk quota used up. The same call succeeds once space
+	// is freed.
+	CodeNoSpace Code = "NO_SPACE"
 )
 
 // Sentinel errors, one per code. errors.Is(err, ErrNotFound) holds for every
@@ -65,6 +69,9 @@ var (
 	// ErrOtherBranch is returned when a mutation is attempted while the
 	// checkout has another branch checked out than the wiki's.
 	ErrOtherBranch = &Error{Code: CodeOtherBranch}
+	// ErrNoSpace is returned when a write fails because the disk is full or
+	// the disk quota is used up.
+	ErrNoSpace = &Error{Code: CodeNoSpace}
 )
 
 // Error is an error with a contract code, a message and a hint on what to do next.
