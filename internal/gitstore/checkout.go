@@ -37,11 +37,13 @@ type pendingFile struct {
 
 // undoStep is one change made to the worktree and how to take it back.
 type undoStep struct {
-	op   undoOp
-	path string      // absolute
-	old  []byte      // undoRewrite: the content to put back; nil to remove the file
-	perm fs.FileMode // undoRewrite and undoMkdir: the permissions to put back
-	ours fileState   // undoRewrite: the file as the commit left it
+	op    undoOp
+	path  string      // absolute
+	old   []byte      // undoRewrite: the content to put back; nil to remove the file
+	aside string      // undoRewrite: the old file, moved aside, to rename back instead
+	perm  fs.FileMode // undoRewrite and undoMkdir: the permissions to put back
+	ours  fileState   // undoRewrite: the file as the commit left it
+	was   fileState   // undoRewrite: the file as the commit found it
 }
 
 type undoOp int
@@ -53,11 +55,14 @@ const (
 )
 
 // indexBackup is the index file a commit replaced: absent (existed false),
-// or its bytes, permissions and modification time as read. The time is put
-// back too, so that git's racy-entry check (an entry whose file is not older
-// than the index is compared by content) judges the entries as before.
+// or a hard link to it (link, renamed back on a rollback, which so needs no
+// space) and, where links fail, its bytes, permissions and modification
+// time as read. The time is put back too, so that git's racy-entry check
+// (an entry whose file is not older than the index is compared by content)
+// judges the entries as before.
 type indexBackup struct {
 	existed bool
+	link    string
 	content []byte
 	perm    fs.FileMode
 	mtime   time.Time
@@ -155,7 +160,9 @@ func (u *checkoutUpdate) apply() ([]written, error) {
 		full := filepath.Join(root, filepath.FromSlash(c.path))
 		if _, err := os.Lstat(full); errors.Is(err, fs.ErrNotExist) {
 			// Someone removed it since the check: nothing to do.
-		} else if err := u.s.replaceChecked(full, "", c.onDisk); err != nil {
+		} else if _, err := u.s.replaceChecked(full, "", c.onDisk, asideOld, false); err != nil {
+			// The old file is not kept aside, where it would keep its
+			// folder from being removed; a rollback writes it again.
 			return done, changedError(c.path, "remove", err)
 		} else {
 			u.undo = append(u.undo, undoStep{op: undoRewrite, path: full, old: c.disk, perm: c.diskPerm})
@@ -171,12 +178,14 @@ func (u *checkoutUpdate) apply() ([]written, error) {
 	}
 	for i := range u.files {
 		f := &u.files[i]
-		if err := u.s.replaceChecked(f.full, f.tmp, f.c.onDisk); err != nil {
+		ours := fileState{present: true, size: int64(len(f.c.content)), id: f.c.blob}
+		aside, err := u.s.replaceChecked(f.full, f.tmp, f.c.onDisk, asideOld, true)
+		f.tmp = "" // taken, or removed
+		if err != nil {
 			return done, changedError(f.c.path, "write", err)
 		}
-		f.tmp = ""
-		ours := fileState{present: true, size: int64(len(f.c.content)), id: f.c.blob}
-		u.undo = append(u.undo, undoStep{op: undoRewrite, path: f.full, old: f.c.disk, perm: f.c.diskPerm, ours: ours})
+		u.undo = append(u.undo, undoStep{op: undoRewrite, path: f.full, old: f.c.disk, aside: aside, perm: f.c.diskPerm,
+			ours: ours, was: f.c.onDisk})
 		fi, err := os.Lstat(f.full)
 		if err != nil {
 			return done, fmt.Errorf("stat %q: %w", f.c.path, err)
@@ -208,12 +217,21 @@ func (u *checkoutUpdate) writeIndex(ix *index, parent plumbing.Hash, done []writ
 		skip[w.c.path] = true
 	}
 	ix.smudgeRacy(s.workTree, skip)
+	if backup.existed {
+		link := filepath.Join(s.gitDir, ".wikid-"+s.tag+"-index.tmp")
+		if os.Link(s.indexPath(), link) == nil {
+			backup.link = link
+		}
+	}
 	backup.content = ix.file()
 	s.indexOut = ix.rewrite(done, s.indexOut)
 	if ix.buf != nil {
 		s.indexIn = ix.buf
 	}
 	if err := s.replaceFile(s.indexPath(), s.indexOut, 0o666, nil); err != nil {
+		if backup.link != "" {
+			os.Remove(backup.link)
+		}
 		return fmt.Errorf("write index: %w", err)
 	}
 	u.index = backup
@@ -232,7 +250,12 @@ func (u *checkoutUpdate) rollback() error {
 	}
 	if b := u.index; b != nil {
 		var err error
-		if b.existed {
+		if b.link != "" {
+			if err = os.Rename(b.link, u.s.indexPath()); err != nil {
+				os.Remove(b.link)
+				err = u.s.putBack(u.s.indexPath(), b.content, b.perm, b.mtime)
+			}
+		} else if b.existed {
 			err = u.s.putBack(u.s.indexPath(), b.content, b.perm, b.mtime)
 		} else if err = os.Remove(u.s.indexPath()); errors.Is(err, fs.ErrNotExist) {
 			err = nil
@@ -267,9 +290,41 @@ func (u *checkoutUpdate) rollback() error {
 	return errors.Join(errs...)
 }
 
+// done ends a checkout update whose commit landed: the old files and the
+// old index kept for a rollback are removed. An old file written to since
+// it was moved aside, through a descriptor opened before, holds what
+// someone saved: it is put back in place of the commit's file (which the
+// commit keeps), as if they had saved just after the commit.
+func (u *checkoutUpdate) done() {
+	for _, st := range u.undo {
+		switch {
+		case st.aside == "":
+		case st.was.holds(st.aside):
+			os.Remove(st.aside)
+		default:
+			if err := u.s.renameBack(st.path, st.aside, st.ours, st.was); err != nil && !errors.Is(err, errChanged) {
+				u.s.log.Warn("a file someone wrote to during a commit could not be put back", "file", st.aside, "err", err)
+			}
+		}
+	}
+	if u.index != nil && u.index.link != "" {
+		os.Remove(u.index.link)
+	}
+	u.undo, u.index = nil, nil
+}
+
 // undoRewrite puts back the file of st as it was before the commit, if it is
-// still as the commit left it: someone's edit of it since is kept.
+// still as the commit left it: someone's edit of it since is kept. The old
+// file is renamed back from aside where it was moved, else written again.
 func (s *Store) undoRewrite(st undoStep) error {
+	if st.aside != "" {
+		err := s.renameBack(st.path, st.aside, st.ours, st.was)
+		if errors.Is(err, errChanged) {
+			s.log.Warn("a file was changed on disk during a commit that failed; it is kept as it is", "file", st.path, "err", err)
+			return nil
+		}
+		return err
+	}
 	tmp := ""
 	if st.old != nil {
 		var err error
@@ -281,12 +336,9 @@ func (s *Store) undoRewrite(st undoStep) error {
 			return err
 		}
 	}
-	err := s.replaceChecked(st.path, tmp, st.ours)
-	if err != nil && tmp != "" {
-		os.Remove(tmp)
-	}
+	_, err := s.replaceChecked(st.path, tmp, st.ours, asideNew, false)
 	if errors.Is(err, errChanged) {
-		s.log.Warn("a file was changed on disk during a commit that failed; it is kept as it is", "file", st.path)
+		s.log.Warn("a file was changed on disk during a commit that failed; it is kept as it is", "file", st.path, "err", err)
 		return nil
 	}
 	return err

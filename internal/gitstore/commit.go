@@ -161,6 +161,9 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (id string, 
 		}
 		return "", fmt.Errorf("commit: %w", err)
 	}
+	if co != nil {
+		co.done()
+	}
 	s.crashPoint("ref moved")
 	if obj.commit != nil {
 		parents := parentList(parent)

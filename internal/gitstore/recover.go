@@ -207,7 +207,7 @@ func diskState(full string) (st fileState, ok bool) {
 // still as disk says; else it returns errChanged and leaves it.
 func (s *Store) restoreFile(c *change, full string, disk fileState) error {
 	if c.delete {
-		if err := s.replaceChecked(full, "", disk); err != nil {
+		if _, err := s.replaceChecked(full, "", disk, asideOld, false); err != nil {
 			return err
 		}
 		s.removeEmptyFolders(filepath.Dir(full))
@@ -224,8 +224,7 @@ func (s *Store) restoreFile(c *change, full string, disk fileState) error {
 	if err != nil {
 		return fmt.Errorf("restore %q: %w", c.path, err)
 	}
-	if err := s.replaceChecked(full, tmp, disk); err != nil {
-		os.Remove(tmp)
+	if _, err := s.replaceChecked(full, tmp, disk, asideOld, false); err != nil {
 		if errors.Is(err, errChanged) {
 			return err
 		}

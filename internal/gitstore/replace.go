@@ -8,6 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -21,7 +24,12 @@ import (
 // rename, atomic), the moved file is compared with what the check saw, and
 // only then is the new content renamed in, without replacing anything that
 // appeared meanwhile. What someone saved is put back, never lost; the write
-// fails with errChanged.
+// fails with errChanged. A file is only ever removed once it is known to
+// hold what git has. For a few microseconds the file is missing, as when
+// git checks a file out. (Swapping the two files atomically, with Linux's
+// RENAME_EXCHANGE, would leave no such moment, but swapping them back after
+// a failed comparison can replace a file someone saved in that moment: an
+// editor that saved twice in a row would have one of its saves hidden.)
 
 // errChanged is returned when a checkout file is no longer what the worktree
 // check saw: someone changed, replaced, created or removed it since.
@@ -53,82 +61,185 @@ func (st fileState) holds(name string) bool {
 	return err == nil && hashObject(plumbing.BlobObject, b) == st.id
 }
 
-// replaceChecked puts the file tmp (a temporary file in the same folder) at
-// full, or removes full when tmp is "", provided full is still as want says.
-// If it is not, full is left as it is (what was moved aside is put back)
-// and errChanged returned; tmp stays for the caller to remove.
+// replaceChecked puts the file tmp (a temporary file in the same folder,
+// holding incoming) at full, or removes full when tmp is "", provided full
+// is still as want says. If it is not, full is left as it is (what was
+// moved aside is put back) and errChanged returned; tmp is removed.
 //
-// The old file is moved aside to asideName(full) first: should the process
-// die before it is put back or removed, recovery finds it there (see
-// returnAside).
-func (s *Store) replaceChecked(full, tmp string, want fileState) error {
-	aside := ""
+// The old file is moved aside to asideName(full, kind) first: should the
+// process die before it is put back or removed, recovery finds it there
+// (see returnAside). With keep set, it stays there and its name is
+// returned, so that a rollback can rename it back, which needs no space on
+// a full disk; the caller removes it.
+func (s *Store) replaceChecked(full, tmp string, want fileState, kind string, keep bool) (aside string, err error) {
+	if tmp != "" {
+		defer func() {
+			if err != nil {
+				os.Remove(tmp)
+			}
+		}()
+	}
 	if want.present {
-		aside = s.asideName(full)
+		aside = s.asideName(full, kind)
 		if err := os.Rename(full, aside); err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				return errChanged // removed since the check
+				return "", errChanged // removed since the check
 			}
-			return err
+			return "", err
 		}
 		s.crashPoint("moved aside")
 		if !want.holds(aside) {
 			if err := renameNoReplace(aside, full); err != nil {
-				return fmt.Errorf("%w; it is kept as %s: %w", errChanged, filepath.Base(aside), err)
+				// Saved again in the moment the file was aside.
+				return "", fmt.Errorf("%w; one of the two saves is kept as %s", errChanged, s.keepCopy(aside, full))
 			}
-			return errChanged
+			return "", errChanged
 		}
 	}
 	if tmp != "" {
 		if err := renameNoReplace(tmp, full); err != nil {
 			if aside != "" {
-				os.Remove(aside) // what the check saw: HEAD's content, or the new one
+				s.drop(aside, full, want) // what the check saw: HEAD's content, or the new one
 			}
 			if errors.Is(err, fs.ErrExist) {
-				return errChanged // created since
+				return "", errChanged // created since
 			}
-			return err
+			return "", err
 		}
 	}
-	if aside != "" {
-		os.Remove(aside)
+	switch {
+	case aside == "" || keep:
+	case tmp == "" && !want.holds(aside):
+		// Written to since it was compared, through a descriptor opened
+		// before: what was saved comes back, and the removal is undone.
+		if err := renameNoReplace(aside, full); err != nil {
+			return "", fmt.Errorf("%w; it is kept as %s", errChanged, s.keepCopy(aside, full))
+		}
+		return "", errChanged
+	default:
+		s.drop(aside, full, want)
 	}
-	return nil
+	if keep {
+		return aside, nil
+	}
+	return "", nil
 }
 
+// drop removes a file moved aside once it is known to hold st, what git
+// has. One written to since it was compared (through a descriptor opened
+// before it was moved) holds what someone saved: it is kept beside full,
+// as a conflict copy.
+func (s *Store) drop(aside, full string, st fileState) {
+	if st.holds(aside) {
+		os.Remove(aside)
+		return
+	}
+	s.keepCopy(aside, full)
+}
+
+// keepCopy keeps the file aside, which holds what someone saved and could
+// not go back in place of full, beside full as a conflict copy, as sync
+// names them: "Plan (conflict 2026-11-27 saved during a commit).md". It
+// returns the copy's name (aside's when it cannot be renamed).
+func (s *Store) keepCopy(aside, full string) string {
+	dir, name := filepath.Split(full)
+	base, ext := name, ""
+	if i := strings.LastIndexByte(name, '.'); i > 0 {
+		base, ext = name[:i], name[i:]
+	}
+	label := "conflict " + time.Now().Format("2006-01-02") + " saved during a commit"
+	for n := 1; n < 100; n++ {
+		copyName := base + " (" + label + ")" + ext
+		if n > 1 {
+			copyName = fmt.Sprintf("%s (%s %d)%s", base, label, n, ext)
+		}
+		err := renameNoReplace(aside, filepath.Join(dir, copyName))
+		if err == nil {
+			s.log.Warn("kept what someone saved during a commit beside the note, as a conflict copy", "file", full, "copy", copyName)
+			return copyName
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
+	s.log.Warn("kept what someone saved during a commit aside; look at it", "file", full, "kept", aside)
+	return filepath.Base(aside)
+}
+
+// The kinds of aside files: the old file a commit replaced or removed, and
+// the new one a rollback takes back.
+const (
+	asideOld = "aside"
+	asideNew = "undo"
+)
+
 // asideName is where replaceChecked moves the file full while it looks at
-// it: a hidden file in the same folder named after the transaction's tag
-// and the file's name, so that recovery finds it from the journal.
-func (s *Store) asideName(full string) string {
+// it: a hidden file in the same folder named after the transaction's tag,
+// the file's name and kind, so that recovery finds it from the journal.
+func (s *Store) asideName(full, kind string) string {
 	sum := sha1.Sum([]byte(filepath.Base(full)))
 	tag := s.tag
 	if tag == "" {
 		tag = "none"
 	}
-	return filepath.Join(filepath.Dir(full), ".wikid-"+tag+"-"+hex.EncodeToString(sum[:8])+".aside")
+	return filepath.Join(filepath.Dir(full), ".wikid-"+tag+"-"+hex.EncodeToString(sum[:8])+"."+kind)
 }
 
-// returnAside handles a file that a process killed inside replaceChecked
-// left aside for full: put back if full is missing, removed if it holds a
-// content git has (old or new, the journal's blob ids), else kept, and
-// reported, for a person to look at: it may be what someone saved.
+// returnAside handles the files that a process killed inside a commit left
+// aside for full: the old file is put back if full is missing; either is
+// removed if it holds a content git has (old or new, the journal's blob
+// ids), else kept, and reported, for a person to look at: it may be what
+// someone saved.
 func (s *Store) returnAside(full string, known ...string) {
-	aside := s.asideName(full)
-	fi, err := os.Lstat(aside)
-	if err != nil || !fi.Mode().IsRegular() {
-		return
-	}
-	if err := renameNoReplace(aside, full); err == nil {
-		return
-	}
-	if b, err := os.ReadFile(aside); err == nil {
-		id := hashObject(plumbing.BlobObject, b).String()
-		for _, k := range known {
-			if k != "" && k == id {
-				os.Remove(aside)
-				return
-			}
+	for _, kind := range []string{asideOld, asideNew} {
+		aside := s.asideName(full, kind)
+		fi, err := os.Lstat(aside)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
 		}
+		if kind == asideOld && renameNoReplace(aside, full) == nil {
+			continue
+		}
+		if b, err := os.ReadFile(aside); err == nil && slices.Contains(known, hashObject(plumbing.BlobObject, b).String()) {
+			os.Remove(aside)
+			continue
+		}
+		s.keepCopy(aside, full) // it may hold what someone saved
 	}
-	s.log.Warn("a crashed commit left a file aside that may hold someone's edit; look at it", "file", aside, "for", full)
+}
+
+// renameBack puts the old file of full, moved aside by replaceChecked,
+// back in its place by renaming it, provided full is still as the commit
+// left it (ours): someone's edit since is kept, and the old file removed
+// if it holds what the commit found (was, which git has). It needs no
+// space on the disk.
+func (s *Store) renameBack(full, aside string, ours, was fileState) error {
+	mine := s.asideName(full, asideNew)
+	if err := os.Rename(full, mine); err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		if was.holds(aside) { // removed since: the removal stands
+			os.Remove(aside)
+		} else if err := renameNoReplace(aside, full); err != nil {
+			s.drop(aside, full, was)
+		}
+		return errChanged
+	}
+	if !ours.holds(mine) {
+		if err := renameNoReplace(mine, full); err != nil {
+			s.keepCopy(mine, full)
+		}
+		s.drop(aside, full, was)
+		return errChanged
+	}
+	defer os.Remove(mine)
+	if err := renameNoReplace(aside, full); err != nil {
+		s.drop(aside, full, was)
+		if errors.Is(err, fs.ErrExist) {
+			return errChanged // created since
+		}
+		return err
+	}
+	return nil
 }
