@@ -139,10 +139,21 @@ func (b *Bridge) session(ctx context.Context, conn *Conn, lines <-chan piece, in
 		case <-timeout:
 			return true, errors.New("it did not answer the initialize request")
 		case p := <-src:
-			if p.whole {
-				b.noteRequest(p.b)
+			if p.answer != nil {
+				if err := b.write(p.answer); err != nil {
+					return false, err
+				}
+				if p.end != nil {
+					// As when the client is done: the daemon answers what
+					// is in flight.
+					_ = conn.CloseWrite()
+					<-fromDaemon
+					return false, p.end
+				}
+				continue
 			}
-			if _, err := conn.Write(p.b); err != nil {
+			b.noteRequest(p.line)
+			if _, err := conn.Write(p.line); err != nil {
 				// The daemon is gone: the reader sees it too.
 				return true, <-fromDaemon
 			}
@@ -168,19 +179,23 @@ func (b *Bridge) session(ctx context.Context, conn *Conn, lines <-chan piece, in
 	}
 }
 
-// piece is a line of the client's input, or, for a line longer than
-// mcpserver.MaxRequestBytes, a part of one: such a line is passed on as it
-// comes, without being held or read, and the daemon refuses it.
+// piece is a line of the client's input to pass on, or the answer to a
+// line longer than mcpserver.MaxRequestBytes: the bridge answers such a
+// line itself, with its id, as the daemon would, and neither holds it nor
+// passes it on (were the daemon to go away while it reads one, the rest
+// of the line would reach the next one).
 type piece struct {
-	b     []byte
-	whole bool
+	line   []byte
+	answer []byte
+	// end, with an answer, ends the session: the line showed no id, so
+	// the client cannot be told which request failed.
+	end error
 }
 
-// readPieces reads the client's input into pieces until it ends.
+// readPieces reads the client's input into pieces until it ends, or
+// until a piece ends the session.
 func readPieces(ctx context.Context, in io.Reader, out chan<- piece, done chan<- error) {
 	r := bufio.NewReaderSize(in, 64<<10)
-	var line []byte
-	long := false
 	send := func(p piece) bool {
 		select {
 		case out <- p:
@@ -189,34 +204,27 @@ func readPieces(ctx context.Context, in io.Reader, out chan<- piece, done chan<-
 			return false
 		}
 	}
-	for {
-		chunk, err := r.ReadSlice('\n')
+	for n := 1; ; n++ {
+		line, long, err := mcpserver.ReadLine(r)
+		var p piece
 		switch {
-		case long:
-			if !send(piece{b: append([]byte(nil), chunk...)}) {
-				return
+		case long != nil:
+			var ok bool
+			if p.answer, ok = long.Answer(); !ok {
+				p.end = fmt.Errorf("line %d of standard input is %d bytes, over the limit of %d, and shows no id to answer; "+
+					"closing the session", n, long.Len(), mcpserver.MaxRequestBytes)
 			}
-		case len(line)+len(chunk) > mcpserver.MaxRequestBytes:
-			long = true
-			if !send(piece{b: append(line, chunk...)}) {
-				return
-			}
-			line = nil
-		default:
-			line = append(line, chunk...)
-		}
-		switch {
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case !long && (err == nil || len(line) > 0):
-			if err != nil { // the last line, without its newline
+		case len(line) > 0:
+			if line[len(line)-1] != '\n' { // the last line, without its newline
 				line = append(line, '\n')
 			}
-			if !send(piece{b: line, whole: true}) {
+			p.line = line
+		}
+		if p.line != nil || p.answer != nil {
+			if !send(p) || p.end != nil {
 				return
 			}
 		}
-		line, long = nil, false
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				err = nil

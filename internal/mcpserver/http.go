@@ -54,6 +54,7 @@ type HTTPHandler struct {
 	origins map[string]bool
 	srv     *Server
 	calls   chan struct{} // a slot per request served
+	bodies  *bodyBudget   // the bytes of request bodies held
 
 	mu sync.Mutex
 	// endpoints serve each profile, by path: HTTPPath for the server's
@@ -72,6 +73,7 @@ type session struct {
 // HTTPHandler returns the HTTP endpoint of the server.
 func (s *Server) HTTPHandler(opts HTTPOptions) *HTTPHandler {
 	h := &HTTPHandler{opts: opts, origins: map[string]bool{}, srv: s, calls: make(chan struct{}, MaxCalls),
+		bodies:    newBodyBudget(),
 		endpoints: map[string]*server.StreamableHTTPServer{}, sessions: map[string]session{}}
 	for _, o := range opts.AllowedOrigins {
 		h.origins[normalizeOrigin(o)] = true
@@ -147,21 +149,25 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Body != nil && r.Method == http.MethodPost {
 		// mcp-go reads the body whole before any limit: read it here, up
-		// to the limit, and refuse a larger one before it is decoded.
+		// to the limit and within the budget of bodies held at once, and
+		// refuse a larger one before it is decoded.
 		if r.ContentLength > MaxRequestBytes {
 			tooLarge(w, r.ContentLength)
 			return
 		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
+		body, release, err := h.bodies.readBody(w, r)
 		var mbe *http.MaxBytesError
 		switch {
 		case errors.As(err, &mbe):
 			tooLarge(w, -1)
 			return
+		case r.Context().Err() != nil:
+			return // the client went away while it waited
 		case err != nil:
-			http.Error(w, "Bad Request: reading the body: "+err.Error(), http.StatusBadRequest)
+			http.Error(w, "Bad Request: "+err.Error(), http.StatusBadRequest)
 			return
 		}
+		defer release()
 		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	if r.Method == http.MethodPost {

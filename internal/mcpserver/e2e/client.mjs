@@ -13,10 +13,11 @@
 //	           start a client; the result is {client, protocolVersion,
 //	           serverInfo, instructions}.
 //	list_tools {client}: the result of tools/list.
-//	call       {client, name, arguments}: the result of tools/call, as sent
-//	           by the server and checked by the SDK (the SDK validates the
-//	           structured content against the tool's output schema and
+//	call       {client, name, arguments, timeout}: the result of tools/call,
+//	           as sent by the server and checked by the SDK (the SDK validates
+//	           the structured content against the tool's output schema and
 //	           throws, which becomes an error answer, if it does not match).
+//	           timeout, in milliseconds, replaces the usual 300 s.
 //	time       {client, name, arguments, n}: call the tool n times, one
 //	           after another, and return {ms: [...]}, the time of each call
 //	           in milliseconds. Every string "{i}" in the arguments becomes
@@ -134,7 +135,8 @@ async function handle(req) {
     case 'list_tools':
       return clientOf(req).listTools(undefined, requestOptions);
     case 'call':
-      return clientOf(req).callTool({ name: req.name, arguments: req.arguments ?? {} }, undefined, requestOptions);
+      return clientOf(req).callTool({ name: req.name, arguments: req.arguments ?? {} }, undefined,
+        { ...requestOptions, timeout: req.timeout ?? requestOptions.timeout });
     case 'time':
       return time(req);
     case 'startup':
