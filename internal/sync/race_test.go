@@ -32,50 +32,23 @@ func TestGuard_RaceWithGit(t *testing.T) {
 	m := cloneOf(t, origin)
 	theirs := filepath.Join(t.TempDir(), "theirs")
 	gittest.Git(t, filepath.Dir(theirs), "clone", "-q", "-b", "main", origin, theirs)
-	guard := wsync.NewGuard(m.w, m.dir, nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	guardDone := make(chan struct{})
-	go func() { defer close(guardDone); guard.Run(ctx, 20*time.Millisecond) }()
-
-	stop := make(chan struct{})
-	personDone := make(chan struct{})
-	go func() {
-		defer close(personDone)
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			os.WriteFile(filepath.Join(m.dir, "person.md"), []byte(fmt.Sprintf("# Person\n\nEdit %d.\n", i)), 0o644)
-			gittest.TryGit(m.dir, "commit", "-q", "-a", "-m", fmt.Sprintf("person %d", i))
-			if i%2 == 0 {
-				gittest.Commit(t, theirs, fmt.Sprintf("remote %d", i), map[string]string{fmt.Sprintf("remote/r%d.md", i): "remote\n"})
-				gittest.TryGit(theirs, "push", "-q", "origin", "main")
-				if _, err := gittest.TryGit(m.dir, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main"); err != nil {
-					if _, err := os.Stat(filepath.Join(m.dir, ".git", "MERGE_HEAD")); err == nil {
-						gittest.TryGit(m.dir, "commit", "-q", "--no-edit") // as a person concludes a merge
-					}
+	lost, restored := raceWithPerson(t, m, run, func(i int) {
+		os.WriteFile(filepath.Join(m.dir, "person.md"), []byte(fmt.Sprintf("# Person\n\nEdit %d.\n", i)), 0o644)
+		gittest.TryGit(m.dir, "commit", "-q", "-a", "-m", fmt.Sprintf("person %d", i))
+		if i%2 == 0 {
+			gittest.Commit(t, theirs, fmt.Sprintf("remote %d", i), map[string]string{fmt.Sprintf("remote/r%d.md", i): "remote\n"})
+			gittest.TryGit(theirs, "push", "-q", "origin", "main")
+			if _, err := gittest.TryGit(m.dir, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main"); err != nil {
+				if _, err := os.Stat(filepath.Join(m.dir, ".git", "MERGE_HEAD")); err == nil {
+					gittest.TryGit(m.dir, "commit", "-q", "--no-edit") // as a person concludes a merge
 				}
 			}
-			if i%10 == 0 {
-				gittest.TryGit(m.dir, "gc", "--auto", "--quiet")
-			}
 		}
-	}()
-
-	acked := assistants(ctx, m, run)
-	close(stop)
-	<-personDone
-	// The guard catches up with the last moves of HEAD.
-	time.Sleep(500 * time.Millisecond)
-	cancel()
-	<-guardDone
-
-	lost := checkAcked(t, m.dir, acked)
-	t.Logf("%d notes acknowledged, %d not at HEAD as acknowledged; the guard restored %d: %s",
-		len(acked), lost, len(guard.Restored()), strings.Join(guard.Restored(), ", "))
+		if i%10 == 0 {
+			gittest.TryGit(m.dir, "gc", "--auto", "--quiet")
+		}
+	})
+	t.Logf("%d not at HEAD as acknowledged; the guard restored %d: %s", lost, len(restored), strings.Join(restored, ", "))
 }
 
 // assistants has 8 writers create and edit notes through the wiki for run,
@@ -159,6 +132,49 @@ func TestGuard_RaceWithStashAndBranches(t *testing.T) {
 		run = 2 * time.Second
 	}
 	m := cloneOf(t, remoteWith(t, map[string]string{"README.md": "# Wiki\n", "person.md": "# Person\n"}))
+	var stashes, switches int
+	lost, restored := raceWithPerson(t, m, run, func(i int) {
+		os.WriteFile(filepath.Join(m.dir, "person.md"), []byte(fmt.Sprintf("# Person\n\nDraft %d.\n", i)), 0o644)
+		if _, err := gittest.TryGit(m.dir, "stash", "-q"); err == nil {
+			stashes++
+			time.Sleep(2 * time.Millisecond)
+			retryGit(m.dir, "stash", "pop", "-q") // it fails while a wikid commit holds the index
+		}
+		branch := fmt.Sprintf("tmp%d", i)
+		if _, err := gittest.TryGit(m.dir, "checkout", "-q", "-b", branch); err == nil {
+			switches++
+			time.Sleep(5 * time.Millisecond)
+			retryGit(m.dir, "checkout", "-q", "main")
+			gittest.TryGit(m.dir, "branch", "-q", "-D", branch)
+		}
+		os.WriteFile(filepath.Join(m.dir, "person.md"), []byte("# Person\n"), 0o644)
+		gittest.TryGit(m.dir, "checkout", "-q", "--", "person.md")
+	})
+	if b, _ := gittest.TryGit(m.dir, "symbolic-ref", "--short", "HEAD"); strings.TrimSpace(b) != "main" {
+		t.Errorf("the person left %q checked out", b)
+	}
+	t.Logf("%d stashes, %d branch switches, %d not at HEAD as acknowledged; the guard restored %d: %s",
+		stashes, switches, lost, len(restored), strings.Join(restored, ", "))
+}
+
+// retryGit runs a git command until it succeeds, 50 times at most.
+func retryGit(dir string, args ...string) {
+	for k := 0; k < 50; k++ {
+		if _, err := gittest.TryGit(dir, args...); err == nil {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// raceWithPerson runs the guard as the daemon does and 8 assistants (see
+// assistants) for run, while person(0), person(1), ... run one after
+// another in a goroutine of their own, as a person working in the same
+// checkout. Then it lets the guard catch up, and fails for every
+// acknowledged note not at HEAD with its last acknowledged content; it
+// returns how many, and what the guard restored.
+func raceWithPerson(t *testing.T, m *machine, run time.Duration, person func(i int)) (lost int, restored []string) {
+	t.Helper()
 	guard := wsync.NewGuard(m.w, m.dir, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -167,7 +183,6 @@ func TestGuard_RaceWithStashAndBranches(t *testing.T) {
 
 	stop := make(chan struct{})
 	personDone := make(chan struct{})
-	var stashes, switches int
 	go func() {
 		defer close(personDone)
 		for i := 0; ; i++ {
@@ -176,46 +191,17 @@ func TestGuard_RaceWithStashAndBranches(t *testing.T) {
 				return
 			default:
 			}
-			os.WriteFile(filepath.Join(m.dir, "person.md"), []byte(fmt.Sprintf("# Person\n\nDraft %d.\n", i)), 0o644)
-			if _, err := gittest.TryGit(m.dir, "stash", "-q"); err == nil {
-				stashes++
-				time.Sleep(2 * time.Millisecond)
-				for k := 0; k < 50; k++ { // pop fails while a wikid commit holds the index
-					if _, err := gittest.TryGit(m.dir, "stash", "pop", "-q"); err == nil {
-						break
-					}
-					time.Sleep(time.Millisecond)
-				}
-			}
-			branch := fmt.Sprintf("tmp%d", i)
-			if _, err := gittest.TryGit(m.dir, "checkout", "-q", "-b", branch); err == nil {
-				switches++
-				time.Sleep(5 * time.Millisecond)
-				for k := 0; k < 50; k++ {
-					if _, err := gittest.TryGit(m.dir, "checkout", "-q", "main"); err == nil {
-						break
-					}
-					time.Sleep(time.Millisecond)
-				}
-				gittest.TryGit(m.dir, "branch", "-q", "-D", branch)
-			}
-			os.WriteFile(filepath.Join(m.dir, "person.md"), []byte("# Person\n"), 0o644)
-			gittest.TryGit(m.dir, "checkout", "-q", "--", "person.md")
+			person(i)
 		}
 	}()
-
 	acked := assistants(ctx, m, run)
 	close(stop)
 	<-personDone
-	if b, _ := gittest.TryGit(m.dir, "symbolic-ref", "--short", "HEAD"); strings.TrimSpace(b) != "main" {
-		t.Fatalf("the person left %q checked out", b)
-	}
 	// The guard catches up with the last moves of the branch.
 	time.Sleep(500 * time.Millisecond)
 	cancel()
 	<-guardDone
-
-	lost := checkAcked(t, m.dir, acked)
-	t.Logf("%d notes acknowledged, %d stashes, %d branch switches, %d not at HEAD as acknowledged; the guard restored %d: %s",
-		len(acked), stashes, switches, lost, len(guard.Restored()), strings.Join(guard.Restored(), ", "))
+	lost = checkAcked(t, m.dir, acked)
+	t.Logf("%d notes acknowledged", len(acked))
+	return lost, guard.Restored()
 }
