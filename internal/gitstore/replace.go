@@ -61,10 +61,10 @@ func (st fileState) holds(name string) bool {
 	return err == nil && hashObject(plumbing.BlobObject, b) == st.id
 }
 
-// replaceChecked puts the file tmp (a temporary file in the same folder,
-// holding incoming) at full, or removes full when tmp is "", provided full
-// is still as want says. If it is not, full is left as it is (what was
-// moved aside is put back) and errChanged returned; tmp is removed.
+// replaceChecked puts the file tmp (a temporary file in the same folder) at
+// full, or removes full when tmp is "", provided full is still as want
+// says. If it is not, full is left as it is (what was moved aside is put
+// back) and errChanged returned; tmp is removed.
 //
 // The old file is moved aside to asideName(full, kind) first: should the
 // process die before it is put back or removed, recovery finds it there
@@ -107,20 +107,22 @@ func (s *Store) replaceChecked(full, tmp string, want fileState, kind string, ke
 			return "", err
 		}
 	}
-	switch {
-	case aside == "" || keep:
-	case tmp == "" && !want.holds(aside):
-		// Written to since it was compared, through a descriptor opened
-		// before: what was saved comes back, and the removal is undone.
-		if err := renameNoReplace(aside, full); err != nil {
-			return "", fmt.Errorf("%w; it is kept as %s", errChanged, s.keepCopy(aside, full))
-		}
-		return "", errChanged
-	default:
-		s.drop(aside, full, want)
-	}
-	if keep {
+	if aside == "" || keep {
 		return aside, nil
+	}
+	if want.holds(aside) {
+		os.Remove(aside)
+		return "", nil
+	}
+	// Written to since it was compared, through a descriptor opened before
+	// it was moved: what was saved is kept, back in place of a removed
+	// file, else beside the new one.
+	if tmp == "" && renameNoReplace(aside, full) == nil {
+		return "", errChanged
+	}
+	copyName := s.keepCopy(aside, full)
+	if tmp == "" {
+		return "", fmt.Errorf("%w; it is kept as %s", errChanged, copyName)
 	}
 	return "", nil
 }

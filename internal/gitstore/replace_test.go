@@ -97,3 +97,34 @@ func TestStore_Commit_RollbackKeepsEdit(t *testing.T) {
 	checkDisk(t, dir, map[string]string{"a.md": "alpha 2, edited\n", "c.md": "c\n", "n.md": ""})
 	gittest.Fsck(t, dir)
 }
+
+// TestStore_Commit_KeepsWriteThroughOpenFile writes to a note through a
+// descriptor its editor opened before the commit, while the commit has the
+// file aside: what was written must be back in place, and the commit fail
+// with LOCAL_CHANGES.
+func TestStore_Commit_KeepsWriteThroughOpenFile(t *testing.T) {
+	dir := seeded(t, map[string]string{"a.md": "alpha\n"})
+	s := openStore(t, dir)
+	old := rev(t, dir, "HEAD")
+	f, err := os.OpenFile(filepath.Join(dir, "a.md"), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	testHookCrash = func(point string) {
+		if point == "moved aside" {
+			f.WriteString("mine\n")
+		}
+	}
+	defer func() { testHookCrash = nil }()
+	_, err = s.Commit(context.Background(), request(old, "edit", map[string]string{"a.md": "alpha 2\n"}))
+	testHookCrash = nil
+	wantCode(t, err, "LOCAL_CHANGES")
+	checkDisk(t, dir, map[string]string{"a.md": "alpha\nmine\n"})
+	if head := rev(t, dir, "HEAD"); head != old {
+		t.Errorf("HEAD moved to %s", head)
+	}
+	if l := leftovers(t, dir); len(l) > 0 {
+		t.Errorf("left behind: %v", l)
+	}
+}
