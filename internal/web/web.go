@@ -14,6 +14,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -60,9 +62,11 @@ func New(w *wiki.Wiki, opts Options) *Handler {
 	}
 	h := &Handler{w: w, opts: opts, mux: http.NewServeMux(), acc: newAccess(opts.SignIn, opts.AllowedOrigins)}
 	h.tmpl = template.Must(template.New("").Funcs(template.FuncMap{
-		"when":  h.whenAny,
-		"query": query,
-		"name":  name,
+		"when":     h.whenAny,
+		"query":    query,
+		"name":     name,
+		"title":    statusTitle,
+		"sentence": sentence,
 	}).ParseFS(templateFiles, "templates/*.html"))
 	h.mux.HandleFunc("GET /{$}", h.changes)
 	h.mux.HandleFunc("GET /commit/{sha}", h.commit)
@@ -187,6 +191,44 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	_ = h.tmpl.ExecuteTemplate(w, "error.html", map[string]any{"Status": status, "Message": msg})
 }
 
+// sentence writes a message as a sentence: a capital first letter and a
+// full stop.
+func sentence(msg string) string {
+	msg = strings.TrimRight(strings.TrimSpace(msg), ".")
+	if msg == "" {
+		return msg
+	}
+	r, n := utf8.DecodeRuneInString(msg)
+	return string(unicode.ToUpper(r)) + msg[n:] + "."
+}
+
+// statusTitle is the heading of an error page: what the status means to
+// the person who asked.
+func statusTitle(status int) string {
+	switch status {
+	case http.StatusNotFound:
+		return "Not found"
+	case http.StatusBadRequest:
+		return "That request is not one the wiki can answer"
+	case http.StatusConflict:
+		return "Nothing was changed"
+	case http.StatusInsufficientStorage:
+		return "Nothing was changed: the disk is full"
+	case http.StatusForbidden:
+		return "Not allowed"
+	}
+	return "Something went wrong"
+}
+
+// explain words a contract error for a page: its message, then its hint.
+func explain(e *wiki.Error) string {
+	var plain wiki.Words // references by name, until the pages have words of their own
+	if e.Hint == "" {
+		return plain.Say(e.Message)
+	}
+	return plain.Say(e.Message) + "; " + plain.Say(e.Hint)
+}
+
 // failure returns the HTTP status and the message of the page for a
 // request that failed with err.
 func failure(err error) (status int, msg string) {
@@ -197,7 +239,12 @@ func failure(err error) (status int, msg string) {
 	case errors.As(err, &e) && (e.Code == wiki.CodeInvalidParams || e.Code == wiki.CodeInvalidQuery || e.Code == wiki.CodeAmbiguous):
 		return http.StatusBadRequest, e.Message
 	case errors.As(err, &e) && e.Code == wiki.CodeNoSpace:
-		return http.StatusInsufficientStorage, e.Message + "; " + e.Hint
+		return http.StatusInsufficientStorage, explain(e)
+	case errors.As(err, &e) && (e.Code == wiki.CodeLocalChanges || e.Code == wiki.CodeLocked ||
+		e.Code == wiki.CodeOtherBranch || e.Code == wiki.CodeConflict):
+		return http.StatusConflict, explain(e) // the checkout or the branch is busy: the person can act on it
+	case errors.As(err, &e) && e.Code == wiki.CodeReadOnly:
+		return http.StatusForbidden, explain(e)
 	}
 	return http.StatusInternalServerError, "the page could not be made; the wikid log has the details"
 }
