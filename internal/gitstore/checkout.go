@@ -300,7 +300,7 @@ func (u *checkoutUpdate) done() {
 		switch {
 		case st.aside == "":
 		case st.was.holds(st.aside):
-			os.Remove(st.aside)
+			u.s.hold(st.aside, st.path, st.was, st.ours)
 		default:
 			if err := u.s.renameBack(st.path, st.aside, st.ours, st.was); err != nil && !errors.Is(err, errChanged) {
 				u.s.log.Warn("a file someone wrote to during a commit could not be put back", "file", st.aside, "err", err)

@@ -53,6 +53,7 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (id string, 
 	s.write.Lock()
 	defer s.write.Unlock()
 	start := time.Now()
+	s.sweep(start.Add(-holdFor))
 
 	head, err := s.readHead()
 	if err != nil {

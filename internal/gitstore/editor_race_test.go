@@ -167,6 +167,7 @@ func TestStore_Commit_RacesEditor(t *testing.T) {
 		}
 	}
 	ed.stop()
+	s.Close(context.Background()) // puts back what was written late to the files it held
 	if ed.err != nil {
 		t.Fatalf("the person's editor: %v", ed.err)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -111,7 +112,7 @@ func (s *Store) replaceChecked(full, tmp string, want fileState, kind string, ke
 		return aside, nil
 	}
 	if want.holds(aside) {
-		os.Remove(aside)
+		s.hold(aside, full, want, fileState{})
 		return "", nil
 	}
 	// Written to since it was compared, through a descriptor opened before
@@ -128,15 +129,92 @@ func (s *Store) replaceChecked(full, tmp string, want fileState, kind string, ke
 }
 
 // drop removes a file moved aside once it is known to hold st, what git
-// has. One written to since it was compared (through a descriptor opened
-// before it was moved) holds what someone saved: it is kept beside full,
-// as a conflict copy.
+// has (see hold). One written to since it was compared (through a
+// descriptor opened before it was moved) holds what someone saved: it is
+// kept beside full, as a conflict copy.
 func (s *Store) drop(aside, full string, st fileState) {
 	if st.holds(aside) {
-		os.Remove(aside)
+		s.hold(aside, full, st, fileState{})
 		return
 	}
 	s.keepCopy(aside, full)
+}
+
+// holdFor is how long an old checkout file is held open after its name is
+// removed (see hold), and maxHeld how many are held at most: past it, all
+// are swept at once.
+const (
+	holdFor = 2 * time.Second
+	maxHeld = 256
+)
+
+// heldFile is an old checkout file whose name is gone, held open: an
+// editor that opened it before the commit moved it may still write to it.
+type heldFile struct {
+	f         *os.File
+	full      string
+	was, ours fileState // the old file as compared, and what replaced it
+	since     time.Time
+}
+
+// hold removes the name of aside, a file moved aside for full that holds
+// was, and keeps the file open for holdFor: a write an editor makes through
+// a descriptor it opened before the commit, however late, lands in it, and
+// sweep puts it back. Without holding, the bytes would vanish with the
+// file. ours is the state full was given ("absent" for a removal).
+func (s *Store) hold(aside, full string, was, ours fileState) {
+	f, err := os.Open(aside)
+	os.Remove(aside)
+	if err != nil {
+		return
+	}
+	s.held = append(s.held, heldFile{f: f, full: full, was: was, ours: ours, since: time.Now()})
+	if len(s.held) > maxHeld {
+		s.sweep(time.Time{})
+	}
+}
+
+// sweep closes the held files held since before: those still as they were
+// compared; one written to since gets back in place of full's new content
+// when full still has it, else is kept beside it as a conflict copy. The
+// zero time sweeps them all. The caller holds s.write.
+func (s *Store) sweep(before time.Time) {
+	held := s.held
+	s.held = nil // putLate may hold files again
+	for _, h := range held {
+		if !before.IsZero() && h.since.After(before) {
+			s.held = append(s.held, h)
+			continue
+		}
+		b, err := io.ReadAll(io.NewSectionReader(h.f, 0, 1<<40))
+		h.f.Close()
+		if err != nil || (int64(len(b)) == h.was.size && hashObject(plumbing.BlobObject, b) == h.was.id) {
+			continue
+		}
+		s.putLate(h, b)
+	}
+}
+
+// putLate puts content, written to an old file of the checkout after the
+// commit that replaced it, back at h.full when full still holds what the
+// commit gave it; else beside it, as a conflict copy.
+func (s *Store) putLate(h heldFile, content []byte) {
+	tmp, err := s.writeTemp(filepath.Dir(h.full), content, 0o666, false)
+	if err != nil {
+		s.log.Warn("what someone saved during a commit could not be kept", "file", h.full, "err", err)
+		return
+	}
+	if h.ours.present {
+		if _, err := s.replaceChecked(h.full, tmp, h.ours, asideNew, false); err == nil {
+			return
+		}
+		if tmp, err = s.writeTemp(filepath.Dir(h.full), content, 0o666, false); err != nil {
+			return
+		}
+	} else if renameNoReplace(tmp, h.full) == nil {
+		return
+	}
+	s.keepCopy(tmp, h.full)
 }
 
 // keepCopy keeps the file aside, which holds what someone saved and could
@@ -222,7 +300,7 @@ func (s *Store) renameBack(full, aside string, ours, was fileState) error {
 			return err
 		}
 		if was.holds(aside) { // removed since: the removal stands
-			os.Remove(aside)
+			s.hold(aside, full, was, fileState{})
 		} else if err := renameNoReplace(aside, full); err != nil {
 			s.drop(aside, full, was)
 		}
@@ -235,7 +313,7 @@ func (s *Store) renameBack(full, aside string, ours, was fileState) error {
 		s.drop(aside, full, was)
 		return errChanged
 	}
-	defer os.Remove(mine)
+	defer s.hold(mine, full, ours, was)
 	if err := renameNoReplace(aside, full); err != nil {
 		s.drop(aside, full, was)
 		if errors.Is(err, fs.ErrExist) {

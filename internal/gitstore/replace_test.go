@@ -128,3 +128,31 @@ func TestStore_Commit_KeepsWriteThroughOpenFile(t *testing.T) {
 		t.Errorf("left behind: %v", l)
 	}
 }
+
+// TestStore_Commit_KeepsLateWrite writes to a note through a descriptor its
+// editor opened before a commit replaced the note, after the commit: the
+// old file is held open, and what was written is put back in place of the
+// commit's file (which the commit keeps) once the store lets go of it.
+func TestStore_Commit_KeepsLateWrite(t *testing.T) {
+	dir := seeded(t, map[string]string{"a.md": "alpha\n"})
+	s := openStore(t, dir)
+	f, err := os.OpenFile(filepath.Join(dir, "a.md"), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	id := mustCommit(t, s, request(rev(t, dir, "HEAD"), "edit", map[string]string{"a.md": "alpha 2\n"}))
+	if _, err := f.WriteString("late\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	checkDisk(t, dir, map[string]string{"a.md": "alpha\nlate\n"})
+	if got := gittest.Git(t, dir, "show", id+":a.md"); got != "alpha 2\n" {
+		t.Errorf("the commit has %q", got)
+	}
+	if l := leftovers(t, dir); len(l) > 0 {
+		t.Errorf("left behind: %v", l)
+	}
+}

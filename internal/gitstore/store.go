@@ -56,6 +56,7 @@ type Store struct {
 	tag      string     // names the temporary files of the journaled commit (see journal)
 	indexIn  []byte     // the index read, reused from commit to commit
 	indexOut []byte     // the index written
+	held     []heldFile // old checkout files still open (see hold)
 
 	trees   treeCache
 	commits commitCache
@@ -161,6 +162,9 @@ func (s *Store) Close(ctx context.Context) error {
 	defer s.git.Unlock()
 	if s.closed.Swap(true) {
 		return nil
+	}
+	for range 3 { // a late write put back holds the file it replaced
+		s.sweep(time.Time{})
 	}
 	if err := s.storage.Close(); err != nil {
 		return fmt.Errorf("close repository: %w", err)
