@@ -169,8 +169,26 @@ func (s *Store) hold(aside, full string, was, ours fileState) {
 		return
 	}
 	s.held = append(s.held, heldFile{f: f, full: full, was: was, ours: ours, since: time.Now()})
-	if len(s.held) > maxHeld {
+	switch {
+	case len(s.held) > maxHeld:
 		s.sweep(time.Time{})
+	case s.sweeper == nil:
+		s.sweeper = time.AfterFunc(holdFor, s.sweepLater)
+	}
+}
+
+// sweepLater sweeps the held files old enough, and comes back for the
+// others: nothing is held much past holdFor, even when no commit follows.
+func (s *Store) sweepLater() {
+	s.write.Lock()
+	defer s.write.Unlock()
+	s.sweeper = nil
+	if s.closed.Load() {
+		return
+	}
+	s.sweep(time.Now().Add(-holdFor))
+	if len(s.held) > 0 && s.sweeper == nil {
+		s.sweeper = time.AfterFunc(holdFor, s.sweepLater)
 	}
 }
 

@@ -52,11 +52,12 @@ type Store struct {
 	packTime time.Time // mtime of objects/pack when go-git last listed packs
 	closed   atomic.Bool
 
-	write    sync.Mutex // serializes Commit, guards the fields below
-	tag      string     // names the temporary files of the journaled commit (see journal)
-	indexIn  []byte     // the index read, reused from commit to commit
-	indexOut []byte     // the index written
-	held     []heldFile // old checkout files still open (see hold)
+	write    sync.Mutex  // serializes Commit, guards the fields below
+	tag      string      // names the temporary files of the journaled commit (see journal)
+	indexIn  []byte      // the index read, reused from commit to commit
+	indexOut []byte      // the index written
+	held     []heldFile  // old checkout files still open (see hold)
+	sweeper  *time.Timer // sweeps them once they are old enough
 
 	trees   treeCache
 	commits commitCache
@@ -165,6 +166,10 @@ func (s *Store) Close(ctx context.Context) error {
 	}
 	for range 3 { // a late write put back holds the file it replaced
 		s.sweep(time.Time{})
+	}
+	if s.sweeper != nil {
+		s.sweeper.Stop()
+		s.sweeper = nil
 	}
 	if err := s.storage.Close(); err != nil {
 		return fmt.Errorf("close repository: %w", err)

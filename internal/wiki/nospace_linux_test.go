@@ -219,10 +219,20 @@ func TestWiki_Write_FullDisk(t *testing.T) {
 			checkRepo(t, dir)
 
 			// The same disk, remounted read-only under the running wiki
-			// (which needs no file open for writing on it).
+			// (which needs no file open for writing on it). The files a
+			// commit replaced are held open for a while, and removed files
+			// still open make the remount busy: it is tried again until
+			// they are let go.
 			fill.f.Close()
-			if err := syscall.Mount("tmpfs", disk, "", syscall.MS_REMOUNT|syscall.MS_RDONLY, ""); err != nil {
-				t.Fatalf("remount read-only: %v", err)
+			for try := 0; ; try++ {
+				err := syscall.Mount("tmpfs", disk, "", syscall.MS_REMOUNT|syscall.MS_RDONLY, "")
+				if err == nil {
+					break
+				}
+				if !errors.Is(err, syscall.EBUSY) || try == 100 {
+					t.Fatalf("remount read-only: %v", err)
+				}
+				time.Sleep(100 * time.Millisecond)
 			}
 			before := captureState(t, dir)
 			_, err = w.Write(ctx, write("notes/third", "# Third\n"))
