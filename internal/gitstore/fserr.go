@@ -12,9 +12,9 @@ import (
 // wiki.FromOS), and logs the error it stands for. Every write of a commit
 // (journal, lock files, objects, the checkout's files, the index, the ref
 // and its log) returns through such a method, so this is the one place
-// their errors are classified. A failure whose rollback failed too (on a
-// full disk, putting the old files back needs space) says so: the branch
-// did not move, but the checkout was left changed.
+// their errors are classified. A failure whose rollback failed too (which
+// renames the old files back, needing no space, but may still fail) says
+// so: the branch did not move, but the checkout was left changed.
 func (s *Store) classify(op string, errp *error) {
 	if wiki.CodeOf(*errp) != wiki.CodeInternal {
 		return

@@ -10,10 +10,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/wikid/wikid/internal/note"
 )
 
 // A person's editor writes a note without any of git's locks, at any moment,
@@ -241,16 +242,9 @@ func (s *Store) putLate(h heldFile, content []byte) {
 // returns the copy's name (aside's when it cannot be renamed).
 func (s *Store) keepCopy(aside, full string) string {
 	dir, name := filepath.Split(full)
-	base, ext := name, ""
-	if i := strings.LastIndexByte(name, '.'); i > 0 {
-		base, ext = name[:i], name[i:]
-	}
-	label := "conflict " + time.Now().Format("2006-01-02") + " saved during a commit"
+	now := time.Now()
 	for n := 1; n < 100; n++ {
-		copyName := base + " (" + label + ")" + ext
-		if n > 1 {
-			copyName = fmt.Sprintf("%s (%s %d)%s", base, label, n, ext)
-		}
+		copyName := note.ConflictCopy(name, now, "saved during a commit", n)
 		err := renameNoReplace(aside, filepath.Join(dir, copyName))
 		if err == nil {
 			s.log.Warn("kept what someone saved during a commit beside the note, as a conflict copy", "file", full, "copy", copyName)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 	"time"
@@ -244,17 +243,9 @@ func (m *merger) both(file string, at, base, ours, theirs []byte, set func(strin
 // origin).md" beside it, or with " 2", " 3", ... after origin when that
 // path is taken.
 func (m *merger) copyPath(file string) string {
-	dir, name := path.Split(file)
-	base, ext := note.SplitExtension(name)
-	if ext == "" {
-		if i := strings.LastIndexByte(name, '.'); i > 0 {
-			base, ext = name[:i], name[i:]
-		}
-	}
-	label := fmt.Sprintf("conflict %s %s", m.now.Format("2006-01-02"), m.label)
-	p := dir + base + " (" + label + ")" + ext
+	p := note.ConflictCopy(file, m.now, m.label, 1)
 	for n := 2; m.taken != nil && m.taken(p); n++ {
-		p = fmt.Sprintf("%s%s (%s %d)%s", dir, base, label, n, ext)
+		p = note.ConflictCopy(file, m.now, m.label, n)
 	}
 	return p
 }
