@@ -22,7 +22,15 @@ type Query struct {
 	Root Node
 	// terms holds the terms of Root in input order, as Parse found them.
 	terms []*Term
+	// plain is set by Parse for a query without operators or groups.
+	plain bool
 }
+
+// Plain reports whether Parse read the query without an operator that
+// joins terms: no AND, no OR and no parentheses, only terms side by side,
+// some of them perhaps negated with '-' or NOT. A search may take such a
+// query for a question in plain words (see package index).
+func (q *Query) Plain() bool { return q != nil && q.plain }
 
 // Terms returns the terms of the query, the leaves of Root from left to
 // right: for a query from Parse, the list Parse made in input order,

@@ -324,3 +324,31 @@ func TestQuery_Terms(t *testing.T) {
 		}
 	})
 }
+
+// TestParse_Plain checks which queries read as terms side by side.
+func TestParse_Plain(t *testing.T) {
+	tests := []struct {
+		input string
+		want  bool
+	}{
+		{"how do I sync my notes", true},
+		{`sync "my notes" tag:x`, true},
+		{"sync*", true},
+		{"well-known words", true},
+		{"sync AND notes", false},
+		{"sync OR notes", false},
+		{"sync NOT notes", true},
+		{"sync -notes", true},
+		{"prune -a --format", true},
+		{"(sync notes)", false},
+		{"and or not", true},
+	}
+	for _, tt := range tests {
+		if got := mustParse(t, tt.input, time.UTC).Plain(); got != tt.want {
+			t.Errorf("%q: Plain() = %v, want %v", tt.input, got, tt.want)
+		}
+	}
+	if (&Query{Root: &Term{Value: "x"}}).Plain() {
+		t.Error("a query built by hand is plain")
+	}
+}

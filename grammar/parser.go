@@ -59,7 +59,7 @@ func Parse(input string, loc *time.Location) (*Query, error) {
 		return nil, syntaxError(s.tokens, err)
 	}
 	b := builder{terms: s.terms}
-	q := &Query{terms: s.terms}
+	q := &Query{terms: s.terms, plain: plain(s.tokens)}
 	if tree.Or != nil {
 		q.Root = b.or(tree.Or)
 	}
@@ -68,6 +68,17 @@ func Parse(input string, loc *time.Location) (*Query, error) {
 		return nil, errorAt(1, "internal error: the parsed query does not match its terms")
 	}
 	return q, nil
+}
+
+// plain reports whether tokens hold no operator that joins terms: no
+// AND, no OR and no parenthesis.
+func plain(tokens []lexer.Token) bool {
+	for _, t := range tokens {
+		if t.Type == tokKeyword && t.Value != "NOT" || t.Type == tokLParen || t.Type == tokRParen {
+			return false
+		}
+	}
+	return true
 }
 
 // syntaxError explains a participle error in plain words. diagnose finds

@@ -63,6 +63,22 @@ func keyDesc(field string) *search.SortField {
 // NUL and the path: a path never holds a NUL, so the last one splits them.
 type cursor struct {
 	After []string
+	// Question is set for a page of a question's relaxed answer, which
+	// goes on at Offset in its ranking; After is then nil.
+	Question bool
+	Offset   int
+}
+
+// questionCursor returns the cursor of a question's relaxed answer that
+// goes on at offset: base64url of "q" and the offset.
+func questionCursor(offset int) string {
+	return base64.RawURLEncoding.EncodeToString([]byte("q" + strconv.Itoa(offset)))
+}
+
+// badCursor is the INVALID_PARAMS error of a cursor that cannot go on.
+func badCursor(why string) error {
+	return wiki.Errorf(wiki.CodeInvalidParams, "bad cursor: %s", why).
+		WithHint("pass the next_cursor of the previous page unchanged, with the same sort, or omit it to start over")
 }
 
 // cursorAfter returns the cursor that continues after hit h.
@@ -82,15 +98,22 @@ func cursorAfter(mode string, h *search.DocumentMatch) string {
 // INVALID_PARAMS error for a cursor that is malformed or was made for
 // another sort order.
 func decodeCursor(s, mode string) (*cursor, error) {
-	bad := func(why string) error {
-		return wiki.Errorf(wiki.CodeInvalidParams, "bad cursor: %s", why).
-			WithHint("pass the next_cursor of the previous page unchanged, with the same sort, or omit it to start over")
-	}
+	bad := badCursor
 	b, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil || len(b) == 0 {
 		return nil, bad("not a cursor")
 	}
 	raw := string(b)
+	if raw[0] == 'q' {
+		offset, err := strconv.Atoi(raw[1:])
+		switch {
+		case mode != sortRelevance:
+			return nil, bad("it belongs to sort \"relevance\", not " + strconv.Quote(mode))
+		case err != nil || offset <= 0 || offset >= questionDepth || raw[1] == '+' || raw[1] == '0':
+			return nil, bad("not a cursor")
+		}
+		return &cursor{Question: true, Offset: offset}, nil
+	}
 	made := ""
 	for _, m := range []string{sortRelevance, sortModified, sortCreated, sortTitle} {
 		if raw[0] == m[0] {

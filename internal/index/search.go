@@ -66,6 +66,25 @@ func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (_ *wiki.Sea
 	}
 	filter := c.filters(req)
 
+	ask := (*question)(nil)
+	if mode == sortRelevance {
+		ask = c.askQuestion(req.Query)
+	}
+	fields := []string{fieldTitle, fieldTagNames, fieldModStamp}
+	if req.Snippets > 0 {
+		fields = append(fields, fieldBody, fieldBodyLine)
+	}
+	if cur != nil && cur.Question {
+		if ask == nil {
+			return nil, badCursor("it belongs to a question, and this query is none")
+		}
+		strict, _, err := x.top(ctx, withFilter(q, filter), mode, nil, questionDepth, nil)
+		if err != nil {
+			return nil, err
+		}
+		return x.questionPage(ctx, c, ask, strict, filter, cur.Offset, limit, req.Snippets, fields)
+	}
+
 	var after []string
 	if cur != nil {
 		after = cur.After
@@ -75,13 +94,12 @@ func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (_ *wiki.Sea
 			}
 		}
 	}
-	fields := []string{fieldTitle, fieldTagNames, fieldModStamp}
-	if req.Snippets > 0 {
-		fields = append(fields, fieldBody, fieldBodyLine)
-	}
 	hits, total, err := x.top(ctx, withFilter(q, filter), mode, after, limit, fields)
 	if err != nil {
 		return nil, err
+	}
+	if ask != nil && cur == nil && int(total) < limit {
+		return x.questionPage(ctx, c, ask, hits, filter, 0, limit, req.Snippets, fields)
 	}
 
 	out := &wiki.SearchResult{Total: int(total), Results: make([]wiki.SearchHit, 0, min(limit, len(hits)))}

@@ -123,10 +123,16 @@ func searchText(query string, res *wiki.SearchResult) string {
 		}
 		return b.String()
 	}
+	if res.QuestionWords > 0 {
+		b.line("Read as a question of %s: notes with all of them first, then notes with most of them.", plural(res.QuestionWords, "word"))
+	}
 	b.line("Found %s (showing %d):", plural(res.Total, "note"), len(res.Results))
 	for _, h := range res.Results {
 		b.line("")
 		head := fmt.Sprintf("- %s (%s)", h.Title, h.Path)
+		if res.QuestionWords > 0 && h.Matched < res.QuestionWords {
+			head += fmt.Sprintf(" · %d of %d words", h.Matched, res.QuestionWords)
+		}
 		if len(h.Tags) > 0 {
 			head += " · tags: " + strings.Join(h.Tags, ", ")
 		}
@@ -172,8 +178,10 @@ func searchResultSchema(semantic bool) *schema {
 			opt("snippets", arrayOf("Pieces of the note around the matches; matched terms are marked «like this».", object("",
 				req("line", integer("Line number in the file.", 1, 1e9)),
 				req("text", str("The text, at most 500 characters."))))),
+			opt("matched", integer("Of question_words, how many the note holds.", 1, 1e9)),
 		))),
 		req("total", integer("How many notes match in all.", 0, 1e9)),
+		opt("question_words", integer("Set when few notes held every word: the query was read as a question, notes with most of its words follow.", 1, 1e9)),
 		opt("next_cursor", str("Pass as cursor to get the next page; absent on the last page.")),
 		opt("truncated", boolean("Set when a snippet was cut to 500 characters.")),
 	)

@@ -133,6 +133,11 @@ type SearchResult struct {
 	// Unembedded counts the notes the semantic index has not embedded
 	// yet, which a semantic or hybrid search could not rank by meaning.
 	Unembedded int
+	// QuestionWords is set when a query in plain words found fewer notes
+	// with all its words than a page holds, and was read as a question:
+	// the number of its content words. The notes with every word come
+	// first, then those with most of them (SearchHit.Matched).
+	QuestionWords int
 }
 
 // SearchHit is one matching note. The index sets Modified to the date it
@@ -148,6 +153,9 @@ type SearchHit struct {
 	ModifiedSource string
 	Score          float64
 	Snippets       []Snippet
+	// Matched is how many of a question's content words the note holds
+	// (see SearchResult.QuestionWords); 0 for other searches.
+	Matched int
 }
 
 // Snippet is a piece of a note around a match; matched terms are marked

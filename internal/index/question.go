@@ -1,0 +1,416 @@
+package index
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"sync"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/wikid/wikid/grammar"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// A question is a query in plain words: two or more free words side by
+// side, with no operator (grammar.Query.Plain). It keeps the strict meaning
+// of the query language first, every word in every note found; when that
+// finds fewer notes than the page holds, the notes that hold some of the
+// words follow, ranked by BM25 times the share of the words they hold and
+// a bonus for holding them close together. Stop words count only in the
+// strict part. Quoted phrases, prefixes and field terms stay required in
+// both parts, as do the filters.
+
+// questionDepth is how many notes a question ranks when it relaxes: its
+// results, over every page, are at most these.
+const questionDepth = 100
+
+// Weights of the relaxed ranking.
+const (
+	// coverageExponent raises the share of the question's words a note
+	// holds before it multiplies the note's BM25 score (which bleve has
+	// already multiplied by that share once).
+	coverageExponent = 1
+	// proximityBonus is the most that holding the words close together
+	// adds: a note whose words stand side by side scores this much more.
+	proximityBonus = 0.5
+)
+
+// question is a plain query read as a question.
+type question struct {
+	// words are the content words: the free words that are no stop words
+	// (all of them when every one is), each with its query.
+	words []questionWord
+	// strict are the terms that stay required, or excluded: phrases,
+	// prefixes, fields and negations. A negated stop word is left out.
+	strict []grammar.Node
+	// marked are the tokens of the words and the positive strict free
+	// text, for snippets.
+	marked []markedTerm
+}
+
+// questionWord is one content word and the terms of its query, by field,
+// by which a hit's term locations tell whether it holds the word.
+type questionWord struct {
+	query query.Query
+	terms map[string]map[string]bool // field → term
+}
+
+// markedTerm is a term a question's snippets mark.
+type markedTerm struct {
+	tokens []string
+	prefix bool
+}
+
+// askQuestion returns the question q asks, or nil when q is not one: not
+// plain, or fewer than two free words. A free word is an unquoted word
+// that is not a prefix, standing on its own; a word under an even number
+// of negations ("--x") is required as it is.
+func (c *compiler) askQuestion(q *grammar.Query) *question {
+	if !q.Plain() {
+		return nil
+	}
+	nodes := []grammar.Node{q.Root}
+	if and, ok := q.Root.(*grammar.And); ok {
+		nodes = and.Nodes
+	}
+	out := &question{}
+	var free []*grammar.Term
+	for _, n := range nodes {
+		negated := false
+		for {
+			not, ok := n.(*grammar.Not)
+			if !ok {
+				break
+			}
+			negated, n = !negated, not.Node
+		}
+		t, ok := n.(*grammar.Term)
+		switch {
+		case !ok:
+			return nil // unreachable for a plain query
+		case negated && t.Field == grammar.FieldText && !t.Phrase && isStopWord(c.phraseTerms(t.Value)):
+			// "-a" excludes nearly every note: a question ignores it, as
+			// it ignores the stop words it holds.
+		case negated:
+			out.strict = append(out.strict, &grammar.Not{Node: t})
+		case t.Field == grammar.FieldText && !t.Phrase && !t.Prefix:
+			free = append(free, t)
+		default:
+			out.strict = append(out.strict, t)
+			if t.Field == grammar.FieldText {
+				out.marked = append(out.marked, markedTerm{c.phraseTerms(t.Value), t.Prefix})
+			}
+		}
+	}
+	if len(free) < 2 {
+		return nil
+	}
+	content := make([]*grammar.Term, 0, len(free))
+	seen := map[string]bool{}
+	for _, t := range free {
+		tokens := c.phraseTerms(t.Value)
+		key := join(tokens)
+		if len(tokens) == 0 || seen[key] || isStopWord(tokens) {
+			continue
+		}
+		seen[key] = true
+		content = append(content, t)
+	}
+	if len(content) == 0 {
+		content = free
+	}
+	for _, t := range content {
+		tokens := c.phraseTerms(t.Value)
+		qw, err := c.text(t, tokens, freeText)
+		if err != nil {
+			continue
+		}
+		out.words = append(out.words, questionWord{query: qw, terms: termsOf(qw)})
+		out.marked = append(out.marked, markedTerm{tokens, false})
+	}
+	if len(out.words) == 0 {
+		return nil
+	}
+	return out
+}
+
+// relaxed returns the query of the notes that hold at least one of the
+// question's words and every strict term.
+func (c *compiler) relaxed(ctx context.Context, q *question) (query.Query, error) {
+	qs := make([]query.Query, len(q.words))
+	for i, w := range q.words {
+		qs[i] = w.query
+	}
+	any := query.Query(query.NewDisjunctionQuery(qs))
+	if len(q.strict) == 0 {
+		return any, nil
+	}
+	strict, err := c.and(ctx, q.strict, true)
+	if err != nil {
+		return nil, err
+	}
+	return query.NewConjunctionQuery([]query.Query{strict, any}), nil
+}
+
+// ranked is a note of a question's answer: its score and how many of the
+// question's words it holds.
+type ranked struct {
+	id      string
+	score   float64
+	matched int
+}
+
+// rank orders a question's relaxed hits: the notes of the strict answer
+// first, in their order and with their scores, then the others by their
+// BM25 score times the share of the words they hold (raised to
+// coverageExponent) and the proximity bonus.
+func (q *question) rank(strict []*search.DocumentMatch, hits []*search.DocumentMatch) []ranked {
+	out := make([]ranked, 0, len(hits)+len(strict))
+	first := make(map[string]bool, len(strict))
+	for _, h := range strict {
+		first[h.ID] = true
+		out = append(out, ranked{h.ID, h.Score, len(q.words)})
+	}
+	rest := make([]ranked, 0, len(hits))
+	n := float64(len(q.words))
+	for _, h := range hits {
+		if first[h.ID] {
+			continue
+		}
+		m, span := q.holds(h)
+		score := h.Score * pow(float64(m)/n, coverageExponent)
+		if m > 1 && span > 0 {
+			score *= 1 + proximityBonus*float64(m)/float64(span)
+		}
+		rest = append(rest, ranked{h.ID, score, m})
+	}
+	slices.SortStableFunc(rest, func(a, b ranked) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	return append(out, rest...)
+}
+
+// holds returns how many of the question's words a hit holds, by its term
+// locations, and the shortest run of body positions that holds one of
+// each of them (0 when it holds fewer than two in the body).
+func (q *question) holds(h *search.DocumentMatch) (int, int) {
+	m := 0
+	var body [][]uint64 // positions of each word held in the body
+	for _, w := range q.words {
+		held := false
+		var pos []uint64
+		for field, terms := range h.Locations {
+			for term, locs := range terms {
+				if !w.terms[field][term] {
+					continue
+				}
+				held = true
+				if field == fieldBody {
+					for _, l := range locs {
+						pos = append(pos, l.Pos)
+					}
+				}
+			}
+		}
+		if held {
+			m++
+		}
+		if len(pos) > 0 {
+			body = append(body, pos)
+		}
+	}
+	if len(body) < 2 {
+		return m, 0
+	}
+	return m, shortestSpan(body)
+}
+
+// shortestSpan returns the length of the shortest run of positions that
+// holds one position of each list.
+func shortestSpan(lists [][]uint64) int {
+	type at struct {
+		pos  uint64
+		list int
+	}
+	var all []at
+	for i, l := range lists {
+		for _, p := range l {
+			all = append(all, at{p, i})
+		}
+	}
+	slices.SortFunc(all, func(a, b at) int { return cmp.Compare(a.pos, b.pos) })
+	count := make([]int, len(lists))
+	have, best, lo := 0, 0, 0
+	for hi := range all {
+		if count[all[hi].list] == 0 {
+			have++
+		}
+		count[all[hi].list]++
+		for have == len(lists) {
+			if span := int(all[hi].pos-all[lo].pos) + 1; best == 0 || span < best {
+				best = span
+			}
+			count[all[lo].list]--
+			if count[all[lo].list] == 0 {
+				have--
+			}
+			lo++
+		}
+	}
+	return best
+}
+
+// termsOf returns the terms a word's query matches, by field: the terms
+// of its term and phrase queries (a prefix query's prefix is left out).
+func termsOf(q query.Query) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	add := func(field string, terms ...string) {
+		if out[field] == nil {
+			out[field] = map[string]bool{}
+		}
+		for _, t := range terms {
+			if t != "" {
+				out[field][t] = true
+			}
+		}
+	}
+	var walk func(query.Query)
+	walk = func(q query.Query) {
+		switch q := q.(type) {
+		case *query.TermQuery:
+			add(q.FieldVal, q.Term)
+		case *query.PhraseQuery:
+			add(q.FieldVal, q.Terms...)
+		case *query.DisjunctionQuery:
+			for _, d := range q.Disjuncts {
+				walk(d)
+			}
+		case *query.ConjunctionQuery:
+			for _, d := range q.Conjuncts {
+				walk(d)
+			}
+		case *query.BooleanQuery:
+			walk(q.Must)
+			walk(q.Should)
+		}
+	}
+	walk(q)
+	return out
+}
+
+// stopWords are the words a question leaves out of its relaxed part.
+var stopWords = sync.OnceValue(func() analysis.TokenMap {
+	m := analysis.NewTokenMap()
+	if err := m.LoadBytes(en.EnglishStopWords); err != nil {
+		panic("index: English stop words: " + err.Error())
+	}
+	return m
+})
+
+// isStopWord reports whether every token of a word is a stop word.
+func isStopWord(tokens []string) bool {
+	stop := stopWords()
+	for _, t := range tokens {
+		if !stop[t] {
+			return false
+		}
+	}
+	return true
+}
+
+func join(tokens []string) string {
+	n := 0
+	for _, t := range tokens {
+		n += len(t) + 1
+	}
+	b := make([]byte, 0, n)
+	for _, t := range tokens {
+		b = append(b, t...)
+		b = append(b, 0)
+	}
+	return string(b)
+}
+
+func pow(x float64, n int) float64 {
+	out := 1.0
+	for range n {
+		out *= x
+	}
+	return out
+}
+
+// questionPage returns one page of a question's relaxed answer.
+func (x *Index) questionPage(ctx context.Context, c *compiler, q *question, strict []*search.DocumentMatch, filter query.Query, offset, limit, snippets int, fields []string) (*wiki.SearchResult, error) {
+	rq, err := c.relaxed(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	sreq := searchRequest(withFilter(rq, filter), questionDepth+len(strict), nil)
+	sreq.IncludeLocations = true
+	res, err := x.bi.SearchInContext(ctx, sreq)
+	if err != nil {
+		return nil, searchError(ctx, err)
+	}
+	order := q.rank(strict, res.Hits)
+	order = order[:min(len(order), questionDepth)]
+	out := &wiki.SearchResult{Total: max(int(res.Total), len(strict)), QuestionWords: len(q.words)}
+	end := min(offset+limit, len(order))
+	if offset >= end {
+		out.Results = []wiki.SearchHit{}
+		return out, nil
+	}
+	ids := make([]string, 0, end-offset)
+	byID := make(map[string]ranked, end-offset)
+	for _, r := range order[offset:end] {
+		ids = append(ids, r.id)
+		byID[r.id] = r
+	}
+	page, err := x.fetch(ctx, ids, fields)
+	if err != nil {
+		return nil, err
+	}
+	out.Results = make([]wiki.SearchHit, len(page))
+	for i, h := range page {
+		out.Results[i] = hit(h)
+		out.Results[i].Score, out.Results[i].Matched = byID[h.ID].score, byID[h.ID].matched
+	}
+	if snippets > 0 {
+		c.hl = newHighlighter()
+		for _, m := range q.marked {
+			c.hl.add(m.tokens, m.prefix)
+		}
+		addSnippets(c, page, out.Results, snippets)
+	}
+	if end < len(order) {
+		out.NextCursor = questionCursor(end)
+	}
+	return out, nil
+}
+
+// fetch returns the stored fields of the notes with the given ids, in
+// their order; a note no longer in the index is left out.
+func (x *Index) fetch(ctx context.Context, ids []string, fields []string) ([]*search.DocumentMatch, error) {
+	sreq := searchRequest(query.NewDocIDQuery(ids), len(ids), fields)
+	res, err := x.bi.SearchInContext(ctx, sreq)
+	if err != nil {
+		return nil, searchError(ctx, err)
+	}
+	byID := make(map[string]*search.DocumentMatch, len(res.Hits))
+	for _, h := range res.Hits {
+		byID[h.ID] = h
+	}
+	out := make([]*search.DocumentMatch, 0, len(ids))
+	for _, id := range ids {
+		if h := byID[id]; h != nil {
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}

