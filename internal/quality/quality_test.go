@@ -122,8 +122,8 @@ type report struct {
 	// gatherHit and gatherLead count the questions whose gather_context
 	// answer holds a right note's section, and leads with one.
 	gatherHit, gatherLead, gatherTokens int
-	empty                                int
-	emptyQuestions                       []string
+	empty                               int
+	emptyQuestions                      []string
 }
 
 func (r *report) gatherShare() float64 {
