@@ -138,7 +138,7 @@ func openSemantic(ctx context.Context, e env, c *config.Semantic, store wiki.Sto
 		if !staticembed.Available() {
 			return nil, fmt.Errorf("semantic: provider builtin: %w", staticembed.ErrNotBuilt)
 		}
-		return semantic.Open(ctx, dir, staticembed.Lazy{}, semantic.Options{Logger: logger})
+		return semantic.Open(ctx, dir, staticembed.Lazy{}, semantic.Options{Logger: logger, Reads: staticembed.Lazy{}.Reads})
 	}
 	o := embed.Options{BaseURL: c.BaseURL, Model: c.Model, Dimensions: c.Dimensions, BatchSize: c.BatchSize}
 	if c.APIKeyEnv != "" {

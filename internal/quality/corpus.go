@@ -22,11 +22,15 @@ import (
 var ErrNoCorpus = errors.New("no clone of the corpus")
 
 // Materialize writes the markdown notes of a set's corpus into a new git
-// repository at dir, in one commit, paths relative to the source's root.
+// repository at dir, in one commit, paths relative to the source's root;
+// nothing when dir holds a repository already.
 // A module corpus is fetched with `go mod download`; a repository corpus
 // is read from clone, a clone that holds the set's commit (ErrNoCorpus
 // when clone is "").
 func Materialize(ctx context.Context, s *Set, clone, dir string) error {
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+		return nil // made before
+	}
 	var err error
 	switch {
 	case s.Source.Module != "":

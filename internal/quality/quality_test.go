@@ -56,9 +56,20 @@ func runSet(t *testing.T, name string) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
+	// WIKID_EVAL_KEEP names a folder that keeps each corpus with its
+	// indexes between runs, for tuning; by default every run starts anew.
 	dir := t.TempDir()
+	kept := false
+	if keep := os.Getenv("WIKID_EVAL_KEEP"); keep != "" {
+		dir = filepath.Join(keep, name)
+		_, err := os.Stat(filepath.Join(dir, ".git"))
+		kept = err == nil
+	}
 	clone := os.Getenv("WIKID_EVAL_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_")))
-	if err := quality.Materialize(ctx, set, clone, dir); err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := quality.Materialize(ctx, set, clone, dir); err != nil && !kept {
 		if errors.Is(err, quality.ErrNoCorpus) || os.Getenv("CI") == "" {
 			t.Skip(err)
 		}
@@ -96,7 +107,7 @@ func open(t *testing.T, dir string, m *staticembed.Model) *wiki.Wiki {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sem, err := semantic.Open(ctx, filepath.Join(store.Dir(), "semantic"), m, semantic.Options{Logger: logger})
+	sem, err := semantic.Open(ctx, filepath.Join(store.Dir(), "semantic"), m, semantic.Options{Logger: logger, Reads: m.Reads})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,6 +42,10 @@ type Options struct {
 	// Retry is how long the background embedding waits after the
 	// embedder failed; default 30s.
 	Retry time.Duration
+	// Reads says whether the model can read a chunk's text: enough of its
+	// words are known to it. A chunk it cannot read is not embedded, and a
+	// note with no such chunk is ranked by text alone. Nil: it reads all.
+	Reads func(text string) bool
 }
 
 type hash [sha256.Size]byte
@@ -58,6 +62,8 @@ type chunk struct {
 type entry struct {
 	path   string
 	chunks []*chunk
+	// unread is set for a note with text of which the model reads none.
+	unread bool
 }
 
 // Index is the semantic index of one wiki.
@@ -73,6 +79,7 @@ type Index struct {
 	notes  []*entry
 	byPath map[string]int
 	chunks int // chunks of all notes
+	unread int // notes of which the model reads no text
 	// texts are the texts waiting for a vector, by hash; queue is their
 	// order, and waiting the chunks that take the vector.
 	texts   map[hash]string
@@ -142,7 +149,7 @@ func (x *Index) Commit() string {
 func (x *Index) Reset(ctx context.Context) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.commit, x.notes, x.byPath, x.chunks = "", nil, map[string]int{}, 0
+	x.commit, x.notes, x.byPath, x.chunks, x.unread = "", nil, map[string]int{}, 0, 0
 	x.texts, x.queue, x.waiting = map[hash]string{}, nil, map[hash][]*chunk{}
 	return nil
 }
@@ -152,6 +159,7 @@ type noteUpdate struct {
 	path   string
 	delete bool
 	chunks []Chunk
+	unread bool
 }
 
 // Apply takes the notes that changed from u.From to u.To: their chunks
@@ -177,7 +185,9 @@ func (x *Index) Apply(ctx context.Context, u *wiki.Update) error {
 		if err != nil {
 			return err
 		}
-		ups = append(ups, noteUpdate{path: p, chunks: Chunks(n)})
+		up := noteUpdate{path: p, chunks: Chunks(n)}
+		up.chunks, up.unread = x.readable(up.chunks)
+		ups = append(ups, up)
 		if i%500 == 499 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -189,7 +199,7 @@ func (x *Index) Apply(ctx context.Context, u *wiki.Update) error {
 	for _, up := range ups {
 		x.remove(up.path)
 		if !up.delete {
-			x.add(up.path, up.chunks)
+			x.add(up.path, up.chunks, up.unread)
 		}
 	}
 	x.commit = u.To
@@ -210,6 +220,9 @@ func (x *Index) remove(path string) {
 		return
 	}
 	x.chunks -= len(x.notes[i].chunks)
+	if x.notes[i].unread {
+		x.unread--
+	}
 	last := len(x.notes) - 1
 	x.notes[i] = x.notes[last]
 	x.byPath[x.notes[i].path] = i
@@ -219,8 +232,8 @@ func (x *Index) remove(path string) {
 
 // add adds a note's chunks, queueing the texts that have no vector. The
 // caller holds mu.
-func (x *Index) add(path string, chunks []Chunk) {
-	e := &entry{path: path, chunks: make([]*chunk, len(chunks))}
+func (x *Index) add(path string, chunks []Chunk, unread bool) {
+	e := &entry{path: path, chunks: make([]*chunk, len(chunks)), unread: unread}
 	for i, c := range chunks {
 		h := hash(sha256.Sum256([]byte(c.Text)))
 		ch := &chunk{hash: h, slot: -1, start: int32(c.Start), end: int32(c.End)}
@@ -238,6 +251,24 @@ func (x *Index) add(path string, chunks []Chunk) {
 	x.byPath[path] = len(x.notes)
 	x.notes = append(x.notes, e)
 	x.chunks += len(chunks)
+	if unread {
+		x.unread++
+	}
+}
+
+// readable returns the chunks the model reads, and whether it reads none
+// of a note's chunks when it has some.
+func (x *Index) readable(chunks []Chunk) ([]Chunk, bool) {
+	if x.opts.Reads == nil || len(chunks) == 0 {
+		return chunks, false
+	}
+	out := chunks[:0:0]
+	for _, c := range chunks {
+		if x.opts.Reads(c.Text) {
+			out = append(out, c)
+		}
+	}
+	return out, len(out) == 0
 }
 
 // compact rewrites the vectors' file with only the vectors of the notes'
@@ -277,6 +308,7 @@ func (x *Index) State() wiki.SemanticState {
 		Provider: x.emb.Endpoint(), Model: x.emb.Model(), Dimensions: x.vs.dims,
 		Notes: len(x.notes), Chunks: x.chunks, Pending: len(x.texts), Error: x.lastErr,
 	}
+	st.Unread = x.unread
 	if st.Pending > 0 {
 		for _, e := range x.notes {
 			for _, c := range e.chunks {

@@ -19,12 +19,16 @@ const notesFile = "notes"
 type savedNotes struct {
 	Model  string
 	Commit string
-	Notes  []savedNote
+	// Reads is set when the chunks were chosen by what the model reads:
+	// a file made otherwise is not taken.
+	Reads bool
+	Notes []savedNote
 }
 
 type savedNote struct {
 	Path   string
 	Chunks []savedChunk
+	Unread bool
 }
 
 type savedChunk struct {
@@ -46,9 +50,9 @@ func (x *Index) saveNotes() error {
 		}
 		return nil
 	}
-	s := savedNotes{Model: x.emb.Model(), Commit: x.commit, Notes: make([]savedNote, len(x.notes))}
+	s := savedNotes{Model: x.emb.Model(), Commit: x.commit, Reads: x.opts.Reads != nil, Notes: make([]savedNote, len(x.notes))}
 	for i, e := range x.notes {
-		n := savedNote{Path: e.path, Chunks: make([]savedChunk, len(e.chunks))}
+		n := savedNote{Path: e.path, Chunks: make([]savedChunk, len(e.chunks)), Unread: e.unread}
 		for j, c := range e.chunks {
 			n.Chunks[j] = savedChunk{Hash: c.hash, Start: c.start, End: c.end}
 		}
@@ -87,17 +91,20 @@ func (x *Index) loadNotes() bool {
 	}
 	defer f.Close()
 	var s savedNotes
-	if err := gob.NewDecoder(bufio.NewReaderSize(f, 1<<20)).Decode(&s); err != nil || s.Model != x.emb.Model() || s.Commit == "" {
+	if err := gob.NewDecoder(bufio.NewReaderSize(f, 1<<20)).Decode(&s); err != nil || s.Model != x.emb.Model() || s.Commit == "" || s.Reads != (x.opts.Reads != nil) {
 		return false
 	}
 	notes := make([]*entry, len(s.Notes))
 	byPath := make(map[string]int, len(s.Notes))
-	chunks := 0
+	chunks, unread := 0, 0
 	for i, n := range s.Notes {
 		if _, dup := byPath[n.Path]; dup {
 			return false
 		}
-		e := &entry{path: n.Path, chunks: make([]*chunk, len(n.Chunks))}
+		e := &entry{path: n.Path, chunks: make([]*chunk, len(n.Chunks)), unread: n.Unread}
+		if n.Unread {
+			unread++
+		}
 		for j, c := range n.Chunks {
 			slot, ok := x.vs.slots[c.Hash]
 			if !ok {
@@ -108,6 +115,6 @@ func (x *Index) loadNotes() bool {
 		notes[i], byPath[n.Path] = e, i
 		chunks += len(n.Chunks)
 	}
-	x.commit, x.notes, x.byPath, x.chunks, x.savedAt = s.Commit, notes, byPath, chunks, s.Commit
+	x.commit, x.notes, x.byPath, x.chunks, x.unread, x.savedAt = s.Commit, notes, byPath, chunks, unread, s.Commit
 	return true
 }

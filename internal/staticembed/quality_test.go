@@ -83,7 +83,7 @@ func TestBuiltin_Quality(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sem, err := semantic.Open(ctx, filepath.Join(store.Dir(), "semantic"), m, semantic.Options{Logger: logger})
+	sem, err := semantic.Open(ctx, filepath.Join(store.Dir(), "semantic"), m, semantic.Options{Logger: logger, Reads: m.Reads})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,6 +83,10 @@ type SemanticState struct {
 	// Unembedded and Pending are those still waiting for a vector.
 	Notes, Unembedded int
 	Chunks, Pending   int
+	// Unread counts the notes the model cannot read (too few of their
+	// words are known to it): they are not embedded, and only text
+	// search finds them.
+	Unread int
 	// Error is the provider's last error, "" once it answers again.
 	Error string
 }
