@@ -108,6 +108,7 @@ func wikiStatusSemanticTool() *tool {
 		opt("dimensions", integer("The vectors' length.", 0, 1e6)),
 		opt("notes", integer("Notes in the semantic index.", 0, 1e9)),
 		opt("unembedded", integer("Notes still waiting to be embedded.", 0, 1e9)),
+		opt("unread", integer("Notes the model cannot read (another language): found by text only.", 0, 1e9)),
 		opt("chunks", integer("Chunks (sections) in all.", 0, 1e12)),
 		opt("pending", integer("Chunks waiting to be embedded.", 0, 1e12)),
 		opt("error", str("The endpoint's last error, until it answers again.")),
@@ -126,6 +127,9 @@ func semanticStatusText(st wiki.SemanticStatus) string {
 		line += fmt.Sprintf(", %d not embedded yet (%s waiting)", st.Unembedded, plural(st.Pending, "chunk"))
 	} else {
 		line += ", all embedded"
+	}
+	if st.Unread > 0 {
+		line += fmt.Sprintf("; %d the model cannot read (another language, or code), found by text only", st.Unread)
 	}
 	if st.Error != "" {
 		line += "; last error: " + st.Error
