@@ -72,6 +72,16 @@ func Terms(question string) []Term {
 	return out
 }
 
+// Question returns the search query that asks for notes with most of the
+// terms: their words side by side, which a search reads as a question.
+func Question(terms []Term) string {
+	parts := make([]string, len(terms))
+	for i, t := range terms {
+		parts[i] = t.Word
+	}
+	return strings.Join(parts, " ")
+}
+
 // Query returns the search query that finds notes with any of the terms,
 // in wikid's query language: a stem as a prefix, any other word as a
 // quoted word.

@@ -114,8 +114,15 @@ func (w *Wiki) GatherContext(ctx context.Context, req ContextRequest) (*ContextR
 			return nil, err
 		}
 	}
-	query := gather.Query(terms)
-	res, err := w.Search(ctx, SearchParams{Query: query, Folder: folder, Limit: contextHits})
+	// The question's words, side by side, are a question to search: the
+	// notes with most of them, fused with those nearest in meaning when
+	// the wiki has semantic search.
+	query := gather.Question(terms)
+	mode := SearchText
+	if w.semantic != nil {
+		mode = SearchHybrid
+	}
+	res, err := w.Search(ctx, SearchParams{Query: query, Folder: folder, Limit: contextHits, Mode: mode})
 	if err != nil {
 		return nil, err
 	}
