@@ -118,9 +118,9 @@ func TestIndex_Search_cjk(t *testing.T) {
 		{"노", []string{"ko/note", "ko/sync"}},       // one hangul syllable
 		{`"Obsidian プラグイン"`, []string{"ja/canvas"}}, // a phrase mixing Latin and CJK
 		{`"wiki ノート"`, []string{"ja/notebook"}},
-		{`"wiki ノートブック"`, nil},                     // the run is ノート, not ノートブック
-		{"obsidian プラグイン", []string{"ja/canvas"}},  // both words
-		{"プラグイン -obsidian", []string{"ja/plugin"}}, // one without the other
+		{`"wiki ノートブック"`, nil},                        // the run is ノート, not ノートブック
+		{"obsidian AND プラグイン", []string{"ja/canvas"}}, // both words
+		{"プラグイン -obsidian", []string{"ja/plugin"}},    // one without the other
 		{"プラグイン OR 동기화", []string{"ja/canvas", "ja/plugin", "ko/sync"}},
 		{"title:ノート", nil}, // in the body, not the title
 		{"title:노트", []string{"ko/note"}},

@@ -28,14 +28,19 @@ import (
 // results, over every page, are at most these.
 const questionDepth = 100
 
-// Weights of the relaxed ranking.
+// Weights of the relaxed ranking, tuned on the labelled sets of package
+// quality.
 const (
 	// coverageExponent raises the share of the question's words a note
 	// holds before it multiplies the note's BM25 score (which bleve has
-	// already multiplied by that share once).
-	coverageExponent = 1
+	// already multiplied by that share once). The cube measured best: top
+	// 5 from 42% to 50% on the help vault's questions, 73% to 77% on the
+	// CLI documentation's.
+	coverageExponent = 3
 	// proximityBonus is the most that holding the words close together
 	// adds: a note whose words stand side by side scores this much more.
+	// It measured neutral on both sets, and breaks ties the way a reader
+	// would.
 	proximityBonus = 0.5
 )
 

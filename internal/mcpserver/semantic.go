@@ -85,7 +85,7 @@ func semanticNotes(b *textBuilder, res *wiki.SearchResult) {
 func semanticResultProps() []prop {
 	return []prop{
 		opt("mode", enum("The search that answered.", wiki.SearchText, wiki.SearchSemantic, wiki.SearchHybrid)),
-		opt("fallback", str("Why a hybrid search used one ranking: the endpoint failed, or the query is no query language.")),
+		opt("fallback", str("Why the ranking is not the mode asked for.")),
 		opt("unembedded", integer("Notes not embedded yet, which only text search finds.", 0, 1e9)),
 	}
 }

@@ -125,7 +125,7 @@ func paths(res *wiki.SearchResult) []string {
 func TestIndex_SearchByMeaning(t *testing.T) {
 	f := newFixture(t, 0)
 	for _, c := range []struct{ query, want string }{
-		{"onboarding the new designer", "people/first-week"},
+		{"onboarding a designer", "people/first-week"},
 		{"recipe for dinner", "food/bread"},
 		{"vacation itinerary", "travel/lisbon"},
 		{"budget and expenses", "money/q3"},

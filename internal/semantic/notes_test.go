@@ -4,7 +4,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 )
 
 func TestSaveNotes(t *testing.T) {
@@ -20,7 +22,7 @@ func TestSaveNotes(t *testing.T) {
 	}
 	x.mu.Lock()
 	x.commit = "c1"
-	x.add("a", nil)
+	x.add("a", nil, false)
 	x.notes[0].chunks = []*chunk{{hash: h, slot: 0, start: 1, end: 2}}
 	x.chunks = 1
 	x.mu.Unlock()
@@ -36,7 +38,7 @@ func TestSaveNotes(t *testing.T) {
 	}
 	// A chunk waiting for its vector: nothing is saved.
 	y.mu.Lock()
-	y.add("b", []Chunk{{Text: "new", Start: 1, End: 1}})
+	y.add("b", []Chunk{{Text: "new", Start: 1, End: 1}}, false)
 	y.mu.Unlock()
 	y.cancel() // no background embedding: the chunk stays pending
 	<-y.done
@@ -65,4 +67,61 @@ func FuzzLoadNotes(f *testing.F) {
 			t.Fatal("loaded notes of no commit")
 		}
 	})
+}
+
+// TestReads checks that a chunk the model cannot read is not embedded, that
+// a note of such chunks alone is counted, and that the count survives a
+// restart.
+func TestReads(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	reads := func(text string) bool { return !strings.Contains(text, "ខ្មែរ") }
+	x, err := Open(ctx, dir, fixedEmbedder{[]float32{1, 0}}, Options{Reads: reads})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.mu.Lock()
+	for _, n := range []struct {
+		path   string
+		chunks []Chunk
+	}{
+		{"en", []Chunk{{Text: "English", Start: 1, End: 1}}},
+		{"km", []Chunk{{Text: "ខ្មែរ", Start: 1, End: 1}}},
+		{"mixed", []Chunk{{Text: "English", Start: 1, End: 1}, {Text: "ខ្មែរ", Start: 2, End: 2}}},
+		{"empty", nil},
+	} {
+		chunks, unread := x.readable(n.chunks)
+		x.add(n.path, chunks, unread)
+	}
+	x.commit = "c1"
+	x.mu.Unlock()
+	for st := x.State(); st.Pending > 0; st = x.State() {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if st := x.State(); st.Unread != 1 || st.Chunks != 2 || st.Notes != 4 {
+		t.Fatalf("state %+v: want 1 unread note (km), 2 chunks, 4 notes", st)
+	}
+	if err := x.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	y, err := Open(ctx, dir, fixedEmbedder{[]float32{1, 0}}, Options{Reads: reads})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := y.State(); y.Commit() != "c1" || st.Unread != 1 {
+		t.Errorf("after a restart: commit %q, state %+v", y.Commit(), st)
+	}
+	// Chunks chosen without Reads are not taken by an index that reads,
+	// nor the other way round.
+	if err := y.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	z, err := Open(ctx, dir, fixedEmbedder{[]float32{1, 0}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close(ctx)
+	if z.Commit() != "" {
+		t.Errorf("an index that reads everything took the chunks of one that does not")
+	}
 }

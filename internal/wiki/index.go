@@ -126,9 +126,10 @@ type SearchResult struct {
 	NextCursor string
 	// Mode is the search that answered: text, semantic or hybrid.
 	Mode string
-	// Fallback says why a hybrid search answered with one ranking alone
-	// (text when the endpoint failed, semantic when the query is not in
-	// the query language); "" when it did not fall back.
+	// Fallback says why the search ranked otherwise than asked: a hybrid
+	// search by one ranking alone (text when the endpoint failed, semantic
+	// when the query is not in the query language), or a semantic one by
+	// words too (notes not embedded yet, or none near); "" when neither.
 	Fallback string
 	// Unembedded counts the notes the semantic index has not embedded
 	// yet, which a semantic or hybrid search could not rank by meaning.

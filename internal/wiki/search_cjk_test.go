@@ -84,8 +84,8 @@ func TestWiki_SearchCJK(t *testing.T) {
 		{`"Obsidian プラグイン"`, []string{"-F", "-i", "-e", "Obsidian プラグイン"}},
 		{`"wiki 노트"`, []string{"-F", "-i", "-e", "wiki 노트"}},
 		{`"markdown 笔记"`, []string{"-F", "-i", "-e", "markdown 笔记"}},
-		{"obsidian ノート", []string{"--all-match", "-F", "-i", "-e", "obsidian", "-e", "ノート"}},
-		{"동기화 노트북", []string{"--all-match", "-F", "-e", "동기화", "-e", "노트북"}},
+		{"obsidian AND ノート", []string{"--all-match", "-F", "-i", "-e", "obsidian", "-e", "ノート"}},
+		{"동기화 AND 노트북", []string{"--all-match", "-F", "-e", "동기화", "-e", "노트북"}},
 		{"插件 OR 画布", []string{"-F", "-e", "插件", "-e", "画布"}},
 	} {
 		t.Run(c.query, func(t *testing.T) {

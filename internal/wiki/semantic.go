@@ -177,10 +177,32 @@ func (w *Wiki) searchByMeaning(ctx context.Context, p SearchParams) (*SearchResu
 	if err := w.awaitEmbedded(ctx); err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	res := &SearchResult{Mode: mode, Fallback: fallback, Unembedded: w.semantic.State().Unembedded}
+	st := w.semantic.State()
+	res := &SearchResult{Mode: mode, Fallback: fallback, Unembedded: st.Unembedded}
 	near, nerr := w.semantic.Nearest(ctx, p.Query, SemanticDepth, keep)
 	if nerr != nil && mode == SearchSemantic {
 		return nil, unavailable(nerr)
+	}
+	if mode == SearchSemantic && (st.Unembedded > 0 || len(near) == 0) {
+		// Meaning alone would leave notes out, or find none: the words
+		// rank too, and the result says why.
+		asked := p
+		asked.Query = strings.TrimSpace(p.Query)
+		if treq, err := w.searchRequest(asked); err == nil {
+			if w.graphLane != nil {
+				if treq.Linked, err = w.linkedNotes(ctx, treq); err != nil {
+					return nil, err
+				}
+			}
+			req = treq
+			mode = SearchHybrid
+			res.Mode = mode
+			if st.Unembedded > 0 {
+				res.Fallback = fmt.Sprintf("%d of %d notes are not embedded yet, so these results are ranked by their words too", st.Unembedded, st.Notes)
+			} else {
+				res.Fallback = "no note is near in meaning, so these results are ranked by their words"
+			}
+		}
 	}
 	var ranked []rankedNote
 	if mode == SearchSemantic {
