@@ -4,6 +4,10 @@
 // averaged over a text with weights that fall with a word's frequency (smooth inverse
 // frequency), less the vector of text in general, and normalized.
 //
+// A word the vectors lack counts by its singular ("hotkeys" as "hotkey"),
+// or else by the two frequent words it is made of ("backlinks" as "back"
+// and "links").
+//
 // It runs offline, in pure Go, in microseconds per note. It is weaker than
 // a sentence-embedding model behind an endpoint, and English only.
 //

@@ -215,6 +215,13 @@ func (m *Model) embed(text string) []float32 {
 		if i, ok := m.index[w]; ok {
 			m.add(v, i, m.weight[i])
 			sum += m.weight[i]
+			continue
+		}
+		// A word the model lacks: its parts, which count as one word.
+		if i, j, ok := m.parts(w); ok {
+			m.add(v, i, m.weight[i]/2)
+			m.add(v, j, m.weight[j]/2)
+			sum += (m.weight[i] + m.weight[j]) / 2
 		}
 	}
 	if sum == 0 {
@@ -262,5 +269,52 @@ var nibbles = func() (t [256][2]float32) {
 	}
 	return t
 }()
+
+// Parts of a word the model lacks, tried in turn: the word less a plural
+// ending ("hotkeys", "hotkey"), then two words it is made of, at least
+// minPart letters each and among the partWords most frequent
+// ("backlinks", "back" and "links"; "frontmatter", "front" and
+// "matter"), the longer the shorter one, the better.
+const (
+	minPart   = 3
+	partWords = 100_000
+)
+
+// parts returns what stands for a word the model lacks: one word twice,
+// two words, or ok false.
+func (m *Model) parts(w string) (i, j int32, ok bool) {
+	for _, end := range [...]struct{ cut, add string }{{"ies", "y"}, {"es", ""}, {"s", ""}} {
+		if stem, cut := strings.CutSuffix(w, end.cut); cut && len(stem) >= minPart {
+			if i, ok := m.index[stem+end.add]; ok {
+				return i, i, true
+			}
+		}
+	}
+	if len(w) < 2*minPart || !onlyLetters(w) {
+		return 0, 0, false
+	}
+	best := 0
+	for k := minPart; k <= len(w)-minPart; k++ {
+		short := min(k, len(w)-k)
+		if short <= best {
+			continue
+		}
+		a, okA := m.index[w[:k]]
+		b, okB := m.index[w[k:]]
+		if okA && okB && a < partWords && b < partWords {
+			i, j, best = a, b, short
+		}
+	}
+	return i, j, best > 0
+}
+
+func onlyLetters(w string) bool {
+	for _, r := range w {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return true
+}
 
 func notWord(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }

@@ -51,6 +51,55 @@ func TestWriteLoad(t *testing.T) {
 	}
 }
 
+func TestModel_parts(t *testing.T) {
+	words := []string{"the", "back", "links", "hotkey", "key", "bindings", "library", "re", "gex", "matter", "front", "in"}
+	vecs := make([][]float32, len(words))
+	for i := range vecs {
+		vecs[i] = []float32{float32(i + 1), 1}
+	}
+	var b bytes.Buffer
+	if err := Write(&b, words, vecs, 8); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load(bytes.NewReader(b.Bytes()), "tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		word string
+		want []string // nil: none
+	}{
+		{"hotkeys", []string{"hotkey", "hotkey"}},
+		{"libraries", []string{"library", "library"}},
+		{"backlinks", []string{"back", "links"}},
+		{"frontmatter", []string{"front", "matter"}},
+		{"keybindings", []string{"key", "bindings"}},
+		{"regex", nil},      // a part of two letters
+		{"thein", nil},      // too short to be two words
+		{"back2links", nil}, // not letters only
+		{"zzzzzz", nil},
+	} {
+		t.Run(tt.word, func(t *testing.T) {
+			i, j, ok := m.parts(tt.word)
+			switch {
+			case tt.want == nil && ok:
+				t.Errorf("parts %q, %q", words[i], words[j])
+			case tt.want != nil && !ok:
+				t.Error("no parts")
+			case tt.want != nil && (words[i] != tt.want[0] || words[j] != tt.want[1]):
+				t.Errorf("parts %q, %q, want %q", words[i], words[j], tt.want)
+			}
+		})
+	}
+	// A word made of two counts as one: the same vector as its parts'.
+	got, _ := m.Embed(context.Background(), []string{"backlinks", "back links"})
+	for j := range got[0] {
+		if math.Abs(float64(got[0][j]-got[1][j])) > 1e-6 {
+			t.Fatalf("backlinks %v, back links %v", got[0], got[1])
+		}
+	}
+}
+
 // FuzzLoad holds the reading of a model file to a model or an error,
 // never a panic or an allocation the file's size does not justify.
 func FuzzLoad(f *testing.F) {
