@@ -16,7 +16,7 @@ import (
 var model embed.FS
 
 // BuiltinName names the built-in model's vectors.
-const BuiltinName = "builtin/glove-100d-100k-sif-1"
+const BuiltinName = "builtin/glove-100d-321k-sif-3"
 
 // ErrNotBuilt is returned by Builtin when the binary was built without
 // the model file.
@@ -42,7 +42,7 @@ func Available() bool {
 }
 
 // Lazy is the built-in model as an embedder that loads it on first use
-// (a quarter of a second, 15 MiB), so that opening a wiki does not wait
+// (about a tenth of a second, 33 MiB), so that opening a wiki does not wait
 // for it.
 type Lazy struct{}
 

@@ -148,7 +148,7 @@ func TestBuiltin_Quality(t *testing.T) {
 func TestBuiltin_Embed(t *testing.T) {
 	m := builtin(t)
 	vecs, err := m.Embed(context.Background(), []string{"first week plan for the new hire", "onboarding the new designer",
-		"bake bread in the oven", "zzzz qqqq"})
+		"bake bread in the oven", "qqqq xqzv"})
 	if err != nil {
 		t.Fatal(err)
 	}
