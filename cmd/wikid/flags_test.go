@@ -127,7 +127,7 @@ func TestRun_FlagsAfterArguments(t *testing.T) {
 				Sections       []struct{ Path, Text string }
 				Tokens, Budget int
 			}
-			if err := json.Unmarshal([]byte(out), &res); err != nil || res.Query != "canva*" || len(res.Sections) == 0 || res.Budget != 300 || res.Tokens > 300 {
+			if err := json.Unmarshal([]byte(out), &res); err != nil || res.Query != "canvas" || len(res.Sections) == 0 || res.Budget != 300 || res.Tokens > 300 {
 				t.Errorf("context --budget 300 --json: %+v (%v)\n%s", res, err, out)
 			}
 		}},

@@ -19,7 +19,14 @@ Query language:
   word  word*  "a phrase"  title:word  tag:x  folder:a/b  path:a/b*
   status:done (any frontmatter key)  links:x  linkedfrom:x
   modified:>=2024-01-01  created:<2024-06  modified:2024-01..2024-03
-  a b (both)  a OR b  -x  NOT x  ( ... )
+  a b (both)  a OR b  a AND b  -x  NOT x  ( ... )
+
+Plain words with no AND, OR or parentheses are read as a question: the
+notes with every word come first; when they are fewer than --limit, the
+notes with most of the words follow, each saying how many it holds. Stop
+words ("how", "the", "a") count only among notes with every word, and a
+quoted phrase, a field, a prefix and -x stay as strict as ever. AND keeps
+every word required.
 
 Examples:
   wikid search 'tag:project -tag:archived "release plan"'

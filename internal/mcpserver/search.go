@@ -14,7 +14,7 @@ import (
 // every field and operator of package grammar.
 const queryLanguage = `Query: word, word* (prefix), "phrase", title:x, tag:x, folder:a/b, path:a/b* (glob), links:x, ` +
 	`linkedfrom:x, frontmatter key:value; created:/modified: >=2024-06-01, <2024-06, 2024..2025; ` +
-	`a b (AND), a OR b, -x or NOT x, ( ); quote values: tag:"a b".`
+	`a b (all, then most: plain words are a question), a AND b, a OR b, -x or NOT x, ( ); quote values: tag:"a b".`
 
 type searchArgs struct {
 	Query         string   `json:"query"`

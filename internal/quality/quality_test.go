@@ -202,7 +202,9 @@ func measure(t *testing.T, w *wiki.Wiki, dir string, set *quality.Set) *report {
 		}
 		r.gatherTokens += c.Tokens
 		if testing.Verbose() && os.Getenv("WIKID_EVAL_DETAIL") != "" {
-			t.Logf("%q want %v\n  hybrid %v\n  gather %v", q.Question, q.Notes, search(q.Question, wiki.SearchHybrid)[:min(5, len(typed))], cited)
+			h := search(q.Question, wiki.SearchHybrid)
+			t.Logf("%q want %v\n  text %d %v\n  hybrid %d %v\n  gather %v", q.Question, q.Notes,
+				quality.Rank(typed, q.Notes), typed[:min(5, len(typed))], quality.Rank(h, q.Notes), h[:min(5, len(h))], cited)
 		}
 	}
 	return r
