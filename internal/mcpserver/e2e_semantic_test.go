@@ -127,7 +127,7 @@ func TestE2E_Semantic(t *testing.T) {
 	}
 
 	t.Run("modes", func(t *testing.T) {
-		page, res := search(t, map[string]any{"query": "onboarding the new designer", "mode": "semantic"})
+		page, res := search(t, map[string]any{"query": "onboarding a designer", "mode": "semantic"})
 		if len(page.Results) == 0 || page.Results[0].Path != "people/first-week" || page.Mode != "semantic" ||
 			len(page.Results[0].Snippets) != 1 || !strings.Contains(page.Results[0].Snippets[0].Text, "new hire") {
 			t.Fatalf("semantic: %s", res.StructuredContent)
@@ -135,7 +135,7 @@ func TestE2E_Semantic(t *testing.T) {
 		if !strings.Contains(res.text(), "Ranked by: semantic.") {
 			t.Errorf("text: %q", res.text())
 		}
-		if page, _ := search(t, map[string]any{"query": "onboarding the new designer"}); len(page.Results) != 0 || page.Mode != "text" {
+		if page, _ := search(t, map[string]any{"query": "onboarding a designer"}); len(page.Results) != 0 || page.Mode != "text" {
 			t.Errorf("text search found %v, mode %q", page.Results, page.Mode)
 		}
 		page, res = search(t, map[string]any{"query": "vacation flight", "mode": "hybrid", "limit": 2})

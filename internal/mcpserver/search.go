@@ -14,7 +14,7 @@ import (
 // every field and operator of package grammar.
 const queryLanguage = `Query: word, word* (prefix), "phrase", title:x, tag:x, folder:a/b, path:a/b* (glob), links:x, ` +
 	`linkedfrom:x, frontmatter key:value; created:/modified: >=2024-06-01, <2024-06, 2024..2025; ` +
-	`a b (all, then most: plain words are a question), a AND b, a OR b, -x or NOT x, ( ); quote values: tag:"a b".`
+	`a b (all, then most), a AND b, a OR b, -x or NOT x, ( ); quote values: tag:"a b".`
 
 type searchArgs struct {
 	Query         string   `json:"query"`
@@ -181,7 +181,7 @@ func searchResultSchema(semantic bool) *schema {
 			opt("matched", integer("Of question_words, how many the note holds.", 1, 1e9)),
 		))),
 		req("total", integer("How many notes match in all.", 0, 1e9)),
-		opt("question_words", integer("Set when few notes held every word: the query was read as a question, notes with most of its words follow.", 1, 1e9)),
+		opt("question_words", integer("Plain words read as a question: notes with all, then most.", 1, 1e9)),
 		opt("next_cursor", str("Pass as cursor to get the next page; absent on the last page.")),
 		opt("truncated", boolean("Set when a snippet was cut to 500 characters.")),
 	)

@@ -92,7 +92,7 @@ func semanticResultProps() []prop {
 
 func resolveNotesSemanticTool() *tool {
 	t := resolveNotesTool()
-	t.input.Props[1].Schema = enum("exact: path, title or alias; fuzzy: similar names, typos; semantic: by meaning (threshold: cosine, default 0.5).",
+	t.input.Props[1].Schema = enum("exact: path, title or alias; fuzzy: similar names, typos; semantic: by meaning (threshold: cosine, default 0.55).",
 		"exact", "fuzzy", "semantic").def("exact")
 	matches := t.output.Props[0].Schema.Items.Props[2].Schema.Items
 	matches.Props[3].Schema = enum("What matched.", "path", "title", "alias", wiki.MatchedByMeaning)
@@ -108,7 +108,7 @@ func wikiStatusSemanticTool() *tool {
 		opt("dimensions", integer("The vectors' length.", 0, 1e6)),
 		opt("notes", integer("Notes in the semantic index.", 0, 1e9)),
 		opt("unembedded", integer("Notes still waiting to be embedded.", 0, 1e9)),
-		opt("unread", integer("Notes the model cannot read (another language): found by text only.", 0, 1e9)),
+		opt("unread", integer("Notes the model cannot read: text search only.", 0, 1e9)),
 		opt("chunks", integer("Chunks (sections) in all.", 0, 1e12)),
 		opt("pending", integer("Chunks waiting to be embedded.", 0, 1e12)),
 		opt("error", str("The endpoint's last error, until it answers again.")),

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -135,6 +136,12 @@ type report struct {
 	gatherHit, gatherLead, gatherTokens int
 	empty                               int
 	emptyQuestions                      []string
+	// resolveRight counts the questions a semantic resolve_notes answers
+	// with a right note first; resolveNone the unrelated questions it
+	// says no note exists for. near and far are the best cosine scores
+	// of the questions and of the unrelated ones.
+	resolveRight, resolveNone int
+	near, far                 []float64
 }
 
 func (r *report) gatherShare() float64 {
@@ -151,7 +158,49 @@ func (r *report) String() string {
 	fmt.Fprintf(&b, "  %-28s %s\n", "git grep, by words matched", r.grep)
 	fmt.Fprintf(&b, "  %-28s right note's section in %3.0f%%, leading in %3.0f%%, %d tokens on average\n", "gather_context",
 		100*float64(r.gatherHit)/float64(n), 100*float64(r.gatherLead)/float64(n), r.gatherTokens/n)
+	fmt.Fprintf(&b, "  %-28s a right note first for %d of %d questions; none for %d of %d unrelated ones\n", "resolve_notes, semantic",
+		r.resolveRight, r.text.N, r.resolveNone, len(r.far))
+	fmt.Fprintf(&b, "  %-28s questions %s; unrelated %s\n", "best cosine", quantiles(r.near), quantiles(r.far))
+	for _, th := range []float64{0.5, 0.55, 0.6, 0.65} {
+		above := func(xs []float64) (k int) {
+			for _, x := range xs {
+				if x >= th {
+					k++
+				}
+			}
+			return k
+		}
+		fmt.Fprintf(&b, "  %-28s questions with a match %d of %d, unrelated without one %d of %d\n",
+			fmt.Sprintf("at a threshold of %.2f", th), above(r.near), len(r.near), len(r.far)-above(r.far), len(r.far))
+	}
 	return b.String()
+}
+
+// quantiles describes scores by their 10th, 50th and 90th percentiles.
+func quantiles(xs []float64) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	s := slices.Sorted(slices.Values(xs))
+	return fmt.Sprintf("p10 %.2f p50 %.2f p90 %.2f", s[len(s)/10], s[len(s)/2], s[len(s)*9/10])
+}
+
+// resolve resolves a name by meaning with the default threshold, and
+// returns the paths it matched and the best cosine score.
+func resolve(t *testing.T, w *wiki.Wiki, name string) ([]string, float64) {
+	res, err := w.Resolve(context.Background(), wiki.ResolveRequest{Names: []string{name}, Strategy: "semantic", Threshold: 0.01})
+	if err != nil {
+		t.Fatalf("resolve %q: %v", name, err)
+	}
+	var paths []string
+	best := 0.0
+	for _, m := range res.Results[0].Matches {
+		if m.Score >= wiki.DefaultSemanticThreshold {
+			paths = append(paths, m.Path)
+		}
+		best = max(best, m.Score)
+	}
+	return paths, best
 }
 
 // measure asks every question of the set in every way.
@@ -201,11 +250,23 @@ func measure(t *testing.T, w *wiki.Wiki, dir string, set *quality.Set) *report {
 			}
 		}
 		r.gatherTokens += c.Tokens
+		matched, best := resolve(t, w, q.Question)
+		if quality.Rank(matched, q.Notes) == 1 {
+			r.resolveRight++
+		}
+		r.near = append(r.near, best)
 		if testing.Verbose() && os.Getenv("WIKID_EVAL_DETAIL") != "" {
 			h := search(q.Question, wiki.SearchHybrid)
 			t.Logf("%q want %v\n  text %d %v\n  hybrid %d %v\n  gather %v", q.Question, q.Notes,
 				quality.Rank(typed, q.Notes), typed[:min(5, len(typed))], quality.Rank(h, q.Notes), h[:min(5, len(h))], cited)
 		}
+	}
+	for _, q := range set.Unrelated {
+		matched, best := resolve(t, w, q)
+		if len(matched) == 0 {
+			r.resolveNone++
+		}
+		r.far = append(r.far, best)
 	}
 	return r
 }

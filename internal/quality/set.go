@@ -22,6 +22,9 @@ type Set struct {
 	Source Source
 	// Questions are asked of the corpus in the order given.
 	Questions []Question
+	// Unrelated are questions the corpus cannot answer: a semantic name
+	// resolution should find no note for them.
+	Unrelated []string
 }
 
 // Source says where a set's corpus comes from: a Go module at a version
