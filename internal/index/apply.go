@@ -43,6 +43,7 @@ func (x *Index) Apply(ctx context.Context, to string, docs []wiki.Document, dele
 			}
 		}
 	}
+	langs, grown := x.langs.get(), false
 	for i := range docs {
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -53,13 +54,25 @@ func (x *Index) Apply(ctx context.Context, to string, docs []wiki.Document, dele
 		if len(common) > 0 {
 			pairs = common.pairs(c.tokens(analyzerText, docs[i].Body))
 		}
-		if err := b.Index(docs[i].Path, fields(&docs[i], pairs)); err != nil {
+		f := fields(&docs[i], pairs)
+		var added bool
+		langs, added = withLang(langs, addForms(f, &docs[i]))
+		grown = grown || added
+		if err := b.Index(docs[i].Path, f); err != nil {
 			return fmt.Errorf("index note %q: %w", docs[i].Path, err)
 		}
 	}
 	b.SetInternal(internalCommit, []byte(to))
+	if grown {
+		b.SetInternal(internalLangs, encodeLangs(langs))
+	}
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if grown {
+		// Before the batch, so that a search that sees its notes looks
+		// up their stems.
+		x.langs.set(langs)
 	}
 	saved := x.unsaved.add()
 	b.SetPersistedCallback(func(error) { saved() })

@@ -43,6 +43,7 @@ type compiler struct {
 	im     *mapping.IndexMappingImpl
 	linked map[wiki.LinkTerm][]string
 	common commonWords  // see bodyPhrase
+	langs  []string     // the stem languages of the index, see forms
 	hl     *highlighter // nil: no snippets
 }
 
@@ -190,7 +191,8 @@ func (c *compiler) term(ctx context.Context, t *grammar.Term, positive bool) (qu
 // text compiles a word or a phrase, whose phraseTerms are tokens, over
 // weighted text fields: a single token is a term, several (a quoted
 // phrase, a word such as "wiki-ai" that the analyzer splits, or CJK text)
-// a phrase; a prefix applies to the last token.
+// a phrase; a prefix applies to the last token. An unquoted word also
+// matches its other forms (see forms).
 func (c *compiler) text(t *grammar.Term, tokens []string, fields []weighted) (query.Query, error) {
 	if len(tokens) == 0 {
 		if t.Prefix && t.Value == "" {
@@ -216,6 +218,13 @@ func (c *compiler) text(t *grammar.Term, tokens []string, fields []weighted) (qu
 		}
 		q.(query.BoostableQuery).SetBoost(f.boost)
 		qs = append(qs, q)
+	}
+	if forms := c.forms(t, tokens, fields); forms != nil {
+		exact := qs[0]
+		if len(qs) > 1 {
+			exact = query.NewDisjunctionQuery(qs)
+		}
+		return query.NewDisjunctionQuery([]query.Query{exact, forms}), nil
 	}
 	if len(qs) == 1 {
 		return qs[0], nil

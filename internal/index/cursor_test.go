@@ -203,7 +203,7 @@ func TestIndex_rescore(t *testing.T) {
 			if len(res.Results) < 2 {
 				t.Fatalf("only %d hits", len(res.Results))
 			}
-			c := &compiler{bi: x.bi, im: x.im}
+			c := &compiler{bi: x.bi, im: x.im, common: x.common.get(), langs: x.langs.get()}
 			q, err := c.compile(context.Background(), req.Query)
 			if err != nil {
 				t.Fatal(err)

@@ -13,11 +13,12 @@
 // lowercase. A CJK word is looked up as the phrase of its bigrams, so it
 // is found wherever its characters stand together, inside longer runs too,
 // as `git grep -F` finds it; one CJK character finds the notes holding it
-// anywhere. There is no stemming and no stop-word
-// list: a search for "running" finds "running" and not "run", which is
-// what people expect from exact words in a personal wiki, and "run*" is
-// the way to ask for variants; "the" and "a" stay searchable, so phrases
-// match exactly as written. Keyword fields (path, folders, tags, links,
+// anywhere. There is no stemming and no stop-word list there: "the" and
+// "a" stay searchable, and phrases match exactly as written. Each note
+// also has a language, from its frontmatter (lang, language) or told from
+// the stop words it holds (see noteLanguage), and two stem fields in it:
+// its title, and its aliases and body, through bleve's stemmer for that
+// language (see forms.go). Keyword fields (path, folders, tags, links,
 // properties) hold each value as one lowercased term: tags with every
 // ancestor of a nested tag ("project/alpha" also indexes "project"),
 // folders as every ancestor folder of the path ("a/b/c" indexes "a" and
@@ -36,8 +37,11 @@
 //
 // # Queries
 //
-// A word searches title (boost 3), aliases (2) and body; a word the
-// analyzer splits ("wiki-ai") and a quoted phrase match as a phrase.
+// A word searches title (boost 3), aliases (2) and body, and its stem in
+// the stem fields of each language the index holds: "plugin" finds
+// "plugins", ranked below "plugin". A quoted word, a prefix and CJK match
+// as written; a word the analyzer splits ("wiki-ai") and a quoted phrase
+// match as a phrase.
 // Field terms compile to keyword lookups (tag:, folder:, links:, any
 // property), a wildcard on the lowercased path (path:, where '*' also
 // crosses '/'), date ranges (created:, modified:), or, for linkedfrom:, a
@@ -56,7 +60,8 @@
 // hold one of the query's positive words (gathered by the walk that
 // compiles the query) as a substring are analyzed with
 // the index's analyzer, and their matches located as bleve would (words,
-// prefixes, adjacent words of a phrase). Asking bleve for term locations
+// prefixes, adjacent words of a phrase, the forms of a word in the note's
+// language). Asking bleve for term locations
 // instead would run the query a second time. The lines with the most
 // distinct matched terms are kept, cut to about 160 characters around the
 // first match, matches marked «».

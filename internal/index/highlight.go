@@ -18,6 +18,9 @@ type highlighter struct {
 	prefixes []string        // words that start with one of these
 	phrases  [][]string      // runs of adjacent words
 	needles  []string        // case-folded words a line must hold to match
+	// forms maps a stem language to the stems of words, each to its word
+	// (see forms).
+	forms map[string]map[string]string
 }
 
 // newHighlighter returns a highlighter without words. The compiler adds
@@ -46,19 +49,39 @@ func (h *highlighter) add(tokens []string, prefix bool) {
 	}
 }
 
+// addForm adds the stem of a word in a language: the words of a note in
+// that language with that stem match.
+func (h *highlighter) addForm(lang, stem, word string) {
+	if h.forms == nil {
+		h.forms = map[string]map[string]string{}
+	}
+	if h.forms[lang] == nil {
+		h.forms[lang] = map[string]string{}
+	}
+	h.forms[lang][stem] = word
+}
+
 // empty reports whether the highlighter can match nothing.
 func (h *highlighter) empty() bool {
 	return len(h.words) == 0 && len(h.prefixes) == 0 && len(h.phrases) == 0
 }
 
 // locate returns the locations of the matches in body, by term, in the
-// form bleve reports them. Only the runs of lines that hold one of the
-// words as a substring are analyzed: analyzing a whole body costs more than
-// the rest of a search.
-func (c *compiler) locate(h *highlighter, body string) search.TermLocationMap {
+// form bleve reports them; a form of a word counts as the word. lang is
+// the note's language. Only the runs of lines that hold one of the words
+// as a substring are analyzed: analyzing a whole body costs more than the
+// rest of a search.
+func (c *compiler) locate(h *highlighter, body, lang string) search.TermLocationMap {
 	a := c.im.AnalyzerNamed(analyzerText)
 	if a == nil || h.empty() {
 		return nil
+	}
+	var fm *formMatcher
+	lang = stemLanguage(lang)
+	if forms := h.forms[lang]; forms != nil {
+		if sa := c.im.AnalyzerNamed(analyzerStem(lang)); sa != nil {
+			fm = newFormMatcher(sa, forms)
+		}
 	}
 	locs := search.TermLocationMap{}
 	runStart, runEnd := -1, -1
@@ -76,13 +99,13 @@ func (c *compiler) locate(h *highlighter, body string) search.TermLocationMap {
 			}
 			runEnd = end
 		} else if runStart >= 0 {
-			h.locateRun(a, body, runStart, runEnd, locs)
+			h.locateRun(a, fm, body, runStart, runEnd, locs)
 			runStart = -1
 		}
 		start = end + 1
 	}
 	if runStart >= 0 {
-		h.locateRun(a, body, runStart, runEnd, locs)
+		h.locateRun(a, fm, body, runStart, runEnd, locs)
 	}
 	return locs
 }
@@ -104,6 +127,11 @@ func (h *highlighter) foldedWords() []string {
 			}
 		}
 	}
+	for _, forms := range h.forms {
+		for stem, word := range forms {
+			out = append(out, formNeedle(foldCase(word), stem))
+		}
+	}
 	return out
 }
 
@@ -113,8 +141,9 @@ func foldCase(s string) string {
 	return strings.ReplaceAll(strings.ToLower(s), "ς", "σ")
 }
 
-// locateRun adds to locs the matches in body[start:end], a run of lines.
-func (h *highlighter) locateRun(a analysis.Analyzer, body string, start, end int, locs search.TermLocationMap) {
+// locateRun adds to locs the matches in body[start:end], a run of lines,
+// and those of fm, if not nil.
+func (h *highlighter) locateRun(a analysis.Analyzer, fm *formMatcher, body string, start, end int, locs search.TermLocationMap) {
 	stream := a.Analyze([]byte(body[start:end]))
 	matched := make([]bool, len(stream))
 	for i, t := range stream {
@@ -152,6 +181,9 @@ func (h *highlighter) locateRun(a analysis.Analyzer, body string, start, end int
 			Start: uint64(start + t.Start),
 			End:   uint64(start + t.End),
 		})
+	}
+	if fm != nil {
+		fm.locate(stream, matched, start, locs)
 	}
 }
 

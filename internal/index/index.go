@@ -44,6 +44,7 @@ type Index struct {
 	commit   string // the commit recorded in bi
 
 	common commonOf // the common words of bi, for phrases
+	langs  langsOf  // the stem languages of bi
 
 	// writeMu serializes Apply and Reset, so that the recorded commit
 	// follows the order of the calls.
@@ -90,6 +91,9 @@ func Open(ctx context.Context, dir string, opts Options) (*Index, error) {
 	}
 	if b, err := x.bi.GetInternal(internalCommon); err == nil && b != nil {
 		x.common.set(decodeCommon(b))
+	}
+	if b, err := x.bi.GetInternal(internalLangs); err == nil && b != nil {
+		x.langs.set(decodeLangs(b))
 	}
 	return x, nil
 }
@@ -149,6 +153,7 @@ func (x *Index) Reset(ctx context.Context) (err error) {
 	}
 	x.bi, x.im, x.unsaved = bi, im, &unsaved{}
 	x.common.set(nil)
+	x.langs.set(nil)
 	return nil
 }
 

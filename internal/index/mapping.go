@@ -12,9 +12,10 @@ import (
 // schemaVersion names the mapping below and the way documents are shaped.
 // Bump it whenever either changes: an index recorded with another version
 // is removed and rebuilt on Open.
-const schemaVersion = "5"
+const schemaVersion = "7"
 
-// Field names in the bleve documents.
+// Field names in the bleve documents, besides the stem fields of each
+// language (see fieldStem).
 const (
 	fieldPath       = "path"         // keyword, lowercased; stored as written
 	fieldFolders    = "folders"      // keyword, lowercased: every ancestor folder
@@ -38,13 +39,15 @@ const (
 	fieldLinks      = "links"        // keyword, lowercased; stored for linkedfrom
 	fieldFile       = "file"         // stored only
 	fieldVersion    = "version"      // stored only
+	fieldLang       = "lang"         // stored only: the note's language, "" when none
+	fieldScript     = "script"       // stored only: the script of most of its letters (dominantScript)
 )
 
 // Analyzer names registered in the mapping.
 const (
 	// analyzerText splits text into Unicode words and lowercases them. It
-	// neither stems nor drops stop words, so a word matches that word
-	// exactly (case-insensitively), and "word*" is there for the variants.
+	// neither stems nor drops stop words: the stem fields find the other
+	// forms of a word (see forms.go).
 	// Runs of Chinese, Japanese and Korean characters become characters
 	// and overlapping bigrams (see cjkFilter), so that a word is found
 	// inside a longer run.
@@ -60,6 +63,7 @@ var (
 	internalCommit = []byte("wikid.commit")
 	internalSchema = []byte("wikid.schema")
 	internalCommon = []byte("wikid.common") // see commonWords
+	internalLangs  = []byte("wikid.langs")  // see langsOf
 )
 
 // newMapping returns the index mapping: a static document mapping (no
@@ -116,6 +120,11 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 	doc.AddFieldMappingsAt(fieldLinks, keywordField(analyzerKey, true, false))
 	doc.AddFieldMappingsAt(fieldFile, storedField())
 	doc.AddFieldMappingsAt(fieldVersion, storedField())
+	doc.AddFieldMappingsAt(fieldLang, storedField())
+	doc.AddFieldMappingsAt(fieldScript, storedField())
+	if err := addStemAnalysis(im, doc); err != nil {
+		return nil, err
+	}
 	im.DefaultMapping = doc
 	if err := im.Validate(); err != nil {
 		return nil, err

@@ -19,7 +19,7 @@ func (x *Index) Matching(ctx context.Context, req wiki.SearchRequest) (_ []strin
 	if x.bi == nil {
 		return nil, ErrClosed
 	}
-	c := &compiler{bi: x.bi, im: x.im, linked: req.Linked, common: x.common.get()}
+	c := &compiler{bi: x.bi, im: x.im, linked: req.Linked, common: x.common.get(), langs: x.langs.get()}
 	q, err := c.compile(ctx, req.Query)
 	if err != nil {
 		return nil, err

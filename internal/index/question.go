@@ -4,10 +4,9 @@ import (
 	"cmp"
 	"context"
 	"slices"
-	"sync"
+	"strings"
+	"unicode/utf8"
 
-	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
@@ -42,6 +41,9 @@ const (
 	// It measured neutral on both sets, and breaks ties the way a reader
 	// would.
 	proximityBonus = 0.5
+	// foreignWeight weighs a note in another script or language than the
+	// question.
+	foreignWeight = 0.5
 )
 
 // question is a plain query read as a question.
@@ -55,6 +57,9 @@ type question struct {
 	// marked are the tokens of the words and the positive strict free
 	// text, for snippets.
 	marked []markedTerm
+	// lang and script are the language (a code, "" when it cannot be
+	// told) and the script the question is written in.
+	lang, script string
 }
 
 // questionWord is one content word and the terms of its query, by field,
@@ -82,7 +87,15 @@ func (c *compiler) askQuestion(q *grammar.Query) *question {
 	if and, ok := q.Root.(*grammar.And); ok {
 		nodes = and.Nodes
 	}
-	out := &question{}
+	var words []string
+	for _, t := range q.Terms() {
+		if t.Field == grammar.FieldText {
+			words = append(words, t.Value)
+		}
+	}
+	text := strings.Join(words, " ")
+	lang := questionLanguage(text)
+	out := &question{lang: detectLanguage(text), script: dominantScript(text)}
 	var free []*grammar.Term
 	for _, n := range nodes {
 		negated := false
@@ -97,7 +110,7 @@ func (c *compiler) askQuestion(q *grammar.Query) *question {
 		switch {
 		case !ok:
 			return nil // unreachable for a plain query
-		case negated && t.Field == grammar.FieldText && !t.Phrase && isStopWord(c.phraseTerms(t.Value)):
+		case negated && t.Field == grammar.FieldText && !t.Phrase && isStopWord(c.phraseTerms(t.Value), lang):
 			// "-a" excludes nearly every note: a question ignores it, as
 			// it ignores the stop words it holds.
 		case negated:
@@ -119,7 +132,7 @@ func (c *compiler) askQuestion(q *grammar.Query) *question {
 	for _, t := range free {
 		tokens := c.phraseTerms(t.Value)
 		key := join(tokens)
-		if len(tokens) == 0 || seen[key] || isStopWord(tokens) {
+		if len(tokens) == 0 || seen[key] || isStopWord(tokens, lang) {
 			continue
 		}
 		seen[key] = true
@@ -191,6 +204,9 @@ func (q *question) rank(strict []*search.DocumentMatch, hits []*search.DocumentM
 		if m > 1 && span > 0 {
 			score *= 1 + proximityBonus*float64(m)/float64(span)
 		}
+		if q.foreign(h) {
+			score *= foreignWeight
+		}
 		rest = append(rest, ranked{h.ID, score, m})
 	}
 	slices.SortStableFunc(rest, func(a, b ranked) int {
@@ -200,6 +216,16 @@ func (q *question) rank(strict []*search.DocumentMatch, hits []*search.DocumentM
 		return cmp.Compare(a.id, b.id)
 	})
 	return append(out, rest...)
+}
+
+// foreign reports whether a hit is written in another script than the
+// question, or in another language both are known to be in.
+func (q *question) foreign(h *search.DocumentMatch) bool {
+	if script := firstString(h.Fields[fieldScript]); q.script != "" && script != "" && script != q.script {
+		return true
+	}
+	lang := firstString(h.Fields[fieldLang])
+	return q.lang != "" && lang != "" && lang != q.lang
 }
 
 // holds returns how many of the question's words a hit holds, by its term
@@ -310,24 +336,38 @@ func termsOf(q query.Query) map[string]map[string]bool {
 	return out
 }
 
-// stopWords are the words a question leaves out of its relaxed part.
-var stopWords = sync.OnceValue(func() analysis.TokenMap {
-	m := analysis.NewTokenMap()
-	if err := m.LoadBytes(en.EnglishStopWords); err != nil {
-		panic("index: English stop words: " + err.Error())
+// isStopWord reports whether every token of a word is a stop word of the
+// language a question is asked in (an index into languages; -1 for none).
+func isStopWord(tokens []string, lang int) bool {
+	if lang < 0 {
+		return false
 	}
-	return m
-})
-
-// isStopWord reports whether every token of a word is a stop word.
-func isStopWord(tokens []string) bool {
 	stop := stopWords()
 	for _, t := range tokens {
-		if !stop[t] {
+		folded := make([]byte, 0, len(t))
+		for _, r := range t {
+			folded = utf8.AppendRune(folded, foldRune(r))
+		}
+		if stop[string(folded)]&(1<<lang) == 0 {
 			return false
 		}
 	}
 	return true
+}
+
+// questionLanguage returns the index in languages of the language text is
+// written in, English when that cannot be told.
+func questionLanguage(text string) int {
+	code := detectLanguage(text)
+	if code == "" {
+		code = "en"
+	}
+	for i, l := range languages {
+		if l.code == code {
+			return i
+		}
+	}
+	return -1
 }
 
 func join(tokens []string) string {
@@ -357,7 +397,7 @@ func (x *Index) questionPage(ctx context.Context, c *compiler, q *question, stri
 	if err != nil {
 		return nil, err
 	}
-	sreq := searchRequest(withFilter(rq, filter), questionDepth+len(strict), nil)
+	sreq := searchRequest(withFilter(rq, filter), questionDepth+len(strict), []string{fieldLang, fieldScript})
 	sreq.IncludeLocations = true
 	res, err := x.bi.SearchInContext(ctx, sreq)
 	if err != nil {

@@ -56,7 +56,7 @@ func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (_ *wiki.Sea
 	if x.bi == nil {
 		return nil, ErrClosed
 	}
-	c := &compiler{bi: x.bi, im: x.im, linked: req.Linked, common: x.common.get()}
+	c := &compiler{bi: x.bi, im: x.im, linked: req.Linked, common: x.common.get(), langs: x.langs.get()}
 	if req.Snippets > 0 {
 		c.hl = newHighlighter()
 	}
@@ -72,7 +72,7 @@ func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (_ *wiki.Sea
 	}
 	fields := []string{fieldTitle, fieldTagNames, fieldModStamp}
 	if req.Snippets > 0 {
-		fields = append(fields, fieldBody, fieldBodyLine)
+		fields = append(fields, fieldBody, fieldBodyLine, fieldLang)
 	}
 	if cur != nil && cur.Question {
 		if ask == nil {
@@ -128,7 +128,8 @@ func addSnippets(c *compiler, page []*search.DocumentMatch, hits []wiki.SearchHi
 	for i, m := range page {
 		line, _ := strconv.Atoi(firstString(m.Fields[fieldBodyLine]))
 		body := firstString(m.Fields[fieldBody])
-		hits[i].Snippets = snippets(body, line, hits[i].Title, c.locate(h, body), n)
+		lang := firstString(m.Fields[fieldLang])
+		hits[i].Snippets = snippets(body, line, hits[i].Title, c.locate(h, body, lang), n)
 	}
 }
 

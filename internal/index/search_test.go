@@ -30,11 +30,16 @@ func TestIndex_Search_query(t *testing.T) {
 		query string
 		want  []string
 	}{
-		// word: title, aliases or body; no stemming.
-		{"search", []string{old, journal, plan, retro}},
-		{"SEARCH", []string{old, journal, plan, retro}},
+		// word: title, aliases or body, in any of its forms.
+		{"search", []string{old, journal, plan, retro, bob}},
+		{"SEARCH", []string{old, journal, plan, retro, bob}},
 		{"journal", []string{beta}}, // an alias
-		{"searching", []string{bob}},
+		{"searching", []string{old, journal, plan, retro, bob}},
+		{"protocols", []string{plan, beta, mcp}},
+		// "word": as written.
+		{`"search"`, []string{old, journal, plan, retro}},
+		{`"searching"`, []string{bob}},
+		{`"protocols"`, []string{beta}},
 		{"wiki-search", []string{plan}}, // two words, as a phrase
 		{"search-wiki", nil},
 		{"wiki", []string{plan}},
@@ -101,12 +106,12 @@ func TestIndex_Search_query(t *testing.T) {
 		// OR binds looser than AND.
 		{"tag:person OR tag:research", []string{ann, bob, mcp}},
 		{"tag:person OR tag:meeting search", []string{ann, bob, retro, journal}},
-		{"(tag:person OR tag:meeting) search", []string{retro, journal}},
+		{"(tag:person OR tag:meeting) search", []string{bob, retro, journal}},
 		// Negation.
-		{"search -tag:meeting", []string{old, plan}},
+		{"search -tag:meeting", []string{old, plan, bob}},
 		{"search NOT tag:archived", []string{journal, plan, retro}},
 		{"(tag:person OR tag:meeting) -tag:archived", []string{ann, retro, journal}},
-		{"search -(tag:meeting OR folder:archive)", []string{plan}},
+		{"search -(tag:meeting OR folder:archive)", []string{plan, bob}},
 		{"mcp -inbox", []string{journal, mcp}},
 		// All-negative queries: everything except.
 		{"-tag:project", []string{ann, bob, journal, inbox, mcp}},

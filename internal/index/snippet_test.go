@@ -35,23 +35,34 @@ func TestIndex_Search_snippets(t *testing.T) {
 		{"search tag:meeting", "projects/alpha/retro", []wiki.Snippet{
 			{Line: 1, Text: "Retro notes: «search» was slow."},
 		}},
+		// A word's other forms are marked too.
 		{"protocol", "projects/beta/notes", []wiki.Snippet{
+			{Line: 4, Text: "Beta explores «protocols»."},
+			{Line: 5, Text: "The context «protocol» model is different."},
+		}},
+		{`"protocol"`, "projects/beta/notes", []wiki.Snippet{
 			{Line: 5, Text: "The context «protocol» model is different."},
 		}},
 		{"title:beta", "projects/beta/notes", nil}, // no match in the body
 		// A negated word is never marked, even where the note holds it.
-		{"protocol OR -different", "projects/beta/notes", []wiki.Snippet{
+		{`"protocol" OR -different`, "projects/beta/notes", []wiki.Snippet{
 			{Line: 5, Text: "The context «protocol» model is different."},
 		}},
-		{"-(-different) protocol", "projects/beta/notes", []wiki.Snippet{
+		{`-(-different) "protocol"`, "projects/beta/notes", []wiki.Snippet{
 			{Line: 5, Text: "The context «protocol» model is «different»."},
+		}},
+		{"protocols -different", "projects/alpha/plan", []wiki.Snippet{
+			{Line: 9, Text: "We use the Model Context «Protocol» everywhere."},
 		}},
 		// The words of a phrase are marked only where they are adjacent.
 		{`"protocol model"`, "projects/beta/notes", []wiki.Snippet{
 			{Line: 5, Text: "The context «protocol model» is different."},
 		}},
-		{"clients", "research/mcp", []wiki.Snippet{
+		{`"clients"`, "research/mcp", []wiki.Snippet{
 			{Line: 4, Text: "…for every pair of client and server, and the Model Context Protocol now has many servers and «clients» in the wild."},
+		}},
+		{"clients", "research/mcp", []wiki.Snippet{
+			{Line: 4, Text: "…a custom integration for every pair of «client» and server, and the Model Context Protocol now has many servers and…"},
 		}},
 	}
 	for _, tt := range tests {

@@ -203,7 +203,7 @@ func checkTSReads(t *testing.T, c *tsClient, dir string) {
 
 	t.Run("search_notes", func(t *testing.T) {
 		res, _ := tsOK[wiki.SearchResult](t, c, "search_notes", map[string]any{"query": "milestones", "limit": 100})
-		if got, want := hitPaths(res.Results), notesWithWord(t, dir, "milestones"); !slices.Equal(got, want) || res.Total != len(want) {
+		if got, want := hitPaths(res.Results), notesWithWord(t, dir, "milestones", "milestone"); !slices.Equal(got, want) || res.Total != len(want) {
 			t.Errorf("hits %v, want %v", got, want)
 		}
 		first, _ := tsOK[wiki.SearchResult](t, c, "search_notes", map[string]any{"tags": []any{"project/alpha"}, "sort": "title", "limit": 2})

@@ -89,7 +89,10 @@ func TestWiki_Search_Fixture(t *testing.T) {
 			return !strings.HasPrefix(n.Path, "journal/") && !strings.HasPrefix(n.Path, "reference/")
 		})},
 		{"tags filter", wiki.SearchParams{Tags: []string{"project", "planning"}}, oracle(func(n *note.Note) bool { return n.HasTag("project") && n.HasTag("planning") })},
-		{"word", wiki.SearchParams{Query: "milestones"}, oracle(func(n *note.Note) bool { return containsWord(n.Raw, "milestones") })},
+		{"word", wiki.SearchParams{Query: `"milestones"`}, oracle(func(n *note.Note) bool { return containsWord(n.Raw, "milestones") })},
+		{"word in its forms", wiki.SearchParams{Query: "milestones"}, oracle(func(n *note.Note) bool {
+			return containsWord(n.Raw, "milestones") || containsWord(n.Raw, "milestone")
+		})},
 		{"word and tag", wiki.SearchParams{Query: "budget -tag:finance"}, oracle(func(n *note.Note) bool { return containsWord(n.Raw, "budget") && !n.HasTag("finance") })},
 	}
 	for _, tt := range tests {
