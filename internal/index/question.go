@@ -3,10 +3,12 @@ package index
 import (
 	"cmp"
 	"context"
+	"math"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
@@ -184,24 +186,36 @@ type ranked struct {
 
 // rank orders a question's relaxed hits: the notes of the strict answer
 // first, in their order and with their scores, then the others by their
-// BM25 score times the share of the words they hold (raised to
-// coverageExponent) and the proximity bonus.
-func (q *question) rank(strict []*search.DocumentMatch, hits []*search.DocumentMatch) []ranked {
+// BM25 score times the share of the words they hold, each word weighed by
+// its inverse document frequency (a note holding the rare words of a
+// question says more than one holding its common ones), raised to
+// coverageExponent, and the proximity bonus. held tells, for each word,
+// which hits hold it, and idf the words' weights.
+func (q *question) rank(strict, hits []*search.DocumentMatch, held []map[string]bool, idf []float64) []ranked {
 	out := make([]ranked, 0, len(hits)+len(strict))
 	first := make(map[string]bool, len(strict))
 	for _, h := range strict {
 		first[h.ID] = true
 		out = append(out, ranked{h.ID, h.Score, len(q.words)})
 	}
+	all := 0.0
+	for _, f := range idf {
+		all += f
+	}
 	rest := make([]ranked, 0, len(hits))
-	n := float64(len(q.words))
 	for _, h := range hits {
 		if first[h.ID] {
 			continue
 		}
-		m, span := q.holds(h)
-		score := h.Score * pow(float64(m)/n, coverageExponent)
-		if m > 1 && span > 0 {
+		m, share := 0, 0.0
+		for i := range q.words {
+			if held[i][h.ID] {
+				m++
+				share += idf[i]
+			}
+		}
+		score := h.Score * pow(share/all, coverageExponent)
+		if span := q.span(h); m > 1 && span > 0 {
 			score *= 1 + proximityBonus*float64(m)/float64(span)
 		}
 		if q.foreign(h) {
@@ -228,39 +242,64 @@ func (q *question) foreign(h *search.DocumentMatch) bool {
 	return q.lang != "" && lang != "" && lang != q.lang
 }
 
-// holds returns how many of the question's words a hit holds, by its term
-// locations, and the shortest run of body positions that holds one of
-// each of them (0 when it holds fewer than two in the body).
-func (q *question) holds(h *search.DocumentMatch) (int, int) {
-	m := 0
+// span returns the shortest run of body positions that holds one of each
+// of the question's words the body holds as written, by the hit's term
+// locations; 0 when it holds fewer than two.
+func (q *question) span(h *search.DocumentMatch) int {
 	var body [][]uint64 // positions of each word held in the body
 	for _, w := range q.words {
-		held := false
 		var pos []uint64
-		for field, terms := range h.Locations {
-			for term, locs := range terms {
-				if !w.terms[field][term] {
-					continue
-				}
-				held = true
-				if field == fieldBody {
-					for _, l := range locs {
-						pos = append(pos, l.Pos)
-					}
+		for term, locs := range h.Locations[fieldBody] {
+			if w.terms[fieldBody][term] {
+				for _, l := range locs {
+					pos = append(pos, l.Pos)
 				}
 			}
-		}
-		if held {
-			m++
 		}
 		if len(pos) > 0 {
 			body = append(body, pos)
 		}
 	}
 	if len(body) < 2 {
-		return m, 0
+		return 0
 	}
-	return m, shortestSpan(body)
+	return shortestSpan(body)
+}
+
+// weigh returns, for each of the question's words, which of the hits hold
+// it (as written or in another form), and its inverse document frequency
+// in the index.
+func (x *Index) weigh(ctx context.Context, q *question, hits []*search.DocumentMatch) ([]map[string]bool, []float64, error) {
+	n, err := x.bi.DocCount()
+	if err != nil {
+		return nil, nil, err
+	}
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ID
+	}
+	held := make([]map[string]bool, len(q.words))
+	idf := make([]float64, len(q.words))
+	for i, w := range q.words {
+		count := bleve.NewSearchRequestOptions(w.query, 0, 0, false)
+		res, err := x.bi.SearchInContext(ctx, count)
+		if err != nil {
+			return nil, nil, searchError(ctx, err)
+		}
+		idf[i] = math.Log(1 + float64(n)/float64(1+res.Total))
+		held[i] = map[string]bool{}
+		if len(ids) == 0 {
+			continue
+		}
+		among := searchRequest(query.NewConjunctionQuery([]query.Query{w.query, query.NewDocIDQuery(ids)}), len(ids), nil)
+		if res, err = x.bi.SearchInContext(ctx, among); err != nil {
+			return nil, nil, searchError(ctx, err)
+		}
+		for _, h := range res.Hits {
+			held[i][h.ID] = true
+		}
+	}
+	return held, idf, nil
 }
 
 // shortestSpan returns the length of the shortest run of positions that
@@ -403,7 +442,11 @@ func (x *Index) questionPage(ctx context.Context, c *compiler, q *question, stri
 	if err != nil {
 		return nil, searchError(ctx, err)
 	}
-	order := q.rank(strict, res.Hits)
+	held, idf, err := x.weigh(ctx, q, res.Hits)
+	if err != nil {
+		return nil, err
+	}
+	order := q.rank(strict, res.Hits, held, idf)
 	order = order[:min(len(order), questionDepth)]
 	out := &wiki.SearchResult{Total: max(int(res.Total), len(strict)), QuestionWords: len(q.words)}
 	end := min(offset+limit, len(order))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -142,10 +143,25 @@ type report struct {
 	// of the questions and of the unrelated ones.
 	resolveRight, resolveNone int
 	near, far                 []float64
+	// places counts how often each note is in hybrid search's top 5.
+	places map[string]int
 }
 
 func (r *report) gatherShare() float64 {
 	return float64(r.gatherHit) / float64(max(r.text.N, 1))
+}
+
+// hubPlaces returns how many of hybrid search's top-5 places the k notes
+// found there most often hold.
+func (r *report) hubPlaces(k int) int {
+	counts := slices.Collect(maps.Values(r.places))
+	slices.Sort(counts)
+	slices.Reverse(counts)
+	n := 0
+	for _, c := range counts[:min(k, len(counts))] {
+		n += c
+	}
+	return n
 }
 
 func (r *report) String() string {
@@ -154,7 +170,7 @@ func (r *report) String() string {
 	fmt.Fprintf(&b, "%s: %d questions over %d notes\n", r.set, r.text.N, r.notes)
 	fmt.Fprintf(&b, "  %-28s %s  (%d found nothing)\n", "search_notes, as typed", r.text, r.empty)
 	fmt.Fprintf(&b, "  %-28s %s\n", "mode semantic", r.semantic)
-	fmt.Fprintf(&b, "  %-28s %s\n", "mode hybrid", r.hybrid)
+	fmt.Fprintf(&b, "  %-28s %s; the 4 notes most often in its top 5 hold %d of its %d places\n", "mode hybrid", r.hybrid, r.hubPlaces(4), 5*r.text.N)
 	fmt.Fprintf(&b, "  %-28s %s\n", "git grep, by words matched", r.grep)
 	fmt.Fprintf(&b, "  %-28s right note's section in %3.0f%%, leading in %3.0f%%, %d tokens on average\n", "gather_context",
 		100*float64(r.gatherHit)/float64(n), 100*float64(r.gatherLead)/float64(n), r.gatherTokens/n)
@@ -206,7 +222,7 @@ func resolve(t *testing.T, w *wiki.Wiki, name string) ([]string, float64) {
 // measure asks every question of the set in every way.
 func measure(t *testing.T, w *wiki.Wiki, dir string, set *quality.Set) *report {
 	ctx := context.Background()
-	r := &report{set: set.Name}
+	r := &report{set: set.Name, places: map[string]int{}}
 	if st, ok := w.SemanticState(); ok {
 		r.notes = st.Notes
 	}
@@ -229,7 +245,11 @@ func measure(t *testing.T, w *wiki.Wiki, dir string, set *quality.Set) *report {
 		}
 		r.text.Add(quality.Rank(typed, q.Notes))
 		r.semantic.Add(quality.Rank(search(q.Question, wiki.SearchSemantic), q.Notes))
-		r.hybrid.Add(quality.Rank(search(q.Question, wiki.SearchHybrid), q.Notes))
+		hybrid := search(q.Question, wiki.SearchHybrid)
+		r.hybrid.Add(quality.Rank(hybrid, q.Notes))
+		for _, p := range hybrid[:min(5, len(hybrid))] {
+			r.places[p]++
+		}
 		grep, err := quality.GrepRanking(ctx, dir, q.Question)
 		if err != nil {
 			t.Fatal(err)

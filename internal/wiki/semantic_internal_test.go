@@ -11,14 +11,16 @@ func TestFuse(t *testing.T) {
 	text := []SearchHit{{Path: "a", Snippets: []Snippet{{Line: 3, Text: "«a»"}}}, {Path: "b"}, {Path: "c"}}
 	near := []Neighbour{{Path: "c", Start: 5, End: 9}, {Path: "a", Start: 1, End: 2}, {Path: "d", Start: 7, End: 7}}
 	got := fuse(text, near)
+	// Text counts 1/(20+rank), meaning half that.
+	best := 1.5 / 21
 	want := []struct {
 		path  string
 		score float64
 	}{
-		{"a", (1.0/61 + 1.0/62) / (2.0 / 61)},
-		{"c", (1.0/63 + 1.0/61) / (2.0 / 61)},
-		{"b", (1.0 / 62) / (2.0 / 61)},
-		{"d", (1.0 / 63) / (2.0 / 61)},
+		{"a", (1.0/21 + 0.5/22) / best},
+		{"c", (1.0/23 + 0.5/21) / best},
+		{"b", (1.0 / 22) / best},
+		{"d", (0.5 / 23) / best},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("%d notes, want %d", len(got), len(want))
