@@ -197,3 +197,33 @@ func TestPack(t *testing.T) {
 		}
 	})
 }
+
+// TestPack_meaning checks that a section within a note's run nearest in
+// meaning scores more, and is chosen even without one of the terms.
+func TestPack_meaning(t *testing.T) {
+	sections := func(path string) []Section {
+		return []Section{
+			{Heading: "Intro", Start: 1, End: 2, Lines: []string{"Some words about " + path + ".", "More words."}},
+			{Heading: "Colours", Start: 4, End: 5, Lines: []string{"Highlight a block with a tint.", "It stands out."}},
+		}
+	}
+	terms := Terms("warning box")
+	cands := []Candidate{
+		{Path: "a", Prior: 1, Sections: sections("warning")},
+		{Path: "b", Prior: 1, Sections: sections("box"), Nearest: &Near{Start: 4, End: 5, Score: 0.8}},
+	}
+	picks, _ := Pack(cands, terms, 1000, 10)
+	var got []string
+	for _, p := range picks {
+		got = append(got, cands[p.Note].Path+":"+p.Heading)
+	}
+	if !slices.Contains(got, "b:Colours") {
+		t.Errorf("picks %q: the section nearest in meaning is missing", got)
+	}
+	without, _ := Pack([]Candidate{{Path: "b", Prior: 1, Sections: sections("box")}}, terms, 1000, 10)
+	for _, p := range without {
+		if p.Heading == "Colours" {
+			t.Errorf("without meaning, a section with no term was chosen")
+		}
+	}
+}

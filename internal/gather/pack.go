@@ -33,7 +33,24 @@ type Candidate struct {
 	// recently it changed; about 0 to 1.
 	Prior    float64
 	Sections []Section
+	// Nearest is the note's run of lines nearest in meaning to the
+	// question, when the wiki has semantic search; nil otherwise.
+	Nearest *Near
 }
+
+// Near is a run of a note's lines and its cosine similarity to the
+// question.
+type Near struct {
+	Start, End int
+	Score      float64
+}
+
+// meaningWeight is what the meaning of a section adds to the words it
+// holds: a section within the note's run nearest in meaning scores as if
+// it held meaningWeight times the cosine more words of average rarity.
+// Measured on the labelled sets of package quality: 1 brings a right
+// note's section for 72% and 82% of their questions, 0 for 70% and 80%.
+const meaningWeight = 1
 
 // Pick is a section chosen to answer: which note, under which heading,
 // and the lines returned, which may be fewer than the section's.
@@ -107,13 +124,15 @@ func Pack(cands []Candidate, terms []Term, budget, overhead int) ([]Pick, int) {
 		}
 	}
 	idf := make([]float64, len(terms))
+	meanIDF := 0.0
 	for t := range terms {
 		idf[t] = math.Log(1 + float64(total)/float64(1+df[t]))
+		meanIDF += idf[t] / float64(len(terms))
 	}
 
 	var all []scored
 	for c, cand := range cands {
-		for s := range cand.Sections {
+		for s, sec := range cand.Sections {
 			in := infos[c][s]
 			sc := scored{note: c, section: s, lineTerms: make([]int, len(in.lineTerms))}
 			raw := 0.0
@@ -143,6 +162,9 @@ func Pack(cands []Candidate, terms []Term, budget, overhead int) ([]Pick, int) {
 						sc.lineTerms[l]++
 					}
 				}
+			}
+			if near := cand.Nearest; near != nil && sec.Start <= near.End && near.Start <= sec.End {
+				raw += meaningWeight * max(near.Score, 0) * meanIDF
 			}
 			if raw == 0 {
 				continue

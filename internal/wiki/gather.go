@@ -18,8 +18,10 @@ const (
 )
 
 const (
-	// contextHits is how many search hits are read for sections.
-	contextHits = 12
+	// contextHits is how many search hits are read for sections: 20
+	// brought a right note's section for more of the labelled sets'
+	// questions than 12 (72% and 82% against 70% and 78%).
+	contextHits = 20
 	// contextLinked is how many notes linked to or from the best hits
 	// join them, and contextLinkers how many of the best hits lend their
 	// links.
@@ -89,9 +91,11 @@ type candidate struct {
 
 // GatherContext returns the few sections of the notes at HEAD that best
 // answer a question, within a token budget. It searches for the
-// question's words, adds the notes the best hits link to and from, favours
-// what changed recently, and scores every section of those notes by the
-// words it holds (see package gather). It returns INVALID_PARAMS for a
+// question's words as a question (fused with meaning when the wiki has
+// semantic search), adds the notes the best hits link to and from,
+// favours what changed recently, and scores every section of those notes
+// by the words it holds and, with semantic search, by whether it is the
+// note's part nearest in meaning (see package gather). It returns INVALID_PARAMS for a
 // question without words to search for or a budget out of range, and the
 // errors of Search.
 func (w *Wiki) GatherContext(ctx context.Context, req ContextRequest) (*ContextResult, error) {
@@ -138,6 +142,7 @@ func (w *Wiki) GatherContext(ctx context.Context, req ContextRequest) (*ContextR
 	if err != nil {
 		return nil, err
 	}
+	near := w.nearestChunks(ctx, req.Question, cands)
 	notes := make([]gather.Candidate, 0, len(cands))
 	versions := make([]string, 0, len(cands))
 	read := make([]candidate, 0, len(cands))
@@ -146,7 +151,7 @@ func (w *Wiki) GatherContext(ctx context.Context, req ContextRequest) (*ContextR
 		if err != nil {
 			continue // gone since the index saw it
 		}
-		notes = append(notes, gather.Candidate{Path: n.Path, Prior: c.prior, Sections: gather.Split(n)})
+		notes = append(notes, gather.Candidate{Path: n.Path, Prior: c.prior, Sections: gather.Split(n), Nearest: near[n.Path]})
 		versions = append(versions, f.Blob[:min(len(f.Blob), contextVersionLen)])
 		read = append(read, c)
 	}
@@ -184,6 +189,29 @@ func (w *Wiki) GatherContext(ctx context.Context, req ContextRequest) (*ContextR
 	}
 	out.Tokens = gather.Tokens(size)
 	return out, nil
+}
+
+// nearestChunks returns, for the candidates the semantic index has
+// embedded, the lines of their chunk nearest in meaning to the question
+// and its cosine similarity; nil without semantic search or when the
+// question cannot be embedded.
+func (w *Wiki) nearestChunks(ctx context.Context, question string, cands []candidate) map[string]*gather.Near {
+	if w.semantic == nil {
+		return nil
+	}
+	in := make(map[string]bool, len(cands))
+	for _, c := range cands {
+		in[c.path] = true
+	}
+	near, err := w.semantic.Nearest(ctx, question, len(cands), func(p string) bool { return in[p] })
+	if err != nil {
+		return nil
+	}
+	out := make(map[string]*gather.Near, len(near))
+	for _, n := range near {
+		out[n.Path] = &gather.Near{Start: n.Start, End: n.End, Score: n.Score}
+	}
+	return out
 }
 
 // contextCandidates returns the notes to read for a question: the search
