@@ -327,7 +327,11 @@ func benchSearch(b *testing.B, n int) {
 		{"common word", "project", "", 3},
 		{"common word by modified", "project", "modified", 3},
 		{"common word without snippets", "project", "", 0},
+		// Quoted, a word matches as written only, as every word did
+		// before words found their other forms.
+		{"common word as written", `"project"`, "", 3},
 		{"rare word", rare, "", 3},
+		{"rare word as written", fmt.Sprintf("%q", rare), "", 3},
 		{"phrase", phrase, "", 3},
 		{"prefix", "pro*", "", 3},
 		{"filtered", "data tag:project/p03 folder:projects -tag:topic07", "", 3},

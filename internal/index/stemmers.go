@@ -48,7 +48,9 @@ func fieldStemTitle(lang string) string { return "stem_title_" + lang }
 // analyzerStem names the analyzer of a language's stem fields.
 func analyzerStem(lang string) string { return "wikid_stem_" + lang }
 
-// filterNFKC is the Unicode normalization of the Arabic analyzer.
+// filterNFKC is the Unicode normalization of the Arabic analyzer. It is
+// registered by name, as every filter a memo runs must be: a mapping read
+// back from an index defines its custom filters in no given order.
 const filterNFKC = "wikid_nfkc"
 
 // stemFilters are the token filters of each stem language, after the
@@ -93,19 +95,19 @@ func stemLanguage(lang string) string {
 // addStemAnalysis adds the analyzers and fields of the stem languages to
 // a mapping.
 func addStemAnalysis(im *mapping.IndexMappingImpl, doc *mapping.DocumentMapping) error {
-	err := im.AddCustomTokenFilter(filterNFKC, map[string]any{"type": unicodenorm.Name, "form": unicodenorm.NFKC})
-	if err != nil {
-		return err
-	}
 	for _, lang := range slices.Sorted(maps.Keys(stemFilters)) {
-		filters := []any{dropCJKName}
+		var chain []any
 		for _, f := range stemFilters[lang] {
-			filters = append(filters, f)
+			chain = append(chain, f)
+		}
+		memo := analyzerStem(lang) + "_memo"
+		if err := im.AddCustomTokenFilter(memo, map[string]any{"type": memoType, "filters": chain}); err != nil {
+			return err
 		}
 		err := im.AddCustomAnalyzer(analyzerStem(lang), map[string]any{
 			"type":          custom.Name,
 			"tokenizer":     unicode.Name,
-			"token_filters": filters,
+			"token_filters": []any{dropCJKName, memo},
 		})
 		if err != nil {
 			return err
@@ -122,7 +124,13 @@ func addStemAnalysis(im *mapping.IndexMappingImpl, doc *mapping.DocumentMapping)
 const dropCJKName = "wikid_drop_cjk"
 
 func init() {
-	err := registry.RegisterTokenFilter(dropCJKName, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
+	err := registry.RegisterTokenFilter(filterNFKC, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
+		return unicodenorm.NewUnicodeNormalizeFilter(unicodenorm.NFKC)
+	})
+	if err != nil {
+		panic(err)
+	}
+	err = registry.RegisterTokenFilter(dropCJKName, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
 		return dropCJK{}, nil
 	})
 	if err != nil {
