@@ -334,6 +334,8 @@ func benchSearch(b *testing.B, n int) {
 		{"rare word as written", fmt.Sprintf("%q", rare), "", 3},
 		{"phrase", phrase, "", 3},
 		{"prefix", "pro*", "", 3},
+		// Plain words that few notes hold all of: read as a question.
+		{"question", "how do we keep the project data " + rare + " in sync", "", 3},
 		{"filtered", "data tag:project/p03 folder:projects -tag:topic07", "", 3},
 		{"all-negative", "-tag:topic01", "", 3},
 		{"everything by modified", "", "modified", 0},

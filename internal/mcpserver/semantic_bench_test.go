@@ -123,6 +123,11 @@ func BenchmarkSemantic_Builtin(b *testing.B) {
 			return map[string]any{"query": fmt.Sprintf("%s %d", semanticQueries[i%len(semanticQueries)], i), "mode": "semantic"}
 		})
 	})
+	b.Run("hybrid", func(b *testing.B) {
+		benchCall(b, s, "search_notes", func(i int) map[string]any {
+			return map[string]any{"query": fmt.Sprintf("%s %d", semanticQueries[i%len(semanticQueries)], i), "mode": "hybrid"}
+		})
+	})
 	b.Run("build", func(b *testing.B) {
 		b.ReportMetric(took.Seconds(), "embed-all-s")
 		b.ReportMetric(float64(st.Chunks), "chunks")

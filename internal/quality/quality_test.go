@@ -28,11 +28,14 @@ import (
 // note's section in its answer.
 type floor struct{ hybrid5, gather float64 }
 
-// floors hold each set at its measured figures, less a margin for the
-// noise of small changes elsewhere.
+// floors hold each set at its measured figures, less three questions for
+// the noise of small changes elsewhere. They are under the targets wikid
+// aims for (hybrid 75%, gather_context 80%): the built-in model's static
+// word vectors rank the help vault's paraphrased questions by meaning
+// right in the top 5 for 38% of them.
 var floors = map[string]floor{
-	"obsidian-help": {hybrid5: 0, gather: 0},
-	"docker-cli":    {hybrid5: 0, gather: 0},
+	"obsidian-help": {hybrid5: 0.55, gather: 0.65}, // measured 60% and 72%
+	"docker-cli":    {hybrid5: 0.68, gather: 0.75}, // measured 73% and 82%
 }
 
 // TestQuality_ObsidianHelp asks the Obsidian help vault's questions. Its

@@ -23,6 +23,7 @@ var searchCases = []struct {
 	{"rare word", "9876", []string{"-w", "9876"}},
 	{"phrase", `"cache lock"`, []string{"-i", "-F", "cache lock"}},
 	{"word tag folder -tag", "latency tag:project folder:projects -tag:draft", nil},
+	{"question", "why did the latency of the cache lock rise after the migration", nil},
 }
 
 // indexedBenchWiki opens the generated 10,000-note repository with its
