@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"sort"
@@ -43,7 +44,7 @@ func fields(d *wiki.Document, pairs []string) map[string]any {
 		fieldTitleSort:  title,
 		fieldAliases:    d.Aliases,
 		fieldBody:       d.Body,
-		fieldScript:     dominantScript(d.Title, d.Body),
+		fieldScript:     cmp.Or(dominantScript(d.Title, d.Body), "-"),
 		fieldFront:      d.Frontmatter,
 		fieldPairs:      pairs,
 		fieldUnsure:     unsure(d.Frontmatter, d.Body),

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -40,6 +41,7 @@ func addForms(f map[string]any, d *wiki.Document) string {
 	lang := noteLanguage(d)
 	stem := stemLanguage(lang)
 	f[fieldLang] = lang
+	f[fieldLangKey] = cmp.Or(lang, "-")
 	f[fieldStemTitle(stem)] = d.Title
 	f[fieldStem(stem)] = append(slices.Clip(d.Aliases), d.Body)
 	return stem

@@ -12,7 +12,7 @@ import (
 // schemaVersion names the mapping below and the way documents are shaped.
 // Bump it whenever either changes: an index recorded with another version
 // is removed and rebuilt on Open.
-const schemaVersion = "7"
+const schemaVersion = "8"
 
 // Field names in the bleve documents, besides the stem fields of each
 // language (see fieldStem).
@@ -40,7 +40,8 @@ const (
 	fieldFile       = "file"         // stored only
 	fieldVersion    = "version"      // stored only
 	fieldLang       = "lang"         // stored only: the note's language, "" when none
-	fieldScript     = "script"       // stored only: the script of most of its letters (dominantScript)
+	fieldScript     = "script"       // keyword: the script of most of its letters (dominantScript), "-" for none
+	fieldLangKey    = "lang_key"     // keyword: the note's language, "-" for none
 )
 
 // Analyzer names registered in the mapping.
@@ -121,7 +122,8 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 	doc.AddFieldMappingsAt(fieldFile, storedField())
 	doc.AddFieldMappingsAt(fieldVersion, storedField())
 	doc.AddFieldMappingsAt(fieldLang, storedField())
-	doc.AddFieldMappingsAt(fieldScript, storedField())
+	doc.AddFieldMappingsAt(fieldScript, keywordField(analyzerExact, false, false))
+	doc.AddFieldMappingsAt(fieldLangKey, keywordField(analyzerExact, false, false))
 	if err := addStemAnalysis(im, doc); err != nil {
 		return nil, err
 	}

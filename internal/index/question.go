@@ -8,7 +8,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
@@ -189,9 +188,10 @@ type ranked struct {
 // BM25 score times the share of the words they hold, each word weighed by
 // its inverse document frequency (a note holding the rare words of a
 // question says more than one holding its common ones), raised to
-// coverageExponent, and the proximity bonus. held tells, for each word,
-// which hits hold it, and idf the words' weights.
-func (q *question) rank(strict, hits []*search.DocumentMatch, held []map[string]bool, idf []float64) []ranked {
+// coverageExponent, and the proximity bonus; notes in foreign script or
+// language weigh less. held tells, for each word, which hits hold it, and
+// idf the words' weights.
+func (q *question) rank(strict, hits []*search.DocumentMatch, held []map[string]bool, idf []float64, foreign map[string]bool) []ranked {
 	out := make([]ranked, 0, len(hits)+len(strict))
 	first := make(map[string]bool, len(strict))
 	for _, h := range strict {
@@ -218,7 +218,7 @@ func (q *question) rank(strict, hits []*search.DocumentMatch, held []map[string]
 		if span := q.span(h); m > 1 && span > 0 {
 			score *= 1 + proximityBonus*float64(m)/float64(span)
 		}
-		if q.foreign(h) {
+		if foreign[h.ID] {
 			score *= foreignWeight
 		}
 		rest = append(rest, ranked{h.ID, score, m})
@@ -232,14 +232,40 @@ func (q *question) rank(strict, hits []*search.DocumentMatch, held []map[string]
 	return append(out, rest...)
 }
 
-// foreign reports whether a hit is written in another script than the
-// question, or in another language both are known to be in.
-func (q *question) foreign(h *search.DocumentMatch) bool {
-	if script := firstString(h.Fields[fieldScript]); q.script != "" && script != "" && script != q.script {
-		return true
+// foreign returns the hits written in another script than the question,
+// or in another language when both languages are known.
+func (x *Index) foreign(ctx context.Context, q *question, ids []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	same := []query.Query{query.NewDocIDQuery(ids)}
+	for _, c := range []struct{ field, value string }{{fieldScript, q.script}, {fieldLangKey, q.lang}} {
+		if c.value != "" {
+			same = append(same, query.NewDisjunctionQuery([]query.Query{exactTerm(c.field, c.value), exactTerm(c.field, "-")}))
+		}
 	}
-	lang := firstString(h.Fields[fieldLang])
-	return q.lang != "" && lang != "" && lang != q.lang
+	if len(ids) == 0 || len(same) == 1 {
+		return out, nil
+	}
+	res, err := x.bi.SearchInContext(ctx, searchRequest(query.NewConjunctionQuery(same), len(ids), nil))
+	if err != nil {
+		return nil, searchError(ctx, err)
+	}
+	ok := make(map[string]bool, len(res.Hits))
+	for _, h := range res.Hits {
+		ok[h.ID] = true
+	}
+	for _, id := range ids {
+		if !ok[id] {
+			out[id] = true
+		}
+	}
+	return out, nil
+}
+
+// exactTerm matches a keyword field's value as written.
+func exactTerm(field, value string) query.Query {
+	q := query.NewTermQuery(value)
+	q.SetField(field)
+	return q
 }
 
 // span returns the shortest run of body positions that holds one of each
@@ -268,31 +294,40 @@ func (q *question) span(h *search.DocumentMatch) int {
 
 // weigh returns, for each of the question's words, which of the hits hold
 // it (as written or in another form), and its inverse document frequency
-// in the index.
-func (x *Index) weigh(ctx context.Context, q *question, hits []*search.DocumentMatch) ([]map[string]bool, []float64, error) {
+// in the index: by the rarest of its terms in the body as written.
+func (x *Index) weigh(ctx context.Context, q *question, ids []string) ([]map[string]bool, []float64, error) {
 	n, err := x.bi.DocCount()
 	if err != nil {
 		return nil, nil, err
 	}
-	ids := make([]string, len(hits))
-	for i, h := range hits {
-		ids[i] = h.ID
+	adv, err := x.bi.Advanced()
+	if err != nil {
+		return nil, nil, err
 	}
+	r, err := adv.Reader()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer r.Close()
 	held := make([]map[string]bool, len(q.words))
 	idf := make([]float64, len(q.words))
 	for i, w := range q.words {
-		count := bleve.NewSearchRequestOptions(w.query, 0, 0, false)
-		res, err := x.bi.SearchInContext(ctx, count)
-		if err != nil {
-			return nil, nil, searchError(ctx, err)
+		df := int(n)
+		for term := range w.terms[fieldBody] {
+			c, err := termCount(ctx, r, fieldBody, term)
+			if err != nil {
+				return nil, nil, err
+			}
+			df = min(df, c)
 		}
-		idf[i] = math.Log(1 + float64(n)/float64(1+res.Total))
+		idf[i] = math.Log(1 + float64(n)/float64(1+df))
 		held[i] = map[string]bool{}
 		if len(ids) == 0 {
 			continue
 		}
 		among := searchRequest(query.NewConjunctionQuery([]query.Query{w.query, query.NewDocIDQuery(ids)}), len(ids), nil)
-		if res, err = x.bi.SearchInContext(ctx, among); err != nil {
+		res, err := x.bi.SearchInContext(ctx, among)
+		if err != nil {
 			return nil, nil, searchError(ctx, err)
 		}
 		for _, h := range res.Hits {
@@ -436,17 +471,25 @@ func (x *Index) questionPage(ctx context.Context, c *compiler, q *question, stri
 	if err != nil {
 		return nil, err
 	}
-	sreq := searchRequest(withFilter(rq, filter), questionDepth+len(strict), []string{fieldLang, fieldScript})
+	sreq := searchRequest(withFilter(rq, filter), questionDepth+len(strict), nil)
 	sreq.IncludeLocations = true
 	res, err := x.bi.SearchInContext(ctx, sreq)
 	if err != nil {
 		return nil, searchError(ctx, err)
 	}
-	held, idf, err := x.weigh(ctx, q, res.Hits)
+	found := make([]string, len(res.Hits))
+	for i, h := range res.Hits {
+		found[i] = h.ID
+	}
+	held, idf, err := x.weigh(ctx, q, found)
 	if err != nil {
 		return nil, err
 	}
-	order := q.rank(strict, res.Hits, held, idf)
+	foreign, err := x.foreign(ctx, q, found)
+	if err != nil {
+		return nil, err
+	}
+	order := q.rank(strict, res.Hits, held, idf, foreign)
 	order = order[:min(len(order), questionDepth)]
 	out := &wiki.SearchResult{Total: max(int(res.Total), len(strict)), QuestionWords: len(q.words)}
 	end := min(offset+limit, len(order))
