@@ -15,13 +15,13 @@ import (
 type formMatcher struct {
 	a       analysis.Analyzer // the stem analyzer of the note's language
 	forms   map[string]string // stem → the query's word
-	needles []string          // what a word holds to be worth stemming
+	needles []string          // what a line or word holds to hold a form
 }
 
 func newFormMatcher(a analysis.Analyzer, forms map[string]string) *formMatcher {
 	m := &formMatcher{a: a, forms: forms}
 	for stem, word := range forms {
-		m.needles = append(m.needles, formNeedle(word, stem))
+		m.needles = append(m.needles, formNeedle(foldCase(word), stem))
 	}
 	return m
 }

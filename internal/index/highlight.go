@@ -76,11 +76,13 @@ func (c *compiler) locate(h *highlighter, body, lang string) search.TermLocation
 	if a == nil || h.empty() {
 		return nil
 	}
+	needles := h.needles
 	var fm *formMatcher
 	lang = stemLanguage(lang)
 	if forms := h.forms[lang]; forms != nil {
 		if sa := c.im.AnalyzerNamed(analyzerStem(lang)); sa != nil {
 			fm = newFormMatcher(sa, forms)
+			needles = append(slices.Clip(needles), fm.needles...)
 		}
 	}
 	locs := search.TermLocationMap{}
@@ -93,7 +95,7 @@ func (c *compiler) locate(h *highlighter, body, lang string) search.TermLocation
 			end += start
 		}
 		line := foldCase(body[start:end])
-		if slices.ContainsFunc(h.needles, func(n string) bool { return strings.Contains(line, n) }) {
+		if slices.ContainsFunc(needles, func(n string) bool { return strings.Contains(line, n) }) {
 			if runStart < 0 {
 				runStart = start
 			}
@@ -111,7 +113,8 @@ func (c *compiler) locate(h *highlighter, body, lang string) search.TermLocation
 }
 
 // foldedWords returns the case-folded words that a line must hold, as a
-// substring, to hold a match.
+// substring, to hold a match, but for the forms of words: those depend on
+// the note's language (see formMatcher).
 func (h *highlighter) foldedWords() []string {
 	var out []string
 	for w := range h.words {
@@ -125,11 +128,6 @@ func (h *highlighter) foldedWords() []string {
 			if w != "" {
 				out = append(out, foldCase(w))
 			}
-		}
-	}
-	for _, forms := range h.forms {
-		for stem, word := range forms {
-			out = append(out, formNeedle(foldCase(word), stem))
 		}
 	}
 	return out
