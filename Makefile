@@ -31,6 +31,7 @@ run: build
 	  git -C "$$demo" -c user.name=demo -c user.email=demo@example.com commit -q -m "import fixtures/basic" && \
 	  echo "demo wiki:    $$demo (a git repository; see what clients change with git log)" && \
 	  echo "MCP endpoint: http://$(RUN_ADDR)/mcp" && \
+	  echo "review pages: http://$(RUN_ADDR)/ (what clients changed, diffs, undo, search)" && \
 	  echo "client config (Claude Code, Cursor: .mcp.json / .cursor/mcp.json):" && \
 	  echo '  {"mcpServers": {"wikid-demo": {"type": "http", "url": "http://$(RUN_ADDR)/mcp"}}}' && \
 	  echo "or: claude mcp add --transport http wikid-demo http://$(RUN_ADDR)/mcp" && \
