@@ -73,14 +73,24 @@ func TestCheckCommand_Run(t *testing.T) {
 			_ = (&checkCommand{env: e}).Run(ctx, []string{"--repo", filepath.Join(dir, "sub")})
 			return stdout.String()
 		}
-		if got := run(); got != "0 broken links, 0 malformed frontmatters, 0 orphans\n" {
-			t.Errorf("without .obsidian/: %q", got)
+		// A clone of a vault that keeps .obsidian/ out of git is a vault
+		// all the same: links resolve as Obsidian resolves them.
+		if got := run(); !strings.HasPrefix(got, "a:1: broken link Alias: no such note\n1 broken link, ") {
+			t.Errorf("without .obsidian/, ignored by .gitignore: %q", got)
 		}
 		if err := os.Mkdir(filepath.Join(dir, ".obsidian"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		if got := run(); !strings.HasPrefix(got, "a:1: broken link Alias: no such note\n1 broken link, ") {
 			t.Errorf("with an .obsidian/ folder on disk: %q", got)
+		}
+		other := gittest.Init(t)
+		gittest.Commit(t, other, "seed", map[string]string{".gitignore": "node_modules/\n.obsidian-notes/\n", "a.md": "[[Alias]]\n",
+			"b.md": "---\naliases: [Alias]\n---\n[[a]]\n"})
+		e, stdout, _ := testEnv("", nil)
+		_ = (&checkCommand{env: e}).Run(ctx, []string{"--repo", other})
+		if got := stdout.String(); got != "0 broken links, 0 malformed frontmatters, 0 orphans\n" {
+			t.Errorf("a repository that is no vault: %q", got)
 		}
 	})
 	t.Run("clean", func(t *testing.T) {
@@ -112,4 +122,23 @@ func TestCheckCommand_Run(t *testing.T) {
 			t.Errorf("json %s: %v", stdout, err)
 		}
 	})
+}
+
+func TestIgnoresObsidian(t *testing.T) {
+	for _, tt := range []struct {
+		gitignore string
+		want      bool
+	}{
+		{".obsidian/\n", true},
+		{"# Obsidian\n/.obsidian\n", true},
+		{".obsidian/*\n", true},
+		{"  .obsidian/**  \n", true},
+		{".obsidian/workspace.json\n.obsidian/cache\n", false}, // wikid init's lines: the folder is committed
+		{".obsidian-notes/\nnode_modules\n", false},
+		{"", false},
+	} {
+		if got := ignoresObsidian([]byte(tt.gitignore)); got != tt.want {
+			t.Errorf("ignoresObsidian(%q) = %v, want %v", tt.gitignore, got, tt.want)
+		}
+	}
 }

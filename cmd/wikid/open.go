@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/wikid/wikid/internal/config"
 	"github.com/wikid/wikid/internal/daemon"
@@ -199,13 +200,18 @@ func loadConfig(ctx context.Context, e env, store wiki.Store) (config.Config, er
 	return cfg, cfg.ApplyEnv(e.getenv)
 }
 
-// hasObsidianFolder reports whether the repository has an .obsidian/
-// folder: committed at HEAD, or on disk in the checkout that holds dir
-// (where it is often ignored by git).
+// hasObsidianFolder reports whether the repository is an Obsidian vault:
+// it has an .obsidian/ folder committed at HEAD, or a .gitignore at HEAD
+// that leaves it out (the usual way to keep a vault in git, and so every
+// clone of one on another machine), or one on disk in the checkout that
+// holds dir.
 func hasObsidianFolder(ctx context.Context, store wiki.Store, dir string) bool {
 	if head, err := store.Head(ctx); err == nil && head.Commit != "" {
 		if snap, err := store.Snapshot(ctx, head.Commit); err == nil {
 			if files, err := snap.Files(ctx, ".obsidian"); err == nil && len(files) > 0 {
+				return true
+			}
+			if _, data, err := snap.Read(ctx, ".gitignore"); err == nil && ignoresObsidian(data) {
 				return true
 			}
 		}
@@ -225,6 +231,20 @@ func hasObsidianFolder(ctx context.Context, store wiki.Store, dir string) bool {
 		}
 		d = up
 	}
+}
+
+// ignoresObsidian reports whether a .gitignore leaves out an .obsidian
+// folder: a line such as ".obsidian/", "/.obsidian" or ".obsidian/*".
+func ignoresObsidian(gitignore []byte) bool {
+	for _, line := range strings.Split(string(gitignore), "\n") {
+		line = strings.TrimSpace(line)
+		line = strings.TrimPrefix(line, "/")
+		line = strings.TrimRight(line, "*")
+		if strings.TrimSuffix(line, "/") == ".obsidian" {
+			return true
+		}
+	}
+	return false
 }
 
 // caller is who the command line acts as.

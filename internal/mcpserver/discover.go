@@ -133,6 +133,7 @@ func wikiStatusTool() *tool {
 			)),
 			req("history", derivedSchema("The per-path history index behind the history tools.")),
 			req("graph", derivedSchema("The link graph behind the link tools and backlinks.")),
+			opt("links", enum("How wiki links resolve: by file name as Obsidian does, or also by title and alias.", "obsidian", "wiki")),
 			req("missing_objects", integer("Objects the history refers to that this repository lacks (a partial clone, or a "+
 				"damaged repository), as far as the history index has looked; the history tools mark the line counts, "+
 				"renames and blame they leave unknown. Notes at HEAD are unaffected.", 0, 1e12)),
@@ -165,6 +166,14 @@ func wikiStatusTool() *tool {
 	}
 }
 
+// resolutionText says in words how links resolve.
+func resolutionText(r wiki.LinkResolution) string {
+	if r == wiki.ResolveObsidian {
+		return "obsidian (a [[name]] finds the note of that file name, as Obsidian does)"
+	}
+	return "wiki (a [[name]] also finds a note by its title or alias)"
+}
+
 func statusText(st *wiki.Status) string {
 	var b textBuilder
 	branch := st.Branch
@@ -194,6 +203,9 @@ func statusText(st *wiki.Status) string {
 		b.line("Last index error: %s", st.Index.Error)
 	}
 	b.line("History index: %s. Link graph: %s.", derivedText(st.History), derivedText(st.Graph))
+	if st.Links != "" {
+		b.line("Links resolve: %s.", resolutionText(st.Links))
+	}
 	if line := semanticStatusText(st.Semantic); line != "" {
 		b.line("%s", line)
 	}

@@ -58,6 +58,9 @@ type Graph interface {
 	// name resolves to (dir In), or that it links to (dir Out). With prefix,
 	// name is the start of note paths, and the notes of all of them count.
 	LinkedNotes(name string, dir Direction, prefix bool) []string
+	// Resolution says how wiki links resolve: as Obsidian resolves them,
+	// or also by title and alias.
+	Resolution() LinkResolution
 	// Relinks returns the links that a change of note paths would break:
 	// moves maps note paths to their new paths, or to "" for a deleted note.
 	// The result lists, per linking note, each link whose written target

@@ -39,6 +39,8 @@ type Status struct {
 	// not take), "" when they do not.
 	Blocked string
 	Index   IndexStatus
+	// Links says how wiki links resolve ("" without a link graph).
+	Links LinkResolution
 	// History and Graph are the per-path history index and the link graph.
 	History DerivedStatus
 	Graph   DerivedStatus
@@ -212,6 +214,7 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 	}
 	if w.graphLane != nil {
 		st.Graph = derived(true, w.graph.Commit(), head.Commit)
+		st.Links = w.graph.Resolution()
 	}
 	if w.semantic != nil {
 		st.Semantic = SemanticStatus{Enabled: true, SemanticState: w.semantic.State(), CaughtUp: w.semantic.Commit() == head.Commit}
