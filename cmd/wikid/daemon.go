@@ -222,7 +222,14 @@ func printDaemonStatus(w io.Writer, st *daemon.Status) {
 	fmt.Fprintf(w, "clients     %d MCP, %d commands, %d HTTP sessions (%s)\n", st.Clients.MCP, st.Clients.CLI, st.Clients.HTTP, idle)
 	fmt.Fprintf(w, "index       %s\n", derivedLine(st.Index.CaughtUp, st.Index.Building, st.Index.Done, st.Index.Total, st.Index.Error))
 	fmt.Fprintf(w, "history     %s\n", derivedLine(st.History.CaughtUp, false, 0, 0, ""))
-	fmt.Fprintf(w, "links       %s\n", derivedLine(st.Graph.CaughtUp, false, 0, 0, ""))
+	links := derivedLine(st.Graph.CaughtUp, false, 0, 0, "")
+	switch st.Links {
+	case wiki.ResolveObsidian:
+		links += "; [[name]] by file name, as Obsidian"
+	case wiki.ResolveWiki:
+		links += "; [[name]] by file name, title or alias"
+	}
+	fmt.Fprintf(w, "links       %s\n", links)
 	if s := st.Semantic; s != nil {
 		line := fmt.Sprintf("%s (%s), %d of %d notes embedded", s.Model, s.Provider, s.Notes-s.Unembedded, s.Notes)
 		if s.Error != "" {

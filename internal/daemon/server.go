@@ -96,6 +96,8 @@ type Status struct {
 	Index   wiki.IndexStatus   `json:"index"`
 	History wiki.DerivedStatus `json:"history"`
 	Graph   wiki.DerivedStatus `json:"graph"`
+	// Links says how wiki links resolve: obsidian or wiki.
+	Links wiki.LinkResolution `json:"links,omitempty"`
 	// Semantic is the semantic index's state; nil without semantic search.
 	Semantic *wiki.SemanticState `json:"semantic,omitempty"`
 	Blocked  string              `json:"blocked,omitempty"`
@@ -453,6 +455,7 @@ func (d *daemon) status(ctx context.Context) Status {
 		st.Clients.HTTP = d.http.Sessions()
 	}
 	st.Index, st.History, st.Graph, st.Blocked, _ = d.opts.Wiki.Derived(ctx)
+	st.Links = d.opts.Wiki.LinkResolution()
 	if sem, ok := d.opts.Wiki.SemanticState(); ok {
 		st.Semantic = &sem
 	}

@@ -214,7 +214,7 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 	}
 	if w.graphLane != nil {
 		st.Graph = derived(true, w.graph.Commit(), head.Commit)
-		st.Links = w.graph.Resolution()
+		st.Links = w.LinkResolution()
 	}
 	if w.semantic != nil {
 		st.Semantic = SemanticStatus{Enabled: true, SemanticState: w.semantic.State(), CaughtUp: w.semantic.Commit() == head.Commit}
@@ -254,6 +254,15 @@ func (w *Wiki) Derived(ctx context.Context) (index IndexStatus, history, graph D
 		index.CaughtUp = index.Commit == head.Commit
 	}
 	return index, history, graph, blocked, nil
+}
+
+// LinkResolution says how the wiki's links resolve; "" without a link
+// graph.
+func (w *Wiki) LinkResolution() LinkResolution {
+	if w.graphLane == nil {
+		return ""
+	}
+	return w.graph.Resolution()
 }
 
 // commitsBetween counts the first-parent steps from `to` back to `from`,
