@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,8 @@ import (
 
 	"github.com/wikid/wikid/internal/gittest"
 )
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 func TestCheckCommand_Run(t *testing.T) {
 	ctx := context.Background()
@@ -112,4 +116,33 @@ func TestCheckCommand_Run(t *testing.T) {
 			t.Errorf("json %s: %v", stdout, err)
 		}
 	})
+}
+
+// TestCheckCommand_JSON holds --json to what it printed before the text
+// output was made for people: the MCP tool's structured content.
+func TestCheckCommand_JSON(t *testing.T) {
+	for _, fixture := range []string{"basic", "obsidian"} {
+		t.Run(fixture, func(t *testing.T) {
+			dir := fixtureCheckout(t, fixture)
+			for _, args := range [][]string{{"--json"}, {"--json", "--strict"}} {
+				e, stdout, _ := testEnv("", nil)
+				if err := (&checkCommand{env: e}).Run(context.Background(), append(args, "--repo", dir)); err != exitError(1) {
+					t.Fatalf("%v: exit %v, want status 1", args, err)
+				}
+				golden := filepath.Join("testdata", "check-"+fixture+".json")
+				if *update {
+					if err := os.WriteFile(golden, stdout.Bytes(), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(stdout.Bytes(), want) {
+					t.Errorf("%v: output differs from %s:\n%s", args, golden, stdout)
+				}
+			}
+		})
+	}
 }
