@@ -163,7 +163,7 @@ func TestInitCommand_Run(t *testing.T) {
 		if got := strings.Join(gitLines(t, dir, "ls-files"), " "); got != ".wikid.yaml README.md" {
 			t.Errorf("git ls-files: %s", got)
 		}
-		if out, err := runIn(t, dir, "", "check"); err != nil || !strings.Contains(out, "0 broken links, 0 malformed frontmatters") {
+		if out, err := runIn(t, dir, "", "check"); err != nil || !strings.Contains(out, "0 broken links, 0 malformed frontmatter") {
 			t.Errorf("check after init: %v\n%s", err, out)
 		}
 	})
