@@ -324,7 +324,7 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 	if e.getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit)
 	}
-	w, syncCfg, err := openDaemonWiki(ctx, e, set)
+	w, cfg, err := openDaemonWiki(ctx, e, set)
 	if err != nil {
 		return lockedIndex(ctx, e, set.repo, err)
 	}
@@ -341,7 +341,7 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 		w.SetRestoreReporter(guard)
 		go guard.Run(ctx, guardInterval)
 	}
-	if syncCfg != nil && !w.Options().ReadOnly {
+	if syncCfg := cfg.Sync; syncCfg != nil && !w.Options().ReadOnly {
 		syncer := wsync.New(w, wsync.Options{Dir: repositoryFolder(ep.GitDir), Logger: logger.WithGroup("sync")})
 		w.SetSyncReporter(syncer)
 		go syncer.Run(ctx, syncCfg.Interval, syncCfg.PushDelay)
@@ -352,7 +352,7 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 	var pages daemon.Pages
 	if set.http != nil {
 		pages = web.New(w, web.Options{Logger: logger.WithGroup("web"), SignIn: set.http.Token != "",
-			AllowedOrigins: set.http.AllowedOrigins, ReadOnly: w.Options().ReadOnly})
+			AllowedOrigins: set.http.AllowedOrigins, ReadOnly: w.Options().ReadOnly, Reviewer: cfg.Review, Getenv: e.getenv})
 	}
 	return daemon.Serve(ctx, daemon.Options{
 		Endpoint: ep, Lock: lock, Repository: repositoryFolder(ep.GitDir), Wiki: w, MCP: opts, Idle: set.idle, HTTP: set.http, Pages: pages, Logger: logger,
@@ -434,21 +434,21 @@ const guardInterval = 500 * time.Millisecond
 
 // openDaemonWiki opens the daemon's wiki, waiting a while for a command
 // that holds the search index in its own process to finish. It returns the
-// configuration's sync block too, nil when the daemon is not to sync.
-func openDaemonWiki(ctx context.Context, e env, set daemonSettings) (*wiki.Wiki, *config.Sync, error) {
+// configuration it opened it with too, for its sync and review blocks.
+func openDaemonWiki(ctx context.Context, e env, set daemonSettings) (*wiki.Wiki, config.Config, error) {
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		var syncCfg *config.Sync
+		var got config.Config
 		w, err := openWikiWith(ctx, e, set.repo, func(cfg *config.Config) {
 			cfg.ReadOnly = cfg.ReadOnly || set.readOnly
-			syncCfg = cfg.Sync
+			got = *cfg
 		})
 		if !errors.Is(err, index.ErrLocked) || time.Now().After(deadline) {
-			return w, syncCfg, err
+			return w, got, err
 		}
 		select {
 		case <-ctx.Done():
-			return nil, nil, ctx.Err()
+			return nil, config.Config{}, ctx.Err()
 		case <-time.After(50 * time.Millisecond):
 		}
 	}

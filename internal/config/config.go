@@ -26,6 +26,9 @@ type Config struct {
 	Author wiki.Identity `yaml:"author"`
 	// Committer is the daemon's identity.
 	Committer wiki.Identity `yaml:"committer"`
+	// Review, when set, is the person the review pages' marks, undos and
+	// restores are by, in place of the repository's git user.
+	Review wiki.Identity `yaml:"review"`
 	// TimeZone is an IANA zone name for daily notes and dates; default UTC.
 	TimeZone string `yaml:"timezone"`
 	// MaxNoteSize is the largest note a mutation may write, in bytes.
@@ -147,6 +150,9 @@ func (c *Config) ApplyEnv(getenv func(string) string) error {
 
 // Validate reports settings that cannot work.
 func (c *Config) Validate() error {
+	if r := c.Review; r != (wiki.Identity{}) && (strings.TrimSpace(r.Name) == "" || strings.TrimSpace(r.Email) == "" || strings.ContainsAny(r.Name+r.Email, "<>\n")) {
+		return fmt.Errorf("review: want a name and an email without <, > or newlines, for example name: Ada and email: ada@example.com")
+	}
 	if c.Sync != nil && (c.Sync.Interval < 0 || c.Sync.PushDelay < 0) {
 		return fmt.Errorf("sync: interval and push_delay must not be negative")
 	}

@@ -10,7 +10,7 @@ import (
 
 func TestConfig_Layers(t *testing.T) {
 	c := Default()
-	if err := c.ApplyFile([]byte("timezone: Europe/Berlin\ndaily:\n  folder: journal\n  template: templates/daily\nauthor:\n  name: Ada\n  email: ada@example.com\n")); err != nil {
+	if err := c.ApplyFile([]byte("timezone: Europe/Berlin\ndaily:\n  folder: journal\n  template: templates/daily\nauthor:\n  name: Ada\n  email: ada@example.com\nreview:\n  name: Lin\n  email: lin@example.com\n")); err != nil {
 		t.Fatal(err)
 	}
 	env := map[string]string{"WIKID_TIMEZONE": "Asia/Tokyo", "WIKID_READ_ONLY": "true", "WIKID_MAX_NOTE_SIZE": "2048"}
@@ -24,6 +24,9 @@ func TestConfig_Layers(t *testing.T) {
 	if o.Location.String() != "Asia/Tokyo" || !o.ReadOnly || o.MaxNoteSize != 2048 ||
 		o.Daily.Folder != "journal" || o.Daily.Template != "templates/daily" || o.Author.Name != "Ada" {
 		t.Errorf("options %+v", o)
+	}
+	if c.Review != (wiki.Identity{Name: "Lin", Email: "lin@example.com"}) {
+		t.Errorf("review %+v, want Lin from the file", c.Review)
 	}
 	if o.Committer.Name != "wikid" {
 		t.Errorf("committer %+v, want the default", o.Committer)
@@ -49,6 +52,16 @@ func TestConfig_Errors(t *testing.T) {
 		}, "WIKID_READ_ONLY"},
 		{"bad zone", func(c *Config) error { c.TimeZone = "Mars/Olympus"; return c.Validate() }, "Mars/Olympus"},
 		{"bad identity", func(c *Config) error { c.Author.Name = "a <b>"; return c.Validate() }, "identity"},
+		{"review without email", func(c *Config) error {
+			if err := c.ApplyFile([]byte("review:\n  name: Ada\n")); err != nil {
+				return err
+			}
+			return c.Validate()
+		}, "review:"},
+		{"review with brackets", func(c *Config) error {
+			c.Review = wiki.Identity{Name: "Ada", Email: "<ada@example.com>"}
+			return c.Validate()
+		}, "review:"},
 		{"bad links.resolve", func(c *Config) error {
 			if err := c.ApplyFile([]byte("links:\n  resolve: github\n")); err != nil {
 				return err

@@ -45,7 +45,7 @@ func (h *Handler) changes(w http.ResponseWriter, r *http.Request) {
 		req.Until = last
 	}
 	page := changesPage{Filters: f, Marks: map[string]mark{}}
-	// Only what is unreviewed (the assistants' commits without a mark), or
+	// Only what is unreviewed (assistants' work without a mark), or
 	// only one client's (its name, with or without its version): gathered
 	// over up to 20 pages of the log.
 	filtered := f["unreviewed"] != "" || f["client"] != ""
@@ -65,7 +65,7 @@ func (h *Handler) changes(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		for _, c := range res.Commits {
-			if f["unreviewed"] != "" && (c.Client == "" || marks[c.Commit].State != "") {
+			if f["unreviewed"] != "" && (!assistantWork(c) || marks[c.Commit].State != "") {
 				continue
 			}
 			if cl := f["client"]; cl != "" && c.Client != cl && !strings.HasPrefix(c.Client, cl+"/") {

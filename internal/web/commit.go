@@ -21,6 +21,9 @@ type commitPage struct {
 	Mark     *mark
 	CSRF     string
 	ReadOnly bool
+	// Reviewer is who a mark or an undo would be by; NoReviewer, why
+	// nobody.
+	Reviewer, NoReviewer string
 }
 
 // fileDiff is the diff of one file, as lines to show.
@@ -71,6 +74,9 @@ func (h *Handler) commit(w http.ResponseWriter, r *http.Request) {
 	}
 	page := commitPage{Commit: info, Files: parseUnified(res.Diff), Stats: res, CSRF: h.csrf(r), ReadOnly: h.opts.ReadOnly}
 	page.Subject, page.Body, page.Trailers = splitMessage(info.Message)
+	if !h.opts.ReadOnly {
+		page.Reviewer, page.NoReviewer = h.reviewerLine()
+	}
 	marks, err := h.marks(r.Context(), []string{id})
 	if err != nil {
 		h.fail(w, r, err)

@@ -157,6 +157,8 @@ func escapeMD(s string) string {
 type restorePage struct {
 	Path, Version, Summary, Risk, CSRF string
 	Files                              []fileDiff
+	// Reviewer is who the restore would be by; NoReviewer, why nobody.
+	Reviewer, NoReviewer string
 }
 
 // restore previews bringing back a note's version as a diff, with a button
@@ -169,7 +171,13 @@ func (h *Handler) restore(w http.ResponseWriter, r *http.Request) {
 	}
 	path, version := r.PathValue("path"), r.PostFormValue("version")
 	confirm := r.PostFormValue("confirm") == "yes"
-	caller := wiki.Caller{Client: "wikid-web", Author: h.opts.Reviewer, Tool: "restore_note"}
+	caller := wiki.Caller{Client: client, Tool: "restore_note"}
+	if confirm {
+		var ok bool
+		if caller.Author, ok = h.actor(w, r); !ok {
+			return
+		}
+	}
 	res, err := h.w.Restore(r.Context(), wiki.RestoreRequest{Path: path, Version: version, Mutation: wiki.Mutation{DryRun: !confirm, Caller: caller}})
 	if err != nil {
 		h.fail(w, r, err)
@@ -183,8 +191,10 @@ func (h *Handler) restore(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, target, http.StatusSeeOther)
 		return
 	}
-	h.render(w, r, "restore.html", restorePage{Path: path, Version: version, Summary: res.Summary, Risk: res.Risk,
-		CSRF: h.csrf(r), Files: parseUnified(res.Diff)})
+	page := restorePage{Path: path, Version: version, Summary: res.Summary, Risk: res.Risk,
+		CSRF: h.csrf(r), Files: parseUnified(res.Diff)}
+	page.Reviewer, page.NoReviewer = h.reviewerLine()
+	h.render(w, r, "restore.html", page)
 }
 
 // blameRun is a run of lines of a note last changed by one commit.

@@ -121,8 +121,11 @@ func (h *Handler) review(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	who, ok := h.actor(w, r)
+	if !ok {
+		return
+	}
 	var err error
-	who := h.opts.Reviewer
 	env := []string{"GIT_AUTHOR_NAME=" + who.Name, "GIT_AUTHOR_EMAIL=" + who.Email, "GIT_COMMITTER_NAME=" + who.Name, "GIT_COMMITTER_EMAIL=" + who.Email}
 	switch state := r.PostFormValue("state"); state {
 	case "reviewed", "flagged":
@@ -150,6 +153,8 @@ type revertPage struct {
 	Files    []fileDiff
 	Conflict string
 	CSRF     string
+	// Reviewer is who the undo would be by; NoReviewer, why nobody.
+	Reviewer, NoReviewer string
 }
 
 // revert previews the revert of a commit as a diff, with a button to make
@@ -166,8 +171,13 @@ func (h *Handler) revert(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	subject, _, _ := splitMessage(info.Message)
-	caller := wiki.Caller{Client: "wikid-web", Author: h.opts.Reviewer, Tool: "revert_change"}
+	caller := wiki.Caller{Client: client, Tool: "revert_change"}
 	confirm := r.PostFormValue("confirm") == "yes"
+	if confirm {
+		if caller.Author, ok = h.actor(w, r); !ok {
+			return
+		}
+	}
 	res, err := h.w.Revert(r.Context(), wiki.RevertRequest{Commit: info.ID, Mutation: wiki.Mutation{DryRun: !confirm, Caller: caller}})
 	var e *wiki.Error
 	if errors.As(err, &e) && e.Code == wiki.CodeConflict {
@@ -183,6 +193,8 @@ func (h *Handler) revert(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/commit/"+res.Commit, http.StatusSeeOther)
 		return
 	}
-	h.render(w, r, "revert.html", revertPage{Commit: info.ID, Subject: subject, Summary: res.Summary, Risk: res.Risk,
-		Files: parseUnified(res.Diff), CSRF: h.csrf(r)})
+	page := revertPage{Commit: info.ID, Subject: subject, Summary: res.Summary, Risk: res.Risk,
+		Files: parseUnified(res.Diff), CSRF: h.csrf(r)}
+	page.Reviewer, page.NoReviewer = h.reviewerLine()
+	h.render(w, r, "revert.html", page)
 }

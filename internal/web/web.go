@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 	"unicode"
@@ -35,9 +36,13 @@ type Options struct {
 	AllowedOrigins []string
 	// ReadOnly hides review and undo and refuses their requests.
 	ReadOnly bool
-	// Reviewer is the person a review mark or an undo is by; the zero
-	// value is the wiki's configured author.
+	// Reviewer is the person review marks, undos and restores are by (the
+	// review: setting); the zero value is the person git names for the
+	// repository, and without one they are refused.
 	Reviewer wiki.Identity
+	// Getenv reads the environment git's configuration is found with;
+	// default os.Getenv.
+	Getenv func(string) string
 }
 
 // Handler serves the pages of one wiki.
@@ -57,8 +62,8 @@ func New(w *wiki.Wiki, opts Options) *Handler {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	if opts.Reviewer == (wiki.Identity{}) {
-		opts.Reviewer = w.Options().Author
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
 	}
 	h := &Handler{w: w, opts: opts, mux: http.NewServeMux(), acc: newAccess(opts.SignIn, opts.AllowedOrigins)}
 	h.tmpl = template.Must(template.New("").Funcs(template.FuncMap{
