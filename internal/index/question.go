@@ -16,13 +16,15 @@ import (
 )
 
 // A question is a query in plain words: two or more free words side by
-// side, with no operator (grammar.Query.Plain). It keeps the strict meaning
-// of the query language first, every word in every note found; when that
-// finds fewer notes than the page holds, the notes that hold some of the
-// words follow, ranked by BM25 times the share of the words they hold and
-// a bonus for holding them close together. Stop words count only in the
-// strict part. Quoted phrases, prefixes and field terms stay required in
-// both parts, as do the filters.
+// side, with no AND, OR or parentheses (grammar.Query.Plain). It keeps the
+// strict meaning of the query language first, every word in every note
+// found; when that finds fewer notes than the page holds, the notes that
+// hold some of the words follow, ranked by BM25 times the share of the
+// words they hold (each weighed by its rarity), a bonus for holding them
+// close together, and less for a note in another script or language than
+// the question's. Stop words of the question's language count only in the
+// strict part. Quoted phrases, prefixes, field terms and exclusions stay
+// strict in both parts, as do the filters.
 
 // questionDepth is how many notes a question ranks when it relaxes: its
 // results, over every page, are at most these.
@@ -33,9 +35,9 @@ const questionDepth = 100
 const (
 	// coverageExponent raises the share of the question's words a note
 	// holds before it multiplies the note's BM25 score (which bleve has
-	// already multiplied by that share once). The cube measured best: top
-	// 5 from 42% to 50% on the help vault's questions, 73% to 77% on the
-	// CLI documentation's.
+	// already multiplied by that share once). The cube measured best: on
+	// the help vault's questions, top 5 went from 42% at 1 to 50%; on the
+	// CLI documentation's, from 73% to 77%.
 	coverageExponent = 3
 	// proximityBonus is the most that holding the words close together
 	// adds: a note whose words stand side by side scores this much more.
@@ -43,7 +45,8 @@ const (
 	// would.
 	proximityBonus = 0.5
 	// foreignWeight weighs a note in another script or language than the
-	// question.
+	// question: on the help vault, translated into 35 languages, it took
+	// the questions' top 5 from 50% to 57%.
 	foreignWeight = 0.5
 )
 
