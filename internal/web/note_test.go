@@ -1,0 +1,65 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/web"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// TestNotePage_Deleted opens the page of a note an assistant deleted, as
+// the timeline links to it: its last version, who deleted it and when,
+// and a restore that previews, then brings it back as git has it.
+func TestNotePage_Deleted(t *testing.T) {
+	w, dir := reviewWiki(t)
+	ctx := context.Background()
+	codex := wiki.Caller{Client: "codex/0.9", Author: wiki.Identity{Name: "codex", Email: "codex@mcp.wikid"}, Tool: "delete_note"}
+	if _, err := w.Delete(ctx, wiki.DeleteRequest{Path: "people/ada", Confirm: true, Mutation: wiki.Mutation{Caller: codex}}); err != nil {
+		t.Fatal(err)
+	}
+	deletion := head(t, dir)
+	last := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--format=%H", deletion+"~1", "--", "people/ada.md"))
+	srv := httptest.NewServer(web.New(w, web.Options{Reviewer: wiki.Identity{Name: "Pat Person", Email: "pat@example.com"}}))
+	defer srv.Close()
+	b := newBrowser(t, srv)
+
+	status, page := b.get("/note/people/ada")
+	if status != http.StatusOK {
+		t.Fatalf("GET /note/people/ada: %d\n%s", status, page)
+	}
+	for _, want := range []string{"This note was deleted", `by codex, in <a href="/commit/` + deletion + `">`, "Owns the ", "&amp; risks.",
+		`<input type="hidden" name="version" value="` + last + `">`, "Restore this note…", `<span class="del">deleted</span>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the deleted note's page lacks %q:\n%s", want, page)
+		}
+	}
+	if strings.Contains(page, "?blame=1") {
+		t.Errorf("a deleted note offers a blame:\n%s", page)
+	}
+	if status, _ := b.get("/note/people/nobody"); status != http.StatusNotFound {
+		t.Errorf("a note that never was: %d", status)
+	}
+
+	// The restore's preview, then the restore, with the page's form.
+	form := url.Values{"csrf": {csrfOf(t, page)}, "version": {last}}
+	if status, _ := b.post("/note/people/ada/restore", srv.URL, form); status != http.StatusOK || head(t, dir) != deletion {
+		t.Fatalf("the preview: %d, or it committed", status)
+	}
+	form.Set("confirm", "yes")
+	if status, loc := b.post("/note/people/ada/restore", srv.URL, form); status != http.StatusSeeOther || !strings.HasPrefix(loc, "/commit/") {
+		t.Fatalf("restore: %d %s", status, loc)
+	}
+	if got, want := gittest.Git(t, dir, "show", "HEAD:people/ada.md"), gittest.Git(t, dir, "show", last+":people/ada.md"); got != want {
+		t.Errorf("restored %q, want %q", got, want)
+	}
+	gittest.Fsck(t, dir)
+	if _, page := b.get("/note/people/ada"); strings.Contains(page, "This note was deleted") {
+		t.Errorf("the restored note still reads as deleted:\n%s", page)
+	}
+}
