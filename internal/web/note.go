@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"html/template"
 	"net/http"
@@ -122,7 +123,10 @@ func (h *Handler) note(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, r, err)
 			return
 		}
-		page.Blame = blameRuns(res.Content, b)
+		if page.Blame, err = h.blameRuns(ctx, res.Content, b); err != nil {
+			h.fail(w, r, err)
+			return
+		}
 	}
 	if from, to := q.Get("from"), q.Get("to"); from != "" || to != "" {
 		d, err := h.w.Diff(ctx, wiki.DiffRequest{Path: res.Path, From: from, To: to})
@@ -256,23 +260,57 @@ func (h *Handler) restore(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, "restore.html", page)
 }
 
-// blameRun is a run of lines of a note last changed by one commit.
+// blameRun is a run of lines of a note last changed by one commit, and
+// the assistant that made it (its Wiki-Client trailer), if one did.
 type blameRun struct {
-	Entry wiki.BlameEntry
-	Lines string
+	Entry  wiki.BlameEntry
+	Client string
+	Lines  []blameLine
 }
 
-// blameRuns pairs the runs of a blame with the note's lines.
-func blameRuns(content string, b *wiki.BlameResult) []blameRun {
+// blameLine is a line of a note and its number.
+type blameLine struct {
+	N    int
+	Text string
+}
+
+// blameRuns pairs the runs of a blame with the note's lines, and each run
+// with the client its commit names.
+func (h *Handler) blameRuns(ctx context.Context, content string, b *wiki.BlameResult) ([]blameRun, error) {
 	lines := strings.Split(strings.TrimSuffix(content, "\n"), "\n")
+	clients := map[string]string{}
 	var out []blameRun
 	for _, e := range b.Ranges {
 		if e.Start < 1 || e.End > len(lines) || e.Start > e.End {
 			continue
 		}
-		out = append(out, blameRun{Entry: e, Lines: strings.Join(lines[e.Start-1:e.End], "\n")})
+		client, ok := clients[e.Commit]
+		if !ok {
+			info, err := h.w.Store().CommitInfo(ctx, e.Commit)
+			if err != nil {
+				return nil, err
+			}
+			client = trailer(info.Message, "Wiki-Client")
+			clients[e.Commit] = client
+		}
+		run := blameRun{Entry: e, Client: client}
+		for n := e.Start; n <= e.End; n++ {
+			run.Lines = append(run.Lines, blameLine{N: n, Text: lines[n-1]})
+		}
+		out = append(out, run)
 	}
-	return out
+	return out, nil
+}
+
+// trailer is the value of a commit message's trailer, "" without one.
+func trailer(msg, key string) string {
+	_, _, trailers := splitMessage(msg)
+	for _, t := range trailers {
+		if strings.EqualFold(t[0], key) {
+			return t[1]
+		}
+	}
+	return ""
 }
 
 // historyRow is a version of a note in its history, with the version

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -61,5 +63,42 @@ func TestNotePage_Deleted(t *testing.T) {
 	gittest.Fsck(t, dir)
 	if _, page := b.get("/note/people/ada"); strings.Contains(page, "This note was deleted") {
 		t.Errorf("the restored note still reads as deleted:\n%s", page)
+	}
+}
+
+// TestNotePage_Blame checks the blame against git blame: every line once,
+// numbered, credited to the commit git names, and the lines whose commit
+// has a Wiki-Client trailer set apart with the client's name.
+func TestNotePage_Blame(t *testing.T) {
+	w, dir := reviewWiki(t)
+	srv := httptest.NewServer(web.New(w, web.Options{}))
+	defer srv.Close()
+	status, page := get(t, srv, "/note/plan?blame=1")
+	if status != http.StatusOK {
+		t.Fatalf("%d\n%s", status, page)
+	}
+	// git blame's commit for each line, and each commit's client.
+	var want []string
+	for _, l := range strings.Split(gittest.Git(t, dir, "blame", "--line-porcelain", "plan.md"), "\n") {
+		if f := strings.Fields(l); len(f) >= 3 && len(f[0]) == 40 {
+			want = append(want, f[0])
+		}
+	}
+	rows := regexp.MustCompile(`(?s)<tr( class="assistant" title="last changed by the assistant ([^"]*)")?><td class="num"><a href="/commit/([0-9a-f]+)">.*?</tr>`).FindAllStringSubmatch(page, -1)
+	line := 0
+	for _, row := range rows {
+		client := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--format=%(trailers:key=Wiki-Client,valueonly)", row[3]))
+		if row[2] != client {
+			t.Errorf("commit %s: the page names the client %q, git %q", row[3][:7], row[2], client)
+		}
+		for _, n := range regexp.MustCompile(`<span class="n" id="L(\d+)">(\d+)</span>`).FindAllStringSubmatch(row[0], -1) {
+			line++
+			if n[2] != strconv.Itoa(line) || line > len(want) || want[line-1] != row[3] {
+				t.Errorf("line %s in the row of %s: want line %d of git blame's %d", n[2], row[3][:7], line, len(want))
+			}
+		}
+	}
+	if line != len(want) || !strings.Contains(page, `title="last changed by the assistant claude-code/2.1"`) {
+		t.Errorf("%d lines numbered, git blame has %d; or no assistant's line:\n%s", line, len(want), page)
 	}
 }
