@@ -102,3 +102,33 @@ func TestNotePage_Blame(t *testing.T) {
 		t.Errorf("%d lines numbered, git blame has %d; or no assistant's line:\n%s", line, len(want), page)
 	}
 }
+
+// TestSearchPage_Snippets searches notes full of links: the snippets read
+// as text, the labels of wiki links and the hosts of URLs, and keep the
+// matches marked.
+func TestSearchPage_Snippets(t *testing.T) {
+	w, dir := reviewWiki(t)
+	gittest.Commit(t, dir, "links", map[string]string{
+		"roadmap.md": "# Roadmap\n\nThe beta follows [[plan|the launch plan]] and [[people/ada]]; the spec is at https://specs.example.com/beta/v2/index.html and [the tracker](https://tracker.example.com/q?beta=1).\n",
+	})
+	if err := w.CatchUp(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(web.New(w, web.Options{}))
+	defer srv.Close()
+	var snips string
+	for _, q := range []string{"follows", "tracker"} {
+		_, page := get(t, srv, "/search?q="+q)
+		snips += strings.Join(regexp.MustCompile(`<p class="snippet">(.*?)</p>`).FindAllString(page, -1), "\n") + "\n"
+	}
+	for _, want := range []string{"<mark>follows</mark> the launch plan and people/ada", "specs.example.com", "the <mark>tracker</mark>"} {
+		if !strings.Contains(snips, want) {
+			t.Errorf("the snippets lack %q:\n%s", want, snips)
+		}
+	}
+	for _, raw := range []string{"[[", "]]", "https://", "](", "|"} {
+		if strings.Contains(snips, raw) {
+			t.Errorf("the snippets show %q:\n%s", raw, snips)
+		}
+	}
+}
