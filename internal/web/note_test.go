@@ -84,7 +84,7 @@ func TestNotePage_Blame(t *testing.T) {
 			want = append(want, f[0])
 		}
 	}
-	rows := regexp.MustCompile(`(?s)<tr( class="assistant" title="last changed by the assistant ([^"]*)")?><td class="num"><a href="/commit/([0-9a-f]+)">.*?</tr>`).FindAllStringSubmatch(page, -1)
+	rows := regexp.MustCompile(`(?s)<tr( class="assistant" title="last changed by the assistant ([^"]*)")?><td class="who"><a href="/commit/([0-9a-f]+)">.*?</tr>`).FindAllStringSubmatch(page, -1)
 	line := 0
 	for _, row := range rows {
 		client := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--format=%(trailers:key=Wiki-Client,valueonly)", row[3]))

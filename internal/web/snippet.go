@@ -16,6 +16,7 @@ var (
 	snipURL      = regexp.MustCompile(`(?:«)?https?://[^\s<>()\[\]]+`)
 	snipEmphasis = strings.NewReplacer("**", "", "__", "", "`", "")
 	snipMarks    = strings.NewReplacer("«", "", "»", "")
+	snipHeading  = regexp.MustCompile(`(?m)^#{1,6}[ \t]+`)
 )
 
 // snippetHTML renders a search snippet as text: [[target|label]] as the
@@ -42,6 +43,7 @@ func snippetHTML(s string) template.HTML {
 		trimmed := strings.TrimRight(u, ".,;:!?")
 		return shown(urlHost(trimmed), trimmed) + u[len(trimmed):]
 	})
+	s = snipHeading.ReplaceAllString(s, "")
 	// What is left of a link the snippet cut in two, and emphasis.
 	s = strings.NewReplacer("[[", "", "]]", "").Replace(snipEmphasis.Replace(s))
 	esc := template.HTMLEscapeString(s)

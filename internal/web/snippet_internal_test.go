@@ -15,6 +15,7 @@ func TestSnippetHTML(t *testing.T) {
 		{"bare URL", "at https://www.example.com/very/long/path?x=1 and on", "at example.com and on"},
 		{"bare URL with a match", "at https://docs.example.com/«beta»/notes.", "at <mark>docs.example.com</mark>."},
 		{"link cut by the snippet", "…the plan|roadmap]] and [[peo", "…the plan|roadmap and peo"},
+		{"heading", "# «Project» 1", "<mark>Project</mark> 1"},
 		{"emphasis", "a **«bold»** move", "a <mark>bold</mark> move"},
 		{"escaped", "<b>«x»</b> & y", "&lt;b&gt;<mark>x</mark>&lt;/b&gt; &amp; y"},
 		{"a mark cut in two", "«open and » close»", "<mark>open and </mark> close"},
