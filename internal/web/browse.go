@@ -70,11 +70,7 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request) {
 		for _, hit := range res.Results {
 			x := searchHit{SearchHit: hit}
 			for _, s := range hit.Snippets {
-				// The index marks matches with « and »: escape the text, then
-				// turn the marks into <mark>.
-				esc := template.HTMLEscapeString(s.Text)
-				esc = strings.NewReplacer("«", "<mark>", "»", "</mark>").Replace(esc)
-				x.Snips = append(x.Snips, template.HTML(esc))
+				x.Snips = append(x.Snips, snippetHTML(s.Text))
 			}
 			page.Results = append(page.Results, x)
 		}

@@ -16,11 +16,14 @@ type commitPage struct {
 	Subject  string
 	Body     string
 	Trailers [][2]string
-	Files    []fileDiff
-	Stats    *wiki.DiffResult
-	Mark     *mark
-	CSRF     string
-	ReadOnly bool
+	// Files are the commit's files, each with its diff to show; Rewrites
+	// the notes whose only change is links rewritten to the notes it
+	// renamed.
+	Files, Rewrites []changedFile
+	Stats           *wiki.DiffResult
+	Mark            *mark
+	CSRF            string
+	ReadOnly        bool
 	// Reviewer is who a mark or an undo would be by; NoReviewer, why
 	// nobody.
 	Reviewer, NoReviewer string
@@ -72,7 +75,8 @@ func (h *Handler) commit(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	page := commitPage{Commit: info, Files: parseUnified(res.Diff), Stats: res, CSRF: h.csrf(r), ReadOnly: h.opts.ReadOnly}
+	page := commitPage{Commit: info, Stats: res, CSRF: h.csrf(r), ReadOnly: h.opts.ReadOnly}
+	page.Files, page.Rewrites = commitFiles(res)
 	page.Subject, page.Body, page.Trailers = splitMessage(info.Message)
 	if !h.opts.ReadOnly {
 		page.Reviewer, page.NoReviewer = h.reviewerLine()

@@ -2,10 +2,13 @@ package web
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"html/template"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -31,7 +34,10 @@ type notePage struct {
 	History    []historyRow
 	// Version is the commit shown, "" for the note as it is now; Diff the
 	// change between two versions when asked for one.
-	Version  string
+	Version string
+	// Deleted is the commit that deleted the note, when the page shows a
+	// note HEAD no longer has: its last version, Version, before that.
+	Deleted  *wiki.HistoryEntry
 	Blame    []blameRun
 	Diff     []fileDiff
 	From, To string
@@ -49,6 +55,13 @@ func (h *Handler) note(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	version := q.Get("version")
 	res, err := h.w.Read(ctx, wiki.ReadRequest{Path: r.PathValue("path"), Version: version, MaxChars: int(h.w.Options().MaxNoteSize)})
+	var deleted *wiki.HistoryEntry
+	if e := (*wiki.Error)(nil); errors.As(err, &e) && e.Code == wiki.CodeNotFound && version == "" {
+		// A note HEAD no longer has: its last version, if it was deleted.
+		if d, last, ok := h.deletedNote(r, r.PathValue("path")); ok {
+			res, err, deleted, version = last, nil, d, last.Commit
+		}
+	}
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -69,6 +82,10 @@ func (h *Handler) note(w http.ResponseWriter, r *http.Request) {
 		if l.Path != "" {
 			resolved[l.Target] = l.Path
 		}
+	}
+	if deleted != nil {
+		// The graph has no links of a deleted note: resolve its own.
+		resolved = h.resolveLinks(r, res.Content)
 	}
 	body := res.Content[note.Parse(res.Path, []byte(res.Content)).BodyStart:]
 	body = wikiLink.ReplaceAllStringFunc(body, func(m string) string {
@@ -92,7 +109,7 @@ func (h *Handler) note(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page := notePage{Note: res, HTML: template.HTML(out.String()), Backlinks: links.Incoming,
-		Version: version, CSRF: h.csrf(r), ReadOnly: h.opts.ReadOnly}
+		Version: version, Deleted: deleted, CSRF: h.csrf(r), ReadOnly: h.opts.ReadOnly}
 	for i, e := range hist.Revisions {
 		row := historyRow{HistoryEntry: e, Latest: i == 0}
 		if i+1 < len(hist.Revisions) {
@@ -106,7 +123,10 @@ func (h *Handler) note(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, r, err)
 			return
 		}
-		page.Blame = blameRuns(res.Content, b)
+		if page.Blame, err = h.blameRuns(ctx, res.Content, b); err != nil {
+			h.fail(w, r, err)
+			return
+		}
 	}
 	if from, to := q.Get("from"), q.Get("to"); from != "" || to != "" {
 		d, err := h.w.Diff(ctx, wiki.DiffRequest{Path: res.Path, From: from, To: to})
@@ -120,6 +140,49 @@ func (h *Handler) note(w http.ResponseWriter, r *http.Request) {
 		page.Properties = append(page.Properties, [2]string{k, propertyText(res.Properties[k])})
 	}
 	h.render(w, r, "note.html", page)
+}
+
+// deletedNote finds the commit that deleted the note at path and reads the
+// note's last version before it; false when the note was not deleted or
+// cannot be read.
+func (h *Handler) deletedNote(r *http.Request, path string) (*wiki.HistoryEntry, *wiki.ReadResult, bool) {
+	ctx := r.Context()
+	hist, err := h.w.History(ctx, wiki.HistoryRequest{Path: path, Limit: 1})
+	if err != nil || hist.Exists || len(hist.Revisions) == 0 || hist.Revisions[0].Change != wiki.ChangeDeleted {
+		return nil, nil, false
+	}
+	d := hist.Revisions[0]
+	last, err := h.w.Read(ctx, wiki.ReadRequest{Path: hist.File, Version: d.Commit + "~1", MaxChars: int(h.w.Options().MaxNoteSize)})
+	if err != nil || last.Commit == "" {
+		h.opts.Logger.WarnContext(ctx, "read a deleted note's last version", "path", path, "err", err)
+		return nil, nil, false
+	}
+	return &d, last, true
+}
+
+// resolveLinks resolves the wiki links of content as the notes at HEAD
+// answer to their names, for a note the link graph does not hold.
+func (h *Handler) resolveLinks(r *http.Request, content string) map[string]string {
+	out := map[string]string{}
+	var names []string
+	for _, m := range wikiLink.FindAllStringSubmatch(content, wiki.MaxResolveNames) {
+		if t := strings.TrimSpace(m[2]); t != "" && !slices.Contains(names, t) {
+			names = append(names, t)
+		}
+	}
+	if len(names) == 0 {
+		return out
+	}
+	res, err := h.w.Resolve(r.Context(), wiki.ResolveRequest{Names: names})
+	if err != nil {
+		return out
+	}
+	for _, n := range res.Results {
+		if len(n.Matches) > 0 {
+			out[n.Name] = n.Matches[0].Path
+		}
+	}
+	return out
 }
 
 // file serves an image of the wiki, for the notes that embed it.
@@ -197,23 +260,57 @@ func (h *Handler) restore(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, "restore.html", page)
 }
 
-// blameRun is a run of lines of a note last changed by one commit.
+// blameRun is a run of lines of a note last changed by one commit, and
+// the assistant that made it (its Wiki-Client trailer), if one did.
 type blameRun struct {
-	Entry wiki.BlameEntry
-	Lines string
+	Entry  wiki.BlameEntry
+	Client string
+	Lines  []blameLine
 }
 
-// blameRuns pairs the runs of a blame with the note's lines.
-func blameRuns(content string, b *wiki.BlameResult) []blameRun {
+// blameLine is a line of a note and its number.
+type blameLine struct {
+	N    int
+	Text string
+}
+
+// blameRuns pairs the runs of a blame with the note's lines, and each run
+// with the client its commit names.
+func (h *Handler) blameRuns(ctx context.Context, content string, b *wiki.BlameResult) ([]blameRun, error) {
 	lines := strings.Split(strings.TrimSuffix(content, "\n"), "\n")
+	clients := map[string]string{}
 	var out []blameRun
 	for _, e := range b.Ranges {
 		if e.Start < 1 || e.End > len(lines) || e.Start > e.End {
 			continue
 		}
-		out = append(out, blameRun{Entry: e, Lines: strings.Join(lines[e.Start-1:e.End], "\n")})
+		client, ok := clients[e.Commit]
+		if !ok {
+			info, err := h.w.Store().CommitInfo(ctx, e.Commit)
+			if err != nil {
+				return nil, err
+			}
+			client = trailer(info.Message, "Wiki-Client")
+			clients[e.Commit] = client
+		}
+		run := blameRun{Entry: e, Client: client}
+		for n := e.Start; n <= e.End; n++ {
+			run.Lines = append(run.Lines, blameLine{N: n, Text: lines[n-1]})
+		}
+		out = append(out, run)
 	}
-	return out
+	return out, nil
+}
+
+// trailer is the value of a commit message's trailer, "" without one.
+func trailer(msg, key string) string {
+	_, _, trailers := splitMessage(msg)
+	for _, t := range trailers {
+		if strings.EqualFold(t[0], key) {
+			return t[1]
+		}
+	}
+	return ""
 }
 
 // historyRow is a version of a note in its history, with the version

@@ -218,7 +218,7 @@ func TestNotePage(t *testing.T) {
 	}
 	_, blame := get(t, srv, "/note/plan?blame=1")
 	july := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--format=%h", "--grep=edit: plan"))
-	if m := regexp.MustCompile(`(?s)<tr>.*?</tr>`).FindAllString(blame, -1); !slices.ContainsFunc(m, func(r string) bool {
+	if m := regexp.MustCompile(`(?s)<tr[ >].*?</tr>`).FindAllString(blame, -1); !slices.ContainsFunc(m, func(r string) bool {
 		return strings.Contains(r, "Ship the beta in July.") && strings.Contains(r, ">"+july)
 	}) {
 		t.Errorf("blame does not credit %s with July:\n%s", july, blame)
