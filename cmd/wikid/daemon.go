@@ -349,10 +349,9 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 	opts := set.mcp
 	opts.Logger = logger
 	opts.ReadOnly = w.Options().ReadOnly
-	var pages daemon.Pages
-	if set.http != nil {
-		pages = web.New(w, web.Options{Logger: logger.WithGroup("web"), SignIn: set.http.Token != "",
-			AllowedOrigins: set.http.AllowedOrigins, ReadOnly: w.Options().ReadOnly, Reviewer: cfg.Review, Getenv: e.getenv})
+	pages := func(h daemon.HTTP) daemon.Pages {
+		return web.New(w, web.Options{Logger: logger.WithGroup("web"), SignIn: h.Token != "",
+			AllowedOrigins: h.AllowedOrigins, ReadOnly: w.Options().ReadOnly, Reviewer: cfg.Review, Getenv: e.getenv})
 	}
 	return daemon.Serve(ctx, daemon.Options{
 		Endpoint: ep, Lock: lock, Repository: repositoryFolder(ep.GitDir), Wiki: w, MCP: opts, Idle: set.idle, HTTP: set.http, Pages: pages, Logger: logger,
