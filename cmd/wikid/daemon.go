@@ -59,7 +59,8 @@ socket only you can open, in $XDG_RUNTIME_DIR/wikid (or WIKID_RUNTIME_DIR).
            (--if-not-running: and exits with status 0)
   stop     ask the daemon to stop; it finishes the requests in flight (MCP
            clients still connected start a new one: a way to run a new wikid)
-  status   pid, uptime, clients, index states and memory (--json for all);
+  status   pid, uptime, addresses, clients, index states and memory
+           (--json for all);
            a daemon that holds the repository's lock but does not answer
            yet is reported as starting
 
@@ -89,7 +90,7 @@ func (c *daemonCommand) Run(ctx context.Context, args []string) error {
 	fs := newFlagSet("daemon", c.Usage(), c.stderr)
 	repo := repoFlag(fs, c.env)
 	foreground := fs.Bool("foreground", false, "start: run the daemon in this process until it is stopped or a signal ends it")
-	idle := fs.Duration("idle", -1, "start: exit after this long without clients; 0 never (default 10m, or never with --foreground or --http)")
+	idle := fs.Duration("idle", -1, "start: exit after this long without clients, HTTP requests counted as clients; 0 never (default 10m, or never with --foreground or --http)")
 	httpAddr := fs.String("http", "", "start: also serve MCP over streamable HTTP at ADDR (host:port)")
 	token := fs.String("token", "", "start: bearer token HTTP clients must send (default $WIKID_TOKEN)")
 	var origins stringList
@@ -217,7 +218,7 @@ func printDaemonStatus(w io.Writer, st *daemon.Status) {
 	fmt.Fprintf(w, "log         %s\n", st.Log)
 	idle := "stays up"
 	if st.Idle != "" {
-		idle = "exits " + st.Idle + " after the last client"
+		idle = "exits " + st.Idle + " after the last client or HTTP request"
 	}
 	fmt.Fprintf(w, "clients     %d MCP, %d commands, %d HTTP sessions (%s)\n", st.Clients.MCP, st.Clients.CLI, st.Clients.HTTP, idle)
 	fmt.Fprintf(w, "index       %s\n", derivedLine(st.Index.CaughtUp, st.Index.Building, st.Index.Done, st.Index.Total, st.Index.Error))
@@ -349,10 +350,9 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 	opts := set.mcp
 	opts.Logger = logger
 	opts.ReadOnly = w.Options().ReadOnly
-	var pages daemon.Pages
-	if set.http != nil {
-		pages = web.New(w, web.Options{Logger: logger.WithGroup("web"), SignIn: set.http.Token != "",
-			AllowedOrigins: set.http.AllowedOrigins, ReadOnly: w.Options().ReadOnly, Reviewer: cfg.Review, Getenv: e.getenv})
+	pages := func(h daemon.HTTP) daemon.Pages {
+		return web.New(w, web.Options{Logger: logger.WithGroup("web"), SignIn: h.Token != "",
+			AllowedOrigins: h.AllowedOrigins, ReadOnly: w.Options().ReadOnly, Reviewer: cfg.Review, Getenv: e.getenv})
 	}
 	return daemon.Serve(ctx, daemon.Options{
 		Endpoint: ep, Lock: lock, Repository: repositoryFolder(ep.GitDir), Wiki: w, MCP: opts, Idle: set.idle, HTTP: set.http, Pages: pages, Logger: logger,
@@ -391,8 +391,9 @@ func daemonRunning(ctx context.Context, ep daemon.Endpoint, set daemonSettings, 
 	case st.HTTP != "":
 		return fmt.Errorf("%w (%s): point HTTP clients there, or stop it with %s to run another", daemon.ErrRunning, which, stop)
 	}
-	return fmt.Errorf("%w (%s), without HTTP, which a running daemon cannot add: stop it with %s and run this again "+
-		"(stdio clients still connected to it start a new one at once: close them first, "+
+	return fmt.Errorf("%w (%s), without HTTP: 'wikid web --no-open --http ADDR' adds it on a loopback address, "+
+		"with the token of WIKID_TOKEN, and keeps its clients connected; for any other address or origins, stop it with %s "+
+		"and run this again (stdio clients still connected to it start a new one at once: close them first, "+
 		"or start the daemon with HTTP before them, 'wikid daemon start --http ADDR')", daemon.ErrRunning, which, stop)
 }
 

@@ -96,6 +96,25 @@ func GetStatus(ctx context.Context, e Endpoint) (*Status, error) {
 	return rep.Status, nil
 }
 
+// AddHTTP asks the daemon at e to serve HTTP at h.Addr, with h's token and
+// origins, as a daemon started with Options.HTTP does: MCP at /mcp and its
+// web pages at /. Its clients stay connected. It returns the daemon's
+// status, whose HTTP and Web say where; a daemon that serves HTTP already
+// keeps its listener and says where that is. It returns an error wrapping
+// ErrNotRunning when no daemon runs, and the daemon's own when it cannot
+// listen at h.Addr.
+func AddHTTP(ctx context.Context, e Endpoint, h HTTP) (*Status, error) {
+	c, rep, err := dial(ctx, e, hello{Kind: kindHTTP, HTTP: &h})
+	if err != nil {
+		return nil, err
+	}
+	c.Close()
+	if rep.Status == nil {
+		return nil, errors.New("the daemon sent no status")
+	}
+	return rep.Status, nil
+}
+
 // Lookup is GetStatus that also finds a daemon that does not answer yet:
 // when a process holds e's daemon lock but its socket does not answer, it
 // returns a Status with Starting set and the pid the holder wrote. It

@@ -22,5 +22,6 @@
 // naming what the connection is for) and one JSON line back (ok, or an
 // error); then, for an MCP connection, the MCP stream itself (newline
 // delimited JSON-RPC, as over stdio); for a command, frames (see frame);
-// for status and stop, the reply is the whole exchange.
+// for status, stop and http (add an HTTP listener to a running daemon), the
+// reply is the whole exchange.
 package daemon

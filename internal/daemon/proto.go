@@ -20,6 +20,7 @@ const (
 	kindCLI    = "cli"
 	kindStatus = "status"
 	kindStop   = "stop"
+	kindHTTP   = "http"
 )
 
 // hello is the first line a client sends.
@@ -28,6 +29,8 @@ type hello struct {
 	Kind     string      `json:"kind"`
 	MCP      *MCPOptions `json:"mcp,omitempty"`
 	CLI      *Command    `json:"cli,omitempty"`
+	// HTTP is the listener an HTTP connection asks for.
+	HTTP *HTTP `json:"http,omitempty"`
 }
 
 // MCPOptions are what one MCP connection asks of the daemon: the flags of

@@ -36,15 +36,18 @@ type Options struct {
 	// connection's MCPOptions narrow it.
 	MCP mcpserver.Options
 	// Idle is how long the daemon waits after its last client left before
-	// it exits; zero means it never does. A daemon that serves HTTP never
-	// exits for being idle.
+	// it exits; zero means it never does. Over HTTP, a request in flight
+	// (a page, or an MCP call or stream at /mcp) is a client, so the
+	// daemon exits Idle after the last one ended when nothing else is
+	// connected.
 	Idle time.Duration
-	// HTTP, if set, is also served, over TCP, with these options.
+	// HTTP, if set, is also served, over TCP, with these options. A
+	// daemon without it adds it when a client asks (AddHTTP).
 	HTTP *HTTP
-	// Pages, if set with HTTP, are the web pages served at / beside MCP's
-	// /mcp; status gives their address, with a sign-in link when they
-	// need one.
-	Pages Pages
+	// Pages, if set, makes the web pages served at / beside MCP's /mcp on
+	// the HTTP listener, given its options; status gives their address,
+	// with a sign-in link when they need one.
+	Pages func(HTTP) Pages
 	// RunCommand runs a command line for a client and returns its exit
 	// status; nil refuses commands.
 	RunCommand func(ctx context.Context, cmd Command, stdin io.Reader, stdout, stderr io.Writer) int
@@ -64,7 +67,8 @@ type Pages interface {
 
 // HTTP is the daemon's HTTP listener.
 type HTTP struct {
-	Addr string
+	// Addr is the address to listen at (host:port; port 0 for a free one).
+	Addr string `json:"addr"`
 	mcpserver.HTTPOptions
 }
 
@@ -117,15 +121,24 @@ type daemon struct {
 	opts    Options
 	log     *slog.Logger
 	started time.Time
-	httpURL string
-	baseURL string // the HTTP listener's scheme and address, "" without HTTP
-
-	mu      sync.Mutex
-	servers map[string]*mcpserver.Server // by MCPOptions
-	http    *mcpserver.HTTPHandler       // nil without HTTP
-	conns   map[net.Conn]string          // open client connections, by kind
-	idle    *time.Timer
 	stop    context.CancelFunc
+
+	// addHTTP serialises adding the HTTP listener.
+	addHTTP sync.Mutex
+
+	mu       sync.Mutex
+	servers  map[string]*mcpserver.Server // by MCPOptions
+	conns    map[net.Conn]string          // open client connections, by kind
+	requests int                          // HTTP requests in flight
+	idle     *time.Timer
+	idleGen  int // which arming of the idle timer is current
+	closing  bool
+	// The HTTP listener, once there is one.
+	hs      *http.Server
+	http    *mcpserver.HTTPHandler
+	pages   Pages  // nil without pages
+	httpURL string // the MCP endpoint's URL
+	baseURL string // the listener's scheme and address
 }
 
 // Serve runs the daemon until ctx is done, a client asks it to stop, or it
@@ -158,35 +171,11 @@ func Serve(ctx context.Context, opts Options) error {
 		opts: opts, log: opts.Logger.WithGroup("daemon"), started: time.Now(),
 		servers: map[string]*mcpserver.Server{}, conns: map[net.Conn]string{}, stop: stop,
 	}
-	var hs *http.Server
-	var hh *mcpserver.HTTPHandler
 	if opts.HTTP != nil {
-		tcp, err := net.Listen("tcp", opts.HTTP.Addr)
-		if err != nil {
+		if err := d.listenHTTP(*opts.HTTP); err != nil {
 			ln.Close()
 			return err
 		}
-		srv, _ := d.server(MCPOptions{})
-		hh = srv.HTTPHandler(opts.HTTP.HTTPOptions)
-		d.http = hh
-		var handler http.Handler = hh
-		if opts.Pages != nil {
-			mux := http.NewServeMux()
-			mux.Handle(mcpserver.HTTPPath, hh)
-			mux.Handle(mcpserver.HTTPPath+"/", hh)
-			mux.Handle("/", opts.Pages)
-			handler = mux
-		}
-		hs = mcpserver.NewHTTPServer(handler, slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn))
-		d.baseURL = "http://" + tcp.Addr().String()
-		d.httpURL = d.baseURL + mcpserver.HTTPPath
-		go func() {
-			if err := hs.Serve(tcp); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				d.log.Error("HTTP server", "err", err)
-				stop()
-			}
-		}()
-		d.log.Info("serving MCP over HTTP", "url", d.httpURL, "token", opts.HTTP.Token != "")
 	}
 	d.log.Info("daemon started", "pid", os.Getpid(), "socket", opts.Endpoint.Socket, "git_dir", opts.Endpoint.GitDir, "idle", opts.Idle)
 	d.armIdle()
@@ -218,12 +207,83 @@ func Serve(ctx context.Context, opts Options) error {
 	d.closeReads()
 	shCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
 	defer cancel()
+	d.addHTTP.Lock()
+	d.mu.Lock()
+	d.closing = true
+	hs, hh := d.hs, d.http
+	d.mu.Unlock()
+	d.addHTTP.Unlock()
 	if hs != nil {
 		hh.Close(shCtx)
 		_ = hs.Shutdown(shCtx)
 	}
 	wg.Wait()
 	return nil
+}
+
+// listenHTTP listens at h.Addr and serves MCP at /mcp there, and the pages
+// at / when the daemon has them. It returns an error when it cannot
+// listen, when the daemon serves HTTP already, or when it is stopping.
+func (d *daemon) listenHTTP(h HTTP) error {
+	d.addHTTP.Lock()
+	defer d.addHTTP.Unlock()
+	d.mu.Lock()
+	busy, closing := d.hs != nil, d.closing
+	d.mu.Unlock()
+	switch {
+	case busy:
+		return errors.New("the daemon serves HTTP already")
+	case closing:
+		return errors.New("the daemon is stopping")
+	}
+	tcp, err := net.Listen("tcp", h.Addr)
+	if err != nil {
+		return err
+	}
+	srv, _ := d.server(MCPOptions{})
+	hh := srv.HTTPHandler(h.HTTPOptions)
+	var handler http.Handler = hh
+	var pages Pages
+	if d.opts.Pages != nil {
+		pages = d.opts.Pages(h)
+		mux := http.NewServeMux()
+		mux.Handle(mcpserver.HTTPPath, hh)
+		mux.Handle(mcpserver.HTTPPath+"/", hh)
+		mux.Handle("/", pages)
+		handler = mux
+	}
+	hs := mcpserver.NewHTTPServer(d.counted(handler), slog.NewLogLogger(d.opts.Logger.Handler(), slog.LevelWarn))
+	base := "http://" + tcp.Addr().String()
+	d.mu.Lock()
+	d.hs, d.http, d.pages = hs, hh, pages
+	d.baseURL, d.httpURL = base, base+mcpserver.HTTPPath
+	d.mu.Unlock()
+	go func() {
+		if err := hs.Serve(tcp); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			d.log.Error("HTTP server", "err", err)
+			d.stop()
+		}
+	}()
+	d.log.Info("serving MCP over HTTP", "url", base+mcpserver.HTTPPath, "token", h.Token != "", "pages", pages != nil)
+	return nil
+}
+
+// counted counts the HTTP requests in flight as clients, for the idle
+// timer: the daemon exits no sooner than Idle after the last one ended.
+func (d *daemon) counted(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		d.mu.Lock()
+		d.requests++
+		d.disarmIdle()
+		d.mu.Unlock()
+		defer func() {
+			d.mu.Lock()
+			d.requests--
+			d.mu.Unlock()
+			d.armIdle()
+		}()
+		next.ServeHTTP(w, r)
+	})
 }
 
 // server returns the MCP server for a connection's options, made once per
@@ -281,6 +341,27 @@ func (d *daemon) serveConn(ctx context.Context, conn net.Conn) {
 		_ = writeLine(conn, reply{})
 		d.log.Info("stop requested by a client")
 		d.stop()
+	case kindHTTP:
+		if h.HTTP == nil {
+			_ = writeLine(conn, reply{Error: "daemon protocol: an HTTP request without its address"})
+			return
+		}
+		d.mu.Lock()
+		serving := d.hs != nil
+		d.mu.Unlock()
+		if !serving {
+			if err := d.listenHTTP(*h.HTTP); err != nil {
+				d.mu.Lock()
+				serving = d.hs != nil // another client's request won
+				d.mu.Unlock()
+				if !serving {
+					_ = writeLine(conn, reply{Error: fmt.Sprintf("serve HTTP at %s: %v", h.HTTP.Addr, err)})
+					return
+				}
+			}
+		}
+		st := d.status(ctx)
+		_ = writeLine(conn, reply{Status: &st})
 	case kindMCP:
 		o := MCPOptions{}
 		if h.MCP != nil {
@@ -374,9 +455,7 @@ func (d *daemon) track(conn net.Conn, kind string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.conns[conn] = kind
-	if d.idle != nil {
-		d.idle.Stop()
-	}
+	d.disarmIdle()
 }
 
 // untrack forgets a client connection; the last one leaving arms the idle
@@ -388,24 +467,32 @@ func (d *daemon) untrack(conn net.Conn) {
 	d.armIdle()
 }
 
-// armIdle starts the idle timer when no client is connected.
+// disarmIdle stops the idle timer; d.mu is held.
+func (d *daemon) disarmIdle() {
+	d.idleGen++
+	if d.idle != nil {
+		d.idle.Stop()
+	}
+}
+
+// armIdle starts the idle timer when no client is connected and no HTTP
+// request is in flight.
 func (d *daemon) armIdle() {
-	if d.opts.Idle <= 0 || d.opts.HTTP != nil {
+	if d.opts.Idle <= 0 {
 		return
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if len(d.conns) > 0 {
+	if len(d.conns) > 0 || d.requests > 0 || d.closing {
 		return
 	}
-	if d.idle != nil {
-		d.idle.Stop()
-	}
+	d.disarmIdle()
+	gen := d.idleGen
 	d.idle = time.AfterFunc(d.opts.Idle, func() {
 		d.mu.Lock()
-		n := len(d.conns)
+		idle := gen == d.idleGen && len(d.conns) == 0 && d.requests == 0
 		d.mu.Unlock()
-		if n == 0 {
+		if idle {
 			d.log.Info("no client for a while: exiting", "idle", d.opts.Idle)
 			d.stop()
 		}
@@ -417,9 +504,7 @@ func (d *daemon) armIdle() {
 func (d *daemon) closeReads() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.idle != nil {
-		d.idle.Stop()
-	}
+	d.disarmIdle()
 	for c := range d.conns {
 		if uc, ok := c.(*net.UnixConn); ok {
 			_ = uc.CloseRead()
@@ -434,12 +519,9 @@ func (d *daemon) status(ctx context.Context) Status {
 	st := Status{
 		PID: os.Getpid(), Started: d.started, Uptime: time.Since(d.started).Round(time.Second).String(),
 		Version: d.opts.MCP.Version, GitDir: d.opts.Endpoint.GitDir, Repository: d.opts.Repository,
-		Socket: d.opts.Endpoint.Socket, Log: d.opts.Endpoint.Log, HTTP: d.httpURL,
+		Socket: d.opts.Endpoint.Socket, Log: d.opts.Endpoint.Log,
 	}
-	if d.opts.Pages != nil && d.baseURL != "" {
-		st.Web = d.opts.Pages.SignInLink(d.baseURL)
-	}
-	if d.opts.Idle > 0 && d.opts.HTTP == nil {
+	if d.opts.Idle > 0 {
 		st.Idle = d.opts.Idle.String()
 	}
 	d.mu.Lock()
@@ -450,9 +532,14 @@ func (d *daemon) status(ctx context.Context) Status {
 			st.Clients.CLI++
 		}
 	}
+	st.HTTP = d.httpURL
+	pages, base, hh := d.pages, d.baseURL, d.http
 	d.mu.Unlock()
-	if d.http != nil {
-		st.Clients.HTTP = d.http.Sessions()
+	if pages != nil {
+		st.Web = pages.SignInLink(base)
+	}
+	if hh != nil {
+		st.Clients.HTTP = hh.Sessions()
 	}
 	st.Index, st.History, st.Graph, st.Blocked, _ = d.opts.Wiki.Derived(ctx)
 	st.Links = d.opts.Wiki.LinkResolution()
