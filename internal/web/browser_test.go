@@ -106,7 +106,7 @@ func TestBrowser(t *testing.T) {
 
 	do(chromedp.EmulateViewport(1280, 900), chromedp.Navigate(srv.URL+"/"))
 	timeline := text("table")
-	authors, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("td.author")].map(e => e.textContent).join(",")`))
+	authors, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("td.who .author")].map(e => e.textContent).join(",")`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,13 +8,57 @@ import (
 	"github.com/wikid/wikid/internal/wiki"
 )
 
-// changesPage is the timeline: the wiki's commits, newest first, filtered.
+// changesPage is the timeline: the wiki's commits, newest first, filtered,
+// in sessions.
 type changesPage struct {
 	Filters map[string]string
 	Commits []wiki.ActivityEntry
+	Groups  []session
 	Marks   map[string]mark
 	Total   int
 	Next    string
+	// CSRF is the token of the sessions' review forms; ReadOnly hides them.
+	CSRF     string
+	ReadOnly bool
+}
+
+// A session is a run of consecutive commits on the timeline: an
+// assistant's (the same MCP client, each commit within sessionGap of the
+// next), or people's.
+type session struct {
+	Client  string // the Wiki-Client trailer; empty for people's commits
+	Commits []wiki.ActivityEntry
+	// Unmarked are the commits without a review mark, which the session's
+	// review button marks.
+	Unmarked []string
+}
+
+// sessionGap is the longest pause between two commits of one session.
+const sessionGap = 30 * time.Minute
+
+// First and Last are the times of the session's oldest and newest commits.
+func (s session) First() time.Time { return s.Commits[len(s.Commits)-1].Date }
+func (s session) Last() time.Time  { return s.Commits[0].Date }
+
+// sessions groups commits, newest first, into sessions.
+func sessions(commits []wiki.ActivityEntry, marks map[string]mark) []session {
+	var out []session
+	for _, c := range commits {
+		cl := ""
+		if assistantWork(c) {
+			cl = c.Client
+		}
+		if n := len(out); n == 0 || out[n-1].Client != cl ||
+			(cl != "" && out[n-1].Commits[len(out[n-1].Commits)-1].Date.Sub(c.Date) > sessionGap) {
+			out = append(out, session{Client: cl})
+		}
+		s := &out[len(out)-1]
+		s.Commits = append(s.Commits, c)
+		if cl != "" && marks[c.Commit].State == "" {
+			s.Unmarked = append(s.Unmarked, c.Commit)
+		}
+	}
+	return out
 }
 
 // changesLimit is how many commits a page of the timeline shows.
@@ -82,5 +126,37 @@ func (h *Handler) changes(w http.ResponseWriter, r *http.Request) {
 		}
 		req.Cursor = res.NextCursor
 	}
+	page.Groups = sessions(page.Commits, page.Marks)
+	page.CSRF, page.ReadOnly = h.csrf(r), h.opts.ReadOnly
 	h.render(w, r, "changes.html", page)
 }
+
+// span is the time of a session: "2024-06-01 14:02–14:31", or both dates
+// and times when it crosses midnight.
+func (h *Handler) span(s session) string {
+	first, last := h.whenAny(s.First()), h.whenAny(s.Last())
+	switch {
+	case first == last:
+		return first
+	case first[:10] == last[:10]:
+		return first + "–" + last[11:]
+	}
+	return first + " – " + last
+}
+
+// badge is the short name of the MCP client that made a commit, for its
+// badge: "mcp" when the author is named after the client, else the client
+// without its version; empty for a person's commit.
+func badge(c wiki.ActivityEntry) string {
+	if !assistantWork(c) {
+		return ""
+	}
+	cl, _, _ := strings.Cut(c.Client, "/")
+	if strings.EqualFold(cl, name(c.Author)) {
+		return "mcp"
+	}
+	return cl
+}
+
+// fileCount is how many files a commit changed.
+func fileCount(c wiki.ActivityEntry) int { return len(c.Files) + c.MoreFiles }

@@ -144,6 +144,91 @@ func (h *Handler) review(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/commit/"+id, http.StatusSeeOther)
 }
 
+// maxReviewAll bounds the commits one review-all form marks: a session
+// on one page of the timeline has at most changesLimit.
+const maxReviewAll = 100
+
+// reviewAll marks reviewed every commit a session's form lists (commit,
+// repeated), all or none: a commit that does not resolve or already has a
+// mark refuses the whole form, and a failure part way takes the marks made
+// back. It returns to the timeline (back, its query).
+func (h *Handler) reviewAll(w http.ResponseWriter, r *http.Request) {
+	if h.opts.ReadOnly {
+		h.refuse(w, r, http.StatusForbidden, "this wiki is served read-only: nothing can be marked")
+		return
+	}
+	if state := r.PostFormValue("state"); state != "reviewed" {
+		h.fail(w, r, wiki.Errorf(wiki.CodeInvalidParams, "state %q: a session can only be marked reviewed", state))
+		return
+	}
+	shas := r.PostForm["commit"]
+	if len(shas) == 0 || len(shas) > maxReviewAll {
+		h.fail(w, r, wiki.Errorf(wiki.CodeInvalidParams, "%d commits: mark 1 to %d at a time; nothing was marked", len(shas), maxReviewAll))
+		return
+	}
+	ids := make([]string, len(shas))
+	for i, sha := range shas {
+		id, err := h.w.Store().ResolveRevision(r.Context(), sha)
+		if err != nil {
+			h.fail(w, r, wiki.Errorf(wiki.CodeNotFound, "no commit %q: nothing was marked", sha))
+			return
+		}
+		ids[i] = id
+	}
+	marks, err := h.marks(r.Context(), ids)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	for _, id := range ids {
+		if m, ok := marks[id]; ok {
+			h.refuse(w, r, http.StatusConflict, fmt.Sprintf("commit %.10s is already marked %s by %s: reload the page; nothing was marked", id, m.State, m.By))
+			return
+		}
+	}
+	who, ok := h.actor(w, r)
+	if !ok {
+		return
+	}
+	env := []string{"GIT_AUTHOR_NAME=" + who.Name, "GIT_AUTHOR_EMAIL=" + who.Email, "GIT_COMMITTER_NAME=" + who.Name, "GIT_COMMITTER_EMAIL=" + who.Email}
+	before, _ := h.git(r.Context(), nil, nil, "rev-parse", "--verify", "--quiet", reviewRef)
+	before = strings.TrimSpace(before)
+	text := fmt.Sprintf("reviewed by %s <%s> at %s", who.Name, who.Email, time.Now().UTC().Format(time.RFC3339))
+	for _, id := range ids {
+		// No -f: a mark made meanwhile fails the form rather than being
+		// overwritten.
+		if _, err := h.git(r.Context(), nil, env, "notes", "--ref="+reviewRef, "add", "-m", text, id); err != nil {
+			h.unmark(r.Context(), before)
+			h.fail(w, r, fmt.Errorf("mark %s reviewed: %w", id, err))
+			return
+		}
+	}
+	back := r.PostFormValue("back")
+	if !strings.HasPrefix(back, "?") || strings.ContainsAny(back, "\r\n") {
+		back = ""
+	}
+	http.Redirect(w, r, "/"+back, http.StatusSeeOther)
+}
+
+// unmark takes the review notes back to before, as they were before a
+// form that failed part way, unless someone marked a commit since.
+func (h *Handler) unmark(ctx context.Context, before string) {
+	ctx = context.WithoutCancel(ctx)
+	now, err := h.git(ctx, nil, nil, "rev-parse", "--verify", "--quiet", reviewRef)
+	if err != nil {
+		return
+	}
+	now = strings.TrimSpace(now)
+	if before == "" {
+		_, err = h.git(ctx, nil, nil, "update-ref", "-d", reviewRef, now)
+	} else {
+		_, err = h.git(ctx, nil, nil, "update-ref", reviewRef, before, now)
+	}
+	if err != nil {
+		h.opts.Logger.ErrorContext(ctx, "taking review marks back", "err", err)
+	}
+}
+
 // revertPage previews the revert of a commit, or shows why it cannot be.
 type revertPage struct {
 	Commit   string

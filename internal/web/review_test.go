@@ -331,3 +331,53 @@ func TestParseMark(t *testing.T) {
 		t.Errorf("%v", got)
 	}
 }
+
+// TestReviewAll marks a session's commits reviewed with one form, or none
+// of them: an unknown commit or one already marked refuses the form.
+func TestReviewAll(t *testing.T) {
+	w, dir := reviewWiki(t)
+	srv := httptest.NewServer(web.New(w, web.Options{Reviewer: wiki.Identity{Name: "Pat Person", Email: "pat@example.com"}}))
+	defer srv.Close()
+	b := newBrowser(t, srv)
+	_, page := b.get("/")
+	token := csrfOf(t, page)
+	codex, claude := head(t, dir), strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD~1"))
+	notes := func() string { out, _ := gittest.TryGit(dir, "notes", "--ref=wikid-review", "list"); return out }
+	for _, tc := range []struct {
+		name   string
+		form   url.Values
+		status int
+	}{
+		{"no CSRF token", url.Values{"state": {"reviewed"}, "commit": {codex}}, http.StatusForbidden},
+		{"an unknown commit", url.Values{"csrf": {token}, "state": {"reviewed"}, "commit": {codex, "0123456789abcdef"}}, http.StatusNotFound},
+		{"flagged", url.Values{"csrf": {token}, "state": {"flagged"}, "commit": {codex}}, http.StatusBadRequest},
+		{"no commit", url.Values{"csrf": {token}, "state": {"reviewed"}}, http.StatusBadRequest},
+	} {
+		if status, _ := b.post("/review", srv.URL, tc.form); status != tc.status {
+			t.Errorf("%s: %d, want %d", tc.name, status, tc.status)
+		}
+		if n := notes(); n != "" {
+			t.Fatalf("%s marked commits:\n%s", tc.name, n)
+		}
+	}
+	status, loc := b.post("/review", srv.URL, url.Values{"csrf": {token}, "state": {"reviewed"}, "commit": {codex, claude}, "back": {"?client=codex"}})
+	if status != http.StatusSeeOther || loc != "/?client=codex" {
+		t.Errorf("marking two: %d to %q", status, loc)
+	}
+	for _, c := range []string{codex, claude} {
+		if note := gittest.Git(t, dir, "notes", "--ref=wikid-review", "show", c); !strings.HasPrefix(note, "reviewed by Pat Person <pat@example.com> at ") {
+			t.Errorf("%s: %q", c, note)
+		}
+	}
+	before := notes()
+	start := strings.TrimSpace(gittest.Git(t, dir, "rev-list", "--max-parents=0", "HEAD"))
+	if status, _ := b.post("/review", srv.URL, url.Values{"csrf": {token}, "state": {"reviewed"}, "commit": {start, codex}}); status != http.StatusConflict {
+		t.Errorf("a commit already marked: %d, want 409", status)
+	}
+	if after := notes(); after != before {
+		t.Errorf("a refused form marked commits:\n%s", after)
+	}
+	if _, page := b.get("/"); !strings.Contains(page, "all marked") {
+		t.Errorf("the timeline does not show the marked session:\n%s", page)
+	}
+}

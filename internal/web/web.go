@@ -72,6 +72,10 @@ func New(w *wiki.Wiki, opts Options) *Handler {
 		"name":     name,
 		"title":    statusTitle,
 		"sentence": sentence,
+		"span":     h.span,
+		"badge":    badge,
+		"files":    fileCount,
+		"contains": strings.Contains,
 	}).ParseFS(templateFiles, "templates/*.html"))
 	h.mux.HandleFunc("GET /{$}", h.changes)
 	h.mux.HandleFunc("GET /commit/{sha}", h.commit)
@@ -81,6 +85,7 @@ func New(w *wiki.Wiki, opts Options) *Handler {
 	h.mux.HandleFunc("GET /browse/{path...}", h.browse)
 	h.mux.HandleFunc("GET /search", h.search)
 	h.mux.HandleFunc("POST /commit/{sha}/review", h.review)
+	h.mux.HandleFunc("POST /review", h.reviewAll)
 	h.mux.HandleFunc("POST /commit/{sha}/revert", h.revert)
 	return h
 }

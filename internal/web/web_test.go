@@ -97,7 +97,7 @@ func TestChanges(t *testing.T) {
 		t.Fatalf("%d rows, git log has %d commits:\n%s", len(rows), len(authors), page)
 	}
 	for i, row := range rows {
-		if !strings.Contains(row, `">`+authors[i]+`</td>`) || !strings.Contains(row, `<td class="author"`) {
+		if !strings.Contains(row, `">`+authors[i]+`</span>`) || !strings.Contains(row, `<span class="author"`) {
 			t.Errorf("row %d does not name %s:\n%s", i, authors[i], row)
 		}
 		sha := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--skip", strconv.Itoa(i), "--format=%H"))
@@ -112,7 +112,7 @@ func TestChanges(t *testing.T) {
 			t.Errorf("row %d: want commit %s, +%d −%d:\n%s", i, sha, add, del, row)
 		}
 	}
-	if !strings.Contains(rows[0], `<td class="wide client">codex/0.9</td>`) || !strings.Contains(rows[0], `<td class="wide tool">write_note</td>`) {
+	if !strings.Contains(rows[0], `title="MCP client codex/0.9, tool write_note">mcp</span>`) {
 		t.Errorf("the newest row lacks its client and tool:\n%s", rows[0])
 	}
 	if !strings.Contains(rows[0], "Owns") && !strings.Contains(rows[0], "people/ada") {
