@@ -15,6 +15,7 @@ type changesPage struct {
 	Marks   map[string]mark
 	Total   int
 	Next    string
+	Chart   *changesChart // the picture of the period, drawn in chart.go
 }
 
 // changesLimit is how many commits a page of the timeline shows.
@@ -82,5 +83,6 @@ func (h *Handler) changes(w http.ResponseWriter, r *http.Request) {
 		}
 		req.Cursor = res.NextCursor
 	}
+	page.Chart = h.changesChart(r, page)
 	h.render(w, r, "changes.html", page)
 }
