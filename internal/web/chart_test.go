@@ -44,3 +44,25 @@ func TestChanges_Chart(t *testing.T) {
 		}
 	})
 }
+
+// TestNote_LinkMap checks that a note's page draws its neighbours, each a
+// link to its page, and says so when it has none.
+func TestNote_LinkMap(t *testing.T) {
+	w := openWiki(t, chartWiki(t))
+	srv := httptest.NewServer(web.New(w, web.Options{}))
+	defer srv.Close()
+	_, page := get(t, srv, "/note/projects/launch")
+	for _, want := range []string{
+		`aria-label="Launch plan for the June beta: 10 notes link here, it links to 10 notes"`,
+		`<a href="/note/journal/2026-02-10"><title>2026-02-10</title>`,
+		`<a href="/note/projects/step-0"><title>Step 0 of the launch</title>`,
+		`>and 2 more</text>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the note's page lacks %s:\n%s", want, page)
+		}
+	}
+	if _, page := get(t, srv, "/note/areas/note-0"); !strings.Contains(page, "No note links here, and this note links to none.") {
+		t.Errorf("a note without links:\n%s", page)
+	}
+}
