@@ -20,6 +20,7 @@ type changesPage struct {
 	// CSRF is the token of the sessions' review forms; ReadOnly hides them.
 	CSRF     string
 	ReadOnly bool
+	Chart    *changesChart // the picture of the period, drawn in chart.go
 }
 
 // A session is a run of consecutive commits on the timeline: an
@@ -128,6 +129,7 @@ func (h *Handler) changes(w http.ResponseWriter, r *http.Request) {
 	}
 	page.Groups = sessions(page.Commits, page.Marks)
 	page.CSRF, page.ReadOnly = h.csrf(r), h.opts.ReadOnly
+	page.Chart = h.changesChart(r, page)
 	h.render(w, r, "changes.html", page)
 }
 

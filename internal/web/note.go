@@ -43,6 +43,7 @@ type notePage struct {
 	From, To string
 	CSRF     string
 	ReadOnly bool
+	Map      *linkMap // the note among its neighbours, drawn in linkmap.go
 }
 
 // wikiLink matches [[Target]], [[Target|label]], [[Target#Heading]] and
@@ -110,6 +111,7 @@ func (h *Handler) note(w http.ResponseWriter, r *http.Request) {
 	}
 	page := notePage{Note: res, HTML: template.HTML(out.String()), Backlinks: links.Incoming,
 		Version: version, Deleted: deleted, CSRF: h.csrf(r), ReadOnly: h.opts.ReadOnly}
+	page.Map = newLinkMap(res.Path, res.Title, links) // nil for a deleted note: the graph has none
 	for i, e := range hist.Revisions {
 		row := historyRow{HistoryEntry: e, Latest: i == 0}
 		if i+1 < len(hist.Revisions) {
