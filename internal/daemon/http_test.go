@@ -146,8 +146,10 @@ func TestDaemon_idleCountsHTTPRequests(t *testing.T) {
 	// A page every idle/4, for three idle periods.
 	var last time.Time
 	for end := time.Now().Add(3 * idle); time.Now().Before(end); {
-		get(t, base+"/")
+		// The daemon's idle time starts when it has answered, which is
+		// after the request was sent.
 		last = time.Now()
+		get(t, base+"/")
 		select {
 		case <-done:
 			t.Fatal("the daemon exited while its pages were asked for")
