@@ -56,6 +56,9 @@ func (c *checkCommand) Run(ctx context.Context, args []string) error {
 	failed := !res.OK() || *strict && len(res.Orphans) > 0
 	err = cl.print("", res, func() error {
 		printCheck(c.stdout, res, *strict, *ambiguous)
+		if len(res.BrokenLinks)+len(res.AmbiguousLinks) > 0 {
+			fmt.Fprintln(c.stdout, resolutionLine(w.LinkResolution()))
+		}
 		return nil
 	})
 	if err != nil {
@@ -65,6 +68,15 @@ func (c *checkCommand) Run(ctx context.Context, args []string) error {
 		return exitError(1)
 	}
 	return nil
+}
+
+// resolutionLine says how the links were resolved, which decides which
+// are broken.
+func resolutionLine(r wiki.LinkResolution) string {
+	if r == wiki.ResolveObsidian {
+		return "Links resolve as Obsidian resolves them: [[name]] by file name (links.resolve: obsidian)."
+	}
+	return "Links resolve by file name, title or alias (links.resolve: wiki)."
 }
 
 // maxAlternatives is how many of an ambiguous link's other notes check

@@ -125,15 +125,16 @@ func TestCheckCommand_Run(t *testing.T) {
 			"  a\n    line 1  gone: no such note\n    line 4  x#Nothing: no such heading in a/x\n" +
 			"  b\n    line 2  missing.png: no such file\n"
 		orphans := "\nOrphans (no other note links to them):\n  bb/x\n  ccc/x\n  dddd/x\n  eeeee/x\n"
+		mode := "Links resolve as Obsidian resolves them: [[name]] by file name (links.resolve: obsidian).\n"
 		if got, want := run(), broken+orphans+"\n3 broken links in 2 notes, 0 malformed frontmatter, 4 orphans, "+
-			"3 ambiguous links (list them with --ambiguous)\n"; got != want {
+			"3 ambiguous links (list them with --ambiguous)\n"+mode; got != want {
 			t.Errorf("got\n%s\nwant\n%s", got, want)
 		}
 		ambiguous := "\nAmbiguous links (the note each resolves to, then the others):\n" +
 			"  a\n    line 3  x -> a/x (also bb/x, ccc/x, dddd/x and 1 more)\n    line 4  x -> a/x (also bb/x, ccc/x, dddd/x and 1 more)\n" +
 			"  b\n    line 3  x -> a/x (also bb/x, ccc/x, dddd/x and 1 more)\n"
 		if got, want := run("--ambiguous"), broken+orphans+ambiguous+"\n3 broken links in 2 notes, 0 malformed frontmatter, 4 orphans, "+
-			"3 ambiguous links\n"; got != want {
+			"3 ambiguous links\n"+mode; got != want {
 			t.Errorf("--ambiguous: got\n%s\nwant\n%s", got, want)
 		}
 	})
