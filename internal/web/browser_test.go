@@ -195,15 +195,19 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the note's page:\n%s", rendered)
 	}
 	shot("note")
-	for _, page := range []string{"/", "/commit/" + edit, "/note/plan"} {
-		do(chromedp.EmulateViewport(375, 800), chromedp.Navigate(srv.URL+page))
+	do(chromedp.Navigate(srv.URL + "/browse/"))
+	shot("browse-1280")
+	for _, page := range []struct{ name, url string }{
+		{"changes", "/"}, {"commit", "/commit/" + edit}, {"note", "/note/plan"}, {"browse", "/browse/"}, {"search", "/search?q=beta"},
+	} {
+		do(chromedp.EmulateViewport(390, 800), chromedp.Navigate(srv.URL+page.url))
 		overflow, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth + 1`))
 		if err != nil {
 			t.Fatal(err)
 		}
-		shot("phone-" + strings.ReplaceAll(strings.Trim(page, "/"), "/", "-"))
+		shot(page.name + "-phone")
 		if overflow {
-			t.Errorf("%s scrolls sideways at 375 px", page)
+			t.Errorf("%s scrolls sideways at 390 px", page.url)
 		}
 	}
 	t.Logf("screenshots in %s", shots)

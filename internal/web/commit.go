@@ -125,7 +125,7 @@ func parseUnified(diff string) []fileDiff {
 		l := lines[i]
 		switch {
 		case strings.HasPrefix(l, "diff --git "):
-			files = append(files, fileDiff{Header: strings.TrimPrefix(l, "diff --git ")})
+			files = append(files, fileDiff{Header: diffHeader(strings.TrimPrefix(l, "diff --git "))})
 			cur = &files[len(files)-1]
 		case cur == nil:
 		case strings.HasPrefix(l, "@@"):
@@ -218,4 +218,20 @@ func splitWords(s string) string {
 		word = w
 	}
 	return b.String()
+}
+
+// diffHeader names the file of a diff's "a/x b/y" header as a person
+// reads it: its path, or "old → new" for a rename.
+func diffHeader(h string) string {
+	rest, ok := strings.CutPrefix(h, "a/")
+	if !ok {
+		return h
+	}
+	if n := (len(rest) - 3) / 2; n > 0 && len(rest) == 2*n+3 && rest[n:n+3] == " b/" && rest[:n] == rest[n+3:] {
+		return rest[:n]
+	}
+	if old, now, ok := strings.Cut(rest, " b/"); ok {
+		return old + " → " + now
+	}
+	return h
 }

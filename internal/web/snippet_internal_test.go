@@ -27,3 +27,16 @@ func TestSnippetHTML(t *testing.T) {
 		})
 	}
 }
+
+func TestDiffHeader(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"a/people/ada.md b/people/ada.md", "people/ada.md"},
+		{"a/my notes/x y.md b/my notes/x y.md", "my notes/x y.md"},
+		{"a/old.md b/new.md", "old.md → new.md"},
+		{"odd", "odd"},
+	} {
+		if got := diffHeader(tt.in); got != tt.want {
+			t.Errorf("diffHeader(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
