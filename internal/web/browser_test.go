@@ -133,6 +133,9 @@ func TestBrowser(t *testing.T) {
 		chromedp.WaitReady(chromedp.CSS(`input[name="confirm"]`)))
 	preview := text("main")
 	shot("undo-preview")
+	do(chromedp.EmulateViewport(390, 800))
+	shot("undo-preview-phone")
+	do(chromedp.EmulateViewport(1280, 900))
 	if head(t, dir) != create || !strings.Contains(preview, "-Owns the <launch> & risks.") {
 		t.Fatalf("the preview committed, or does not show the change:\n%s", preview)
 	}
