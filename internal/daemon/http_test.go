@@ -136,7 +136,9 @@ func TestDaemon_addHTTPRefused(t *testing.T) {
 func TestDaemon_idleCountsHTTPRequests(t *testing.T) {
 	w, dir := testWiki(t)
 	e := testEndpoint(t, dir)
-	const idle = 400 * time.Millisecond
+	// An idle time well above a request's time on a busy machine, with a
+	// page every quarter of it.
+	const idle = 2 * time.Second
 	_, done := serve(t, Options{Endpoint: e, Wiki: w, Pages: newTestPages, Idle: idle, HTTP: &HTTP{Addr: "127.0.0.1:0"}})
 	st, err := GetStatus(context.Background(), e)
 	if err != nil || st.Idle != idle.String() {

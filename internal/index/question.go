@@ -98,8 +98,9 @@ func (c *compiler) askQuestion(q *grammar.Query) *question {
 		}
 	}
 	text := strings.Join(words, " ")
-	lang := questionLanguage(text)
-	out := &question{lang: detectLanguage(text), script: dominantScript(text)}
+	code := detectLanguage(text)
+	lang := languageIndex(cmp.Or(code, "en"))
+	out := &question{lang: code, script: dominantScript(text)}
 	var free []*grammar.Term
 	for _, n := range nodes {
 		negated := false
@@ -432,13 +433,9 @@ func isStopWord(tokens []string, lang int) bool {
 	return true
 }
 
-// questionLanguage returns the index in languages of the language text is
-// written in, English when that cannot be told.
-func questionLanguage(text string) int {
-	code := detectLanguage(text)
-	if code == "" {
-		code = "en"
-	}
+// languageIndex returns the index in languages of the language with a
+// code, -1 for none.
+func languageIndex(code string) int {
 	for i, l := range languages {
 		if l.code == code {
 			return i

@@ -36,12 +36,13 @@ func TestSaveNotes(t *testing.T) {
 	if y.Commit() != "c1" || len(y.notes) != 1 || y.notes[0].chunks[0].slot != 0 {
 		t.Fatalf("loaded %q, %d notes", y.Commit(), len(y.notes))
 	}
-	// A chunk waiting for its vector: nothing is saved.
+	// A chunk waiting for its vector: nothing is saved. The background
+	// embedding stops first, so that the chunk stays pending.
+	y.cancel()
+	<-y.done
 	y.mu.Lock()
 	y.add("b", []Chunk{{Text: "new", Start: 1, End: 1}}, false)
 	y.mu.Unlock()
-	y.cancel() // no background embedding: the chunk stays pending
-	<-y.done
 	y.mu.Lock()
 	err = y.saveNotes()
 	y.mu.Unlock()
@@ -95,6 +96,7 @@ func TestReads(t *testing.T) {
 	}
 	x.commit = "c1"
 	x.mu.Unlock()
+	x.signal() // as Apply does: the background embedding takes the chunks
 	for st := x.State(); st.Pending > 0; st = x.State() {
 		time.Sleep(5 * time.Millisecond)
 	}
