@@ -135,6 +135,9 @@ type report struct {
 	set                          string
 	notes                        int
 	text, semantic, hybrid, grep quality.Figures
+	// either takes, for each question, the better of the text and the
+	// semantic rank: the most any fusion of the two rankings could reach.
+	either quality.Figures
 	// gatherHit and gatherLead count the questions whose gather_context
 	// answer holds a right note's section, and leads with one.
 	gatherHit, gatherLead, gatherTokens int
@@ -174,6 +177,7 @@ func (r *report) String() string {
 	fmt.Fprintf(&b, "  %-28s %s  (%d found nothing)\n", "search_notes, as typed", r.text, r.empty)
 	fmt.Fprintf(&b, "  %-28s %s\n", "mode semantic", r.semantic)
 	fmt.Fprintf(&b, "  %-28s %s; the 4 notes most often in its top 5 hold %d of its %d places\n", "mode hybrid", r.hybrid, r.hubPlaces(4), 5*r.text.N)
+	fmt.Fprintf(&b, "  %-28s %s\n", "better of text and semantic", r.either)
 	fmt.Fprintf(&b, "  %-28s %s\n", "git grep, by words matched", r.grep)
 	fmt.Fprintf(&b, "  %-28s right note's section in %3.0f%%, leading in %3.0f%%, %d tokens on average\n", "gather_context",
 		100*float64(r.gatherHit)/float64(n), 100*float64(r.gatherLead)/float64(n), r.gatherTokens/n)
@@ -193,6 +197,17 @@ func (r *report) String() string {
 			fmt.Sprintf("at a threshold of %.2f", th), above(r.near), len(r.near), len(r.far)-above(r.far), len(r.far))
 	}
 	return b.String()
+}
+
+// bestRank returns the better of two ranks, 0 standing for none.
+func bestRank(a, b int) int {
+	switch {
+	case a == 0:
+		return b
+	case b == 0:
+		return a
+	}
+	return min(a, b)
 }
 
 // quantiles describes scores by their 10th, 50th and 90th percentiles.
@@ -246,8 +261,11 @@ func measure(t *testing.T, w *wiki.Wiki, dir string, set *quality.Set) *report {
 			r.empty++
 			r.emptyQuestions = append(r.emptyQuestions, q.Question)
 		}
-		r.text.Add(quality.Rank(typed, q.Notes))
-		r.semantic.Add(quality.Rank(search(q.Question, wiki.SearchSemantic), q.Notes))
+		textRank := quality.Rank(typed, q.Notes)
+		semRank := quality.Rank(search(q.Question, wiki.SearchSemantic), q.Notes)
+		r.text.Add(textRank)
+		r.semantic.Add(semRank)
+		r.either.Add(bestRank(textRank, semRank))
 		hybrid := search(q.Question, wiki.SearchHybrid)
 		r.hybrid.Add(quality.Rank(hybrid, q.Notes))
 		for _, p := range hybrid[:min(5, len(hybrid))] {
