@@ -62,9 +62,9 @@ func applyChangesTool() *tool {
 	}
 }
 
-func runApply(ctx context.Context, s *Server, a *applyArgs) (any, string, error) {
+func runApply(ctx context.Context, s *Env, a *applyArgs) (any, string, error) {
 	tools := stepTools()
-	caller := s.caller(ctx)
+	caller := s.Caller
 	req := wiki.ApplyRequest{Mutation: wiki.Mutation{DryRun: a.DryRun, Message: a.Message, Caller: caller}}
 	for i, c := range a.Changes {
 		st := tools[c.Tool] // the schema's enum admits only these
@@ -74,7 +74,7 @@ func runApply(ctx context.Context, s *Server, a *applyArgs) (any, string, error)
 		}
 		req.Changes = append(req.Changes, args.change(caller))
 	}
-	res, err := s.w.Apply(ctx, req)
+	res, err := s.Wiki.Apply(ctx, req)
 	if err != nil {
 		return nil, "", err
 	}

@@ -108,11 +108,11 @@ func bdRead() *tool {
 		seedOutput: json.RawMessage(`{"type":"object","required":["content","metadata"],"properties":{"content":{"type":"string"},` +
 			`"metadata":{"type":"object","required":["size","last_modified","git_commit"],"properties":{"size":{"type":"integer"},` +
 			`"last_modified":{"type":"string","format":"date-time"},"git_commit":{"type":"string"}}}}}`),
-		run: bind(in, func(ctx context.Context, s *Server, a *bdPathArgs) (any, string, error) {
+		run: bind(in, func(ctx context.Context, s *Env, a *bdPathArgs) (any, string, error) {
 			if err := bdFile(a.Path); err != nil {
 				return nil, "", err
 			}
-			res, err := s.w.Read(ctx, wiki.ReadRequest{Path: a.Path, MaxChars: int(s.w.Options().MaxNoteSize)})
+			res, err := s.Wiki.Read(ctx, wiki.ReadRequest{Path: a.Path, MaxChars: int(s.Wiki.Options().MaxNoteSize)})
 			if err != nil {
 				return nil, "", err
 			}
@@ -143,7 +143,7 @@ func bdList() *tool {
 		input:       in,
 		seedOutput: json.RawMessage(`{"type":"object","required":["files","folders"],"properties":{"files":{"type":"array","items":{"type":"string"}},` +
 			`"folders":{"type":"array","items":{"type":"string"}}}}`),
-		run: bind(in, func(ctx context.Context, s *Server, a *bdListArgs) (any, string, error) {
+		run: bind(in, func(ctx context.Context, s *Env, a *bdListArgs) (any, string, error) {
 			dir, err := bdFolder(a.Path)
 			if err != nil {
 				return nil, "", err
@@ -205,7 +205,7 @@ func bdSearch() *tool {
 		seedOutput: json.RawMessage(`{"type":"object","required":["results"],"properties":{"results":{"type":"array","items":{"type":"object",` +
 			`"required":["path","matches"],"properties":{"path":{"type":"string"},"matches":{"type":"array","items":{"type":"object",` +
 			`"required":["line","snippet"],"properties":{"line":{"type":"integer"},"snippet":{"type":"string"}}}}}}}}}`),
-		run: bind(in, func(ctx context.Context, s *Server, a *bdSearchArgs) (any, string, error) {
+		run: bind(in, func(ctx context.Context, s *Env, a *bdSearchArgs) (any, string, error) {
 			if strings.TrimSpace(a.Query) == "" {
 				return nil, "", argError("query", "is empty: give the text to find")
 			}
@@ -224,7 +224,7 @@ func bdSearch() *tool {
 			} else {
 				folder = f
 			}
-			res, err := s.w.Grep(ctx, wiki.GrepRequest{Pattern: a.Query, Folder: folder, Limit: 500})
+			res, err := s.Wiki.Grep(ctx, wiki.GrepRequest{Pattern: a.Query, Folder: folder, Limit: 500})
 			if err != nil {
 				return nil, "", err
 			}
@@ -279,7 +279,7 @@ func bdPreview() *tool {
 		input:       in,
 		seedOutput: json.RawMessage(`{"type":"object","required":["diff","summary","risk_level"],"properties":{"diff":{"type":"string"},` +
 			`"summary":{"type":"string"},"risk_level":{"type":"string","enum":["low","medium","high"]}}}`),
-		run: bind(in, func(ctx context.Context, s *Server, a *bdEditArgs) (any, string, error) {
+		run: bind(in, func(ctx context.Context, s *Env, a *bdEditArgs) (any, string, error) {
 			res, err := bdApply(ctx, s, a, true)
 			if err != nil {
 				return nil, "", err
@@ -296,7 +296,7 @@ func bdEdit() *tool {
 		description: "Apply a structured edit to an existing markdown file.",
 		input:       in,
 		seedOutput:  json.RawMessage(bdCommitOutput),
-		run: bind(in, func(ctx context.Context, s *Server, a *bdEditArgs) (any, string, error) {
+		run: bind(in, func(ctx context.Context, s *Env, a *bdEditArgs) (any, string, error) {
 			res, err := bdApply(ctx, s, a, false)
 			if err != nil {
 				return nil, "", err
@@ -308,7 +308,7 @@ func bdEdit() *tool {
 
 // bdApply runs an edit operation, or its dry run: the preview and the
 // write are the same code.
-func bdApply(ctx context.Context, s *Server, a *bdEditArgs, dryRun bool) (*wiki.Result, error) {
+func bdApply(ctx context.Context, s *Env, a *bdEditArgs, dryRun bool) (*wiki.Result, error) {
 	if err := bdFile(a.Path); err != nil {
 		return nil, err
 	}
@@ -316,15 +316,15 @@ func bdApply(ctx context.Context, s *Server, a *bdEditArgs, dryRun bool) (*wiki.
 	if err != nil {
 		return nil, err
 	}
-	return s.w.Edit(ctx, wiki.EditRequest{Path: a.Path, Edits: []note.Edit{e}, Mutation: wiki.Mutation{DryRun: dryRun, Caller: s.caller(ctx)}})
+	return s.Wiki.Edit(ctx, wiki.EditRequest{Path: a.Path, Edits: []note.Edit{e}, Mutation: wiki.Mutation{DryRun: dryRun, Caller: s.Caller}})
 }
 
 // bdCommitted is BrainDrive's answer to a write: success and the commit
 // that holds it (HEAD when the write changed nothing).
-func bdCommitted(ctx context.Context, s *Server, res *wiki.Result) (any, string, error) {
+func bdCommitted(ctx context.Context, s *Env, res *wiki.Result) (any, string, error) {
 	sha := res.Commit
 	if sha == "" {
-		head, err := s.w.Store().Head(ctx)
+		head, err := s.Wiki.Store().Head(ctx)
 		if err != nil {
 			return nil, "", err
 		}
@@ -347,11 +347,11 @@ func bdWrite() *tool {
 		description: "Create or overwrite a markdown file. Requires human approval upstream.",
 		input:       in,
 		seedOutput:  json.RawMessage(bdCommitOutput),
-		run: bind(in, func(ctx context.Context, s *Server, a *bdWriteArgs) (any, string, error) {
+		run: bind(in, func(ctx context.Context, s *Env, a *bdWriteArgs) (any, string, error) {
 			if err := bdFile(a.Path); err != nil {
 				return nil, "", err
 			}
-			res, err := s.w.Write(ctx, wiki.WriteRequest{Path: a.Path, Content: a.Content, Overwrite: true, Mutation: wiki.Mutation{Caller: s.caller(ctx)}})
+			res, err := s.Wiki.Write(ctx, wiki.WriteRequest{Path: a.Path, Content: a.Content, Overwrite: true, Mutation: wiki.Mutation{Caller: s.Caller}})
 			if err != nil {
 				return nil, "", err
 			}
@@ -374,14 +374,14 @@ func bdDelete() *tool {
 		description: "Delete a markdown file. Requires explicit confirmation.",
 		input:       in,
 		seedOutput:  json.RawMessage(bdCommitOutput),
-		run: bind(in, func(ctx context.Context, s *Server, a *bdDeleteArgs) (any, string, error) {
+		run: bind(in, func(ctx context.Context, s *Env, a *bdDeleteArgs) (any, string, error) {
 			if err := bdFile(a.Path); err != nil {
 				return nil, "", err
 			}
 			if !a.Confirm {
 				return nil, "", argError("confirm", "is false: set it to true to delete %s", a.Path)
 			}
-			res, err := s.w.Delete(ctx, wiki.DeleteRequest{Path: a.Path, Confirm: true, Mutation: wiki.Mutation{Caller: s.caller(ctx)}})
+			res, err := s.Wiki.Delete(ctx, wiki.DeleteRequest{Path: a.Path, Confirm: true, Mutation: wiki.Mutation{Caller: s.Caller}})
 			if err != nil {
 				return nil, "", err
 			}
@@ -405,7 +405,7 @@ func bdActivity() *tool {
 		seedOutput: json.RawMessage(`{"type":"object","required":["entries"],"properties":{"entries":{"type":"array","items":{"type":"object",` +
 			`"required":["timestamp","operation","path","summary","git_commit_sha"],"properties":{"timestamp":{"type":"string","format":"date-time"},` +
 			`"operation":{"type":"string"},"path":{"type":"string"},"summary":{"type":"string"},"git_commit_sha":{"type":"string"}}}}}}`),
-		run: bind(in, func(ctx context.Context, s *Server, a *bdActivityArgs) (any, string, error) {
+		run: bind(in, func(ctx context.Context, s *Env, a *bdActivityArgs) (any, string, error) {
 			limit := a.Limit
 			switch {
 			case limit == 0:
@@ -413,7 +413,7 @@ func bdActivity() *tool {
 			case limit < 0 || limit > 100:
 				return nil, "", argError("limit", "is %d; give 1 to 100", limit)
 			}
-			res, err := s.w.Activity(ctx, wiki.ActivityRequest{Limit: limit})
+			res, err := s.Wiki.Activity(ctx, wiki.ActivityRequest{Limit: limit})
 			if err != nil {
 				return nil, "", err
 			}
@@ -432,12 +432,12 @@ func bdActivity() *tool {
 				}
 				// The file, with its extension, that the commit changed
 				// (the first, when it changed several).
-				if info, err := s.w.Store().CommitInfo(ctx, c.Commit); err == nil {
+				if info, err := s.Wiki.Store().CommitInfo(ctx, c.Commit); err == nil {
 					parent := ""
 					if len(info.Parents) > 0 {
 						parent = info.Parents[0]
 					}
-					if changes, err := s.w.Store().Changes(ctx, parent, c.Commit); err == nil {
+					if changes, err := s.Wiki.Store().Changes(ctx, parent, c.Commit); err == nil {
 						for _, ch := range changes {
 							if note.IsMarkdown(ch.Path) {
 								e.Path = ch.Path

@@ -48,8 +48,8 @@ func listNotesTool() *tool {
 			req("total", integer("Notes listed over all pages.", 0, 1e9)),
 			opt("next_cursor", str("Pass as cursor to get the next page; absent on the last page.")),
 		),
-		run: bind(in, func(ctx context.Context, s *Server, a *listArgs) (any, string, error) {
-			res, err := s.w.List(ctx, wiki.ListRequest{Path: a.Path, Recursive: a.Recursive, Tag: a.Tag, Sort: a.Sort, Limit: a.Limit, Cursor: a.Cursor})
+		run: bind(in, func(ctx context.Context, s *Env, a *listArgs) (any, string, error) {
+			res, err := s.Wiki.List(ctx, wiki.ListRequest{Path: a.Path, Recursive: a.Recursive, Tag: a.Tag, Sort: a.Sort, Limit: a.Limit, Cursor: a.Cursor})
 			if err != nil {
 				return nil, "", err
 			}
@@ -137,7 +137,7 @@ func listTagsTool() *tool {
 	}
 }
 
-func runTags(ctx context.Context, s *Server, a *tagsArgs) (any, string, error) {
+func runTags(ctx context.Context, s *Env, a *tagsArgs) (any, string, error) {
 	start := 0
 	if a.Cursor != "" {
 		b, err := base64.RawURLEncoding.DecodeString(a.Cursor)
@@ -152,7 +152,7 @@ func runTags(ctx context.Context, s *Server, a *tagsArgs) (any, string, error) {
 	if limit == 0 {
 		limit = 100
 	}
-	tags, err := s.w.Tags(ctx, wiki.TagsRequest{Prefix: a.Prefix, Folder: a.Folder})
+	tags, err := s.Wiki.Tags(ctx, wiki.TagsRequest{Prefix: a.Prefix, Folder: a.Folder})
 	if err != nil {
 		return nil, "", err
 	}
@@ -205,8 +205,8 @@ func grepNotesTool() *tool {
 				req("path", str("Note path.")), req("line", integer("Line number.", 1, 1e9)), req("text", str("The line."))))),
 			opt("truncated", boolean("Set when more lines match than limit.")),
 		),
-		run: bind(in, func(ctx context.Context, s *Server, a *grepArgs) (any, string, error) {
-			res, err := s.w.Grep(ctx, wiki.GrepRequest{Pattern: a.Pattern, Regex: a.Regex, CaseSensitive: a.CaseSensitive, Folder: a.Folder, Limit: a.Limit})
+		run: bind(in, func(ctx context.Context, s *Env, a *grepArgs) (any, string, error) {
+			res, err := s.Wiki.Grep(ctx, wiki.GrepRequest{Pattern: a.Pattern, Regex: a.Regex, CaseSensitive: a.CaseSensitive, Folder: a.Folder, Limit: a.Limit})
 			if err != nil {
 				return nil, "", err
 			}

@@ -18,7 +18,7 @@ func toolsListSizes(tb testing.TB, semantic bool) (descAndInput, output, whole i
 		if semantic && t.withSemantic != nil {
 			t = t.withSemantic()
 		}
-		d := t.definition(false)
+		d := definition(t, false)
 		descAndInput += len(d.Description) + len(d.RawInputSchema)
 		output += len(d.RawOutputSchema)
 		tools = append(tools, d)

@@ -58,7 +58,7 @@ func cairnRead() *tool {
 		name: "cairn_read", group: GroupNotes,
 		description: "Read a note. Returns frontmatter metadata and markdown body. Use section to extract a specific heading. Use metadata_only to get just frontmatter and backlinks without the body.",
 		input:       in,
-		run: bind(in, func(ctx context.Context, s *Server, a *cairnReadArgs) (any, string, error) {
+		run: bind(in, func(ctx context.Context, s *Env, a *cairnReadArgs) (any, string, error) {
 			text, err := cairnReadText(ctx, s, a.Path, a.Section, a.MetadataOnly)
 			return nil, text, err
 		}),
@@ -69,12 +69,12 @@ func cairnRead() *tool {
 // title, type, tags, other properties, modified time and backlinks, then
 // the body (or the section). With metadataOnly, the body is left out and
 // each backlink comes with the line that links.
-func cairnReadText(ctx context.Context, s *Server, path, section string, metadataOnly bool) (string, error) {
-	res, err := s.w.Read(ctx, wiki.ReadRequest{Path: path, Section: section, MaxChars: int(s.w.Options().MaxNoteSize)})
+func cairnReadText(ctx context.Context, s *Env, path, section string, metadataOnly bool) (string, error) {
+	res, err := s.Wiki.Read(ctx, wiki.ReadRequest{Path: path, Section: section, MaxChars: int(s.Wiki.Options().MaxNoteSize)})
 	if err != nil {
 		return "", err
 	}
-	links, err := s.w.Links(ctx, wiki.LinksRequest{Path: res.Path, Direction: wiki.DirIn, Limit: 200})
+	links, err := s.Wiki.Links(ctx, wiki.LinksRequest{Path: res.Path, Direction: wiki.DirIn, Limit: 200})
 	if err != nil {
 		return "", err
 	}
@@ -166,9 +166,9 @@ func cairnWrite() *tool {
 		name: "cairn_write", group: GroupNotes, mutating: true, idempotent: true,
 		description: "Create or overwrite a note. Frontmatter in content is parsed and merged with explicit params. WikiLinks in content are automatically indexed. Aliases allow this note to be found when other notes link using those names.",
 		input:       in,
-		run: bind(in, func(ctx context.Context, s *Server, a *cairnWriteArgs) (any, string, error) {
-			res, err := s.w.Write(ctx, wiki.WriteRequest{Path: a.Path, Content: a.Content, Tags: a.Tags, Aliases: a.Aliases,
-				Overwrite: true, Mutation: wiki.Mutation{Caller: s.caller(ctx)}})
+		run: bind(in, func(ctx context.Context, s *Env, a *cairnWriteArgs) (any, string, error) {
+			res, err := s.Wiki.Write(ctx, wiki.WriteRequest{Path: a.Path, Content: a.Content, Tags: a.Tags, Aliases: a.Aliases,
+				Overwrite: true, Mutation: wiki.Mutation{Caller: s.Caller}})
 			if err != nil {
 				return nil, "", err
 			}
@@ -205,7 +205,7 @@ func cairnPatch() *tool {
 		name: "cairn_patch", group: GroupNotes, mutating: true,
 		description: "Edit a note without rewriting it. Supports append/prepend to the whole note or a specific section, and find-replace. The note must already exist. WikiLinks in new content are automatically indexed.",
 		input:       in,
-		run: bind(in, func(ctx context.Context, s *Server, a *cairnPatchArgs) (any, string, error) {
+		run: bind(in, func(ctx context.Context, s *Env, a *cairnPatchArgs) (any, string, error) {
 			added, err := cairnPatchNote(ctx, s, a.Path, a.Op, a.Content, a.Section, a.Find)
 			if err != nil {
 				return nil, "", err
@@ -218,7 +218,7 @@ func cairnPatch() *tool {
 
 // cairnPatchNote applies one Cairn patch as one commit and returns how
 // many bytes it added to the note (negative when it shortened it).
-func cairnPatchNote(ctx context.Context, s *Server, path, op, content, section, find string) (int64, error) {
+func cairnPatchNote(ctx context.Context, s *Env, path, op, content, section, find string) (int64, error) {
 	switch {
 	case op == note.OpReplace && find == "":
 		return 0, argError("find", "is required for op replace")
@@ -232,11 +232,11 @@ func cairnPatchNote(ctx context.Context, s *Server, path, op, content, section, 
 	case note.OpAppendSection, note.OpPrependSection:
 		e.Section = section
 	}
-	res, err := s.w.Edit(ctx, wiki.EditRequest{Path: path, Edits: []note.Edit{e}, Mutation: wiki.Mutation{Caller: s.caller(ctx)}})
+	res, err := s.Wiki.Edit(ctx, wiki.EditRequest{Path: path, Edits: []note.Edit{e}, Mutation: wiki.Mutation{Caller: s.Caller}})
 	if err != nil {
 		return 0, err
 	}
-	return sizeChange(ctx, s.w, res), nil
+	return sizeChange(ctx, s.Wiki, res), nil
 }
 
 // sizeChange returns how many bytes a one-note change added to the note.
@@ -274,8 +274,8 @@ func cairnDelete() *tool {
 		name: "cairn_delete", group: GroupNotes, mutating: true, destructive: true,
 		description: "Delete a note. By default, also removes this note from the backlink index. Does not modify the content of other notes that reference this one.",
 		input:       in,
-		run: bind(in, func(ctx context.Context, s *Server, a *cairnDeleteArgs) (any, string, error) {
-			res, err := s.w.Delete(ctx, wiki.DeleteRequest{Path: a.Path, Confirm: true, Mutation: wiki.Mutation{Caller: s.caller(ctx)}})
+		run: bind(in, func(ctx context.Context, s *Env, a *cairnDeleteArgs) (any, string, error) {
+			res, err := s.Wiki.Delete(ctx, wiki.DeleteRequest{Path: a.Path, Confirm: true, Mutation: wiki.Mutation{Caller: s.Caller}})
 			if err != nil {
 				return nil, "", err
 			}
@@ -315,7 +315,7 @@ func cairnSearch() *tool {
 		name: "cairn_search", group: GroupSearch,
 		description: "Search notes by content, tags, or backlinks. Returns matching note paths with context snippets. At least one search parameter is required.",
 		input:       in,
-		run: bind(in, func(ctx context.Context, s *Server, a *cairnSearchArgs) (any, string, error) {
+		run: bind(in, func(ctx context.Context, s *Env, a *cairnSearchArgs) (any, string, error) {
 			if a.Query == "" && len(a.Tags) == 0 && a.PathPrefix == "" && a.BacklinksTo == "" && a.ModifiedSince == "" {
 				return nil, "", wiki.Errorf(wiki.CodeInvalidParams, "at least one search parameter is required").
 					WithHint("give query, tags, path_prefix, backlinks_to or modified_since")
@@ -326,11 +326,11 @@ func cairnSearch() *tool {
 			}
 			var since time.Time
 			if a.ModifiedSince != "" {
-				if since, _, err = s.w.ParseDate(a.ModifiedSince); err != nil {
+				if since, _, err = s.Wiki.ParseDate(a.ModifiedSince); err != nil {
 					return nil, "", err
 				}
 			}
-			res, err := s.w.Search(ctx, wiki.SearchParams{Query: a.Query, Tags: a.Tags, Folder: strings.Trim(a.PathPrefix, "/"),
+			res, err := s.Wiki.Search(ctx, wiki.SearchParams{Query: a.Query, Tags: a.Tags, Folder: strings.Trim(a.PathPrefix, "/"),
 				BacklinksTo: a.BacklinksTo, ModifiedSince: since, Limit: limit, Cursor: a.Cursor, Snippets: 1})
 			if err != nil {
 				return nil, "", err
@@ -392,7 +392,7 @@ func cairnLinks() *tool {
 		name: "cairn_links", group: GroupLinks,
 		description: "Get backlinks and outgoing links for a note. Useful for understanding context and relationships without reading full documents.",
 		input:       in,
-		run: bind(in, func(ctx context.Context, s *Server, a *cairnLinksArgs) (any, string, error) {
+		run: bind(in, func(ctx context.Context, s *Env, a *cairnLinksArgs) (any, string, error) {
 			dir := wiki.Direction(a.Direction)
 			if dir == "" {
 				dir = wiki.DirBoth
@@ -404,7 +404,7 @@ func cairnLinks() *tool {
 			case depth < 0 || depth > 5:
 				return nil, "", argError("depth", "is %d; give 1 to 5", depth)
 			}
-			res, err := s.w.Links(ctx, wiki.LinksRequest{Path: a.Path, Direction: dir, Depth: depth, Limit: 200})
+			res, err := s.Wiki.Links(ctx, wiki.LinksRequest{Path: a.Path, Direction: dir, Depth: depth, Limit: 200})
 			if err != nil {
 				return nil, "", err
 			}
@@ -493,10 +493,10 @@ func cairnDaily() *tool {
 		name: "cairn_daily", group: GroupNotes, mutating: true,
 		description: "Read or append to a daily note. Creates the note with minimal frontmatter if it doesn't exist. Date defaults to today (in workspace timezone).",
 		input:       in,
-		run: bind(in, func(ctx context.Context, s *Server, a *cairnDailyArgs) (any, string, error) {
+		run: bind(in, func(ctx context.Context, s *Env, a *cairnDailyArgs) (any, string, error) {
 			date := a.Date
 			if date == "" {
-				date = s.w.Options().Now().In(s.w.Options().Location).Format(time.DateOnly)
+				date = s.Wiki.Options().Now().In(s.Wiki.Options().Location).Format(time.DateOnly)
 			} else if _, err := time.Parse(time.DateOnly, date); err != nil {
 				return nil, "", argError("date", "%q is not an ISO date such as 2026-02-24", date)
 			}
@@ -507,20 +507,20 @@ func cairnDaily() *tool {
 			// The day's note, made on first use with Cairn's minimal
 			// frontmatter. A write that fails leaves no note behind.
 			created := false
-			if _, err := s.w.Read(ctx, wiki.ReadRequest{Path: path, MetadataOnly: true}); wiki.CodeOf(err) == wiki.CodeNotFound {
+			if _, err := s.Wiki.Read(ctx, wiki.ReadRequest{Path: path, MetadataOnly: true}); wiki.CodeOf(err) == wiki.CodeNotFound {
 				fm := fmt.Sprintf("---\ntitle: %s\ntype: daily\ntags: [daily]\n---\n", date)
 				steps := []wiki.Change{{Write: &wiki.WriteRequest{Path: path, Content: fm}}}
 				if a.Op != "read" {
 					e := note.Edit{Op: a.Op, Content: a.Content, Section: a.Section}
 					steps = append(steps, wiki.Change{Edit: &wiki.EditRequest{Path: path, Edits: []note.Edit{e}}})
 				}
-				res, err := s.w.Apply(ctx, wiki.ApplyRequest{Changes: steps, Mutation: wiki.Mutation{Caller: s.caller(ctx)}})
+				res, err := s.Wiki.Apply(ctx, wiki.ApplyRequest{Changes: steps, Mutation: wiki.Mutation{Caller: s.Caller}})
 				if err != nil {
 					return nil, "", err
 				}
 				created = true
 				if a.Op != "read" {
-					text, err := plainJSON(map[string]any{"path": path, "op": a.Op, "bytes_added": sizeChange(ctx, s.w, res), "created": true})
+					text, err := plainJSON(map[string]any{"path": path, "op": a.Op, "bytes_added": sizeChange(ctx, s.Wiki, res), "created": true})
 					return nil, text, err
 				}
 			} else if err != nil {
@@ -563,7 +563,7 @@ func cairnList() *tool {
 		name: "cairn_list", group: GroupSearch,
 		description: "List notes under a path prefix. Returns paths, titles, and modification dates. No content. Supports pagination.",
 		input:       in,
-		run: bind(in, func(ctx context.Context, s *Server, a *cairnListArgs) (any, string, error) {
+		run: bind(in, func(ctx context.Context, s *Env, a *cairnListArgs) (any, string, error) {
 			limit, err := cairnLimit(a.Limit)
 			if err != nil {
 				return nil, "", err
@@ -572,7 +572,7 @@ func cairnList() *tool {
 			if sort == "" {
 				sort = "modified"
 			}
-			res, err := s.w.List(ctx, wiki.ListRequest{Path: strings.Trim(a.PathPrefix, "/"), Recursive: a.Recursive, Sort: sort, Limit: limit, Cursor: a.Cursor})
+			res, err := s.Wiki.List(ctx, wiki.ListRequest{Path: strings.Trim(a.PathPrefix, "/"), Recursive: a.Recursive, Sort: sort, Limit: limit, Cursor: a.Cursor})
 			if err != nil {
 				return nil, "", err
 			}
@@ -595,7 +595,7 @@ func cairnList() *tool {
 				}
 				// The type is the frontmatter's, read from the note's
 				// metadata: a page is at most 100 notes.
-				if r, err := s.w.Read(ctx, wiki.ReadRequest{Path: n.Path, MetadataOnly: true}); err == nil {
+				if r, err := s.Wiki.Read(ctx, wiki.ReadRequest{Path: n.Path, MetadataOnly: true}); err == nil {
 					e.Type = r.Properties["type"]
 				}
 				out.Notes = append(out.Notes, e)

@@ -65,7 +65,7 @@ func dailyReads(raw []byte) bool {
 	return a.Op == nil || a.Op == "read"
 }
 
-func runDaily(ctx context.Context, s *Server, a *dailyArgs) (any, string, error) {
+func runDaily(ctx context.Context, s *Env, a *dailyArgs) (any, string, error) {
 	read := a.Op == "" || a.Op == "read"
 	switch {
 	case read && (a.Content != "" || a.Section != ""):
@@ -78,8 +78,8 @@ func runDaily(ctx context.Context, s *Server, a *dailyArgs) (any, string, error)
 		return nil, "", wiki.Errorf(wiki.CodeInvalidParams, "expected_version, dry_run and message are for the writing ops, not read").
 			WithHint("leave them out to read, or set op to append, prepend, append_section or prepend_section")
 	}
-	res, err := s.w.Daily(ctx, wiki.DailyRequest{Date: a.Date, Op: a.Op, Content: a.Content, Section: a.Section,
-		Mutation: a.mutation(s.caller(ctx))})
+	res, err := s.Wiki.Daily(ctx, wiki.DailyRequest{Date: a.Date, Op: a.Op, Content: a.Content, Section: a.Section,
+		Mutation: a.mutation(s.Caller)})
 	if err != nil {
 		return nil, "", err
 	}

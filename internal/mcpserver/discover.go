@@ -41,8 +41,8 @@ func resolveNotesTool() *tool {
 				))),
 			))),
 		),
-		run: bind(in, func(ctx context.Context, s *Server, a *resolveArgs) (any, string, error) {
-			res, err := s.w.Resolve(ctx, wiki.ResolveRequest{Names: a.Names, Strategy: a.Strategy, Threshold: a.Threshold, Folder: a.Folder, Tag: a.Tag})
+		run: bind(in, func(ctx context.Context, s *Env, a *resolveArgs) (any, string, error) {
+			res, err := s.Wiki.Resolve(ctx, wiki.ResolveRequest{Names: a.Names, Strategy: a.Strategy, Threshold: a.Threshold, Folder: a.Folder, Tag: a.Tag})
 			if err != nil {
 				return nil, "", err
 			}
@@ -85,8 +85,8 @@ func randomNoteTool() *tool {
 			req("excerpt", str("The body after the frontmatter, at most 500 characters.")),
 			opt("truncated", boolean("Set when the excerpt was cut.")),
 		)...),
-		run: bind(in, func(ctx context.Context, s *Server, a *randomArgs) (any, string, error) {
-			res, err := s.w.Random(ctx, wiki.RandomRequest{Tags: a.Tags})
+		run: bind(in, func(ctx context.Context, s *Env, a *randomArgs) (any, string, error) {
+			res, err := s.Wiki.Random(ctx, wiki.RandomRequest{Tags: a.Tags})
 			if err != nil {
 				return nil, "", err
 			}
@@ -155,12 +155,12 @@ func wikiStatusTool() *tool {
 				opt("partial", boolean("Set when the checkout holds too many files to scan: the counts are lower bounds.")),
 			)),
 		),
-		run: bind(in, func(ctx context.Context, s *Server, _ *statusArgs) (any, string, error) {
-			st, err := s.w.Status(ctx)
+		run: bind(in, func(ctx context.Context, s *Env, _ *statusArgs) (any, string, error) {
+			st, err := s.Wiki.Status(ctx)
 			if err != nil {
 				return nil, "", err
 			}
-			st.ReadOnly = st.ReadOnly || s.opts.ReadOnly
+			st.ReadOnly = st.ReadOnly || s.ReadOnly
 			return st, statusText(st), nil
 		}),
 	}

@@ -63,7 +63,7 @@ func errorToolResultIn(e *wiki.Error, words wiki.Words) *mcp.CallToolResult {
 		StructuredContent: errorShape{Error: fields},
 		IsError:           true,
 	}
-	if raw, err := encodeStructured(res.StructuredContent, errorResultSchema); err == nil {
+	if raw, err := encodeStructured(res.StructuredContent, errorResultSchema, words); err == nil {
 		res.RawStructuredContent = raw
 	}
 	return res

@@ -41,8 +41,8 @@ func gatherContextTool() *tool {
 			req("tokens", integer("Estimated tokens of this result (4 bytes each).", 0, 1e9)),
 			req("budget", integer("The budget.", 0, 1e9)),
 		),
-		run: bind(in, func(ctx context.Context, s *Server, a *gatherArgs) (any, string, error) {
-			res, err := s.w.GatherContext(ctx, wiki.ContextRequest{Question: a.Question, Budget: a.Budget, Folder: a.Folder})
+		run: bind(in, func(ctx context.Context, s *Env, a *gatherArgs) (any, string, error) {
+			res, err := s.Wiki.GatherContext(ctx, wiki.ContextRequest{Question: a.Question, Budget: a.Budget, Folder: a.Folder})
 			if err != nil {
 				return nil, "", err
 			}

@@ -81,8 +81,8 @@ func noteHistoryTool() *tool {
 	}
 }
 
-func runNoteHistory(ctx context.Context, s *Server, a *historyArgs) (any, string, error) {
-	res, err := s.w.History(ctx, wiki.HistoryRequest{Path: a.Path, NoFollow: a.FollowRenames != nil && !*a.FollowRenames,
+func runNoteHistory(ctx context.Context, s *Env, a *historyArgs) (any, string, error) {
+	res, err := s.Wiki.History(ctx, wiki.HistoryRequest{Path: a.Path, NoFollow: a.FollowRenames != nil && !*a.FollowRenames,
 		Limit: a.Limit, Cursor: a.Cursor})
 	if err != nil {
 		return nil, "", err
@@ -170,7 +170,7 @@ type diffOutput struct {
 	Truncated bool `json:"truncated,omitempty"`
 }
 
-func runDiffVersions(ctx context.Context, s *Server, a *diffArgs) (any, string, error) {
+func runDiffVersions(ctx context.Context, s *Env, a *diffArgs) (any, string, error) {
 	ctxLines := 0 // the default
 	if a.Context != nil {
 		ctxLines = *a.Context
@@ -178,7 +178,7 @@ func runDiffVersions(ctx context.Context, s *Server, a *diffArgs) (any, string, 
 			ctxLines = -1 // none
 		}
 	}
-	res, err := s.w.Diff(ctx, wiki.DiffRequest{Path: a.Path, From: a.From, To: a.To, Context: ctxLines})
+	res, err := s.Wiki.Diff(ctx, wiki.DiffRequest{Path: a.Path, From: a.From, To: a.To, Context: ctxLines})
 	if err != nil {
 		return nil, "", err
 	}
@@ -245,8 +245,8 @@ func blameNoteTool() *tool {
 	}
 }
 
-func runBlame(ctx context.Context, s *Server, a *blameArgs) (any, string, error) {
-	res, err := s.w.Blame(ctx, wiki.BlameRequest{Path: a.Path, Section: a.Section})
+func runBlame(ctx context.Context, s *Env, a *blameArgs) (any, string, error) {
+	res, err := s.Wiki.Blame(ctx, wiki.BlameRequest{Path: a.Path, Section: a.Section})
 	if err != nil {
 		return nil, "", err
 	}
@@ -334,7 +334,7 @@ func activityLogTool() *tool {
 	}
 }
 
-func runActivity(ctx context.Context, s *Server, a *activityArgs) (any, string, error) {
+func runActivity(ctx context.Context, s *Env, a *activityArgs) (any, string, error) {
 	since, err := parseSince(s, "since", a.Since)
 	if err != nil {
 		return nil, "", err
@@ -343,7 +343,7 @@ func runActivity(ctx context.Context, s *Server, a *activityArgs) (any, string, 
 	if err != nil {
 		return nil, "", err
 	}
-	res, err := s.w.Activity(ctx, wiki.ActivityRequest{Since: since, Until: until, Author: a.Author, Folder: a.Folder,
+	res, err := s.Wiki.Activity(ctx, wiki.ActivityRequest{Since: since, Until: until, Author: a.Author, Folder: a.Folder,
 		Path: a.Path, Tool: a.Tool, Limit: a.Limit, Cursor: a.Cursor})
 	if err != nil {
 		return nil, "", err

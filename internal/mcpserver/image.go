@@ -2,11 +2,8 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
-
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wikid/wikid/internal/imaging"
 	"github.com/wikid/wikid/internal/wiki"
@@ -18,12 +15,6 @@ const (
 	imageWidth = 1600
 	imageBytes = 1 << 20
 )
-
-// withContent is a result that carries MCP content besides its text: an
-// image, say.
-type withContent interface {
-	contents() []mcp.Content
-}
 
 // imageResult is an image of the wiki, as read_image answers it.
 type imageResult struct {
@@ -40,11 +31,11 @@ type imageResult struct {
 	data []byte
 }
 
-func (r *imageResult) contents() []mcp.Content {
+func (r *imageResult) media() []media {
 	if r.svg != "" {
-		return []mcp.Content{mcp.NewTextContent(r.svg)}
+		return []media{{Text: r.svg}}
 	}
-	return []mcp.Content{mcp.NewImageContent(base64.StdEncoding.EncodeToString(r.data), r.MIMEType)}
+	return []media{{Data: r.data, MIME: r.MIMEType}}
 }
 
 // loadImage reads an image file of the wiki, scaled down to maxWidth
@@ -99,8 +90,8 @@ func readImageTool() *tool {
 		name: "read_image", group: GroupNotes, title: "Read an image",
 		description: "View an image file, scaled to 1600 px and 1 MB. Use read_note to find a note's images.",
 		input:       in,
-		run: bind(in, func(ctx context.Context, s *Server, a *readImageArgs) (any, string, error) {
-			img, err := loadImage(ctx, s.w, a.Path, imageWidth)
+		run: bind(in, func(ctx context.Context, s *Env, a *readImageArgs) (any, string, error) {
+			img, err := loadImage(ctx, s.Wiki, a.Path, imageWidth)
 			if err != nil {
 				return nil, "", err
 			}

@@ -75,8 +75,8 @@ func getLinksTool() *tool {
 				req("notes", arrayOf("At most limit of them, by path.", neighbor)),
 			))),
 		),
-		run: bind(in, func(ctx context.Context, s *Server, a *linksArgs) (any, string, error) {
-			res, err := s.w.Links(ctx, wiki.LinksRequest{Path: a.Path, Direction: wiki.Direction(a.Direction), Depth: a.Depth,
+		run: bind(in, func(ctx context.Context, s *Env, a *linksArgs) (any, string, error) {
+			res, err := s.Wiki.Links(ctx, wiki.LinksRequest{Path: a.Path, Direction: wiki.Direction(a.Direction), Depth: a.Depth,
 				Limit: a.Limit, IncludeContent: a.IncludeContent})
 			if err != nil {
 				return nil, "", err
@@ -210,8 +210,8 @@ func findPathTool() *tool {
 				req("path", str("Note path.")), req("title", str("Title."))))),
 			req("length", integer("How many links the chain has.", 0, 1e9)),
 		),
-		run: bind(in, func(ctx context.Context, s *Server, a *pathArgs) (any, string, error) {
-			res, err := s.w.FindPath(ctx, wiki.PathRequest{Source: a.Source, Target: a.Target, Direction: wiki.Direction(a.Direction), MaxDepth: a.MaxDepth})
+		run: bind(in, func(ctx context.Context, s *Env, a *pathArgs) (any, string, error) {
+			res, err := s.Wiki.FindPath(ctx, wiki.PathRequest{Source: a.Source, Target: a.Target, Direction: wiki.Direction(a.Direction), MaxDepth: a.MaxDepth})
 			if err != nil {
 				return nil, "", err
 			}
@@ -258,8 +258,8 @@ func getHubsTool() *tool {
 				req("out_degree", integer("Notes it links to.", 0, 1e9)),
 			))),
 		),
-		run: bind(in, func(ctx context.Context, s *Server, a *hubsArgs) (any, string, error) {
-			res, err := s.w.Hubs(ctx, wiki.HubsRequest{Metric: wiki.HubMetric(a.Metric), Folder: a.Folder, Limit: a.Limit})
+		run: bind(in, func(ctx context.Context, s *Env, a *hubsArgs) (any, string, error) {
+			res, err := s.Wiki.Hubs(ctx, wiki.HubsRequest{Metric: wiki.HubMetric(a.Metric), Folder: a.Folder, Limit: a.Limit})
 			if err != nil {
 				return nil, "", err
 			}
@@ -308,8 +308,8 @@ func findBrokenLinksTool() *tool {
 			opt("orphans", arrayOf("At most limit orphans, by path.", object("", req("path", str("Note path.")), req("title", str("Title."))))),
 			opt("orphans_total", integer("Orphans in all.", 0, 1e9)),
 		),
-		run: bind(in, func(ctx context.Context, s *Server, a *brokenArgs) (any, string, error) {
-			res, err := s.w.FindBrokenLinks(ctx, wiki.BrokenLinksRequest{Folder: a.Folder, IncludeOrphans: a.IncludeOrphans, Limit: a.Limit, Cursor: a.Cursor})
+		run: bind(in, func(ctx context.Context, s *Env, a *brokenArgs) (any, string, error) {
+			res, err := s.Wiki.FindBrokenLinks(ctx, wiki.BrokenLinksRequest{Folder: a.Folder, IncludeOrphans: a.IncludeOrphans, Limit: a.Limit, Cursor: a.Cursor})
 			if err != nil {
 				return nil, "", err
 			}

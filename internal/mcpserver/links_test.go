@@ -2,10 +2,11 @@ package mcpserver_test
 
 import (
 	"fmt"
-	"github.com/wikid/wikid/internal/gittest"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/wikid/wikid/internal/gittest"
 
 	"github.com/wikid/wikid/internal/mcpserver"
 	"github.com/wikid/wikid/internal/wiki"

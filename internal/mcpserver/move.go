@@ -54,8 +54,8 @@ func moveNoteTool() *tool {
 			req("path", str("The new path (a folder ends in /).")),
 			opt("version", str("The moved note's version: pass it as expected_version next time. Absent for a folder.")),
 		}, mutationResultProps()...)...),
-		run: bind(in, func(ctx context.Context, s *Server, a *moveArgs) (any, string, error) {
-			res, err := s.w.Move(ctx, a.request(s.caller(ctx)))
+		run: bind(in, func(ctx context.Context, s *Env, a *moveArgs) (any, string, error) {
+			res, err := s.Wiki.Move(ctx, a.request(s.Caller))
 			if err != nil {
 				return nil, "", err
 			}

@@ -12,8 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/wikid/wikid/internal/imaging"
 	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
@@ -54,13 +52,13 @@ func obsidianTools() []*tool {
 }
 
 // obRun adapts an Obsidian tool: its answer is a JSON object as text.
-func obRun[A any](in *schema, f func(ctx context.Context, s *Server, a *A) (any, error)) runFunc {
-	return bind(in, func(ctx context.Context, s *Server, a *A) (any, string, error) {
+func obRun[A any](in *schema, f func(ctx context.Context, s *Env, a *A) (any, error)) runFunc {
+	return bind(in, func(ctx context.Context, s *Env, a *A) (any, string, error) {
 		v, err := f(ctx, s, a)
 		if err != nil {
 			return nil, "", err
 		}
-		if c, ok := v.(withContent); ok {
+		if c, ok := v.(withMedia); ok {
 			return v, c.(interface{ text() string }).text(), nil
 		}
 		text, err := plainJSON(v)
@@ -92,7 +90,7 @@ func obInRange(arg string, v *int, min, max, def int) (int, error) {
 }
 
 // obFile is a note's path as Obsidian names it: with its extension.
-func obFile(ctx context.Context, s *Server, notePath string) string {
+func obFile(ctx context.Context, s *Env, notePath string) string {
 	if snap, err := headSnapshot(ctx, s); err == nil {
 		if f := fileOf(ctx, snap, notePath); f != "" {
 			return f
@@ -113,8 +111,8 @@ func obRead() *tool {
 		name: "read_note", group: GroupNotes,
 		description: "Read the content and metadata of a specific note. Use get_note_info for metadata only, view_note_images for its images.",
 		input:       in,
-		run: obRun(in, func(ctx context.Context, s *Server, a *obPathArgs) (any, error) {
-			r, err := s.w.Read(ctx, wiki.ReadRequest{Path: a.Path, MaxChars: int(s.w.Options().MaxNoteSize)})
+		run: obRun(in, func(ctx context.Context, s *Env, a *obPathArgs) (any, error) {
+			r, err := s.Wiki.Read(ctx, wiki.ReadRequest{Path: a.Path, MaxChars: int(s.Wiki.Options().MaxNoteSize)})
 			if err != nil {
 				return nil, err
 			}
@@ -167,8 +165,8 @@ func obCreate() *tool {
 		name: "create_note", group: GroupNotes, mutating: true,
 		description: "Create a new note or overwrite an existing one. Use update_note to append.",
 		input:       in,
-		run: obRun(in, func(ctx context.Context, s *Server, a *obCreateArgs) (any, error) {
-			res, err := s.w.Write(ctx, wiki.WriteRequest{Path: a.Path, Content: a.Content, Overwrite: a.Overwrite, Mutation: wiki.Mutation{Caller: s.caller(ctx)}})
+		run: obRun(in, func(ctx context.Context, s *Env, a *obCreateArgs) (any, error) {
+			res, err := s.Wiki.Write(ctx, wiki.WriteRequest{Path: a.Path, Content: a.Content, Overwrite: a.Overwrite, Mutation: wiki.Mutation{Caller: s.Caller}})
 			if err != nil {
 				return nil, err
 			}
@@ -223,9 +221,9 @@ func obUpdate() *tool {
 		name: "update_note", group: GroupNotes, mutating: true,
 		description: "Update the content of an existing note: replace it all, or append. Use create_note for new notes.",
 		input:       in,
-		run: obRun(in, func(ctx context.Context, s *Server, a *obUpdateArgs) (any, error) {
-			m := wiki.Mutation{Caller: s.caller(ctx)}
-			_, err := s.w.Read(ctx, wiki.ReadRequest{Path: a.Path, MetadataOnly: true})
+		run: obRun(in, func(ctx context.Context, s *Env, a *obUpdateArgs) (any, error) {
+			m := wiki.Mutation{Caller: s.Caller}
+			_, err := s.Wiki.Read(ctx, wiki.ReadRequest{Path: a.Path, MetadataOnly: true})
 			missing := wiki.CodeOf(err) == wiki.CodeNotFound
 			switch {
 			case missing && !a.CreateIfNotExists:
@@ -236,9 +234,9 @@ func obUpdate() *tool {
 			}
 			var res *wiki.Result
 			if a.MergeStrategy == "append" && !missing {
-				res, err = s.w.Edit(ctx, wiki.EditRequest{Path: a.Path, Edits: []note.Edit{{Op: note.OpAppend, Content: a.Content}}, Mutation: m})
+				res, err = s.Wiki.Edit(ctx, wiki.EditRequest{Path: a.Path, Edits: []note.Edit{{Op: note.OpAppend, Content: a.Content}}, Mutation: m})
 			} else {
-				res, err = s.w.Write(ctx, wiki.WriteRequest{Path: a.Path, Content: a.Content, Overwrite: true, Mutation: m})
+				res, err = s.Wiki.Write(ctx, wiki.WriteRequest{Path: a.Path, Content: a.Content, Overwrite: true, Mutation: m})
 			}
 			if err != nil {
 				return nil, err
@@ -254,8 +252,8 @@ func obDelete() *tool {
 		name: "delete_note", group: GroupNotes, mutating: true, destructive: true,
 		description: "Delete a note from the vault. Its versions stay in git history, which can bring it back. Use move_note to archive.",
 		input:       in,
-		run: obRun(in, func(ctx context.Context, s *Server, a *obPathArgs) (any, error) {
-			res, err := s.w.Delete(ctx, wiki.DeleteRequest{Path: a.Path, Confirm: true, Mutation: wiki.Mutation{Caller: s.caller(ctx)}})
+		run: obRun(in, func(ctx context.Context, s *Env, a *obPathArgs) (any, error) {
+			res, err := s.Wiki.Delete(ctx, wiki.DeleteRequest{Path: a.Path, Confirm: true, Mutation: wiki.Mutation{Caller: s.Caller}})
 			if err != nil {
 				return nil, err
 			}
@@ -282,7 +280,7 @@ func obSearch() *tool {
 		name: "search_notes", group: GroupSearch,
 		description: "Search for notes containing specific text or matching search criteria. Use search_by_date for dates, list_notes to list.",
 		input:       in,
-		run: obRun(in, func(ctx context.Context, s *Server, a *obSearchArgs) (any, error) {
+		run: obRun(in, func(ctx context.Context, s *Env, a *obSearchArgs) (any, error) {
 			width, err := obInRange("context_length", a.ContextLength, 10, 500, 100)
 			if err != nil {
 				return nil, err
@@ -335,11 +333,11 @@ func obQuery(q string) string {
 
 // obSearchAll returns up to max hits of a query, a page of at most 100 at a
 // time, and how many there are.
-func obSearchAll(ctx context.Context, s *Server, query string, max int) ([]wiki.SearchHit, int, error) {
+func obSearchAll(ctx context.Context, s *Env, query string, max int) ([]wiki.SearchHit, int, error) {
 	var hits []wiki.SearchHit
 	cursor, total := "", 0
 	for len(hits) < max {
-		res, err := s.w.Search(ctx, wiki.SearchParams{Query: query, Limit: min(100, max-len(hits)), Cursor: cursor, Snippets: 1})
+		res, err := s.Wiki.Search(ctx, wiki.SearchParams{Query: query, Limit: min(100, max-len(hits)), Cursor: cursor, Snippets: 1})
 		if err != nil {
 			return nil, 0, err
 		}
@@ -367,7 +365,7 @@ func obSearchByDate() *tool {
 		name: "search_by_date", group: GroupSearch,
 		description: "Search for notes by creation or modification date, in the wiki's time zone. Use search_notes for content.",
 		input:       in,
-		run: obRun(in, func(ctx context.Context, s *Server, a *obDateArgs) (any, error) {
+		run: obRun(in, func(ctx context.Context, s *Env, a *obDateArgs) (any, error) {
 			days, err := obInRange("days_ago", a.DaysAgo, 0, 365, 7)
 			if err != nil {
 				return nil, err
@@ -376,12 +374,12 @@ func obSearchByDate() *tool {
 			if field == "" {
 				field = "modified"
 			}
-			day := s.w.Options().Now().In(s.w.Options().Location).AddDate(0, 0, -days).Format(time.DateOnly)
+			day := s.Wiki.Options().Now().In(s.Wiki.Options().Location).AddDate(0, 0, -days).Format(time.DateOnly)
 			q := field + ":>=" + day
 			if a.Operator == "exactly" {
 				q = field + ":" + day
 			}
-			res, err := s.w.Search(ctx, wiki.SearchParams{Query: q, Sort: field, Limit: 100})
+			res, err := s.Wiki.Search(ctx, wiki.SearchParams{Query: q, Sort: field, Limit: 100})
 			if err != nil {
 				return nil, err
 			}
@@ -417,7 +415,7 @@ func obSearchByRegex() *tool {
 		name: "search_by_regex", group: GroupSearch,
 		description: "Search for notes with a regular expression, line by line. Use search_notes for plain text.",
 		input:       in,
-		run: obRun(in, func(ctx context.Context, s *Server, a *obRegexArgs) (any, error) {
+		run: obRun(in, func(ctx context.Context, s *Env, a *obRegexArgs) (any, error) {
 			width, err := obInRange("context_length", a.ContextLength, 10, 500, 100)
 			if err != nil {
 				return nil, err
@@ -426,7 +424,7 @@ func obSearchByRegex() *tool {
 			if err != nil {
 				return nil, err
 			}
-			res, err := s.w.Grep(ctx, wiki.GrepRequest{Pattern: a.Pattern, Regex: true, CaseSensitive: !slices.Contains(a.Flags, "ignorecase"), Limit: 1000})
+			res, err := s.Wiki.Grep(ctx, wiki.GrepRequest{Pattern: a.Pattern, Regex: true, CaseSensitive: !slices.Contains(a.Flags, "ignorecase"), Limit: 1000})
 			if err != nil {
 				return nil, err
 			}
@@ -480,7 +478,7 @@ func obSearchByProperty() *tool {
 		description: "Search for notes by their frontmatter property values; a list property matches when an item does. " +
 			"It reads every note's frontmatter, so it is slower than search_notes, which matches key:value itself. Use search_notes for content.",
 		input: in,
-		run: obRun(in, func(ctx context.Context, s *Server, a *obPropertyArgs) (any, error) {
+		run: obRun(in, func(ctx context.Context, s *Env, a *obPropertyArgs) (any, error) {
 			width, err := obInRange("context_length", a.ContextLength, 0, 500, 100)
 			if err != nil {
 				return nil, err
@@ -495,7 +493,7 @@ func obSearchByProperty() *tool {
 			}
 			results := []map[string]any{}
 			for _, n := range notes {
-				r, err := s.w.Read(ctx, wiki.ReadRequest{Path: n.Path, MaxChars: max(width, 1)})
+				r, err := s.Wiki.Read(ctx, wiki.ReadRequest{Path: n.Path, MaxChars: max(width, 1)})
 				if err != nil {
 					continue
 				}
@@ -585,11 +583,11 @@ func obCompare(v any, op string, want *string) bool {
 }
 
 // obAllNotes lists every note under folder ("" for all), by path.
-func obAllNotes(ctx context.Context, s *Server, folder string) ([]wiki.NoteSummary, error) {
+func obAllNotes(ctx context.Context, s *Env, folder string) ([]wiki.NoteSummary, error) {
 	var out []wiki.NoteSummary
 	cursor := ""
 	for {
-		res, err := s.w.List(ctx, wiki.ListRequest{Path: folder, Recursive: true, Sort: "alpha", Limit: wiki.MaxListLimit, Cursor: cursor})
+		res, err := s.Wiki.List(ctx, wiki.ListRequest{Path: folder, Recursive: true, Sort: "alpha", Limit: wiki.MaxListLimit, Cursor: cursor})
 		if err != nil {
 			return nil, err
 		}
@@ -628,7 +626,7 @@ func obListNotes() *tool {
 		name: "list_notes", group: GroupSearch,
 		description: "List notes in the vault or a specific directory. Use search_notes to find notes by content.",
 		input:       in,
-		run: obRun(in, func(ctx context.Context, s *Server, a *obListArgs) (any, error) {
+		run: obRun(in, func(ctx context.Context, s *Env, a *obListArgs) (any, error) {
 			dir, rec, scope := a.scope()
 			var notes []wiki.NoteSummary
 			var err error
@@ -636,7 +634,7 @@ func obListNotes() *tool {
 				notes, err = obAllNotes(ctx, s, dir)
 			} else {
 				var res *wiki.ListResult
-				if res, err = s.w.List(ctx, wiki.ListRequest{Path: dir, Sort: "alpha", Limit: wiki.MaxListLimit}); err == nil {
+				if res, err = s.Wiki.List(ctx, wiki.ListRequest{Path: dir, Sort: "alpha", Limit: wiki.MaxListLimit}); err == nil {
 					notes = res.Notes
 				}
 			}
@@ -662,7 +660,7 @@ func obListFolders() *tool {
 		name: "list_folders", group: GroupSearch,
 		description: "List folders in the vault or a specific directory; a folder is there while it holds a note (git keeps no empty folder). Use list_notes for notes.",
 		input:       in,
-		run: obRun(in, func(ctx context.Context, s *Server, a *obListArgs) (any, error) {
+		run: obRun(in, func(ctx context.Context, s *Env, a *obListArgs) (any, error) {
 			dir, rec, scope := a.scope()
 			notes, err := obAllNotes(ctx, s, dir)
 			if err != nil {
@@ -712,7 +710,7 @@ func obMoveNote() *tool {
 		name: "move_note", group: GroupNotes, mutating: true,
 		description: "Move or rename a note, updating links to it, as one commit. Use move_folder for folders.",
 		input:       in,
-		run: obRun(in, func(ctx context.Context, s *Server, a *obMoveArgs) (any, error) {
+		run: obRun(in, func(ctx context.Context, s *Env, a *obMoveArgs) (any, error) {
 			return obMove(ctx, s, a.SourcePath, a.DestinationPath, a.UpdateLinks, "note")
 		}),
 	}
@@ -728,15 +726,15 @@ func obMoveFolder() *tool {
 		name: "move_folder", group: GroupNotes, mutating: true,
 		description: "Move an entire folder and all its notes, updating links to them, as one commit. Use move_note for one note.",
 		input:       in,
-		run: obRun(in, func(ctx context.Context, s *Server, a *obMoveArgs) (any, error) {
+		run: obRun(in, func(ctx context.Context, s *Env, a *obMoveArgs) (any, error) {
 			return obMove(ctx, s, strings.TrimSuffix(a.SourceFolder, "/")+"/", strings.TrimSuffix(a.DestinationFolder, "/")+"/", a.UpdateLinks, "folder")
 		}),
 	}
 }
 
-func obMove(ctx context.Context, s *Server, from, to string, update *bool, kind string) (any, error) {
+func obMove(ctx context.Context, s *Env, from, to string, update *bool, kind string) (any, error) {
 	leave := update != nil && !*update
-	res, err := s.w.Move(ctx, wiki.MoveRequest{Path: from, NewPath: to, LeaveLinks: leave, Mutation: wiki.Mutation{Caller: s.caller(ctx)}})
+	res, err := s.Wiki.Move(ctx, wiki.MoveRequest{Path: from, NewPath: to, LeaveLinks: leave, Mutation: wiki.Mutation{Caller: s.Caller}})
 	if err != nil {
 		return nil, err
 	}
@@ -767,7 +765,7 @@ func obCreateFolder() *tool {
 		description: "Create a folder. Git keeps no empty folder: with create_placeholder (the default) the folder gets a README.md " +
 			"note, committed; without it nothing is written and the folder appears with its first note. Use create_note to add notes.",
 		input: in,
-		run: obRun(in, func(ctx context.Context, s *Server, a *obFolderArgs) (any, error) {
+		run: obRun(in, func(ctx context.Context, s *Env, a *obFolderArgs) (any, error) {
 			folder := strings.Trim(a.FolderPath, "/")
 			if folder == "" {
 				return nil, argError("folder_path", "is empty")
@@ -775,7 +773,7 @@ func obCreateFolder() *tool {
 			details := map[string]any{"folder": folder}
 			if a.CreatePlaceholder == nil || *a.CreatePlaceholder {
 				readme := folder + "/README.md"
-				res, err := s.w.Write(ctx, wiki.WriteRequest{Path: readme, Content: "# " + path.Base(folder) + "\n", Mutation: wiki.Mutation{Caller: s.caller(ctx)}})
+				res, err := s.Wiki.Write(ctx, wiki.WriteRequest{Path: readme, Content: "# " + path.Base(folder) + "\n", Mutation: wiki.Mutation{Caller: s.Caller}})
 				if err != nil {
 					return nil, err
 				}
@@ -814,8 +812,8 @@ func obTags(name string) *tool {
 		name: name, group: GroupNotes, mutating: true,
 		description: desc,
 		input:       in,
-		run: obRun(in, func(ctx context.Context, s *Server, a *obTagArgs) (any, error) {
-			before, err := s.w.Read(ctx, wiki.ReadRequest{Path: a.Path, MetadataOnly: true})
+		run: obRun(in, func(ctx context.Context, s *Env, a *obTagArgs) (any, error) {
+			before, err := s.Wiki.Read(ctx, wiki.ReadRequest{Path: a.Path, MetadataOnly: true})
 			if err != nil {
 				return nil, err
 			}
@@ -837,11 +835,11 @@ func obTags(name string) *tool {
 			if len(ch.AddTags) == 0 && len(ch.RemoveTags) == 0 && ch.Tags == nil && name != "update_tags" {
 				return nil, argError("tags", "is empty: give at least one tag")
 			}
-			if _, err := s.w.UpdateMetadata(ctx, wiki.MetadataRequest{Path: a.Path, Change: ch,
-				Mutation: wiki.Mutation{ExpectedVersion: before.Version, Caller: s.caller(ctx)}}); err != nil {
+			if _, err := s.Wiki.UpdateMetadata(ctx, wiki.MetadataRequest{Path: a.Path, Change: ch,
+				Mutation: wiki.Mutation{ExpectedVersion: before.Version, Caller: s.Caller}}); err != nil {
 				return nil, err
 			}
-			after, err := s.w.Read(ctx, wiki.ReadRequest{Path: a.Path, MetadataOnly: true})
+			after, err := s.Wiki.Read(ctx, wiki.ReadRequest{Path: a.Path, MetadataOnly: true})
 			if err != nil {
 				return nil, err
 			}
@@ -878,8 +876,8 @@ func obNoteInfo() *tool {
 		name: "get_note_info", group: GroupSearch,
 		description: "Get metadata and statistics about a note without its content. Use read_note for the content.",
 		input:       in,
-		run: obRun(in, func(ctx context.Context, s *Server, a *obPathArgs) (any, error) {
-			r, err := s.w.Read(ctx, wiki.ReadRequest{Path: a.Path, MaxChars: int(s.w.Options().MaxNoteSize)})
+		run: obRun(in, func(ctx context.Context, s *Env, a *obPathArgs) (any, error) {
+			r, err := s.Wiki.Read(ctx, wiki.ReadRequest{Path: a.Path, MaxChars: int(s.Wiki.Options().MaxNoteSize)})
 			if wiki.CodeOf(err) == wiki.CodeNotFound {
 				return map[string]any{"success": true, "path": a.Path, "operation": "info", "details": map[string]any{"exists": false}}, nil
 			}
@@ -921,8 +919,8 @@ func obListTags() *tool {
 		name: "list_tags", group: GroupSearch,
 		description: "List all unique tags used across the vault, nested tags counted for their parents too. Use get_note_info for one note's tags.",
 		input:       in,
-		run: obRun(in, func(ctx context.Context, s *Server, a *obTagListArgs) (any, error) {
-			tags, err := s.w.Tags(ctx, wiki.TagsRequest{})
+		run: obRun(in, func(ctx context.Context, s *Env, a *obTagListArgs) (any, error) {
+			tags, err := s.Wiki.Tags(ctx, wiki.TagsRequest{})
 			if err != nil {
 				return nil, err
 			}
@@ -964,13 +962,13 @@ func obBacklinks() *tool {
 		name: "get_backlinks", group: GroupLinks,
 		description: "Find all notes that link to a specific note, from the link index (fast at any size). Use get_outgoing_links for links from it.",
 		input:       in,
-		run: obRun(in, func(ctx context.Context, s *Server, a *obBacklinksArgs) (any, error) {
+		run: obRun(in, func(ctx context.Context, s *Env, a *obBacklinksArgs) (any, error) {
 			width, err := obInRange("context_length", a.ContextLength, 50, 500, 100)
 			if err != nil {
 				return nil, err
 			}
 			withContext := a.IncludeContext == nil || *a.IncludeContext
-			res, err := s.w.Links(ctx, wiki.LinksRequest{Path: a.Path, Direction: wiki.DirIn, Limit: 200})
+			res, err := s.Wiki.Links(ctx, wiki.LinksRequest{Path: a.Path, Direction: wiki.DirIn, Limit: 200})
 			if err != nil {
 				return nil, err
 			}
@@ -1005,8 +1003,8 @@ func obOutgoing() *tool {
 		name: "get_outgoing_links", group: GroupLinks,
 		description: "List all links from a specific note, with their types. Use get_backlinks for links to it.",
 		input:       in,
-		run: obRun(in, func(ctx context.Context, s *Server, a *obOutgoingArgs) (any, error) {
-			res, err := s.w.Links(ctx, wiki.LinksRequest{Path: a.Path, Direction: wiki.DirOut, Limit: 200})
+		run: obRun(in, func(ctx context.Context, s *Env, a *obOutgoingArgs) (any, error) {
+			res, err := s.Wiki.Links(ctx, wiki.LinksRequest{Path: a.Path, Direction: wiki.DirOut, Limit: 200})
 			if err != nil {
 				return nil, err
 			}
@@ -1050,12 +1048,12 @@ func obBroken() *tool {
 		name: "find_broken_links", group: GroupLinks,
 		description: "Find all broken links in the vault, a directory, or a single note. Use get_outgoing_links for every link of a note.",
 		input:       in,
-		run: obRun(in, func(ctx context.Context, s *Server, a *obBrokenArgs) (any, error) {
+		run: obRun(in, func(ctx context.Context, s *Env, a *obBrokenArgs) (any, error) {
 			findings := []map[string]any{}
 			target := "vault"
 			if a.SingleNote != "" {
 				target = a.SingleNote
-				res, err := s.w.Links(ctx, wiki.LinksRequest{Path: a.SingleNote, Direction: wiki.DirOut, Limit: 200})
+				res, err := s.Wiki.Links(ctx, wiki.LinksRequest{Path: a.SingleNote, Direction: wiki.DirOut, Limit: 200})
 				if err != nil {
 					return nil, err
 				}
@@ -1070,7 +1068,7 @@ func obBroken() *tool {
 				}
 				cursor := ""
 				for {
-					res, err := s.w.FindBrokenLinks(ctx, wiki.BrokenLinksRequest{Folder: strings.Trim(a.Directory, "/"), Limit: 200, Cursor: cursor})
+					res, err := s.Wiki.FindBrokenLinks(ctx, wiki.BrokenLinksRequest{Folder: strings.Trim(a.Directory, "/"), Limit: 200, Cursor: cursor})
 					if err != nil {
 						return nil, err
 					}
@@ -1108,8 +1106,8 @@ func obReadImage() *tool {
 		name: "read_image", group: GroupNotes,
 		description: "Read an image file (PNG, JPEG, GIF, WebP; SVG as text) for analysis, scaled down past 1600 px or 1 MB. Use view_note_images for a note's images.",
 		input:       in,
-		run: obRun(in, func(ctx context.Context, s *Server, a *obImageArgs) (any, error) {
-			img, err := loadImage(ctx, s.w, a.Path, imageWidth)
+		run: obRun(in, func(ctx context.Context, s *Env, a *obImageArgs) (any, error) {
+			img, err := loadImage(ctx, s.Wiki, a.Path, imageWidth)
 			if err != nil {
 				return nil, err
 			}
@@ -1127,10 +1125,10 @@ type obImages struct {
 	metadata bool
 }
 
-func (o *obImages) contents() []mcp.Content {
-	var out []mcp.Content
+func (o *obImages) media() []media {
+	var out []media
 	for _, img := range o.images {
-		out = append(out, img.contents()...)
+		out = append(out, img.media()...)
 	}
 	return out
 }
@@ -1170,12 +1168,12 @@ func obNoteImages() *tool {
 		name: "view_note_images", group: GroupNotes,
 		description: "Extract the images a note embeds (![[image.png]] or ![alt](path)), scaled to max_width; at most 10. Use read_image for one image file.",
 		input:       in,
-		run: obRun(in, func(ctx context.Context, s *Server, a *obNoteImagesArgs) (any, error) {
+		run: obRun(in, func(ctx context.Context, s *Env, a *obNoteImagesArgs) (any, error) {
 			width, err := obInRange("max_width", a.MaxWidth, 1, 4096, 800)
 			if err != nil {
 				return nil, err
 			}
-			res, err := s.w.Links(ctx, wiki.LinksRequest{Path: a.Path, Direction: wiki.DirOut, Limit: 200})
+			res, err := s.Wiki.Links(ctx, wiki.LinksRequest{Path: a.Path, Direction: wiki.DirOut, Limit: 200})
 			if err != nil {
 				return nil, err
 			}
@@ -1198,7 +1196,7 @@ func obNoteImages() *tool {
 				files = files[*a.ImageIndex : *a.ImageIndex+1]
 			}
 			for _, f := range files[:min(len(files), 10)] {
-				img, err := loadImage(ctx, s.w, f, width)
+				img, err := loadImage(ctx, s.Wiki, f, width)
 				if err != nil {
 					out.missing = append(out.missing, f)
 					continue

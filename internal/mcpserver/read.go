@@ -36,8 +36,8 @@ func readNoteTool() *tool {
 	}
 }
 
-func runRead(ctx context.Context, s *Server, a *readArgs) (any, string, error) {
-	r, err := s.w.Read(ctx, wiki.ReadRequest{
+func runRead(ctx context.Context, s *Env, a *readArgs) (any, string, error) {
+	r, err := s.Wiki.Read(ctx, wiki.ReadRequest{
 		Path: a.Path, Section: a.Section, MetadataOnly: a.MetadataOnly,
 		Version: a.Version, Offset: a.Offset, MaxChars: a.MaxChars,
 	})

@@ -3,11 +3,8 @@ package mcpserver
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -40,29 +37,6 @@ func fmtTime(t time.Time) string {
 	return t.Format(time.RFC3339)
 }
 
-// clip cuts s to n characters, marking the cut.
-func clip(s string, n int) (string, bool) {
-	if utf8.RuneCountInString(s) <= n {
-		return s, false
-	}
-	i, count := 0, 0
-	for i = range s {
-		if count == n {
-			break
-		}
-		count++
-	}
-	return s[:i] + truncatedMark, true
-}
-
-// plural returns "1 note", "2 notes".
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
 // tagList renders tags for a header line.
 func tagList(tags []string) string {
 	if len(tags) == 0 {
@@ -92,21 +66,6 @@ func (b *textBuilder) line(format string, args ...any) {
 }
 
 func (b *textBuilder) String() string { return words.Say(strings.TrimRight(b.Builder.String(), "\n")) }
-
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
-
-// dateProps are the schema properties of wiki.Dates.
-func dateProps() []prop {
-	source := func(desc string) *schema {
-		return enum(desc, "frontmatter", "git")
-	}
-	return []prop{
-		opt("created", dateTime("When the note was created: the frontmatter's date, else its first commit's time.")),
-		opt("created_source", source("Where created comes from.")),
-		opt("modified", dateTime("When the note was last changed: the frontmatter's date, else its last commit's time.")),
-		opt("modified_source", source("Where modified comes from.")),
-	}
-}
 
 // dateTime is a date and time in a result.
 func dateTime(desc string) *schema {
@@ -157,4 +116,17 @@ func more(n, shown int) string {
 		return ""
 	}
 	return fmt.Sprintf(", and %d more", n-shown)
+}
+
+// dateProps are the schema properties of wiki.Dates.
+func dateProps() []prop {
+	source := func(desc string) *schema {
+		return enum(desc, "frontmatter", "git")
+	}
+	return []prop{
+		opt("created", dateTime("When the note was created: the frontmatter's date, else its first commit's time.")),
+		opt("created_source", source("Where created comes from.")),
+		opt("modified", dateTime("When the note was last changed: the frontmatter's date, else its last commit's time.")),
+		opt("modified_source", source("Where modified comes from.")),
+	}
 }

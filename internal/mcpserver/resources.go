@@ -76,9 +76,9 @@ var errNotANoteURI = errors.New("not a note URI: want wiki://note/<path>")
 func (s *Server) resourceError(ctx context.Context, uri string, err error) error {
 	var e *wiki.Error
 	if errors.As(err, &e) && e.Code != wiki.CodeInternal {
-		msg := string(e.Code) + ": " + sentence(words.Say(e.Message))
+		msg := string(e.Code) + ": " + sentence(s.prof.words.Say(e.Message))
 		if e.Hint != "" {
-			msg += " Hint: " + sentence(words.Say(e.Hint))
+			msg += " Hint: " + sentence(s.prof.words.Say(e.Hint))
 		}
 		return errors.New(msg)
 	}

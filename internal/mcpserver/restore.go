@@ -26,8 +26,8 @@ func restoreNoteTool() *tool {
 		description: "Bring back a note (even a deleted one) as of version, a commit. Use revert_change to undo one commit.",
 		input:       in,
 		output:      noteMutationSchema("The outcome.").without("metadata", "links_updated", "broken_links"),
-		run: bind(in, func(ctx context.Context, s *Server, a *restoreArgs) (any, string, error) {
-			res, err := s.w.Restore(ctx, wiki.RestoreRequest{Path: a.Path, Version: a.Version, Mutation: a.mutation(s.caller(ctx))})
+		run: bind(in, func(ctx context.Context, s *Env, a *restoreArgs) (any, string, error) {
+			res, err := s.Wiki.Restore(ctx, wiki.RestoreRequest{Path: a.Path, Version: a.Version, Mutation: a.mutation(s.Caller)})
 			if err != nil {
 				return nil, "", err
 			}
@@ -59,9 +59,9 @@ func revertChangeTool() *tool {
 			"whole old version.",
 		input:  in,
 		output: object("The outcome.", mutationResultProps()...).without("metadata", "links_updated", "broken_links"),
-		run: bind(in, func(ctx context.Context, s *Server, a *revertArgs) (any, string, error) {
-			res, err := s.w.Revert(ctx, wiki.RevertRequest{Commit: a.Commit,
-				Mutation: wiki.Mutation{DryRun: a.DryRun, Message: a.Message, Caller: s.caller(ctx)}})
+		run: bind(in, func(ctx context.Context, s *Env, a *revertArgs) (any, string, error) {
+			res, err := s.Wiki.Revert(ctx, wiki.RevertRequest{Commit: a.Commit,
+				Mutation: wiki.Mutation{DryRun: a.DryRun, Message: a.Message, Caller: s.Caller}})
 			if err != nil {
 				return nil, "", err
 			}

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"path"
 	"strings"
 
@@ -90,8 +91,8 @@ type rxNode struct {
 
 // rxRead returns a node, its content cut to max characters (none when max
 // is 0), or nil when there is no such node.
-func rxRead(ctx context.Context, s *Server, snap wiki.Snapshot, id string, max int) (*rxNode, error) {
-	res, err := s.w.Read(ctx, wiki.ReadRequest{Path: id, MaxChars: int(s.w.Options().MaxNoteSize)})
+func rxRead(ctx context.Context, s *Env, snap wiki.Snapshot, id string, max int) (*rxNode, error) {
+	res, err := s.Wiki.Read(ctx, wiki.ReadRequest{Path: id, MaxChars: int(s.Wiki.Options().MaxNoteSize)})
 	if wiki.CodeOf(err) == wiki.CodeNotFound || wiki.CodeOf(err) == wiki.CodeInvalidPath {
 		return nil, nil
 	}
@@ -111,7 +112,7 @@ func rxRead(ctx context.Context, s *Server, snap wiki.Snapshot, id string, max i
 		c, _ := clip(body, max)
 		n.Content = &c
 	}
-	links, err := s.w.Links(ctx, wiki.LinksRequest{Path: res.Path, Direction: wiki.DirOut, Limit: 200})
+	links, err := s.Wiki.Links(ctx, wiki.LinksRequest{Path: res.Path, Direction: wiki.DirOut, Limit: 200})
 	if err != nil {
 		return nil, err
 	}
@@ -135,8 +136,8 @@ func rxJSON(v any) (any, string, error) {
 }
 
 // rxRun adapts a Roux tool: its answer is JSON as text.
-func rxRun[A any](in *schema, f func(ctx context.Context, s *Server, a *A) (any, error)) runFunc {
-	return bind(in, func(ctx context.Context, s *Server, a *A) (any, string, error) {
+func rxRun[A any](in *schema, f func(ctx context.Context, s *Env, a *A) (any, error)) runFunc {
+	return bind(in, func(ctx context.Context, s *Env, a *A) (any, string, error) {
 		v, err := f(ctx, s, a)
 		if err != nil {
 			return nil, "", err
@@ -179,7 +180,7 @@ func rxGetNode() *tool {
 		name: "get_node", group: GroupNotes,
 		description: "Retrieve single node with optional neighbor context.",
 		input:       in,
-		run: rxRun(in, func(ctx context.Context, s *Server, a *rxGetArgs) (any, error) {
+		run: rxRun(in, func(ctx context.Context, s *Env, a *rxGetArgs) (any, error) {
 			depth := 0
 			if a.Depth != nil {
 				depth = *a.Depth
@@ -195,7 +196,7 @@ func rxGetNode() *tool {
 			if err != nil || n == nil || depth == 0 {
 				return n, err
 			}
-			links, err := s.w.Links(ctx, wiki.LinksRequest{Path: a.ID, Direction: wiki.DirBoth, Limit: 200})
+			links, err := s.Wiki.Links(ctx, wiki.LinksRequest{Path: a.ID, Direction: wiki.DirBoth, Limit: 200})
 			if err != nil {
 				return nil, err
 			}
@@ -251,7 +252,7 @@ func rxNeighbors() *tool {
 		name: "get_neighbors", group: GroupLinks,
 		description: "Get nodes linked to/from a node.",
 		input:       in,
-		run: rxRun(in, func(ctx context.Context, s *Server, a *rxNeighborsArgs) (any, error) {
+		run: rxRun(in, func(ctx context.Context, s *Env, a *rxNeighborsArgs) (any, error) {
 			limit, err := rxLimit("limit", a.Limit, 20, 50)
 			if err != nil {
 				return nil, err
@@ -265,7 +266,7 @@ func rxNeighbors() *tool {
 				return nil, err
 			}
 			out := []rxNode{}
-			links, err := s.w.Links(ctx, wiki.LinksRequest{Path: a.ID, Direction: dir, Limit: 200})
+			links, err := s.Wiki.Links(ctx, wiki.LinksRequest{Path: a.ID, Direction: dir, Limit: 200})
 			if wiki.CodeOf(err) == wiki.CodeNotFound || wiki.CodeOf(err) == wiki.CodeInvalidPath {
 				return out, nil
 			}
@@ -315,8 +316,8 @@ func rxFindPath() *tool {
 		name: "find_path", group: GroupLinks,
 		description: "Find shortest path between two nodes.",
 		input:       in,
-		run: rxRun(in, func(ctx context.Context, s *Server, a *rxPathArgs) (any, error) {
-			res, err := s.w.FindPath(ctx, wiki.PathRequest{Source: a.Source, Target: a.Target})
+		run: rxRun(in, func(ctx context.Context, s *Env, a *rxPathArgs) (any, error) {
+			res, err := s.Wiki.FindPath(ctx, wiki.PathRequest{Source: a.Source, Target: a.Target})
 			if wiki.CodeOf(err) == wiki.CodeNotFound {
 				return nil, nil
 			}
@@ -355,7 +356,7 @@ func rxHubs() *tool {
 		name: "get_hubs", group: GroupLinks,
 		description: "Get most central nodes by graph metric.",
 		input:       in,
-		run: rxRun(in, func(ctx context.Context, s *Server, a *rxHubsArgs) (any, error) {
+		run: rxRun(in, func(ctx context.Context, s *Env, a *rxHubsArgs) (any, error) {
 			limit, err := rxLimit("limit", a.Limit, 10, 50)
 			if err != nil {
 				return nil, err
@@ -364,7 +365,7 @@ func rxHubs() *tool {
 			if metric == "" {
 				metric = wiki.HubInDegree
 			}
-			res, err := s.w.Hubs(ctx, wiki.HubsRequest{Metric: metric, Limit: limit})
+			res, err := s.Wiki.Hubs(ctx, wiki.HubsRequest{Metric: metric, Limit: limit})
 			if err != nil {
 				return nil, err
 			}
@@ -405,7 +406,7 @@ func rxSearchByTags() *tool {
 		name: "search_by_tags", group: GroupSearch,
 		description: "Filter nodes by tags.",
 		input:       in,
-		run: rxRun(in, func(ctx context.Context, s *Server, a *rxTagsArgs) (any, error) {
+		run: rxRun(in, func(ctx context.Context, s *Env, a *rxTagsArgs) (any, error) {
 			limit, err := rxLimit("limit", a.Limit, 20, 100)
 			if err != nil {
 				return nil, err
@@ -424,7 +425,7 @@ func rxSearchByTags() *tool {
 				}
 				p.Query = strings.Join(terms, " OR ")
 			}
-			res, err := s.w.Search(ctx, p)
+			res, err := s.Wiki.Search(ctx, p)
 			if err != nil {
 				return nil, err
 			}
@@ -434,7 +435,7 @@ func rxSearchByTags() *tool {
 }
 
 // rxNodes reads the nodes of search hits.
-func rxNodes(ctx context.Context, s *Server, hits []wiki.SearchHit, chars int) ([]rxNode, error) {
+func rxNodes(ctx context.Context, s *Env, hits []wiki.SearchHit, chars int) ([]rxNode, error) {
 	snap, err := headSnapshot(ctx, s)
 	if err != nil {
 		return nil, err
@@ -460,8 +461,8 @@ func rxRandom() *tool {
 		name: "random_node", group: GroupSearch,
 		description: "Get random node for discovery.",
 		input:       in,
-		run: rxRun(in, func(ctx context.Context, s *Server, a *rxRandomArgs) (any, error) {
-			res, err := s.w.Random(ctx, wiki.RandomRequest{Tags: a.Tags})
+		run: rxRun(in, func(ctx context.Context, s *Env, a *rxRandomArgs) (any, error) {
+			res, err := s.Wiki.Random(ctx, wiki.RandomRequest{Tags: a.Tags})
 			if wiki.CodeOf(err) == wiki.CodeNotFound {
 				return nil, nil
 			}
@@ -497,13 +498,13 @@ func rxCreate() *tool {
 		name: "create_node", group: GroupNotes, mutating: true,
 		description: "Create a new node (writes file for DocStore).",
 		input:       in,
-		run: rxRun(in, func(ctx context.Context, s *Server, a *rxCreateArgs) (any, error) {
+		run: rxRun(in, func(ctx context.Context, s *Env, a *rxCreateArgs) (any, error) {
 			if !strings.HasSuffix(strings.ToLower(a.ID), ".md") {
 				return nil, argError("id", "%q does not end in .md", a.ID)
 			}
 			id := strings.ToLower(a.ID)
-			if _, err := s.w.Write(ctx, wiki.WriteRequest{Path: id, Content: a.Content, Title: a.Title, Tags: a.Tags,
-				Mutation: wiki.Mutation{Caller: s.caller(ctx)}}); err != nil {
+			if _, err := s.Wiki.Write(ctx, wiki.WriteRequest{Path: id, Content: a.Content, Title: a.Title, Tags: a.Tags,
+				Mutation: wiki.Mutation{Caller: s.Caller}}); err != nil {
 				return nil, err
 			}
 			snap, err := headSnapshot(ctx, s)
@@ -536,11 +537,11 @@ func rxUpdate() *tool {
 		description: "Update an existing node. A new title renames the file (lower case, in its folder), refused with " +
 			"LINK_INTEGRITY while other nodes link to it; everything asked is one git commit.",
 		input: in,
-		run: rxRun(in, func(ctx context.Context, s *Server, a *rxUpdateArgs) (any, error) {
+		run: rxRun(in, func(ctx context.Context, s *Env, a *rxUpdateArgs) (any, error) {
 			if a.Title == nil && a.Content == nil && a.Tags == nil {
 				return nil, wiki.Errorf(wiki.CodeInvalidParams, "give at least one of title, content or tags")
 			}
-			cur, err := s.w.Read(ctx, wiki.ReadRequest{Path: a.ID, MaxChars: int(s.w.Options().MaxNoteSize)})
+			cur, err := s.Wiki.Read(ctx, wiki.ReadRequest{Path: a.ID, MaxChars: int(s.Wiki.Options().MaxNoteSize)})
 			if err != nil {
 				return nil, err
 			}
@@ -551,7 +552,7 @@ func rxUpdate() *tool {
 			if a.Title != nil && *a.Title != cur.Title {
 				target = strings.ToLower(path.Join(path.Dir(cur.Path), *a.Title))
 				if target != strings.ToLower(cur.Path) {
-					links, err := s.w.Links(ctx, wiki.LinksRequest{Path: cur.Path, Direction: wiki.DirIn, Limit: 1})
+					links, err := s.Wiki.Links(ctx, wiki.LinksRequest{Path: cur.Path, Direction: wiki.DirIn, Limit: 1})
 					if err != nil {
 						return nil, err
 					}
@@ -574,7 +575,7 @@ func rxUpdate() *tool {
 				}
 				steps = append(steps, wiki.Change{Metadata: &wiki.MetadataRequest{Path: target, Change: ch}})
 			}
-			if _, err := s.w.Apply(ctx, wiki.ApplyRequest{Changes: steps, Mutation: wiki.Mutation{ExpectedVersion: cur.Version, Caller: s.caller(ctx)}}); err != nil {
+			if _, err := s.Wiki.Apply(ctx, wiki.ApplyRequest{Changes: steps, Mutation: wiki.Mutation{ExpectedVersion: cur.Version, Caller: s.Caller}}); err != nil {
 				return nil, err
 			}
 			snap, err := headSnapshot(ctx, s)
@@ -598,8 +599,8 @@ func rxDelete() *tool {
 		name: "delete_node", group: GroupNotes, mutating: true, destructive: true,
 		description: "Delete a node.",
 		input:       in,
-		run: rxRun(in, func(ctx context.Context, s *Server, a *rxIDArgs) (any, error) {
-			_, err := s.w.Delete(ctx, wiki.DeleteRequest{Path: a.ID, Confirm: true, Mutation: wiki.Mutation{Caller: s.caller(ctx)}})
+		run: rxRun(in, func(ctx context.Context, s *Env, a *rxIDArgs) (any, error) {
+			_, err := s.Wiki.Delete(ctx, wiki.DeleteRequest{Path: a.ID, Confirm: true, Mutation: wiki.Mutation{Caller: s.Caller}})
 			if wiki.CodeOf(err) == wiki.CodeNotFound {
 				return map[string]bool{"deleted": false}, nil
 			}
@@ -632,7 +633,7 @@ func rxList() *tool {
 		name: "list_nodes", group: GroupSearch,
 		description: "List nodes with optional filters and pagination.",
 		input:       in,
-		run: rxRun(in, func(ctx context.Context, s *Server, a *rxListArgs) (any, error) {
+		run: rxRun(in, func(ctx context.Context, s *Env, a *rxListArgs) (any, error) {
 			limit, err := rxLimit("limit", a.Limit, 100, 1000)
 			if err != nil {
 				return nil, err
@@ -650,7 +651,7 @@ func rxList() *tool {
 			if i := strings.LastIndexByte(prefix, '/'); i > 0 {
 				folder = a.Path[:i]
 				for _, f := range []string{a.Path[:i], prefix[:i], ""} {
-					if _, err := s.w.List(ctx, wiki.ListRequest{Path: f, Limit: 1}); err == nil {
+					if _, err := s.Wiki.List(ctx, wiki.ListRequest{Path: f, Limit: 1}); err == nil {
 						folder = f
 						break
 					}
@@ -667,7 +668,7 @@ func rxList() *tool {
 			nodes, total := []summary{}, 0
 			cursor := ""
 			for {
-				res, err := s.w.List(ctx, wiki.ListRequest{Path: folder, Recursive: true, Tag: a.Tag, Sort: "alpha", Limit: wiki.MaxListLimit, Cursor: cursor})
+				res, err := s.Wiki.List(ctx, wiki.ListRequest{Path: folder, Recursive: true, Tag: a.Tag, Sort: "alpha", Limit: wiki.MaxListLimit, Cursor: cursor})
 				if wiki.CodeOf(err) == wiki.CodeNotFound {
 					break
 				}
@@ -716,7 +717,7 @@ func rxResolve() *tool {
 		name: "resolve_nodes", group: GroupSearch,
 		description: "Batch resolve names to existing node IDs.",
 		input:       in,
-		run: rxRun(in, func(ctx context.Context, s *Server, a *rxResolveArgs) (any, error) {
+		run: rxRun(in, func(ctx context.Context, s *Env, a *rxResolveArgs) (any, error) {
 			strategy := a.Strategy
 			if strategy == "" {
 				strategy = "fuzzy"
@@ -725,7 +726,7 @@ func rxResolve() *tool {
 			if a.Threshold != nil {
 				threshold = *a.Threshold
 			}
-			res, err := s.w.Resolve(ctx, wiki.ResolveRequest{Names: a.Names, Strategy: strategy, Threshold: threshold,
+			res, err := s.Wiki.Resolve(ctx, wiki.ResolveRequest{Names: a.Names, Strategy: strategy, Threshold: threshold,
 				Folder: strings.Trim(a.Path, "/"), Tag: a.Tag})
 			if err != nil {
 				return nil, err
@@ -765,7 +766,7 @@ func rxExist() *tool {
 		name: "nodes_exist", group: GroupSearch,
 		description: "Batch check if node IDs exist.",
 		input:       in,
-		run: rxRun(in, func(ctx context.Context, s *Server, a *rxExistArgs) (any, error) {
+		run: rxRun(in, func(ctx context.Context, s *Env, a *rxExistArgs) (any, error) {
 			snap, err := headSnapshot(ctx, s)
 			if err != nil {
 				return nil, err
@@ -777,6 +778,63 @@ func rxExist() *tool {
 					return nil, err
 				}
 				out[strings.ToLower(id)] = n != nil
+			}
+			return out, nil
+		}),
+	}
+}
+
+// --- Roux's search
+
+type rxSearchArgs struct {
+	Query          string `json:"query"`
+	Limit          *int   `json:"limit"`
+	IncludeContent bool   `json:"include_content"`
+}
+
+// rxSearchResult is Roux's SearchResultResponse: a node and its
+// similarity in 0–1.
+type rxSearchResult struct {
+	rxNode
+	Score float64 `json:"score"`
+}
+
+func rxSearch() *tool {
+	in := seedObject([]string{"query"},
+		opt("query", str("Natural language search query")),
+		opt("limit", rxBounded("Maximum results to return", 1, 50, 10)),
+		opt("include_content", boolean("Include node content in results. Default false returns metadata only (id, title, tags, properties, links). Set true to include truncated content.").def(false)),
+	)
+	return &tool{
+		name: "search", group: GroupSearch, needsSemantic: true,
+		description: "Semantic similarity search.",
+		input:       in,
+		run: rxRun(in, func(ctx context.Context, s *Env, a *rxSearchArgs) (any, error) {
+			limit, err := rxLimit("limit", a.Limit, 10, 50)
+			if err != nil {
+				return nil, err
+			}
+			res, err := s.Wiki.Search(ctx, wiki.SearchParams{Query: a.Query, Mode: wiki.SearchSemantic, Limit: limit})
+			if err != nil {
+				return nil, err
+			}
+			chars := 0
+			if a.IncludeContent {
+				chars = rxListChars
+			}
+			snap, err := headSnapshot(ctx, s)
+			if err != nil {
+				return nil, err
+			}
+			out := []rxSearchResult{}
+			for _, h := range res.Results {
+				n, err := rxRead(ctx, s, snap, h.Path, chars)
+				if err != nil {
+					return nil, err
+				}
+				if n != nil {
+					out = append(out, rxSearchResult{rxNode: *n, Score: math.Max(0, math.Min(1, h.Score))})
+				}
 			}
 			return out, nil
 		}),

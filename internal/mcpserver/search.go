@@ -73,7 +73,7 @@ func searchNotesTool() *tool {
 	}
 }
 
-func runSearch(ctx context.Context, s *Server, a *searchArgs) (any, string, error) {
+func runSearch(ctx context.Context, s *Env, a *searchArgs) (any, string, error) {
 	if strings.TrimSpace(a.Query) == "" && strings.Join(a.Tags, "") == "" && a.Folder == "" && a.BacklinksTo == "" && a.ModifiedSince == "" {
 		return nil, "", wiki.Errorf(wiki.CodeInvalidParams, "search_notes needs a query or a filter (tags, folder, backlinks_to, modified_since)").
 			WithHint("give a query; to list notes without one, use list_notes (a folder) or recent_changes (newest first)")
@@ -82,7 +82,7 @@ func runSearch(ctx context.Context, s *Server, a *searchArgs) (any, string, erro
 	if err != nil {
 		return nil, "", err
 	}
-	res, err := s.w.Search(ctx, wiki.SearchParams{
+	res, err := s.Wiki.Search(ctx, wiki.SearchParams{
 		Query: a.Query, Tags: a.Tags, Folder: a.Folder, BacklinksTo: a.BacklinksTo, ModifiedSince: since,
 		Sort: a.Sort, Limit: a.Limit, Cursor: a.Cursor, Snippets: 1, Mode: a.Mode,
 	})
@@ -193,20 +193,20 @@ func searchResultSchema(semantic bool) *schema {
 
 // parseSince reads a date argument that starts a span: the first instant
 // of the date, read by the wiki's one rule (see wiki.ParseDate).
-func parseSince(s *Server, name, v string) (time.Time, error) {
+func parseSince(s *Env, name, v string) (time.Time, error) {
 	first, _, err := parseDate(s, name, v)
 	return first, err
 }
 
 // parseUntil reads a date argument that ends a span: the last instant of
 // the date (all of 2024-06-01 for "2024-06-01").
-func parseUntil(s *Server, name, v string) (time.Time, error) {
+func parseUntil(s *Env, name, v string) (time.Time, error) {
 	_, last, err := parseDate(s, name, v)
 	return last, err
 }
 
-func parseDate(s *Server, name, v string) (first, last time.Time, err error) {
-	first, last, err = s.w.ParseDate(v)
+func parseDate(s *Env, name, v string) (first, last time.Time, err error) {
+	first, last, err = s.Wiki.ParseDate(v)
 	if err != nil {
 		var e *wiki.Error
 		if errors.As(err, &e) {
@@ -275,12 +275,12 @@ func recentChangesTool() *tool {
 	}
 }
 
-func runRecent(ctx context.Context, s *Server, a *recentArgs) (any, string, error) {
+func runRecent(ctx context.Context, s *Env, a *recentArgs) (any, string, error) {
 	since, err := parseSince(s, "since", a.Since)
 	if err != nil {
 		return nil, "", err
 	}
-	res, err := s.w.RecentChanges(ctx, wiki.RecentRequest{Since: since, Folder: a.Folder, Author: a.Author, Limit: a.Limit, Cursor: a.Cursor})
+	res, err := s.Wiki.RecentChanges(ctx, wiki.RecentRequest{Since: since, Folder: a.Folder, Author: a.Author, Limit: a.Limit, Cursor: a.Cursor})
 	if err != nil {
 		return nil, "", err
 	}

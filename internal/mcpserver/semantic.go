@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -12,10 +11,6 @@ import (
 // related_notes, Roux's search, and the variants of search_notes,
 // resolve_notes and wiki_status that speak of it. A wiki without it pays
 // nothing for them in tools/list.
-
-// semanticVariant is the tool served in t's place when semantic search
-// is configured.
-type semanticVariant func() *tool
 
 func searchNotesSemanticTool() *tool {
 	t := searchNotesTool()
@@ -37,8 +32,8 @@ func relatedNotesTool() *tool {
 		description: "The notes nearest in meaning to a note, with their closest section. Use it to find what to link or read next.",
 		input:       in,
 		output:      searchResultSchema(true),
-		run: bind(in, func(ctx context.Context, s *Server, a *relatedArgs) (any, string, error) {
-			res, err := s.w.Related(ctx, wiki.RelatedRequest{Path: a.Path, Folder: a.Folder, Limit: a.Limit})
+		run: bind(in, func(ctx context.Context, s *Env, a *relatedArgs) (any, string, error) {
+			res, err := s.Wiki.Related(ctx, wiki.RelatedRequest{Path: a.Path, Folder: a.Folder, Limit: a.Limit})
 			if err != nil {
 				return nil, "", err
 			}
@@ -135,61 +130,4 @@ func semanticStatusText(st wiki.SemanticStatus) string {
 		line += "; last error: " + st.Error
 	}
 	return line
-}
-
-// --- Roux's search
-
-type rxSearchArgs struct {
-	Query          string `json:"query"`
-	Limit          *int   `json:"limit"`
-	IncludeContent bool   `json:"include_content"`
-}
-
-// rxSearchResult is Roux's SearchResultResponse: a node and its
-// similarity in 0–1.
-type rxSearchResult struct {
-	rxNode
-	Score float64 `json:"score"`
-}
-
-func rxSearch() *tool {
-	in := seedObject([]string{"query"},
-		opt("query", str("Natural language search query")),
-		opt("limit", rxBounded("Maximum results to return", 1, 50, 10)),
-		opt("include_content", boolean("Include node content in results. Default false returns metadata only (id, title, tags, properties, links). Set true to include truncated content.").def(false)),
-	)
-	return &tool{
-		name: "search", group: GroupSearch, needsSemantic: true,
-		description: "Semantic similarity search.",
-		input:       in,
-		run: rxRun(in, func(ctx context.Context, s *Server, a *rxSearchArgs) (any, error) {
-			limit, err := rxLimit("limit", a.Limit, 10, 50)
-			if err != nil {
-				return nil, err
-			}
-			res, err := s.w.Search(ctx, wiki.SearchParams{Query: a.Query, Mode: wiki.SearchSemantic, Limit: limit})
-			if err != nil {
-				return nil, err
-			}
-			chars := 0
-			if a.IncludeContent {
-				chars = rxListChars
-			}
-			snap, err := headSnapshot(ctx, s)
-			if err != nil {
-				return nil, err
-			}
-			out := []rxSearchResult{}
-			for _, h := range res.Results {
-				n, err := rxRead(ctx, s, snap, h.Path, chars)
-				if err != nil {
-					return nil, err
-				}
-				if n != nil {
-					out = append(out, rxSearchResult{rxNode: *n, Score: math.Max(0, math.Min(1, h.Score))})
-				}
-			}
-			return out, nil
-		}),
-	}
 }

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,18 +17,6 @@ import (
 
 	"github.com/wikid/wikid/internal/wiki"
 )
-
-// The tool groups that Options.Groups selects from.
-const (
-	GroupNotes   = "notes"   // read, write, edit, metadata, delete, daily notes, batches
-	GroupSearch  = "search"  // search, grep, list, tags, recent changes, resolve, random
-	GroupLinks   = "links"   // links, paths, hubs and broken links
-	GroupHistory = "history" // history, diffs, blame, activity, restore, revert
-	GroupWiki    = "wiki"    // wiki_status
-)
-
-// Groups lists every tool group.
-var Groups = []string{GroupNotes, GroupSearch, GroupLinks, GroupHistory, GroupWiki}
 
 // Options configure a Server.
 type Options struct {
@@ -117,54 +106,13 @@ func New(w *wiki.Wiki, opts Options) *Server {
 			t = t.withSemantic()
 		}
 		s.tools[t.name] = t
-		s.mcp.AddTool(t.definition(opts.ReadOnly), s.handler(t))
+		s.mcp.AddTool(definition(t, opts.ReadOnly), s.handler(t))
 	}
 	if !prof.plain {
 		s.addResources()
 	}
 	return s
 }
-
-// instructions tell the model how the tools fit together and the
-// conventions they share. They are said once here, not in every tool's
-// description, since a client sends the tool definitions with every request.
-const instructions = `wikid serves a git repository of markdown notes.
-
-To answer a question from the notes, call gather_context first: it returns the sections that answer it, cited, in ` +
-	`one call. Find notes with search_notes (ranked, with a query language) or grep_notes (exact lines), browse with ` +
-	`list_notes, turn names into paths with resolve_notes. Read with read_note. Change part of a note with edit_note rather than ` +
-	`resending it with write_note; change several notes together with apply_changes.
-
-Conventions of every tool:
-- Paths are relative, use / and have no extension: projects/alpha/plan is the file projects/alpha/plan.md. A trailing ` +
-	`.md, .markdown or .mdx is accepted; a path that differs from one note's only in case or in how its accents are ` +
-	`encoded finds it. A new name must work on Windows and macOS too: none of < > : " | ? *, no device name such as ` +
-	`CON or NUL, no invisible characters. folder keeps the notes ` +
-	`under that folder, at any depth; a tag filter also matches nested tags (project matches project/alpha).
-- section names a heading by its text (the first match, at any level) or as Parent/Child; the section runs to the ` +
-	`next heading of the same or a higher level.
-- commit, from, to and the version of read_note and restore_note name a commit: a full or short sha, HEAD~N or a ` +
-	`branch, as note_history and activity_log list them.
-- Reads return the note's version. Pass it as expected_version when you change the note, so as not to overwrite ` +
-	`someone else's change: if the note changed since, nothing is written and the error is CONFLICT with the current ` +
-	`version. Leave it out to write regardless.
-- Every change is one git commit; message (why, in a sentence) becomes its body. The result gives the commit and the ` +
-	`note's new version. dry_run previews a change as a diff with its risk and a summary, and commits nothing. Nothing is ` +
-	`lost: restore_note brings back an old version or a deleted note, revert_change undoes one commit.
-- Lists take limit and return total and, when more follow, next_cursor: pass it as cursor, with the other arguments ` +
-	`unchanged, for the next page. Long text is cut and marked truncated; a read continues with offset set to next_offset.
-- Dates are YYYY-MM-DD (or RFC 3339 for a time) in the wiki's time zone. A note's created and modified are its ` +
-	`frontmatter's (created, modified, or a synonym such as updated) where it has them, else git's (its first and last ` +
-	`commit, renames followed); read_note's created_source and modified_source say which; structured content gives ` +
-	`times in UTC. Sorting by a date puts the newest first ` +
-	`and notes without one last.
-- Links are [[Name]], [[Name|label]], [[Name#Heading]], [[Name#^block]], ![[embed]] and markdown links relative to ` +
-	`the linking note. With links.resolve obsidian (the default when the repository has .obsidian/), [[Name]] resolves ` +
-	`by file name anywhere and [[folder/Name]] by the end of the path, never by title or alias; with wiki, by path, then ` +
-	`title, then alias, the nearest note first.
-- The tools see committed notes only: uncommitted edits in the checkout are not shown (read_note's local_change and ` +
-	`wiki_status say when there are some).
-- A failed call says CODE: message. Hint: what to do next; its structured content is {"error": {code, message, hint, ...details}}.`
 
 func (s *Server) groupEnabled(g string) bool {
 	return len(s.opts.Groups) == 0 || slices.Contains(s.opts.Groups, g)
@@ -205,53 +153,9 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	return err
 }
 
-// tool is one MCP tool: its contract and its implementation.
-type tool struct {
-	name  string
-	group string
-	// mutating tools change the wiki: hidden and refused when read-only.
-	mutating    bool
-	title       string
-	description string
-	input       *schema
-	output      *schema
-	destructive bool
-	idempotent  bool
-	// reads, for a mutating tool that can also read, reports whether a
-	// call's raw arguments ask for a read only. A read-only server lists
-	// such a tool as read-only and serves its reads.
-	reads func(args []byte) bool
-	run   runFunc
-	// needsSemantic tools are listed only when the wiki has semantic
-	// search; withSemantic, when set, is the tool served instead of this
-	// one when it has.
-	needsSemantic bool
-	withSemantic  semanticVariant
-	// seedOutput, for a profile's tool, is the output schema exactly as
-	// its seed gives it; the result is then its structured content as it
-	// comes, and its text that JSON.
-	seedOutput json.RawMessage
-}
-
-// runFunc runs a tool on its raw arguments and returns the structured
-// content and the text rendering of its result.
-type runFunc func(ctx context.Context, s *Server, args []byte) (structured any, text string, err error)
-
-// bind makes a runFunc that decodes the arguments into an A, checked
-// against the input schema, and calls f with it.
-func bind[A any](input *schema, f func(ctx context.Context, s *Server, a *A) (any, string, error)) runFunc {
-	return func(ctx context.Context, s *Server, raw []byte) (any, string, error) {
-		var a A
-		if err := decodeArgs(raw, input, &a); err != nil {
-			return nil, "", err
-		}
-		return f(ctx, s, &a)
-	}
-}
-
 // definition is the tool as tools/list shows it, on a read-only server
 // or not.
-func (t *tool) definition(readOnly bool) mcp.Tool {
+func definition(t *tool, readOnly bool) mcp.Tool {
 	in, err := json.Marshal(t.input)
 	if err != nil {
 		panic(err)
@@ -341,7 +245,7 @@ func (s *Server) call(ctx context.Context, t *tool, req mcp.CallToolRequest) *mc
 	if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
 		ctx = s.withProgress(ctx, req.Params.Meta.ProgressToken)
 	}
-	structured, text, err := t.run(ctx, s, raw)
+	structured, text, err := t.run(ctx, &Env{Wiki: s.w, Caller: s.caller(ctx), ReadOnly: s.opts.ReadOnly}, raw)
 	if err != nil {
 		return s.plainError(s.errorResult(ctx, t.name, err))
 	}
@@ -357,12 +261,18 @@ func (s *Server) call(ctx context.Context, t *tool, req mcp.CallToolRequest) *mc
 	if t.output == nil {
 		// A tool that answers in content only: its text, and an image, say.
 		content := []mcp.Content{mcp.NewTextContent(s.prof.words.Say(text))}
-		if c, ok := structured.(withContent); ok {
-			content = append(content, c.contents()...)
+		if m, ok := structured.(withMedia); ok {
+			for _, x := range m.media() {
+				if x.Data == nil {
+					content = append(content, mcp.NewTextContent(x.Text))
+				} else {
+					content = append(content, mcp.NewImageContent(base64.StdEncoding.EncodeToString(x.Data), x.MIME))
+				}
+			}
 		}
 		return &mcp.CallToolResult{Content: content}
 	}
-	out, err := encodeStructured(structured, t.output)
+	out, err := encodeStructured(structured, t.output, s.prof.words)
 	if err != nil {
 		return s.errorResult(ctx, t.name, err)
 	}
@@ -438,17 +348,4 @@ var errorCodes = []string{
 	string(wiki.CodeReadOnly), string(wiki.CodeTooLarge), string(wiki.CodeInternal), string(wiki.CodeUnavailable),
 	string(wiki.CodeOtherBranch),
 	string(wiki.CodeNoSpace),
-}
-
-// allTools lists every tool wikid has, in no particular order.
-func allTools() []*tool {
-	return []*tool{
-		readNoteTool(), writeNoteTool(), editNoteTool(), updateMetadataTool(), moveNoteTool(), deleteNoteTool(),
-		dailyNoteTool(), applyChangesTool(),
-		searchNotesTool(), gatherContextTool(), grepNotesTool(), listNotesTool(), listTagsTool(), recentChangesTool(),
-		resolveNotesTool(), randomNoteTool(),
-		getLinksTool(), findPathTool(), getHubsTool(), findBrokenLinksTool(),
-		readImageTool(), wikiStatusTool(), syncWikiTool(), relatedNotesTool(),
-		noteHistoryTool(), diffVersionsTool(), blameNoteTool(), activityLogTool(), restoreNoteTool(), revertChangeTool(),
-	}
 }

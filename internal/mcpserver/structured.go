@@ -16,32 +16,6 @@ import (
 	"github.com/wikid/wikid/internal/wiki"
 )
 
-// ResultJSON returns a result of the wiki as the named tool returns it in
-// its structured content, strings worded with w: the command line prints
-// the same JSON. A tool of no such name encodes by the rules alone.
-func ResultJSON(tool string, v any, w wiki.Words) ([]byte, error) {
-	switch r := v.(type) {
-	case *wiki.ReadResult:
-		v = wireRead(r)
-	case *wiki.Result:
-		v = noteOutput("", r)
-	}
-	return encodeWith(v, outputSchemas()[tool], w)
-}
-
-// outputSchemas holds every tool's output schema by name: of its variant
-// for semantic search where it has one, which adds optional fields.
-var outputSchemas = sync.OnceValue(func() map[string]*schema {
-	m := make(map[string]*schema)
-	for _, t := range allTools() {
-		if t.withSemantic != nil {
-			t = t.withSemantic()
-		}
-		m[t.name] = t.output
-	}
-	return m
-})
-
 // The wire format of a result is its tool's output schema. The core's
 // result types carry no JSON tags: encodeStructured writes a Go value as the
 // JSON its schema describes, so the names and the shape a client sees are
@@ -65,13 +39,8 @@ var outputSchemas = sync.OnceValue(func() map[string]*schema {
 //     details) are written by the same rules, every field optional.
 
 // encodeStructured encodes a tool's structured content for its output
-// schema out.
-func encodeStructured(v any, out *schema) (json.RawMessage, error) {
-	return encodeWith(v, out, words)
-}
-
-// encodeWith is encodeStructured with other words.
-func encodeWith(v any, out *schema, w wiki.Words) (json.RawMessage, error) {
+// schema out, its strings worded with w.
+func encodeStructured(v any, out *schema, w wiki.Words) (json.RawMessage, error) {
 	buf := buffers.Get().(*[]byte)
 	defer buffers.Put(buf)
 	e := encoder{b: (*buf)[:0], words: w}

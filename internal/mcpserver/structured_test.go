@@ -68,13 +68,13 @@ func TestEncodeStructured(t *testing.T) {
 		{"words", untagged{Path: wiki.Sayf("use {restore}")}, `{"path":"use restore_note","incoming":[]}`},
 	}...)
 	// Without a schema every field is written, by the same names.
-	if got, err := encodeStructured(untagged{Path: "p", NextCursor: "c", Inner: Inner{3}}, nil); err != nil ||
+	if got, err := encodeStructured(untagged{Path: "p", NextCursor: "c", Inner: Inner{3}}, nil, words); err != nil ||
 		string(got) != `{"path":"p","next_cursor":"c","last_line":3}` {
 		t.Errorf("without a schema: %s, %v", got, err)
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := encodeStructured(tt.in, out)
+			got, err := encodeStructured(tt.in, out, words)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +120,7 @@ func BenchmarkEncodeStructured(b *testing.B) {
 	b.Run("schema", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := encodeStructured(r, out); err != nil {
+			if _, err := encodeStructured(r, out, words); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -29,8 +29,8 @@ func syncWikiTool() *tool {
 				opt("copy", str("The conflict copy holding the other side.")),
 				req("why", str("Why it did not merge."))))),
 		),
-		run: bind(in, func(ctx context.Context, s *Server, _ *syncArgs) (any, string, error) {
-			res, err := wsync.Of(s.w).Round(ctx)
+		run: bind(in, func(ctx context.Context, s *Env, _ *syncArgs) (any, string, error) {
+			res, err := wsync.Of(s.Wiki).Round(ctx)
 			if err != nil {
 				return nil, "", err
 			}

@@ -89,9 +89,9 @@ func waCreate() *tool {
 		name: "create_note", group: GroupNotes, mutating: true,
 		description: "Create a new note at the specified path.",
 		input:       in,
-		run: bind(in, func(ctx context.Context, s *Server, a *waCreateArgs) (any, string, error) {
-			res, err := s.w.Write(ctx, wiki.WriteRequest{Path: a.Path, Content: a.Content, Title: &a.Title, Tags: a.Tags,
-				Mutation: wiki.Mutation{Caller: s.caller(ctx)}})
+		run: bind(in, func(ctx context.Context, s *Env, a *waCreateArgs) (any, string, error) {
+			res, err := s.Wiki.Write(ctx, wiki.WriteRequest{Path: a.Path, Content: a.Content, Title: &a.Title, Tags: a.Tags,
+				Mutation: wiki.Mutation{Caller: s.Caller}})
 			if err != nil {
 				return nil, "", err
 			}
@@ -117,7 +117,7 @@ func waGet() *tool {
 		name: "get_note", group: GroupNotes,
 		description: "Retrieve a note by its path.",
 		input:       in,
-		run: bind(in, func(ctx context.Context, s *Server, a *waGetArgs) (any, string, error) {
+		run: bind(in, func(ctx context.Context, s *Env, a *waGetArgs) (any, string, error) {
 			text, err := waNote(ctx, s, a.Path, "")
 			return nil, text, err
 		}),
@@ -130,7 +130,7 @@ func waVersion() *tool {
 		name: "get_note_version", group: GroupHistory,
 		description: "Read a specific historical version of a note.",
 		input:       in,
-		run: bind(in, func(ctx context.Context, s *Server, a *waGetArgs) (any, string, error) {
+		run: bind(in, func(ctx context.Context, s *Env, a *waGetArgs) (any, string, error) {
 			text, err := waNote(ctx, s, a.Path, a.Version)
 			return nil, text, err
 		}),
@@ -139,8 +139,8 @@ func waVersion() *tool {
 
 // waNote renders a note, or its version at a commit, as Wiki-AI does: the
 // title, its path, tags and dates, then the body.
-func waNote(ctx context.Context, s *Server, path, version string) (string, error) {
-	res, err := s.w.Read(ctx, wiki.ReadRequest{Path: path, Version: version, MaxChars: int(s.w.Options().MaxNoteSize)})
+func waNote(ctx context.Context, s *Env, path, version string) (string, error) {
+	res, err := s.Wiki.Read(ctx, wiki.ReadRequest{Path: path, Version: version, MaxChars: int(s.Wiki.Options().MaxNoteSize)})
 	if err != nil {
 		return "", err
 	}
@@ -207,7 +207,7 @@ func waUpdate() *tool {
 	}
 }
 
-func runWAUpdate(ctx context.Context, s *Server, a *waUpdateArgs) (any, string, error) {
+func runWAUpdate(ctx context.Context, s *Env, a *waUpdateArgs) (any, string, error) {
 	if a.Tags != nil && (a.AddTags != nil || a.RemoveTags != nil) {
 		return nil, "", argError("tags", "cannot be combined with add_tags or remove_tags: tags replaces them all")
 	}
@@ -215,7 +215,7 @@ func runWAUpdate(ctx context.Context, s *Server, a *waUpdateArgs) (any, string, 
 		return nil, "", wiki.Errorf(wiki.CodeInvalidParams, "nothing to update").
 			WithHint("give new_path, title, content, tags, add_tags or remove_tags")
 	}
-	cur, err := s.w.Read(ctx, wiki.ReadRequest{Path: a.Path, MaxChars: int(s.w.Options().MaxNoteSize)})
+	cur, err := s.Wiki.Read(ctx, wiki.ReadRequest{Path: a.Path, MaxChars: int(s.Wiki.Options().MaxNoteSize)})
 	if err != nil {
 		return nil, "", err
 	}
@@ -249,7 +249,7 @@ func runWAUpdate(ctx context.Context, s *Server, a *waUpdateArgs) (any, string, 
 	if len(steps) == 0 {
 		return nil, fmt.Sprintf("Updated note at %s", cur.Path), nil
 	}
-	res, err := s.w.Apply(ctx, wiki.ApplyRequest{Changes: steps, Mutation: wiki.Mutation{ExpectedVersion: cur.Version, Caller: s.caller(ctx)}})
+	res, err := s.Wiki.Apply(ctx, wiki.ApplyRequest{Changes: steps, Mutation: wiki.Mutation{ExpectedVersion: cur.Version, Caller: s.Caller}})
 	if err != nil {
 		return nil, "", err
 	}
@@ -278,8 +278,8 @@ func waDelete() *tool {
 		name: "delete_note", group: GroupNotes, mutating: true, destructive: true,
 		description: "Delete a note by path.",
 		input:       in,
-		run: bind(in, func(ctx context.Context, s *Server, a *waGetArgs) (any, string, error) {
-			res, err := s.w.Delete(ctx, wiki.DeleteRequest{Path: a.Path, Confirm: true, Mutation: wiki.Mutation{Caller: s.caller(ctx)}})
+		run: bind(in, func(ctx context.Context, s *Env, a *waGetArgs) (any, string, error) {
+			res, err := s.Wiki.Delete(ctx, wiki.DeleteRequest{Path: a.Path, Confirm: true, Mutation: wiki.Mutation{Caller: s.Caller}})
 			if err != nil {
 				return nil, "", err
 			}
@@ -317,7 +317,7 @@ func waSearch() *tool {
 		name: "search_notes", group: GroupSearch,
 		description: "Full-text search across all notes with pagination.",
 		input:       in,
-		run: bind(in, func(ctx context.Context, s *Server, a *waSearchArgs) (any, string, error) {
+		run: bind(in, func(ctx context.Context, s *Env, a *waSearchArgs) (any, string, error) {
 			limit, err := count("limit", a.Limit, 10, 100)
 			if err != nil {
 				return nil, "", err
@@ -333,7 +333,7 @@ func waSearch() *tool {
 				}
 				cursor = rest
 			}
-			res, err := s.w.Search(ctx, wiki.SearchParams{Query: a.Query, Limit: limit, Cursor: cursor, Snippets: 1})
+			res, err := s.Wiki.Search(ctx, wiki.SearchParams{Query: a.Query, Limit: limit, Cursor: cursor, Snippets: 1})
 			if err != nil {
 				return nil, "", err
 			}
@@ -376,9 +376,9 @@ func waBrowse() *tool {
 		description: "List notes and subfolders at a given path. Used for navigating the folder structure. A folder with " +
 			"no notes, or none at all (git keeps no empty folders), answers that there is nothing at this path.",
 		input: in,
-		run: bind(in, func(ctx context.Context, s *Server, a *waBrowseArgs) (any, string, error) {
+		run: bind(in, func(ctx context.Context, s *Env, a *waBrowseArgs) (any, string, error) {
 			folder := strings.Trim(a.Path, "/")
-			res, err := s.w.List(ctx, wiki.ListRequest{Path: folder, Sort: "alpha", Limit: 500})
+			res, err := s.Wiki.List(ctx, wiki.ListRequest{Path: folder, Sort: "alpha", Limit: 500})
 			if wiki.CodeOf(err) == wiki.CodeNotFound {
 				res, err = &wiki.ListResult{}, nil // git keeps no empty folder: an empty one is a missing one
 			}
@@ -394,7 +394,7 @@ func waBrowse() *tool {
 			line := func(n wiki.NoteSummary) {
 				fmt.Fprintf(&b, "- **%s** (%s)", n.Title, n.Path)
 				if n.Modified != nil {
-					fmt.Fprintf(&b, " - Updated %s", n.Modified.In(s.w.Options().Location).Format(time.DateOnly))
+					fmt.Fprintf(&b, " - Updated %s", n.Modified.In(s.Wiki.Options().Location).Format(time.DateOnly))
 				}
 				b.WriteString("\n")
 			}
@@ -430,8 +430,8 @@ func waListTags() *tool {
 		name: "list_tags", group: GroupSearch,
 		description: "Get all tags currently in use across all notes.",
 		input:       in,
-		run: bind(in, func(ctx context.Context, s *Server, _ *struct{}) (any, string, error) {
-			tags, err := s.w.Tags(ctx, wiki.TagsRequest{})
+		run: bind(in, func(ctx context.Context, s *Env, _ *struct{}) (any, string, error) {
+			tags, err := s.Wiki.Tags(ctx, wiki.TagsRequest{})
 			if err != nil {
 				return nil, "", err
 			}
@@ -456,8 +456,8 @@ func waBacklinks() *tool {
 		name: "get_backlinks", group: GroupLinks,
 		description: "Get all notes that link to a given note path. Useful for understanding relationships and impact of changes.",
 		input:       in,
-		run: bind(in, func(ctx context.Context, s *Server, a *waGetArgs) (any, string, error) {
-			res, err := s.w.Links(ctx, wiki.LinksRequest{Path: a.Path, Direction: wiki.DirIn, Limit: 200})
+		run: bind(in, func(ctx context.Context, s *Env, a *waGetArgs) (any, string, error) {
+			res, err := s.Wiki.Links(ctx, wiki.LinksRequest{Path: a.Path, Direction: wiki.DirIn, Limit: 200})
 			if err != nil {
 				return nil, "", err
 			}
@@ -508,18 +508,18 @@ func waRecent() *tool {
 		name: "recent_notes", group: GroupSearch,
 		description: "Get recently created or updated notes. Useful for resuming work and finding recent activity.",
 		input:       in,
-		run: bind(in, func(ctx context.Context, s *Server, a *waRecentArgs) (any, string, error) {
+		run: bind(in, func(ctx context.Context, s *Env, a *waRecentArgs) (any, string, error) {
 			limit, err := count("limit", a.Limit, 10, 100)
 			if err != nil {
 				return nil, "", err
 			}
 			var since time.Time
 			if a.Since != "" {
-				if since, _, err = s.w.ParseDate(a.Since); err != nil {
+				if since, _, err = s.Wiki.ParseDate(a.Since); err != nil {
 					return nil, "", err
 				}
 			}
-			res, err := s.w.RecentChanges(ctx, wiki.RecentRequest{Since: since, Limit: limit})
+			res, err := s.Wiki.RecentChanges(ctx, wiki.RecentRequest{Since: since, Limit: limit})
 			if err != nil {
 				return nil, "", err
 			}
@@ -559,12 +559,12 @@ func waHistory() *tool {
 		name: "get_note_history", group: GroupHistory,
 		description: "Get the version history for a note, showing all changes with timestamps and authors.",
 		input:       in,
-		run: bind(in, func(ctx context.Context, s *Server, a *waHistoryArgs) (any, string, error) {
+		run: bind(in, func(ctx context.Context, s *Env, a *waHistoryArgs) (any, string, error) {
 			limit, err := count("limit", a.Limit, 50, 100)
 			if err != nil {
 				return nil, "", err
 			}
-			res, err := s.w.History(ctx, wiki.HistoryRequest{Path: a.Path, Limit: limit})
+			res, err := s.Wiki.History(ctx, wiki.HistoryRequest{Path: a.Path, Limit: limit})
 			if err != nil {
 				return nil, "", err
 			}
@@ -607,8 +607,8 @@ func waDiff() *tool {
 		name: "diff_note_versions", group: GroupHistory,
 		description: "Show the differences between two versions of a note.",
 		input:       in,
-		run: bind(in, func(ctx context.Context, s *Server, a *waDiffArgs) (any, string, error) {
-			res, err := s.w.Diff(ctx, wiki.DiffRequest{Path: a.Path, From: a.FromVersion, To: a.ToVersion})
+		run: bind(in, func(ctx context.Context, s *Env, a *waDiffArgs) (any, string, error) {
+			res, err := s.Wiki.Diff(ctx, wiki.DiffRequest{Path: a.Path, From: a.FromVersion, To: a.ToVersion})
 			if err != nil {
 				return nil, "", err
 			}
@@ -628,8 +628,8 @@ func waRestore() *tool {
 		name: "restore_note_version", group: GroupHistory, mutating: true,
 		description: "Restore a note to a previous version. This creates a NEW commit with the old content, preserving all history (never rewrites git history).",
 		input:       in,
-		run: bind(in, func(ctx context.Context, s *Server, a *waGetArgs) (any, string, error) {
-			if _, err := s.w.Restore(ctx, wiki.RestoreRequest{Path: a.Path, Version: a.Version, Mutation: wiki.Mutation{Caller: s.caller(ctx)}}); err != nil {
+		run: bind(in, func(ctx context.Context, s *Env, a *waGetArgs) (any, string, error) {
+			if _, err := s.Wiki.Restore(ctx, wiki.RestoreRequest{Path: a.Path, Version: a.Version, Mutation: wiki.Mutation{Caller: s.Caller}}); err != nil {
 				return nil, "", err
 			}
 			return nil, fmt.Sprintf("Restored note '%s' to version %s", a.Path, a.Version), nil

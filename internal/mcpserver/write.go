@@ -49,8 +49,8 @@ func writeNoteTool() *tool {
 			"frontmatter.",
 		input:  in,
 		output: noteMutationSchema("The outcome.").without("metadata", "links_updated", "broken_links"),
-		run: bind(in, func(ctx context.Context, s *Server, a *writeArgs) (any, string, error) {
-			res, err := s.w.Write(ctx, a.request(s.caller(ctx)))
+		run: bind(in, func(ctx context.Context, s *Env, a *writeArgs) (any, string, error) {
+			res, err := s.Wiki.Write(ctx, a.request(s.Caller))
 			if err != nil {
 				return nil, "", err
 			}
@@ -108,8 +108,8 @@ func editNoteTool() *tool {
 			"it whole.",
 		input:  in,
 		output: noteMutationSchema("The outcome.").without("metadata", "links_updated", "broken_links"),
-		run: bind(in, func(ctx context.Context, s *Server, a *editArgs) (any, string, error) {
-			res, err := s.w.Edit(ctx, a.request(s.caller(ctx)))
+		run: bind(in, func(ctx context.Context, s *Env, a *editArgs) (any, string, error) {
+			res, err := s.Wiki.Edit(ctx, a.request(s.Caller))
 			if err != nil {
 				return nil, "", err
 			}
@@ -164,8 +164,8 @@ func updateMetadataTool() *tool {
 			"Use edit_note for the body.",
 		input:  in,
 		output: noteMutationSchema("The outcome, with metadata before and after.").without("links_updated", "broken_links"),
-		run: bind(in, func(ctx context.Context, s *Server, a *metadataArgs) (any, string, error) {
-			res, err := s.w.UpdateMetadata(ctx, a.request(s.caller(ctx)))
+		run: bind(in, func(ctx context.Context, s *Env, a *metadataArgs) (any, string, error) {
+			res, err := s.Wiki.UpdateMetadata(ctx, a.request(s.Caller))
 			if err != nil {
 				return nil, "", err
 			}
@@ -233,8 +233,8 @@ func deleteNoteTool() *tool {
 		description: "Delete a note; links to it stay, listed as broken_links. Use move_note to rename.",
 		input:       in,
 		output:      noteMutationSchema("The outcome.").without("metadata", "links_updated"),
-		run: bind(in, func(ctx context.Context, s *Server, a *deleteArgs) (any, string, error) {
-			res, err := s.w.Delete(ctx, a.request(s.caller(ctx)))
+		run: bind(in, func(ctx context.Context, s *Env, a *deleteArgs) (any, string, error) {
+			res, err := s.Wiki.Delete(ctx, a.request(s.Caller))
 			if err != nil {
 				return nil, "", err
 			}
