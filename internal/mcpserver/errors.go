@@ -93,15 +93,6 @@ var defaultHints = map[wiki.Code]string{
 	wiki.CodeNoSpace:       "free space on the disk that holds the wiki, then retry",
 }
 
-// sentence ends s with exactly one period.
-func sentence(s string) string {
-	s = strings.TrimRight(strings.TrimSpace(s), ".")
-	if s == "" {
-		return s
-	}
-	return s + "."
-}
-
 // readOnlyError is what a mutating tool answers on a read-only server.
 func readOnlyError(tool string) *wiki.Error {
 	return wiki.Errorf(wiki.CodeReadOnly, "%s changes the wiki, and this server is read-only", tool).

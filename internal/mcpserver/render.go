@@ -13,9 +13,6 @@ import (
 // line); more is cut and marked.
 const maxItemChars = 500
 
-// truncatedMark ends a text that was cut.
-const truncatedMark = "... [truncated]"
-
 // shortID abbreviates a commit or blob id for the text rendering; the
 // structured content always has the full id.
 func shortID(id string) string {

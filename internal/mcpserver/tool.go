@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/wikid/wikid/internal/wiki"
@@ -155,3 +156,15 @@ func plural(n int, word string) string {
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// truncatedMark ends a text that was cut.
+const truncatedMark = "... [truncated]"
+
+// sentence ends s with exactly one period.
+func sentence(s string) string {
+	s = strings.TrimRight(strings.TrimSpace(s), ".")
+	if s == "" {
+		return s
+	}
+	return s + "."
+}
