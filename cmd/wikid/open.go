@@ -20,9 +20,9 @@ import (
 	"github.com/wikid/wikid/internal/graph"
 	"github.com/wikid/wikid/internal/history"
 	"github.com/wikid/wikid/internal/index"
-	"github.com/wikid/wikid/internal/mcpserver"
 	"github.com/wikid/wikid/internal/semantic"
 	"github.com/wikid/wikid/internal/staticembed"
+	"github.com/wikid/wikid/internal/tools"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -251,9 +251,9 @@ func ignoresObsidian(gitignore []byte) bool {
 func caller() wiki.Caller { return wiki.Caller{Client: "wikid-cli/" + version} }
 
 // printJSON writes v as indented JSON, as the MCP tool of that name
-// returns it in its structured content (see mcpserver.ResultJSON).
+// returns it in its structured content (see tools.ResultJSON).
 func printJSON(w io.Writer, tool string, v any) error {
-	raw, err := mcpserver.ResultJSON(tool, v, cliWords)
+	raw, err := tools.ResultJSON(tool, v, cliWords)
 	if err != nil {
 		return err
 	}

@@ -11,12 +11,12 @@ import (
 // semantic search lists them.
 func toolsListSizes(tb testing.TB, semantic bool) (descAndInput, output, whole int) {
 	var tools []any
-	for _, t := range allTools() {
-		if t.needsSemantic && !semantic {
+	for _, t := range tools.AllTools() {
+		if t.NeedsSemantic && !semantic {
 			continue
 		}
-		if semantic && t.withSemantic != nil {
-			t = t.withSemantic()
+		if semantic && t.WithSemantic != nil {
+			t = t.WithSemantic()
 		}
 		d := definition(t, false)
 		descAndInput += len(d.Description) + len(d.RawInputSchema)

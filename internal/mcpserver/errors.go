@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/wikid/wikid/internal/tool"
+
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wikid/wikid/internal/wiki"
@@ -34,11 +36,8 @@ func (s *Server) errorResult(ctx context.Context, tool string, err error) *mcp.C
 		e = wiki.Errorf(wiki.CodeInternal, "%s failed on the server", tool).
 			WithHint("retry; if it keeps failing, the wikid log has the details")
 	}
-	return errorToolResultIn(e, s.prof.words)
+	return errorToolResultIn(e, s.prof.Words)
 }
-
-// errorToolResult renders a contract error.
-func errorToolResult(e *wiki.Error) *mcp.CallToolResult { return errorToolResultIn(e, words) }
 
 // errorToolResultIn renders a contract error in the words of a profile.
 func errorToolResultIn(e *wiki.Error, words wiki.Words) *mcp.CallToolResult {
@@ -57,20 +56,20 @@ func errorToolResultIn(e *wiki.Error, words wiki.Words) *mcp.CallToolResult {
 	fields["code"] = string(e.Code)
 	fields["message"] = msg
 	fields["hint"] = hint
-	text := string(e.Code) + ": " + sentence(msg) + " Hint: " + sentence(hint)
+	text := string(e.Code) + ": " + tool.Sentence(msg) + " Hint: " + tool.Sentence(hint)
 	res := &mcp.CallToolResult{
 		Content:           []mcp.Content{mcp.NewTextContent(text)},
 		StructuredContent: errorShape{Error: fields},
 		IsError:           true,
 	}
-	if raw, err := encodeStructured(res.StructuredContent, errorResultSchema, words); err == nil {
+	if raw, err := tool.EncodeStructured(res.StructuredContent, errorResultSchema, words); err == nil {
 		res.RawStructuredContent = raw
 	}
 	return res
 }
 
 // errorResultSchema is the shape of a failed call's structured content.
-var errorResultSchema = object("", req("error", errorSchema()))
+var errorResultSchema = tool.Object("", tool.Req("error", errorSchema()))
 
 // defaultHints are the hints of errors that come without one: what to do
 // next about any error of the code. Every code of the contract has one.

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wikid/wikid/internal/tool"
+
 	"github.com/wikid/wikid/internal/wiki"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -28,7 +30,7 @@ func TestErrorToolResult(t *testing.T) {
 				t.Errorf("%s: hint %q", code, hint)
 			}
 			txt := res.Content[0].(mcp.TextContent).Text
-			if want := code + ": it broke. Hint: " + sentence(hint); txt != want {
+			if want := code + ": it broke. Hint: " + tool.Sentence(hint); txt != want {
 				t.Errorf("text %q, want %q", txt, want)
 			}
 		}

@@ -1,17 +1,22 @@
 package mcpserver
 
+import (
+	"github.com/wikid/wikid/internal/tool"
+	"github.com/wikid/wikid/internal/tools"
+)
+
 // DecodeWire is decodeWire, for the tests outside the package.
-var DecodeWire = decodeWire
+var DecodeWire = tool.DecodeWire
 
 // Instructions are the server's instructions, for the tests outside the
 // package.
-const Instructions = instructions
+const Instructions = tools.Instructions
 
 // ProfileTools lists the names of a profile's tools.
 func ProfileTools(profile string) []string {
 	var names []string
-	for _, t := range profiles[profile].tools() {
-		names = append(names, t.name)
+	for _, t := range profiles[profile].Tools() {
+		names = append(names, t.Name)
 	}
 	return names
 }

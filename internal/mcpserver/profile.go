@@ -2,19 +2,27 @@ package mcpserver
 
 import (
 	"slices"
+
+	"github.com/wikid/wikid/internal/profiles/braindrive"
+	"github.com/wikid/wikid/internal/profiles/cairn"
+	"github.com/wikid/wikid/internal/profiles/obsidian"
+	"github.com/wikid/wikid/internal/profiles/roux"
+	"github.com/wikid/wikid/internal/profiles/wikiai"
+	"github.com/wikid/wikid/internal/tool"
+	"github.com/wikid/wikid/internal/tools"
 )
 
 // ProfileWikid is the default profile: wikid's own tools.
 const ProfileWikid = "wikid"
 
 // profiles by name.
-var profiles = map[string]profile{
-	ProfileWikid: {tools: allTools, instructions: instructions, words: words},
-	"cairn":      {tools: cairnTools, instructions: cairnInstructions, words: cairnWords, plain: true},
-	"braindrive": {tools: braindriveTools, instructions: braindriveInstructions, words: braindriveWords, plain: true},
-	"wiki-ai":    {tools: wikiaiTools, instructions: wikiaiInstructions, words: wikiaiWords, plain: true},
-	"obsidian":   {tools: obsidianTools, instructions: obsidianInstructions, words: obsidianWords, plain: true},
-	"roux":       {tools: rouxTools, instructions: rouxInstructions, words: rouxWords, plain: true, errorText: rxError},
+var profiles = map[string]tool.Profile{
+	ProfileWikid: tools.Profile(),
+	"cairn":      cairn.Profile(),
+	"braindrive": braindrive.Profile(),
+	"wiki-ai":    wikiai.Profile(),
+	"obsidian":   obsidian.Profile(),
+	"roux":       roux.Profile(),
 }
 
 // Profiles lists the profile names, the default first.

@@ -7,6 +7,9 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/wikid/wikid/internal/tool"
+	"github.com/wikid/wikid/internal/tools"
+
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wikid/wikid/internal/wiki"
@@ -26,14 +29,14 @@ const (
 // addResources registers the note template and wiki://recent, when the
 // groups that read notes are served.
 func (s *Server) addResources() {
-	if s.groupEnabled(GroupNotes) {
+	if s.groupEnabled(tool.GroupNotes) {
 		s.mcp.AddResourceTemplate(mcp.NewResourceTemplate(noteURIPrefix+"{+path}", "note",
 			mcp.WithTemplateDescription("A note's markdown, whole, frontmatter included: wiki://note/ then the note path "+
 				"without extension, e.g. wiki://note/projects/alpha/plan."),
 			mcp.WithTemplateMIMEType("text/markdown"),
 		), s.readNoteResource)
 	}
-	if s.groupEnabled(GroupSearch) {
+	if s.groupEnabled(tool.GroupSearch) {
 		s.mcp.AddResource(mcp.NewResource(recentURI, "recent changes",
 			mcp.WithResourceDescription(fmt.Sprintf("The %d most recently changed notes, newest first.", recentLimit)),
 			mcp.WithMIMEType("text/plain"),
@@ -62,11 +65,11 @@ func (s *Server) readRecentResource(ctx context.Context, req mcp.ReadResourceReq
 	if err != nil {
 		return nil, s.resourceError(ctx, req.Params.URI, err)
 	}
-	out := &recentOutput{Results: make([]recentNote, len(res.Results)), Total: res.Total}
+	out := &tools.RecentOutput{Results: make([]tools.RecentNote, len(res.Results)), Total: res.Total}
 	for i, h := range res.Results {
-		out.Results[i] = newRecentNote(h)
+		out.Results[i] = tools.NewRecentNote(h)
 	}
-	return []mcp.ResourceContents{mcp.TextResourceContents{URI: recentURI, MIMEType: "text/plain", Text: recentText(out, "")}}, nil
+	return []mcp.ResourceContents{mcp.TextResourceContents{URI: recentURI, MIMEType: "text/plain", Text: tools.RecentText(out, "")}}, nil
 }
 
 var errNotANoteURI = errors.New("not a note URI: want wiki://note/<path>")
@@ -76,9 +79,9 @@ var errNotANoteURI = errors.New("not a note URI: want wiki://note/<path>")
 func (s *Server) resourceError(ctx context.Context, uri string, err error) error {
 	var e *wiki.Error
 	if errors.As(err, &e) && e.Code != wiki.CodeInternal {
-		msg := string(e.Code) + ": " + sentence(s.prof.words.Say(e.Message))
+		msg := string(e.Code) + ": " + tool.Sentence(s.prof.Words.Say(e.Message))
 		if e.Hint != "" {
-			msg += " Hint: " + sentence(s.prof.words.Say(e.Hint))
+			msg += " Hint: " + tool.Sentence(s.prof.Words.Say(e.Hint))
 		}
 		return errors.New(msg)
 	}

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wikid/wikid/internal/tool"
+
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
@@ -43,8 +45,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("unknown profile %q: want one of %s", o.Profile, strings.Join(Profiles(), ", "))
 	}
 	for _, g := range o.Groups {
-		if !slices.Contains(Groups, g) {
-			return fmt.Errorf("unknown tool group %q: want some of %s", g, strings.Join(Groups, ", "))
+		if !slices.Contains(tool.Groups, g) {
+			return fmt.Errorf("unknown tool group %q: want some of %s", g, strings.Join(tool.Groups, ", "))
 		}
 	}
 	if o.Author != (wiki.Identity{}) {
@@ -70,8 +72,8 @@ type Server struct {
 	opts  Options
 	log   *slog.Logger
 	mcp   *server.MCPServer
-	tools map[string]*tool
-	prof  profile
+	tools map[string]*tool.Tool
+	prof  tool.Profile
 }
 
 // New returns a server for w. Options are used as given: call
@@ -87,28 +89,28 @@ func New(w *wiki.Wiki, opts Options) *Server {
 	if !ok {
 		prof = profiles[ProfileWikid]
 	}
-	s := &Server{w: w, opts: opts, log: opts.Logger.WithGroup("mcp"), tools: map[string]*tool{}, prof: prof}
+	s := &Server{w: w, opts: opts, log: opts.Logger.WithGroup("mcp"), tools: map[string]*tool.Tool{}, prof: prof}
 	hooks := &server.Hooks{}
 	hooks.AddAfterListTools(s.hideMutating)
 	s.mcp = server.NewMCPServer("wikid", opts.Version,
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(false, false),
-		server.WithInstructions(prof.instructions),
+		server.WithInstructions(prof.Instructions),
 		server.WithHooks(hooks),
 		server.WithRecovery(),
 	)
 	_, semantic := w.SemanticState()
-	for _, t := range prof.tools() {
-		if !s.groupEnabled(t.group) || t.needsSemantic && !semantic {
+	for _, t := range prof.Tools() {
+		if !s.groupEnabled(t.Group) || t.NeedsSemantic && !semantic {
 			continue
 		}
-		if semantic && t.withSemantic != nil {
-			t = t.withSemantic()
+		if semantic && t.WithSemantic != nil {
+			t = t.WithSemantic()
 		}
-		s.tools[t.name] = t
+		s.tools[t.Name] = t
 		s.mcp.AddTool(definition(t, opts.ReadOnly), s.handler(t))
 	}
-	if !prof.plain {
+	if !prof.Plain {
 		s.addResources()
 	}
 	return s
@@ -127,7 +129,7 @@ func (s *Server) hideMutating(_ context.Context, _ any, _ *mcp.ListToolsRequest,
 	}
 	res.Tools = slices.DeleteFunc(res.Tools, func(t mcp.Tool) bool {
 		tt, ok := s.tools[t.Name]
-		return ok && tt.mutating && tt.reads == nil
+		return ok && tt.Mutating && tt.Reads == nil
 	})
 }
 
@@ -155,27 +157,27 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 
 // definition is the tool as tools/list shows it, on a read-only server
 // or not.
-func definition(t *tool, readOnly bool) mcp.Tool {
-	in, err := json.Marshal(t.input)
+func definition(t *tool.Tool, readOnly bool) mcp.Tool {
+	in, err := json.Marshal(t.Input)
 	if err != nil {
 		panic(err)
 	}
-	out := t.seedOutput
-	if t.output != nil {
+	out := t.SeedOutput
+	if t.Output != nil {
 		out = publishedOutput(t)
 	}
-	desc, mutating := t.description, t.mutating
-	if readOnly && t.reads != nil {
+	desc, mutating := t.Description, t.Mutating
+	if readOnly && t.Reads != nil {
 		desc += " This server is read-only: reads work, and every change fails with READ_ONLY."
 		mutating = false
 	}
 	return mcp.Tool{
-		Name:            t.name,
-		Title:           t.title,
+		Name:            t.Name,
+		Title:           t.Title,
 		Description:     desc,
 		RawInputSchema:  in,
 		RawOutputSchema: out,
-		Annotations:     annotations(t.title, mutating, t.destructive, t.idempotent),
+		Annotations:     annotations(t.Title, mutating, t.Destructive, t.Idempotent),
 	}
 }
 
@@ -185,14 +187,14 @@ func definition(t *tool, readOnly bool) mcp.Tool {
 // tool that changes nothing): a client reads the same, and tools/list is
 // shorter.
 func annotations(title string, mutating, destructive, idempotent bool) mcp.ToolAnnotation {
-	a := mcp.ToolAnnotation{Title: title, OpenWorldHint: ptr(false)}
+	a := mcp.ToolAnnotation{Title: title, OpenWorldHint: tool.Ptr(false)}
 	if !mutating {
-		a.ReadOnlyHint = ptr(true)
+		a.ReadOnlyHint = tool.Ptr(true)
 	} else if !destructive {
-		a.DestructiveHint = ptr(false)
+		a.DestructiveHint = tool.Ptr(false)
 	}
 	if idempotent {
-		a.IdempotentHint = ptr(true)
+		a.IdempotentHint = tool.Ptr(true)
 	}
 	return a
 }
@@ -202,38 +204,38 @@ func annotations(title string, mutating, destructive, idempotent bool) mcp.ToolA
 // definitions takes longer than anything else in a server's start.
 var publishedOutputs sync.Map // tool name → json.RawMessage
 
-func publishedOutput(t *tool) json.RawMessage {
-	if out, ok := publishedOutputs.Load(t.name); ok {
+func publishedOutput(t *tool.Tool) json.RawMessage {
+	if out, ok := publishedOutputs.Load(t.Name); ok {
 		return out.(json.RawMessage)
 	}
-	out, err := json.Marshal(t.output.published())
+	out, err := json.Marshal(t.Output.Published())
 	if err != nil {
 		panic(err)
 	}
-	out = shareDefinitions(out)
-	publishedOutputs.Store(t.name, json.RawMessage(out))
+	out = tool.ShareDefinitions(out)
+	publishedOutputs.Store(t.Name, json.RawMessage(out))
 	return out
 }
 
 // handler adapts a tool to mcp-go: arguments in, a result with structured
 // content and text out, errors as results with isError set.
-func (s *Server) handler(t *tool) server.ToolHandlerFunc {
+func (s *Server) handler(t *tool.Tool) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
 		res := s.call(ctx, t, req)
 		if s.log.Enabled(ctx, slog.LevelDebug) {
-			s.log.DebugContext(ctx, "tool call", "tool", t.name, "error", res.IsError, "took", time.Since(start))
+			s.log.DebugContext(ctx, "tool call", "tool", t.Name, "error", res.IsError, "took", time.Since(start))
 		}
 		return res, nil
 	}
 }
 
-func (s *Server) call(ctx context.Context, t *tool, req mcp.CallToolRequest) *mcp.CallToolResult {
+func (s *Server) call(ctx context.Context, t *tool.Tool, req mcp.CallToolRequest) *mcp.CallToolResult {
 	// mcp-go keeps the arguments' bytes whenever a request has arguments.
 	raw := []byte(req.Params.RawArguments)
-	changes := t.mutating && (t.reads == nil || !t.reads(raw))
+	changes := t.Mutating && (t.Reads == nil || !t.Reads(raw))
 	if changes && s.opts.ReadOnly {
-		return s.plainError(errorToolResultIn(readOnlyError(t.name), s.prof.words))
+		return s.plainError(errorToolResultIn(readOnlyError(t.Name), s.prof.Words))
 	}
 	if changes {
 		// A change, once started, runs to its end even if the client goes
@@ -241,28 +243,28 @@ func (s *Server) call(ctx context.Context, t *tool, req mcp.CallToolRequest) *mc
 		// quick, and stopping halfway would leave the caller unsure.
 		ctx = context.WithoutCancel(ctx)
 	}
-	ctx = context.WithValue(ctx, toolKey{}, t.name)
+	ctx = context.WithValue(ctx, toolKey{}, t.Name)
 	if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
 		ctx = s.withProgress(ctx, req.Params.Meta.ProgressToken)
 	}
-	structured, text, err := t.run(ctx, &Env{Wiki: s.w, Caller: s.caller(ctx), ReadOnly: s.opts.ReadOnly}, raw)
+	structured, text, err := t.Run(ctx, &tool.Env{Wiki: s.w, Caller: s.caller(ctx), ReadOnly: s.opts.ReadOnly}, raw)
 	if err != nil {
-		return s.plainError(s.errorResult(ctx, t.name, err))
+		return s.plainError(s.errorResult(ctx, t.Name, err))
 	}
-	if t.seedOutput != nil {
+	if t.SeedOutput != nil {
 		// A profile's tool with its seed's output schema: the result as
 		// structured content, and as text for clients that show text.
 		out, err := json.Marshal(structured)
 		if err != nil {
-			return s.plainError(s.errorResult(ctx, t.name, err))
+			return s.plainError(s.errorResult(ctx, t.Name, err))
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(string(out))}, StructuredContent: structured, RawStructuredContent: out}
 	}
-	if t.output == nil {
+	if t.Output == nil {
 		// A tool that answers in content only: its text, and an image, say.
-		content := []mcp.Content{mcp.NewTextContent(s.prof.words.Say(text))}
-		if m, ok := structured.(withMedia); ok {
-			for _, x := range m.media() {
+		content := []mcp.Content{mcp.NewTextContent(s.prof.Words.Say(text))}
+		if m, ok := structured.(tool.WithMedia); ok {
+			for _, x := range m.Media() {
 				if x.Data == nil {
 					content = append(content, mcp.NewTextContent(x.Text))
 				} else {
@@ -272,9 +274,9 @@ func (s *Server) call(ctx context.Context, t *tool, req mcp.CallToolRequest) *mc
 		}
 		return &mcp.CallToolResult{Content: content}
 	}
-	out, err := encodeStructured(structured, t.output, s.prof.words)
+	out, err := tool.EncodeStructured(structured, t.Output, s.prof.Words)
 	if err != nil {
-		return s.errorResult(ctx, t.name, err)
+		return s.errorResult(ctx, t.Name, err)
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}, StructuredContent: out, RawStructuredContent: out}
 }
@@ -283,12 +285,12 @@ func (s *Server) call(ctx context.Context, t *tool, req mcp.CallToolRequest) *mc
 // profile, whose source system answers in text only, and words the text
 // as that system does.
 func (s *Server) plainError(res *mcp.CallToolResult) *mcp.CallToolResult {
-	if !s.prof.plain {
+	if !s.prof.Plain {
 		return res
 	}
-	if e, ok := res.StructuredContent.(errorShape); ok && s.prof.errorText != nil {
+	if e, ok := res.StructuredContent.(errorShape); ok && s.prof.ErrorText != nil {
 		str := func(k string) string { v, _ := e.Error[k].(string); return v }
-		res.Content = []mcp.Content{mcp.NewTextContent(s.prof.errorText(str("code"), str("message"), str("hint")))}
+		res.Content = []mcp.Content{mcp.NewTextContent(s.prof.ErrorText(str("code"), str("message"), str("hint")))}
 	}
 	res.StructuredContent, res.RawStructuredContent = nil, nil
 	return res
@@ -320,24 +322,24 @@ func (s *Server) withProgress(ctx context.Context, token mcp.ProgressToken) cont
 }
 
 // errorSchema describes the structured content of a failed call.
-func errorSchema() *schema {
-	list := func(desc string) *schema { return &schema{Type: "array", Description: desc} }
-	return object("Set instead of the other fields when the call failed (isError is true).",
-		req("code", enum("The error code.", errorCodes...)),
-		req("message", str("What went wrong.")),
-		req("hint", str("What to do next.")),
-		opt("argument", str("The argument at fault, as a path such as edits[1].op.")),
-		opt("current_version", str("CONFLICT: the note's current version.")),
-		opt("column", integer("INVALID_QUERY: the column of the query where parsing failed.", 0, 1e9)),
-		opt("line", integer("The line of the note the error is about.", 0, 1e9)),
-		opt("edit", integer("edit_note: the index of the edit that failed.", 0, 1e9)),
-		opt("matches", integer("How many times a find text occurred.", 0, 1e9)),
-		opt("lines", list("Line numbers of the matches.")),
-		opt("headings", list("NOT_FOUND for a section: the headings the note has.")),
-		opt("candidates", list("AMBIGUOUS: what the name or version could mean.")),
-		opt("paths", list("LOCAL_CHANGES: the files with uncommitted changes.")),
-		opt("lock", str("LOCKED: the git lock file in the way.")),
-		opt("conflicts", list("revert_change CONFLICT: per note, why it cannot be reverted or the overlapping hunks (now, commit, before).")),
+func errorSchema() *tool.Schema {
+	list := func(desc string) *tool.Schema { return &tool.Schema{Type: "array", Description: desc} }
+	return tool.Object("Set instead of the other fields when the call failed (isError is true).",
+		tool.Req("code", tool.Enum("The error code.", errorCodes...)),
+		tool.Req("message", tool.Str("What went wrong.")),
+		tool.Req("hint", tool.Str("What to do next.")),
+		tool.Opt("argument", tool.Str("The argument at fault, as a path such as edits[1].op.")),
+		tool.Opt("current_version", tool.Str("CONFLICT: the note's current version.")),
+		tool.Opt("column", tool.Integer("INVALID_QUERY: the column of the query where parsing failed.", 0, 1e9)),
+		tool.Opt("line", tool.Integer("The line of the note the error is about.", 0, 1e9)),
+		tool.Opt("edit", tool.Integer("edit_note: the index of the edit that failed.", 0, 1e9)),
+		tool.Opt("matches", tool.Integer("How many times a find text occurred.", 0, 1e9)),
+		tool.Opt("lines", list("Line numbers of the matches.")),
+		tool.Opt("headings", list("NOT_FOUND for a section: the headings the note has.")),
+		tool.Opt("candidates", list("AMBIGUOUS: what the name or version could mean.")),
+		tool.Opt("paths", list("LOCAL_CHANGES: the files with uncommitted changes.")),
+		tool.Opt("lock", tool.Str("LOCKED: the git lock file in the way.")),
+		tool.Opt("conflicts", list("revert_change CONFLICT: per note, why it cannot be reverted or the overlapping hunks (now, commit, before).")),
 	)
 }
 

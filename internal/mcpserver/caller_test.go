@@ -1,0 +1,24 @@
+package mcpserver
+
+import "testing"
+
+func TestSlug(t *testing.T) {
+	tests := map[string]string{
+		"claude-code":          "claude-code",
+		"Claude Desktop":       "claude-desktop",
+		"my_client.v2":         "my_client.v2",
+		"Ünïcode Client!":      "n-code-client",
+		"   ":                  "client",
+		"--x--":                "x",
+		"a<b>c":                "a-b-c",
+		"cursor (vscode fork)": "cursor-vscode-fork",
+	}
+	for in, want := range tests {
+		if got := slug(in); got != want {
+			t.Errorf("slug(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := cleanName("evil\nName <x@y>"); got != "evil Name x@y" {
+		t.Errorf("cleanName = %q", got)
+	}
+}

@@ -1,0 +1,206 @@
+package tools
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/wikid/wikid/internal/tool"
+
+	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+type readArgs struct {
+	Path         string `json:"path"`
+	Section      string `json:"section"`
+	MetadataOnly bool   `json:"metadata_only"`
+	Version      string `json:"version"`
+	Offset       int    `json:"offset"`
+	MaxChars     int    `json:"max_chars"`
+}
+
+func readNoteTool() *tool.Tool {
+	in := tool.Object("",
+		pathProp,
+		tool.Opt("section", tool.Str("")),
+		tool.Opt("metadata_only", tool.Boolean("")),
+		tool.Opt("version", tool.Str("")),
+		tool.Opt("offset", tool.Integer("", 0, 1e9).Def(0)),
+		tool.Opt("max_chars", tool.Integer("", 1, 100000).Def(wiki.DefaultMaxChars)),
+	)
+	return &tool.Tool{
+		Name: "read_note", Group: tool.GroupNotes, Title: "Read a note", Idempotent: true,
+		Description: "Read a note or one section; metadata_only: frontmatter, outline, backlinks. Use it once you know the path.",
+		Input:       in,
+		Output:      readResultSchema("The note."),
+		Run:         tool.Bind(in, runRead),
+	}
+}
+
+func runRead(ctx context.Context, s *tool.Env, a *readArgs) (any, string, error) {
+	r, err := s.Wiki.Read(ctx, wiki.ReadRequest{
+		Path: a.Path, Section: a.Section, MetadataOnly: a.MetadataOnly,
+		Version: a.Version, Offset: a.Offset, MaxChars: a.MaxChars,
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	return wireRead(r), readText(r, a.MetadataOnly), nil
+}
+
+// wireRead is a read as the model gets it, nothing said twice: the file
+// only when its extension is not .md; the properties only when the content
+// does not show the frontmatter, and without the keys that title, tags,
+// aliases and the frontmatter's dates already give.
+func wireRead(r *wiki.ReadResult) *wiki.ReadResult {
+	out := *r
+	if out.File == out.Path+".md" {
+		out.File = ""
+	}
+	if r.Section == "" && r.Offset == 0 && showsFrontmatter(r.Content) {
+		out.Properties = nil
+		return &out
+	}
+	out.Properties = make(map[string]any, len(r.Properties))
+	for k, v := range r.Properties {
+		switch note.FieldOf(k) {
+		case "title", "tags", "aliases":
+			continue
+		case "created":
+			if r.CreatedSource == "frontmatter" {
+				continue
+			}
+		case "modified":
+			if r.ModifiedSource == "frontmatter" {
+				continue
+			}
+		}
+		out.Properties[k] = v
+	}
+	if len(out.Properties) == 0 {
+		out.Properties = nil
+	}
+	return &out
+}
+
+// showsFrontmatter reports whether content starts with a whole
+// frontmatter block.
+func showsFrontmatter(content string) bool {
+	content = strings.TrimPrefix(content, "\ufeff")
+	rest, ok := strings.CutPrefix(content, "---\n")
+	if !ok {
+		rest, ok = strings.CutPrefix(content, "---\r\n")
+	}
+	return ok && (strings.HasPrefix(rest, "---") || strings.Contains(rest, "\n---"))
+}
+
+// readText renders a read: a short header, then the content or the
+// outline.
+func readText(r *wiki.ReadResult, metadataOnly bool) string {
+	var b textBuilder
+	b.line("# %s", r.Title)
+	if r.Commit != "" {
+		b.line("path: %s · version %s · last changed in commit %s", r.Path, shortID(r.Version), shortID(r.Commit))
+	} else {
+		b.line("path: %s · version %s", r.Path, shortID(r.Version))
+	}
+	b.line("tags: %s", tagList(r.Tags))
+	if len(r.Aliases) > 0 {
+		b.line("aliases: %s", tagList(r.Aliases))
+	}
+	if r.Created != nil {
+		b.line("created: %s", withGit(*r.Created, r.CreatedSource, r.GitCreated))
+	}
+	if r.Modified != nil {
+		b.line("modified: %s", withGit(*r.Modified, r.ModifiedSource, r.GitModified))
+	}
+	if r.LocalChange != "" {
+		b.line("local change: the checked-out file differs from this committed version (%s, not committed); "+
+			"commit it with git to see it here", r.LocalChange)
+	}
+	for _, w := range r.Warnings {
+		b.line("warning: %s", w)
+	}
+	if metadataOnly {
+		if len(r.Properties) > 0 {
+			b.line("")
+			b.line("frontmatter:")
+			for _, k := range tool.SortedKeys(r.Properties) {
+				b.line("  %s: %s", k, value(r.Properties[k]))
+			}
+		}
+		if len(r.Headings) > 0 {
+			b.line("")
+			b.line("outline:")
+			for _, h := range r.Headings {
+				b.line("  %s %s (line %d)", strings.Repeat("#", h.Level), h.Text, h.Line)
+			}
+		}
+		if len(r.Backlinks) > 0 {
+			b.line("")
+			b.line("backlinks:")
+			for _, bl := range r.Backlinks {
+				for _, l := range bl.Links {
+					b.line("  %s line %d: %s", bl.Path, l.Line, l.Context)
+				}
+			}
+		}
+		return b.String()
+	}
+	if r.Section != "" {
+		b.line("section: %s", r.Section)
+	}
+	b.line("---")
+	b.WriteString(r.Content)
+	if r.Truncated {
+		if len(r.Content) > 0 && r.Content[len(r.Content)-1] != '\n' {
+			b.line("")
+		}
+		b.line("%s characters %d to %d of %d shown; read on with offset %d", tool.TruncatedMark,
+			r.Offset, r.NextOffset, r.TotalChars, r.NextOffset)
+	}
+	return b.String()
+}
+
+// withGit renders a read's date with its source, and git's date when the
+// frontmatter's is shown.
+func withGit(t time.Time, source string, git *time.Time) string {
+	s := fmtTime(t) + " (" + source + ")"
+	if git != nil {
+		s += "; git: " + fmtTime(*git)
+	}
+	return s
+}
+
+// readResultSchema describes wiki.ReadResult.
+func readResultSchema(desc string) *tool.Schema {
+	props := []tool.Prop{
+		tool.Req("path", tool.Str("Note path.")),
+		tool.Opt("file", tool.Str("The file in the repository, when its extension is not .md.")),
+		tool.Req("title", tool.Str("Title: frontmatter title, else the first H1, else the file name.")),
+		tool.Req("tags", tool.StrList("Tags from the frontmatter and inline #tags.")),
+		tool.Opt("aliases", tool.StrList("Other names of the note.")),
+		tool.Opt("properties", tool.OpenObject("The frontmatter as key → value, without the keys given above; absent when content shows the frontmatter.")),
+	}
+	props = append(props, dateProps()...)
+	props = append(props,
+		tool.Opt("git_created", dateTime("The time of the note's first commit, where created shows the frontmatter's date.")),
+		tool.Opt("git_modified", dateTime("The time of the note's last commit, where modified shows the frontmatter's date.")),
+		tool.Req("version", tool.Str("The note's version (blob id): pass it as expected_version when you change the note.")),
+		tool.Opt("commit", tool.Str("The last commit that changed the note (as of the version read); absent while the history index is first built.")),
+		tool.Opt("local_change", tool.Str("Set when the checked-out file differs from the version shown, uncommitted: modified, deleted, "+
+			"mode changed, ... The content shown is the committed version.")),
+		tool.Opt("headings", tool.ArrayOf("The outline.", tool.Object("",
+			tool.Req("level", tool.Integer("", 1, 6)), tool.Req("text", tool.Str("")), tool.Req("line", tool.Integer("", 1, 1e9))))),
+		tool.Opt("backlinks", tool.ArrayOf("With metadata_only: the notes that link to this one, by path.", backlinkSchema)),
+		tool.Opt("section", tool.Str("The heading of the section read.")),
+		tool.Opt("content", tool.Str("The content (or the section's), from offset.")),
+		tool.Opt("offset", tool.Integer("First character returned.", 0, 1e9)),
+		tool.Req("total_chars", tool.Integer("Characters in the content (or section) in all.", 0, 1e12)),
+		tool.Opt("truncated", tool.Boolean("Set when characters follow: continue with offset next_offset.")),
+		tool.Opt("next_offset", tool.Integer("The offset that continues a truncated read.", 0, 1e12)),
+		tool.Opt("warnings", tool.StrList("Problems with the note, such as malformed frontmatter.")),
+	)
+	return tool.Object(desc, props...)
+}

@@ -1,0 +1,135 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/wikid/wikid/internal/tool"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// The tools of semantic search are listed only when the wiki has it:
+// related_notes, Roux's search, and the variants of search_notes,
+// resolve_notes and wiki_status that speak of it. A wiki without it pays
+// nothing for them in tools/list.
+
+func searchNotesSemanticTool() *tool.Tool {
+	t := searchNotesTool()
+	in := searchInput(true)
+	t.Input = in
+	t.Output = searchResultSchema(true)
+	t.Run = tool.Bind(in, runSearch)
+	return t
+}
+
+func relatedNotesTool() *tool.Tool {
+	in := tool.Object("",
+		tool.Req("path", tool.Str("")),
+		folderProp,
+		tool.Opt("limit", tool.Integer("", 1, 50).Def(10)),
+	)
+	return &tool.Tool{
+		Name: "related_notes", Group: tool.GroupSearch, Title: "Notes related by meaning", Idempotent: true, NeedsSemantic: true,
+		Description: "The notes nearest in meaning to a note, with their closest section. Use it to find what to link or read next.",
+		Input:       in,
+		Output:      searchResultSchema(true),
+		Run: tool.Bind(in, func(ctx context.Context, s *tool.Env, a *relatedArgs) (any, string, error) {
+			res, err := s.Wiki.Related(ctx, wiki.RelatedRequest{Path: a.Path, Folder: a.Folder, Limit: a.Limit})
+			if err != nil {
+				return nil, "", err
+			}
+			out := searchOutputOf(res, "")
+			return out, relatedText(a.Path, res), nil
+		}),
+	}
+}
+
+type relatedArgs struct {
+	Path   string `json:"path"`
+	Folder string `json:"folder"`
+	Limit  int    `json:"limit"`
+}
+
+func relatedText(notePath string, res *wiki.SearchResult) string {
+	var b textBuilder
+	if len(res.Results) == 0 {
+		b.line("No notes related to %s.", notePath)
+	} else {
+		b.line("Notes related to %s, nearest first:", notePath)
+		for _, h := range res.Results {
+			b.line("- %s (%s) · similarity %.2f", h.Title, h.Path, h.Score)
+			for _, sn := range h.Snippets {
+				b.line("  %d: %s", sn.Line, oneLine(sn.Text))
+			}
+		}
+	}
+	semanticNotes(&b, res)
+	return b.String()
+}
+
+// semanticNotes says which mode answered a search by meaning, why it fell
+// back, and what is not embedded yet.
+func semanticNotes(b *textBuilder, res *wiki.SearchResult) {
+	if res.Fallback != "" {
+		b.line("Note: %s", res.Fallback)
+	}
+	if res.Unembedded > 0 {
+		b.line("Note: %s not embedded yet, so not ranked by meaning; wiki_status shows the progress.", tool.Plural(res.Unembedded, "note"))
+	}
+}
+
+func semanticResultProps() []tool.Prop {
+	return []tool.Prop{
+		tool.Opt("mode", tool.Enum("The search that answered.", wiki.SearchText, wiki.SearchSemantic, wiki.SearchHybrid)),
+		tool.Opt("fallback", tool.Str("Why the ranking is not the mode asked for.")),
+		tool.Opt("unembedded", tool.Integer("Notes not embedded yet, which only text search finds.", 0, 1e9)),
+	}
+}
+
+func resolveNotesSemanticTool() *tool.Tool {
+	t := resolveNotesTool()
+	t.Input.Props[1].Schema = tool.Enum("exact: path, title or alias; fuzzy: similar names, typos; semantic: by meaning (threshold: cosine, default 0.55).",
+		"exact", "fuzzy", "semantic").Def("exact")
+	matches := t.Output.Props[0].Schema.Items.Props[2].Schema.Items
+	matches.Props[3].Schema = tool.Enum("What matched.", "path", "title", "alias", wiki.MatchedByMeaning)
+	return t
+}
+
+func wikiStatusSemanticTool() *tool.Tool {
+	t := wikiStatusTool()
+	t.Output.Props = append(t.Output.Props, tool.Req("semantic", tool.Object("Search by meaning.",
+		tool.Req("enabled", tool.Boolean("Whether semantic search is configured.")),
+		tool.Opt("provider", tool.Str("The embeddings endpoint.")),
+		tool.Opt("model", tool.Str("The embedding model.")),
+		tool.Opt("dimensions", tool.Integer("The vectors' length.", 0, 1e6)),
+		tool.Opt("notes", tool.Integer("Notes in the semantic index.", 0, 1e9)),
+		tool.Opt("unembedded", tool.Integer("Notes still waiting to be embedded.", 0, 1e9)),
+		tool.Opt("unread", tool.Integer("Notes the model cannot read: text search only.", 0, 1e9)),
+		tool.Opt("chunks", tool.Integer("Chunks (sections) in all.", 0, 1e12)),
+		tool.Opt("pending", tool.Integer("Chunks waiting to be embedded.", 0, 1e12)),
+		tool.Opt("error", tool.Str("The endpoint's last error, until it answers again.")),
+		tool.Req("caught_up", tool.Boolean("Whether the semantic index holds HEAD's notes.")),
+	)))
+	return t
+}
+
+// semanticStatusText is the status's line on semantic search.
+func semanticStatusText(st wiki.SemanticStatus) string {
+	if !st.Enabled {
+		return ""
+	}
+	line := fmt.Sprintf("Semantic search: %s (%s), %s", st.Model, st.Provider, tool.Plural(st.Notes, "note"))
+	if st.Unembedded > 0 {
+		line += fmt.Sprintf(", %d not embedded yet (%s waiting)", st.Unembedded, tool.Plural(st.Pending, "chunk"))
+	} else {
+		line += ", all embedded"
+	}
+	if st.Unread > 0 {
+		line += fmt.Sprintf("; %d the model cannot read (another language, or code), found by text only", st.Unread)
+	}
+	if st.Error != "" {
+		line += "; last error: " + st.Error
+	}
+	return line
+}

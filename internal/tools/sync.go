@@ -1,0 +1,66 @@
+package tools
+
+import (
+	"context"
+
+	"github.com/wikid/wikid/internal/tool"
+
+	wsync "github.com/wikid/wikid/internal/sync"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+type syncArgs struct{}
+
+func syncWikiTool() *tool.Tool {
+	in := tool.Object("")
+	return &tool.Tool{
+		Name: "sync_wiki", Group: tool.GroupWiki, Title: "Sync with the remote", Mutating: true,
+		Description: "Fetch, merge and push now; wiki_status shows sync state. Use it to get another machine's changes.",
+		Input:       in,
+		Output: tool.Object("What the round did.",
+			tool.Req("upstream", tool.Str("The remote branch, origin/main.")),
+			tool.Opt("remote", tool.Str("The remote branch's commit after the fetch; absent when it had no such branch.")),
+			tool.Req("integrated", tool.Enum("up to date: nothing came in; fast-forward: the branch moved to the remote's; "+
+				"merge: a merge commit joins both.", wiki.IntegratedAlready, wiki.IntegratedFastForward, wiki.IntegratedMerge)),
+			tool.Opt("pushed", tool.Boolean("Set when the branch was pushed.")),
+			tool.Req("commit", tool.Str("The branch's commit now, which the remote branch has too.")),
+			tool.Opt("merged", tool.StrList("Files both sides changed, merged: both kept.")),
+			tool.Opt("conflicts", tool.ArrayOf("Files whose sides did not merge: the file keeps this side, and the other side is "+
+				"kept whole in copy.", tool.Object("",
+				tool.Req("path", tool.Str("The file.")),
+				tool.Opt("copy", tool.Str("The conflict copy holding the other side.")),
+				tool.Req("why", tool.Str("Why it did not merge."))))),
+		),
+		Run: tool.Bind(in, func(ctx context.Context, s *tool.Env, _ *syncArgs) (any, string, error) {
+			res, err := wsync.Of(s.Wiki).Round(ctx)
+			if err != nil {
+				return nil, "", err
+			}
+			return res, syncText(res), nil
+		}),
+	}
+}
+
+func syncText(res *wsync.Result) string {
+	var b textBuilder
+	what := map[string]string{
+		wiki.IntegratedAlready:     "nothing to integrate",
+		wiki.IntegratedFastForward: "fast-forwarded to the remote",
+		wiki.IntegratedMerge:       "merged with the remote",
+	}[res.Integrated]
+	if res.Pushed {
+		what += ", pushed"
+	}
+	b.line("%s: %s; now at %s.", res.Upstream, what, res.Commit)
+	for _, m := range res.Merged {
+		b.line("Merged: %s", m)
+	}
+	for _, c := range res.Conflicts {
+		if c.Copy != "" {
+			b.line("Conflict: %s (%s); the other side is in %s", c.Path, c.Why, c.Copy)
+		} else {
+			b.line("Conflict: %s (%s)", c.Path, c.Why)
+		}
+	}
+	return b.String()
+}
