@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/wikid/wikid/internal/tools"
 )
 
 // toolsListSizes measures what tools/list costs a client that loads every
@@ -10,8 +12,8 @@ import (
 // output schemas, and the whole list as JSON; with semantic, as a wiki with
 // semantic search lists them.
 func toolsListSizes(tb testing.TB, semantic bool) (descAndInput, output, whole int) {
-	var tools []any
-	for _, t := range tools.AllTools() {
+	var list []any
+	for _, t := range tools.Profile().Tools() {
 		if t.NeedsSemantic && !semantic {
 			continue
 		}
@@ -21,9 +23,9 @@ func toolsListSizes(tb testing.TB, semantic bool) (descAndInput, output, whole i
 		d := definition(t, false)
 		descAndInput += len(d.Description) + len(d.RawInputSchema)
 		output += len(d.RawOutputSchema)
-		tools = append(tools, d)
+		list = append(list, d)
 	}
-	b, err := json.Marshal(map[string]any{"tools": tools})
+	b, err := json.Marshal(map[string]any{"tools": list})
 	if err != nil {
 		tb.Fatal(err)
 	}

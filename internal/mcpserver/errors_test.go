@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wikid/wikid/internal/tool"
+	"github.com/wikid/wikid/internal/tools"
 
 	"github.com/wikid/wikid/internal/wiki"
 
@@ -24,7 +25,7 @@ func TestErrorToolResult(t *testing.T) {
 	})
 	t.Run("an error without a hint gets its code's", func(t *testing.T) {
 		for _, code := range errorCodes {
-			res := errorToolResult(wiki.Errorf(wiki.Code(code), "it broke"))
+			res := errorToolResultIn(wiki.Errorf(wiki.Code(code), "it broke"), wikidWords)
 			hint, _ := res.StructuredContent.(errorShape).Error["hint"].(string)
 			if hint == "" || hint != defaultHints[wiki.Code(code)] {
 				t.Errorf("%s: hint %q", code, hint)
@@ -38,15 +39,18 @@ func TestErrorToolResult(t *testing.T) {
 	t.Run("a list of details is never null", func(t *testing.T) {
 		e := wiki.Errorf(wiki.CodeNotFound, "no section %q", "x")
 		e.Details = map[string]any{"headings": []string(nil)}
-		res := errorToolResult(e)
+		res := errorToolResultIn(e, wikidWords)
 		if got := string(res.RawStructuredContent); !strings.Contains(got, `"headings":[]`) {
 			t.Errorf("structured content %s", got)
 		}
 	})
 	t.Run("a hint of its own is kept", func(t *testing.T) {
-		res := errorToolResult(wiki.Errorf(wiki.CodeNotFound, "no note %q", "x").WithHint("create it"))
+		res := errorToolResultIn(wiki.Errorf(wiki.CodeNotFound, "no note %q", "x").WithHint("create it"), wikidWords)
 		if hint := res.StructuredContent.(errorShape).Error["hint"]; hint != "create it" {
 			t.Errorf("hint %q", hint)
 		}
 	})
 }
+
+// wikidWords are wikid's own tools' words.
+var wikidWords = tools.Profile().Words

@@ -10,7 +10,7 @@ var DecodeWire = tool.DecodeWire
 
 // Instructions are the server's instructions, for the tests outside the
 // package.
-const Instructions = tools.Instructions
+var Instructions = tools.Profile().Instructions
 
 // ProfileTools lists the names of a profile's tools.
 func ProfileTools(profile string) []string {

@@ -8,7 +8,7 @@ import (
 )
 
 // DecodeWire decodes structured content into v by the rules that
-// encodeStructured writes it with: a struct field is read from the key of
+// EncodeStructured writes it with: a struct field is read from the key of
 // its json tag or, without one, of its snake_case name. Tests decode
 // results into the wiki's own types with it.
 func DecodeWire(data []byte, v any) error {
