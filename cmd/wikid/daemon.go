@@ -12,14 +12,13 @@ import (
 	"strings"
 	"time"
 
-	wsync "github.com/wikid/wikid/internal/sync"
-	"github.com/wikid/wikid/internal/web"
-
 	"github.com/wikid/wikid/internal/config"
 	"github.com/wikid/wikid/internal/daemon"
 	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/mcpserver"
+	wsync "github.com/wikid/wikid/internal/sync"
+	"github.com/wikid/wikid/internal/web"
 	"github.com/wikid/wikid/internal/wiki"
 )
 

@@ -19,7 +19,7 @@ import (
 	"github.com/wikid/wikid/internal/graph"
 	"github.com/wikid/wikid/internal/history"
 	"github.com/wikid/wikid/internal/index"
-	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -219,7 +219,7 @@ func TestDaemon_mcpConnectionsAreSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	b, err := ConnectMCP(context.Background(), e, MCPOptions{ReadOnly: true, Tools: []string{mcpserver.GroupWiki}})
+	b, err := ConnectMCP(context.Background(), e, MCPOptions{ReadOnly: true, Tools: []string{tool.GroupWiki}})
 	if err != nil {
 		t.Fatal(err)
 	}

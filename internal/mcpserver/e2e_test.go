@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/wikid/wikid/internal/mcpserver"
 )
 

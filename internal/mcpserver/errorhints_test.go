@@ -9,9 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wikid/wikid/internal/wiki"
-
 	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 // validArgs are arguments that every tool taking them accepts on the

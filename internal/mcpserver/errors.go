@@ -5,10 +5,9 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/wikid/wikid/internal/tool"
-
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
 

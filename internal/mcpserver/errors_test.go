@@ -4,12 +4,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/tools"
-
 	"github.com/wikid/wikid/internal/wiki"
-
-	"github.com/mark3labs/mcp-go/mcp"
 )
 
 func TestErrorToolResult(t *testing.T) {

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/wikid/wikid/internal/gittest"
-
 	"github.com/wikid/wikid/internal/mcpserver"
 	"github.com/wikid/wikid/internal/wiki"
 )

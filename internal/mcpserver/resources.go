@@ -7,11 +7,10 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/wikid/wikid/internal/tool"
-	"github.com/wikid/wikid/internal/tools"
-
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/wikid/wikid/internal/tool"
+	"github.com/wikid/wikid/internal/tools"
 	"github.com/wikid/wikid/internal/wiki"
 )
 

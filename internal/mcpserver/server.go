@@ -12,11 +12,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wikid/wikid/internal/tool"
-
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
 

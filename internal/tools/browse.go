@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/wikid/wikid/internal/tool"
-
 	"github.com/wikid/wikid/internal/wiki"
 )
 

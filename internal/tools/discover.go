@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/wikid/wikid/internal/tool"
-
 	"github.com/wikid/wikid/internal/wiki"
 )
 

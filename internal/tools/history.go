@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/wikid/wikid/internal/tool"
-
 	"github.com/wikid/wikid/internal/wiki"
 )
 

@@ -5,9 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/wikid/wikid/internal/tool"
-
 	"github.com/wikid/wikid/internal/imaging"
+	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
 

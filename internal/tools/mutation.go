@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/wikid/wikid/internal/tool"
-
 	"github.com/wikid/wikid/internal/wiki"
 )
 

@@ -5,9 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wikid/wikid/internal/tool"
-
 	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
 

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/wikid/wikid/internal/tool"
-
 	"github.com/wikid/wikid/internal/wiki"
 )
 

@@ -4,7 +4,6 @@ import (
 	"sync"
 
 	"github.com/wikid/wikid/internal/tool"
-
 	"github.com/wikid/wikid/internal/wiki"
 )
 

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/wikid/wikid/internal/tool"
-
 	"github.com/wikid/wikid/internal/wiki"
 )
 

@@ -3,9 +3,8 @@ package tools
 import (
 	"context"
 
-	"github.com/wikid/wikid/internal/tool"
-
 	wsync "github.com/wikid/wikid/internal/sync"
+	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
 

@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/wikid/wikid/internal/tool"
-
 	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
 

@@ -6,12 +6,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wikid/wikid/internal/tool"
-	"github.com/wikid/wikid/internal/tools"
-
 	"gopkg.in/yaml.v3"
 
 	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/tool"
+	"github.com/wikid/wikid/internal/tools"
 	"github.com/wikid/wikid/internal/wiki"
 )
 

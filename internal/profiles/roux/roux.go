@@ -7,9 +7,8 @@ import (
 	"path"
 	"strings"
 
-	"github.com/wikid/wikid/internal/tool"
-
 	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
 

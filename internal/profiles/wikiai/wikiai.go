@@ -9,9 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wikid/wikid/internal/tool"
-
 	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
