@@ -1,6 +1,8 @@
 package mcpserver
 
 import (
+	"testing"
+
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/tools"
 )
@@ -25,4 +27,10 @@ func ProfileTools(profile string) []string {
 // it held at once.
 func (h *HTTPHandler) BodyBytes() (held, peak int64) {
 	return h.bodies.held.Load(), h.bodies.peak.Load()
+}
+
+// WithProfile serves p under name until the test ends.
+func WithProfile(tb testing.TB, name string, p tool.Profile) {
+	profiles[name] = p
+	tb.Cleanup(func() { delete(profiles, name) })
 }

@@ -39,6 +39,9 @@ type streamSession struct {
 	logLevel    atomic.Value // mcp.LoggingLevel
 	info        atomic.Value // mcp.Implementation
 	caps        atomic.Value // mcp.ClientCapabilities
+	// inflight holds, by id, the requests being served, each with whether
+	// the client has cancelled it: a cancelled request is not answered.
+	inflight sync.Map // canonical id → *atomic.Bool
 }
 
 var (
@@ -146,6 +149,9 @@ func (s *Server) serveStream(ctx context.Context, in io.Reader, out *lineWriter)
 			ID     json.RawMessage `json:"id"`
 		}
 		_ = json.Unmarshal(msg, &head)
+		if head.Method == string(mcp.MethodNotificationCancelled) {
+			sess.cancel(msg)
+		}
 		if len(head.ID) == 0 || head.Method == "" {
 			// A notification (or a response to a request wikid never
 			// sends): in order, on the read loop.
@@ -157,7 +163,10 @@ func (s *Server) serveStream(ctx context.Context, in io.Reader, out *lineWriter)
 		case <-ctx.Done():
 			return nil
 		}
+		cancelled := new(atomic.Bool)
+		sess.inflight.Store(canonicalID(head.ID), cancelled)
 		calls.Go(func() {
+			defer sess.inflight.Delete(canonicalID(head.ID))
 			defer func() { <-slots }()
 			s.handle(ctx, sess, msg, head.ID)
 		})
@@ -205,11 +214,49 @@ func (s *Server) handle(ctx context.Context, sess *streamSession, msg json.RawMe
 	}()
 	close(done)
 	<-relayed
+	if id != nil && sess.cancelled(id) {
+		// The client cancelled the request: the specification asks for no
+		// response, which its client would no longer know.
+		return
+	}
 	if resp != nil {
 		if err := sess.write(resp); err != nil {
 			s.log.Debug("write response", "err", err)
 		}
 	}
+}
+
+// cancel marks the request a notifications/cancelled names as cancelled,
+// if it is in flight; mcp-go cancels its context.
+func (s *streamSession) cancel(msg json.RawMessage) {
+	var n struct {
+		Params struct {
+			RequestID json.RawMessage `json:"requestId"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(msg, &n) != nil || len(n.Params.RequestID) == 0 {
+		return
+	}
+	if c, ok := s.inflight.Load(canonicalID(n.Params.RequestID)); ok {
+		c.(*atomic.Bool).Store(true)
+	}
+}
+
+// cancelled reports whether the client cancelled the request of id.
+func (s *streamSession) cancelled(id json.RawMessage) bool {
+	c, ok := s.inflight.Load(canonicalID(id))
+	return ok && c.(*atomic.Bool).Load()
+}
+
+// canonicalID is a JSON-RPC id as a key: 7, 7.0 and "7" differ, as the
+// client wrote them, but not by their spacing.
+func canonicalID(id json.RawMessage) string {
+	var v any
+	if json.Unmarshal(id, &v) != nil {
+		return string(id)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 // rawID decodes a JSON-RPC id for an error response.

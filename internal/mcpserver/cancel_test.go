@@ -1,0 +1,81 @@
+package mcpserver_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/tool"
+)
+
+// blockingProfile serves one tool, block, that runs until its call is
+// cancelled, and says on started when it has begun.
+func blockingProfile(started chan<- struct{}) tool.Profile {
+	in := tool.Object("")
+	return tool.Profile{Tools: func() []*tool.Tool {
+		return []*tool.Tool{{Name: "block", Group: tool.GroupNotes, Description: "Blocks.", Input: in,
+			Run: func(ctx context.Context, _ *tool.Env, _ []byte) (any, string, error) {
+				started <- struct{}{}
+				<-ctx.Done()
+				return nil, "", ctx.Err()
+			}}}
+	}}
+}
+
+// TestServeStdio_Cancelled checks that a call the client cancels is not
+// answered, as the specification asks, while the session goes on.
+func TestServeStdio_Cancelled(t *testing.T) {
+	started := make(chan struct{}, 1)
+	mcpserver.WithProfile(t, "test-block", blockingProfile(started))
+	w := openWiki(t, fixtureRepo(t), nil)
+	srv := mcpserver.New(w, mcpserver.Options{Profile: "test-block"})
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- srv.ServeStdio(context.Background(), inR, outW); outW.Close() }()
+	lines := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	send := func(msg string) {
+		t.Helper()
+		if _, err := io.WriteString(inW, msg+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`{"jsonrpc":"2.0","id":"call","method":"tools/call","params":{"name":"block","arguments":{}}}`)
+	select {
+	case <-started:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the call never started")
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"call","reason":"the user stopped it"}}`)
+	send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	inW.Close()
+	var ids []string
+	for l := range lines {
+		var m struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal([]byte(l), &m) == nil && m.ID != nil {
+			ids = append(ids, string(m.ID))
+		}
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(ids, " "); got != `1 2` {
+		t.Errorf("answered ids %s, want 1 2: a cancelled call is not answered", got)
+	}
+}
