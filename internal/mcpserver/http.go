@@ -168,7 +168,11 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		defer release()
-		r.Body = io.NopCloser(bytes.NewReader(body))
+		if answerPing(w, r.Header, body) {
+			return
+		}
+		body = withProtocolMeta(r.Header, body)
+		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
 	}
 	if r.Method == http.MethodPost {
 		// Event streams (GET) stay open; only calls take a slot.
