@@ -63,7 +63,7 @@ func answerPing(w http.ResponseWriter, h http.Header, body []byte) bool {
 		ID     json.RawMessage `json:"id"`
 	}
 	if json.Unmarshal(body, &msg) != nil || msg.Method != string(mcp.MethodPing) || len(msg.ID) == 0 ||
-		strings.ContainsAny(msg.ID[:1], "{[n") {
+		strings.ContainsAny(string(msg.ID[:1]), "{[n") {
 		return false
 	}
 	w.Header().Set("Content-Type", "application/json")
