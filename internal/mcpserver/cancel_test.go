@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -77,5 +78,61 @@ func TestServeStdio_Cancelled(t *testing.T) {
 	}
 	if got := strings.Join(ids, " "); got != `1 2` {
 		t.Errorf("answered ids %s, want 1 2: a cancelled call is not answered", got)
+	}
+}
+
+// TestHTTP_Cancelled checks that over HTTP a call its client cancels is
+// not answered: its request gets 202 Accepted without a body, which
+// clients take as no answer.
+func TestHTTP_Cancelled(t *testing.T) {
+	started := make(chan struct{}, 1)
+	mcpserver.WithProfile(t, "test-block", blockingProfile(started))
+	url := serveHTTP(t, openWiki(t, fixtureRepo(t), nil), mcpserver.Options{Profile: "test-block"}, mcpserver.HTTPOptions{})
+	post := func(t *testing.T, session, body string) *http.Response {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+			req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	init := post(t, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	init.Body.Close()
+	session := init.Header.Get("Mcp-Session-Id")
+	if session == "" {
+		t.Fatal("no session")
+	}
+	post(t, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Body.Close()
+	answer := make(chan *http.Response, 1)
+	go func() {
+		answer <- post(t, session, `{"jsonrpc":"2.0","id":"call","method":"tools/call","params":{"name":"block","arguments":{}}}`)
+	}()
+	select {
+	case <-started:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the call never started")
+	}
+	post(t, session, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"call"}}`).Body.Close()
+	resp := <-answer
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if strings.Contains(string(body), `"id":"call"`) {
+		t.Errorf("%d %s: a cancelled call is not answered", resp.StatusCode, body)
+	}
+	// The session goes on.
+	ping := post(t, session, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	defer ping.Body.Close()
+	if b, _ := io.ReadAll(ping.Body); !strings.Contains(string(b), `"result"`) {
+		t.Errorf("ping after the cancel: %d %s", ping.StatusCode, b)
 	}
 }

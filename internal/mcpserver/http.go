@@ -61,6 +61,7 @@ type HTTPHandler struct {
 	// own, HTTPPath/NAME for every profile by name, made on first use.
 	endpoints map[string]*server.StreamableHTTPServer
 	sessions  map[string]session // live sessions, by id
+	inflight  httpCalls
 }
 
 // session is a live HTTP session: when it was last used, and the
@@ -173,6 +174,11 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		body = withProtocolMeta(r.Header, body)
 		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		sid := r.Header.Get(server.HeaderKeySessionID)
+		h.inflight.cancel(sid, body)
+		var answered func()
+		w, answered = h.inflight.track(w, sid, body)
+		defer answered()
 	}
 	if r.Method == http.MethodPost {
 		// Event streams (GET) stay open; only calls take a slot.
