@@ -81,6 +81,37 @@ func TestServeStdio_Cancelled(t *testing.T) {
 	}
 }
 
+// TestServeStdio_CancelledAtOnce checks that a cancel that follows its
+// request at once, as a bridge that was still connecting sends both,
+// stops the call: it is not lost before the request is under way.
+func TestServeStdio_CancelledAtOnce(t *testing.T) {
+	started := make(chan struct{}, 1)
+	mcpserver.WithProfile(t, "test-block", blockingProfile(started))
+	w := openWiki(t, fixtureRepo(t), nil)
+	srv := mcpserver.New(w, mcpserver.Options{Profile: "test-block"})
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":"call","method":"tools/call","params":{"name":"block","arguments":{}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"call"}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"ping"}`,
+	}, "\n") + "\n"
+	var out strings.Builder
+	done := make(chan error, 1)
+	go func() { done <- srv.ServeStdio(context.Background(), strings.NewReader(in), &out) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the cancelled call still runs")
+	}
+	if strings.Contains(out.String(), `"id":"call"`) || !strings.Contains(out.String(), `"id":2,`) {
+		t.Errorf("answers:\n%s\nwant the ping's and not the cancelled call's", out.String())
+	}
+}
+
 // TestHTTP_Cancelled checks that over HTTP a call its client cancels is
 // not answered: its request gets 202 Accepted without a body, which
 // clients take as no answer.

@@ -39,9 +39,18 @@ type streamSession struct {
 	logLevel    atomic.Value // mcp.LoggingLevel
 	info        atomic.Value // mcp.Implementation
 	caps        atomic.Value // mcp.ClientCapabilities
-	// inflight holds, by id, the requests being served, each with whether
-	// the client has cancelled it: a cancelled request is not answered.
-	inflight sync.Map // canonical id → *atomic.Bool
+	// inflight holds, by id, the requests being served: a cancelled
+	// request is not answered.
+	inflight sync.Map // canonical id → *streamCall
+}
+
+// streamCall is a request being served on a stream.
+type streamCall struct {
+	cancelled atomic.Bool
+	// cancel cancels the request's context: from the moment it is read,
+	// before mcp-go knows of the request, so that a cancel that follows
+	// it at once is not lost.
+	cancel context.CancelFunc
 }
 
 var (
@@ -163,12 +172,13 @@ func (s *Server) serveStream(ctx context.Context, in io.Reader, out *lineWriter)
 		case <-ctx.Done():
 			return nil
 		}
-		cancelled := new(atomic.Bool)
-		sess.inflight.Store(canonicalID(head.ID), cancelled)
+		callCtx, cancel := context.WithCancel(ctx)
+		sess.inflight.Store(canonicalID(head.ID), &streamCall{cancel: cancel})
 		calls.Go(func() {
+			defer cancel()
 			defer sess.inflight.Delete(canonicalID(head.ID))
 			defer func() { <-slots }()
-			s.handle(ctx, sess, msg, head.ID)
+			s.handle(callCtx, sess, msg, head.ID)
 		})
 	}
 	if err := sc.Err(); err != nil && ctx.Err() == nil {
@@ -226,8 +236,8 @@ func (s *Server) handle(ctx context.Context, sess *streamSession, msg json.RawMe
 	}
 }
 
-// cancel marks the request a notifications/cancelled names as cancelled,
-// if it is in flight; mcp-go cancels its context.
+// cancel cancels the request a notifications/cancelled names, if it is in
+// flight.
 func (s *streamSession) cancel(msg json.RawMessage) {
 	var n struct {
 		Params struct {
@@ -238,14 +248,15 @@ func (s *streamSession) cancel(msg json.RawMessage) {
 		return
 	}
 	if c, ok := s.inflight.Load(canonicalID(n.Params.RequestID)); ok {
-		c.(*atomic.Bool).Store(true)
+		c.(*streamCall).cancelled.Store(true)
+		c.(*streamCall).cancel()
 	}
 }
 
 // cancelled reports whether the client cancelled the request of id.
 func (s *streamSession) cancelled(id json.RawMessage) bool {
 	c, ok := s.inflight.Load(canonicalID(id))
-	return ok && c.(*atomic.Bool).Load()
+	return ok && c.(*streamCall).cancelled.Load()
 }
 
 // canonicalID is a JSON-RPC id as a key: 7, 7.0 and "7" differ, as the
