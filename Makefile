@@ -40,7 +40,7 @@ run: build
 
 # test is what CI runs: formatting, vet, and every test under the race detector.
 # The end-to-end tests need Node.js 18 or later; they install the MCP
-# TypeScript SDK with npm ci in internal/mcpserver/e2e when it is missing.
+# TypeScript SDK with npm ci in internal/e2e/client when it is missing.
 test: $(MODEL)
 	@unformatted=$$(gofmt -l cmd internal grammar); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi

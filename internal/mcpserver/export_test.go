@@ -4,24 +4,7 @@ import (
 	"testing"
 
 	"github.com/wikid/wikid/internal/tool"
-	"github.com/wikid/wikid/internal/tools"
 )
-
-// DecodeWire is decodeWire, for the tests outside the package.
-var DecodeWire = tool.DecodeWire
-
-// Instructions are the server's instructions, for the tests outside the
-// package.
-var Instructions = tools.Profile().Instructions
-
-// ProfileTools lists the names of a profile's tools.
-func ProfileTools(profile string) []string {
-	var names []string
-	for _, t := range profiles[profile].Tools() {
-		names = append(names, t.Name)
-	}
-	return names
-}
 
 // BodyBytes returns the bytes of request bodies h holds now, and the most
 // it held at once.

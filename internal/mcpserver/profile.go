@@ -36,3 +36,17 @@ func Profiles() []string {
 	slices.Sort(names[1:])
 	return names
 }
+
+// ToolNames lists the names of a profile's tools, those a wiki with
+// semantic search adds included; none for an unknown profile.
+func ToolNames(profile string) []string {
+	p, ok := profiles[profile]
+	if !ok {
+		return nil
+	}
+	var names []string
+	for _, t := range p.Tools() {
+		names = append(names, t.Name)
+	}
+	return names
+}

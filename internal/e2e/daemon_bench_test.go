@@ -1,0 +1,210 @@
+package e2e_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/tool"
+)
+
+// BenchmarkDaemon measures what the daemon costs and saves, next to
+// wikid serving in its own process, in one run on a generated wiki of
+// 10,000 notes and 2,000 commits whose indexes exist: the time from
+// spawning `wikid serve` to the reply to tools/list, and tool calls, through
+// the official TypeScript SDK client (see BenchmarkE2E for the metrics),
+// and the start again with a minimal JSON-RPC client in Go (_raw), which
+// leaves out the time the SDK takes to set up and to compile the output
+// schemas of tools/list. A call's overhead through the bridge is the
+// difference of the medians.
+//
+//	go test -run '^$' -bench 'Daemon$' -benchtime 100x ./internal/mcpserver
+func BenchmarkDaemon(b *testing.B) {
+	requireNode(b)
+	dir := b.TempDir()
+	gittest.Generate(b, dir, 10000, 2000)
+	reindex := exec.Command(wikidBin, "reindex", "--repo", dir)
+	reindex.Env = serveEnv()
+	if out, err := reindex.CombinedOutput(); err != nil {
+		b.Fatalf("wikid reindex: %v\n%s", err, out)
+	}
+	files := strings.Fields(gittest.Git(b, dir, "ls-files", "*.md"))
+	notePath := strings.TrimSuffix(files[len(files)/2], ".md")
+	bridge := startBridge(b)
+	shared := sharedEnv(b, dir)
+	modes := []struct {
+		name string
+		env  []string
+	}{{"in_process", serveEnv()}, {"daemon", shared}}
+	for _, m := range modes {
+		b.Run(m.name, func(b *testing.B) {
+			connect := func() *tsClient {
+				req := stdioRequest(wikidBin, "--repo", dir)
+				req["env"] = envMap(m.env)
+				c := connectTS(b, bridge, req)
+				c.listTools(b)
+				waitIndexedTS(b, c)
+				return c
+			}
+			var c *tsClient
+			if m.name == "daemon" {
+				c = connect() // starts the daemon, which stays up while c is connected
+			}
+			// In process, no other wikid may hold the index meanwhile.
+			b.Run("start_to_tools_list", func(b *testing.B) {
+				req := stdioRequest(wikidBin, "--repo", dir)
+				req["env"] = envMap(m.env)
+				req["op"], req["n"] = "startup", b.N
+				b.ResetTimer()
+				raw, err := bridge.do(req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				reportLatencies(b, raw)
+			})
+			b.Run("start_to_tools_list_raw", func(b *testing.B) {
+				ms := make([]float64, 0, b.N)
+				for range b.N {
+					start := time.Now()
+					p := startRPCEnv(b, dir, m.env)
+					if _, err := p.call("tools/list", map[string]any{}); err != nil {
+						b.Fatal(err)
+					}
+					ms = append(ms, float64(time.Since(start).Microseconds())/1000)
+					p.in.Close()
+					p.cmd.Wait()
+				}
+				raw, _ := json.Marshal(map[string]any{"ms": ms})
+				reportLatencies(b, raw)
+			})
+			if c == nil {
+				c = connect()
+			}
+			b.Run("read_note", func(b *testing.B) {
+				benchTS(b, c, "read_note", map[string]any{"path": notePath})
+			})
+			b.Run("search_notes", func(b *testing.B) {
+				benchTS(b, c, "search_notes", map[string]any{"query": "note tag:project", "limit": 10})
+			})
+			c.close(b)
+		})
+	}
+}
+
+// BenchmarkDaemonColdStart measures a daemon's first start on a fresh
+// clone of a generated wiki (no index yet), as a user meets it: the time
+// from spawning `wikid serve` to the first right search answer, the wrong
+// answers before it (there must be none), the time until every index is
+// built, and the daemon's memory: its peak during the build and its
+// resident memory 5 s after. WIKID_BENCH_NOTES sets the number of notes
+// (default 10,000; the commits are a fifth of them).
+//
+//	go test -run '^$' -bench DaemonColdStart -benchtime 1x ./internal/mcpserver
+func BenchmarkDaemonColdStart(b *testing.B) {
+	notes := 10000
+	if v, err := strconv.Atoi(os.Getenv("WIKID_BENCH_NOTES")); err == nil && v > 0 {
+		notes = v
+	}
+	var first, built, wrong, peak, steady float64
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		dir := b.TempDir()
+		gittest.Generate(b, dir, notes, max(notes/5, 1))
+		env := sharedEnv(b, dir)
+		want := len(strings.Fields(gittest.Git(b, dir, "ls-files", "*.md")))
+		b.StartTimer()
+		start := time.Now()
+		p := startRPCEnv(b, dir, env)
+		for {
+			var sc struct {
+				Total int `json:"total"`
+			}
+			if isErr := rpcStructured(b, p, "search_notes", map[string]any{"query": "note", "limit": 1}, &sc); !isErr && sc.Total == want {
+				break
+			}
+			wrong++
+		}
+		first += time.Since(start).Seconds()
+		b.StopTimer()
+		for {
+			var st struct {
+				Index, History, Graph struct {
+					CaughtUp bool `json:"caught_up"`
+				}
+			}
+			if rpcStructured(b, p, "wiki_status", map[string]any{}, &st); st.Index.CaughtUp && st.History.CaughtUp && st.Graph.CaughtUp {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		built += time.Since(start).Seconds()
+		time.Sleep(5 * time.Second)
+		st := daemonStatus(b, env, dir)
+		peak += st["peak_rss"].(float64) / (1 << 20)
+		steady += st["rss"].(float64) / (1 << 20)
+		p.in.Close()
+		p.cmd.Wait()
+	}
+	n := float64(b.N)
+	b.ReportMetric(first/n, "s-first-right-search")
+	b.ReportMetric(wrong/n, "wrong-answers")
+	b.ReportMetric(built/n, "s-all-built")
+	b.ReportMetric(peak/n, "MiB-peak")
+	b.ReportMetric(steady/n, "MiB-steady")
+}
+
+// startRPCEnv is startRPC with the environment given.
+func startRPCEnv(tb testing.TB, dir string, env []string) *rpcServe {
+	tb.Helper()
+	cmd := exec.Command(wikidBin, "serve", "--repo", dir)
+	cmd.Env = env
+	p := &rpcServe{cmd: cmd, stderr: &lockedBuffer{}}
+	cmd.Stderr = p.stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	p.in, p.out = in, bufio.NewReaderSize(out, 1<<16)
+	if _, err := p.call("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "bench", "version": "1"}}); err != nil {
+		tb.Fatalf("initialize: %v\n%s", err, p.stderr)
+	}
+	if err := p.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"}); err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
+// rpcStructured calls a tool and decodes its structured content into out;
+// it reports whether the result is an error.
+func rpcStructured(tb testing.TB, p *rpcServe, name string, args map[string]any, out any) bool {
+	tb.Helper()
+	raw, err := p.call("tools/call", map[string]any{"name": name, "arguments": args})
+	if err != nil {
+		tb.Fatalf("%s: %v\n%s", name, err, p.stderr)
+	}
+	var res struct {
+		IsError           bool            `json:"isError"`
+		StructuredContent json.RawMessage `json:"structuredContent"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		tb.Fatalf("%s: %v", name, err)
+	}
+	if err := tool.DecodeWire(res.StructuredContent, out); err != nil {
+		tb.Fatalf("%s: %v: %s", name, err, res.StructuredContent)
+	}
+	return res.IsError
+}
