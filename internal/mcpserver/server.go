@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -300,17 +301,16 @@ func (s *Server) plainError(res *mcp.CallToolResult) *mcp.CallToolResult {
 // Over stdio they arrive before the call's result; over HTTP the answer
 // becomes an event stream.
 func (s *Server) withProgress(ctx context.Context, token mcp.ProgressToken) context.Context {
-	last := -1
+	var m progressMeter
 	var mu sync.Mutex
 	return wiki.WithProgress(ctx, func(p wiki.Progress) {
-		// Progress must increase from one notification to the next.
 		mu.Lock()
 		defer mu.Unlock()
-		if p.Done <= last {
+		value, ok := m.next(p.Done, time.Now())
+		if !ok {
 			return
 		}
-		last = p.Done
-		params := map[string]any{"progressToken": token, "progress": p.Done, "message": p.Message}
+		params := map[string]any{"progressToken": token, "progress": value, "message": p.Message}
 		if p.Total > 0 {
 			params["total"] = p.Total
 		}
@@ -318,6 +318,37 @@ func (s *Server) withProgress(ctx context.Context, token mcp.ProgressToken) cont
 			s.log.Debug("progress notification", "err", err)
 		}
 	})
+}
+
+// heartbeat is the longest a call that reports progress goes without a
+// notification while the wiki reports: a host that keeps a call alive by
+// its progress must not time it out while an index builds in large steps.
+const heartbeat = time.Second
+
+// progressMeter chooses the progress values of a call's notifications,
+// which must increase from one to the next: the pieces done when they
+// increased, else, a heartbeat after the last, a value between the last
+// and the next whole piece, so that it still increases and never passes
+// the count of pieces done.
+type progressMeter struct {
+	sent bool
+	last float64
+	at   time.Time
+}
+
+// next returns the value to send for a report of done pieces at now, and
+// false when none is due.
+func (m *progressMeter) next(done int, now time.Time) (float64, bool) {
+	v := float64(done)
+	switch {
+	case !m.sent || v > m.last:
+	case now.Sub(m.at) >= heartbeat:
+		v = m.last + (math.Floor(m.last)+1-m.last)/2
+	default:
+		return 0, false
+	}
+	m.sent, m.last, m.at = true, v, now
+	return v, true
 }
 
 // errorSchema describes the structured content of a failed call.
