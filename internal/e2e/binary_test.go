@@ -47,6 +47,30 @@ func runTests(m *testing.M) int {
 	return m.Run()
 }
 
+// plainBin is wikid built without the race detector, for the tests that
+// measure its memory: the detector's shadow memory would swamp theirs.
+var plainBin = sync.OnceValues(func() (string, error) {
+	bin := filepath.Join(filepath.Dir(wikidBin), "wikid-plain")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/wikid").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build wikid: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+// measuredBin returns the wikid binary whose memory a test measures: the
+// one the tests drive, unless that has the race detector.
+func measuredBin(tb testing.TB) string {
+	tb.Helper()
+	if !raceEnabled {
+		return wikidBin
+	}
+	bin, err := plainBin()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return bin
+}
+
 // serveEnv is the environment of a wikid under test: the test's own,
 // without WIKID_* settings, serving in its own process (the daemon's tests
 // use daemonEnv).

@@ -32,7 +32,13 @@ type rpcServe struct {
 
 func startRPC(tb testing.TB, dir string) *rpcServe {
 	tb.Helper()
-	cmd := exec.Command(wikidBin, "serve", "--repo", dir)
+	return startRPCOf(tb, wikidBin, dir)
+}
+
+// startRPCOf is startRPC with the wikid binary bin.
+func startRPCOf(tb testing.TB, bin, dir string) *rpcServe {
+	tb.Helper()
+	cmd := exec.Command(bin, "serve", "--repo", dir)
 	cmd.Env = serveEnv()
 	p := &rpcServe{cmd: cmd, stderr: &lockedBuffer{}}
 	cmd.Stderr = p.stderr

@@ -24,7 +24,7 @@ import (
 // pulls' messages go to $PULL_LOG.
 const personLoop = `
 i=0
-while [ "$(date +%s)" -lt "$END" ]; do
+while [ ! -f "$STOP" ] && [ "$(date +%s)" -lt "$END" ]; do
   i=$((i+1))
   echo "edit $i" >> person.md
   git commit -q -a -m "person $i" 2>/dev/null
@@ -46,15 +46,16 @@ echo "$i"
 
 // TestDaemon_RaceWithGit has 8 MCP clients write and edit notes through
 // the daemon over HTTP while a shell loop, in the same checkout, runs git
-// commit -a, git pull from a second clone and git gc --auto, for a bounded
-// time. Git reads the index without its lock, so the person's commands can
+// commit -a, git pull from a second clone and git gc --auto, until the
+// clients are done: each makes a fixed number of calls, so the campaign's
+// work does not shrink on a slow machine. Git reads the index without its lock, so the person's commands can
 // drop from HEAD what wikid just acknowledged; the daemon's guard must put
 // it back. At the end every acknowledged note is at HEAD with its last
 // acknowledged content.
 func TestDaemon_RaceWithGit(t *testing.T) {
-	run := 12 * time.Second
+	calls := 36 // per client: a write, then two edits, of 12 notes
 	if testing.Short() {
-		run = 4 * time.Second
+		calls = 12
 	}
 	dir := gittest.Init(t)
 	gittest.Commit(t, dir, "start", map[string]string{"README.md": "# Wiki\n", "person.md": "# Person\n"})
@@ -71,7 +72,10 @@ func TestDaemon_RaceWithGit(t *testing.T) {
 	pullLog := filepath.Join(t.TempDir(), "pull.log")
 	person := exec.Command("sh", "-c", personLoop)
 	person.Dir = dir
-	person.Env = append(gittest.Env(), fmt.Sprintf("END=%d", time.Now().Add(run).Unix()), "THEIRS="+theirs, "PULL_LOG="+pullLog)
+	stop := filepath.Join(t.TempDir(), "stop")
+	// END only bounds a loop whose test failed before it could stop it.
+	person.Env = append(gittest.Env(), fmt.Sprintf("END=%d", time.Now().Add(10*time.Minute).Unix()), "STOP="+stop,
+		"THEIRS="+theirs, "PULL_LOG="+pullLog)
 	var personOut strings.Builder
 	person.Stdout = &personOut
 	if err := person.Start(); err != nil {
@@ -82,11 +86,10 @@ func TestDaemon_RaceWithGit(t *testing.T) {
 	acked := map[string]string{} // note file → last acknowledged content
 	refused := map[string]int{}  // error code → count
 	var wg sync.WaitGroup
-	deadline := time.Now().Add(run)
 	for w := range 8 {
 		c := connectHTTP(t, p.url, map[string]string{"Authorization": "Bearer " + token}, "")
 		wg.Go(func() {
-			for k := 0; time.Now().Before(deadline); k++ {
+			for k := range calls {
 				path := fmt.Sprintf("w%d/n%d", w, k/3)
 				file := path + ".md"
 				mu.Lock()
@@ -139,6 +142,9 @@ func TestDaemon_RaceWithGit(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	if err := os.WriteFile(stop, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := person.Wait(); err != nil {
 		t.Fatalf("the person's loop: %v", err)
 	}

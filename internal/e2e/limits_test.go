@@ -46,7 +46,7 @@ func TestHTTP_BodyLimit(t *testing.T) {
 	dir := t.TempDir()
 	gittest.Generate(t, dir, 20, 5)
 	const token = "limits"
-	p := startBinary(t, wikidBin, serveEnv(), "--repo", dir, "--http", "127.0.0.1:0", "--token", token)
+	p := startBinary(t, measuredBin(t), serveEnv(), "--repo", dir, "--http", "127.0.0.1:0", "--token", token)
 	if p.url == "" {
 		t.Fatalf("wikid serve --http exited:\n%s", p.stderr)
 	}
@@ -113,7 +113,7 @@ func TestHTTP_StalledConnection(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	gittest.Generate(t, dir, 5, 2)
-	p := startBinary(t, wikidBin, serveEnv(), "--repo", dir, "--http", "127.0.0.1:0", "--token", "stalled")
+	p := startBinary(t, measuredBin(t), serveEnv(), "--repo", dir, "--http", "127.0.0.1:0", "--token", "stalled")
 	if p.url == "" {
 		t.Fatalf("wikid serve --http exited:\n%s", p.stderr)
 	}
@@ -179,7 +179,7 @@ func TestHTTP_StalledConnection(t *testing.T) {
 func TestStdio_RequestLimit(t *testing.T) {
 	dir := t.TempDir()
 	gittest.Generate(t, dir, 5, 2)
-	p := startRPC(t, dir)
+	p := startRPCOf(t, measuredBin(t), dir)
 	defer func() {
 		p.in.Close()
 		p.cmd.Wait()
@@ -249,7 +249,7 @@ func TestHTTP_SessionCap(t *testing.T) {
 	dir := t.TempDir()
 	gittest.Generate(t, dir, 5, 2)
 	const token = "sessions"
-	p := startBinary(t, wikidBin, serveEnv(), "--repo", dir, "--http", "127.0.0.1:0", "--token", token)
+	p := startBinary(t, measuredBin(t), serveEnv(), "--repo", dir, "--http", "127.0.0.1:0", "--token", token)
 	if p.url == "" {
 		t.Fatalf("wikid serve --http exited:\n%s", p.stderr)
 	}
