@@ -80,11 +80,17 @@ type rxNode struct {
 	Content *string  `json:"content,omitempty"`
 	Tags    []string `json:"tags"`
 	Links   []rxLink `json:"links"`
-	// With depth 1, NodeWithContextResponse's fields.
-	IncomingNeighbors []rxNode `json:"incomingNeighbors,omitempty"`
-	OutgoingNeighbors []rxNode `json:"outgoingNeighbors,omitempty"`
-	IncomingCount     *int     `json:"incomingCount,omitempty"`
-	OutgoingCount     *int     `json:"outgoingCount,omitempty"`
+}
+
+// rxNodeWithContext is Roux's NodeWithContextResponse, get_node's answer
+// at depth 1: the node, its neighbours with their content cut short and
+// how many there are, every field there even when a list is empty.
+type rxNodeWithContext struct {
+	rxNode
+	IncomingNeighbors []rxNode `json:"incomingNeighbors"`
+	OutgoingNeighbors []rxNode `json:"outgoingNeighbors"`
+	IncomingCount     int      `json:"incomingCount"`
+	OutgoingCount     int      `json:"outgoingCount"`
 }
 
 // rxRead returns a node, its content cut to max characters (none when max
@@ -190,15 +196,15 @@ func rxGetNode() *tool.Tool {
 			if err != nil {
 				return nil, err
 			}
-			n, err := rxRead(ctx, s, snap, a.ID, rxPrimaryChars)
-			if err != nil || n == nil || depth == 0 {
-				return n, err
+			node, err := rxRead(ctx, s, snap, a.ID, rxPrimaryChars)
+			if err != nil || node == nil || depth == 0 {
+				return node, err
 			}
 			links, err := s.Wiki.Links(ctx, wiki.LinksRequest{Path: a.ID, Direction: wiki.DirBoth, Limit: 200})
 			if err != nil {
 				return nil, err
 			}
-			n.IncomingNeighbors, n.OutgoingNeighbors = []rxNode{}, []rxNode{}
+			n := &rxNodeWithContext{rxNode: *node, IncomingNeighbors: []rxNode{}, OutgoingNeighbors: []rxNode{}}
 			for _, in := range links.Incoming {
 				if len(n.IncomingNeighbors) == rxMaxNeighbors {
 					break
@@ -221,8 +227,7 @@ func rxGetNode() *tool.Tool {
 					}
 				}
 			}
-			incoming := links.IncomingTotal
-			n.IncomingCount, n.OutgoingCount = &incoming, &outgoing
+			n.IncomingCount, n.OutgoingCount = links.IncomingTotal, outgoing
 			return n, nil
 		}),
 	}
