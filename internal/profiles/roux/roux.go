@@ -506,7 +506,15 @@ func rxCreate() *tool.Tool {
 				return nil, tool.ArgError("id", "%q does not end in .md", a.ID)
 			}
 			id := strings.ToLower(a.ID)
-			if _, err := s.Wiki.Write(ctx, wiki.WriteRequest{Path: id, Content: a.Content, Title: a.Title, Tags: a.Tags,
+			// The seed's default title is the file name without .md, not
+			// the content's first heading; a title in the content's own
+			// frontmatter is one given, and stays.
+			title := a.Title
+			if fm := note.Parse(id, []byte(a.Content)).Frontmatter; title == nil && (fm == nil || fm.Title == "") {
+				base := strings.TrimSuffix(path.Base(id), ".md")
+				title = &base
+			}
+			if _, err := s.Wiki.Write(ctx, wiki.WriteRequest{Path: id, Content: a.Content, Title: title, Tags: a.Tags,
 				Mutation: wiki.Mutation{Caller: s.Caller}}); err != nil {
 				return nil, err
 			}

@@ -2,8 +2,10 @@ package roux_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
+	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/profiles/profiletest"
 )
 
@@ -61,3 +63,44 @@ func TestGetNode_Neighbors(t *testing.T) {
 }
 
 func jsonInt(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestCreateNode_Title checks the seed's rule for a new node's title: the
+// one given, else the file name without .md (of the id, lowercased),
+// never the content's first heading; the node keeps it.
+func TestCreateNode_Title(t *testing.T) {
+	c := profiletest.Serve(t, "roux", graph)
+	tests := []struct {
+		name      string
+		args      map[string]any
+		id, title string
+	}{
+		{"from the file name", map[string]any{"id": "meetings/meeting-notes-2024-01-15.md",
+			"content": "# Meeting Notes\n\nDiscussed project timeline...", "tags": []any{"meeting"}},
+			"meetings/meeting-notes-2024-01-15.md", "meeting-notes-2024-01-15"},
+		{"lowercased", map[string]any{"id": "notes/My Note.md", "content": "# Something Else\n\nText."},
+			"notes/my note.md", "my note"},
+		{"without a heading", map[string]any{"id": "notes/plain.md", "content": "Just text."},
+			"notes/plain.md", "plain"},
+		{"given", map[string]any{"id": "notes/given.md", "content": "# Heading\n\nText.", "title": "Given Title"},
+			"notes/given.md", "Given Title"},
+		{"in the content's frontmatter", map[string]any{"id": "notes/fm.md", "content": "---\ntitle: Written Title\n---\n# Heading\n"},
+			"notes/fm.md", "Written Title"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var created, read struct{ ID, Title string }
+			c.JSON("create_node", tt.args, &created)
+			if created.ID != tt.id || created.Title != tt.title {
+				t.Errorf("create_node: %+v, want id %q title %q", created, tt.id, tt.title)
+			}
+			c.JSON("get_node", map[string]any{"id": tt.id}, &read)
+			if read.Title != tt.title {
+				t.Errorf("get_node after create_node: title %q, want %q", read.Title, tt.title)
+			}
+			body := gittest.Git(t, c.Dir, "show", "HEAD:"+tt.id)
+			if content := tt.args["content"].(string); !strings.Contains(body, content) {
+				t.Errorf("%s holds\n%s\nwithout the content given", tt.id, body)
+			}
+		})
+	}
+}
