@@ -20,12 +20,14 @@ const instructions = `BrainDrive Markdown tools over a git repository (served by
 var words = wiki.Words{
 	"read": "read_markdown", "write": "write_markdown", "edit": "edit_markdown", "metadata": "edit_markdown",
 	"delete": "delete_markdown", "move": "git mv", "apply": "edit_markdown",
-	"list": "list_markdown_files", "search": "search_markdown", "resolve": "list_markdown_files", "grep": "search_markdown",
+	"list": "list_markdown_files", "search": "search_markdown", "resolve": "search_markdown", "grep": "search_markdown",
 	"links": "search_markdown", "broken_links": "search_markdown", "tags": "search_markdown", "sync": "git pull and git push",
 	"history": "get_markdown_activity_log", "diff": "git diff", "blame": "git blame", "activity": "get_markdown_activity_log",
 	"restore": "git restore", "revert": "git revert", "status": "git status", "daily": "write_markdown",
 	"expected_version": "a fresh read_markdown", "overwrite": "write_markdown", "regex_off": "a plain query",
 	"read_only": "a read-only server", "version": "a commit",
+	// One operation a call, no count of matches, no moves, no pages.
+	"new_path": "new path", "expected_matches": "", "edits": "", "cursor": "cursor", "next_cursor": "cursor",
 }
 
 // Profile is the profile's tool set, as a server serves it.

@@ -24,6 +24,9 @@ var words = wiki.Words{
 	"restore": "git restore", "revert": "git revert", "status": "git status", "daily": "create_node",
 	"expected_version": "a fresh get_node", "overwrite": "update_node", "regex_off": "a plain query",
 	"read_only": "a read-only server", "version": "a commit",
+	// A node moves by its new title; no edits, no count of matches, no
+	// cursors (list_nodes pages by offset).
+	"new_path": "title", "expected_matches": "", "edits": "", "cursor": "cursor", "next_cursor": "cursor",
 }
 
 // Profile is the profile's tool set, as a server serves it.
