@@ -35,7 +35,7 @@ func TestProfile_Hints(t *testing.T) {
 		{Tool: "delete_note", Args: map[string]any{"path": "projects/nothing"}},
 		{Tool: "search_notes", Args: map[string]any{"query": "plan", "cursor": "x"}},
 		{Tool: "search_notes", Args: map[string]any{"query": "plan AND ("}},
-		{Tool: "browse", Args: map[string]any{"folder": "nowhere"}},
+		{Tool: "browse", Args: map[string]any{"path": "../x"}},
 		{Tool: "recent_notes", Args: map[string]any{"since": "someday"}},
 	})
 	failed = append(failed, c.Walk(map[string]any{
