@@ -14,4 +14,7 @@ var cliWords = wiki.Words{
 	"restore": "wikid restore", "revert": "wikid revert", "status": "wikid daemon status", "daily": "wikid write",
 	"expected_version": "--expected-version", "overwrite": "pass --overwrite", "regex_off": "leave out --regex",
 	"read_only": "--read-only", "version": "VERSION",
+	// wikid edit makes one edit: an error needs no index of it.
+	"new_path": "NEW", "expected_matches": "--expected-matches", "edits": "",
+	"cursor": "--cursor", "next_cursor": "cursor",
 }

@@ -124,7 +124,8 @@ func (s *Store) resolveBase(name string) (plumbing.Hash, error) {
 	if id, ok := parseHex(name); ok {
 		_, _, err := s.readObject(id)
 		if errors.Is(err, wiki.ErrMissingObject) {
-			return id, wiki.Errorf(wiki.CodeNotFound, "unknown revision %q", name)
+			return id, wiki.Errorf(wiki.CodeNotFound, "unknown revision %q", name).
+				WithHint("name a commit of this repository by its id, a branch, a tag or HEAD~n; {history} and {activity} list commits")
 		}
 		return id, err
 	}

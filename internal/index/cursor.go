@@ -78,7 +78,7 @@ func questionCursor(offset int) string {
 // badCursor is the INVALID_PARAMS error of a cursor that cannot go on.
 func badCursor(why string) error {
 	return wiki.Errorf(wiki.CodeInvalidParams, "bad cursor: %s", why).
-		WithHint("pass the next_cursor of the previous page unchanged, with the same sort, or omit it to start over")
+		WithHint("pass the {next_cursor} of the previous page unchanged, with the same sort, or omit it to start over")
 }
 
 // cursorAfter returns the cursor that continues after hit h.

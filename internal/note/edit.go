@@ -188,11 +188,11 @@ func (e Edit) validate() error {
 		return wikierr.Errorf(wikierr.CodeInvalidParams, "find is not used by %s", e.Op).WithHint("find is only for replace")
 	case e.Op != OpReplace && e.ExpectedMatches != 0 && e.ExpectedMatches != 1:
 		// 1 is the default, which a caller may well send with every op.
-		return wikierr.Errorf(wikierr.CodeInvalidParams, "expected_matches is not used by %s", e.Op).
-			WithHint("expected_matches is only for replace")
+		return wikierr.Errorf(wikierr.CodeInvalidParams, "{expected_matches} is not used by %s", e.Op).
+			WithHint("{expected_matches} is only for replace")
 	case e.ExpectedMatches < 0:
-		return wikierr.Errorf(wikierr.CodeInvalidParams, "expected_matches is %d", e.ExpectedMatches).
-			WithHint("expected_matches counts the occurrences of find: 1 or more, or leave it out for 1")
+		return wikierr.Errorf(wikierr.CodeInvalidParams, "{expected_matches} is %d", e.ExpectedMatches).
+			WithHint("{expected_matches} counts the occurrences of find: 1 or more, or leave it out for 1")
 	case e.Op == OpDeleteSection && e.Content != "":
 		return wikierr.Errorf(wikierr.CodeInvalidParams, "content is not used by delete_section").
 			WithHint("to replace what is under the heading use replace_section")
@@ -234,7 +234,7 @@ func replaceText(src []byte, find, content string, want int) ([]byte, error) {
 			where += ", ..."
 		}
 		e := wikierr.Errorf(wikierr.CodeAmbiguous, "find text matches %s; expected %d", times(count), want).
-			WithHint("it is on %s: add surrounding text to find so that it matches %s, or set expected_matches to %d to replace every one",
+			WithHint("it is on %s: add surrounding text to find so that it matches %s{(, or set {expected_matches} to %d to replace every one)}",
 				where, times(want), count)
 		e.Details = map[string]any{"matches": count, "lines": lines}
 		return nil, e
@@ -250,18 +250,21 @@ func times(n int) string {
 }
 
 // editError prefixes the message of err with the edit's index and op, and
-// records the index in its details.
+// records the index in its details. The prefix is an optional part (see
+// wikierr.Sayf): a front end that takes one edit at a time, and words
+// {edits} as "", leaves it out.
 func editError(i int, op string, err error) error {
-	what := fmt.Sprintf("edits[%d]", i)
+	at := fmt.Sprintf("[%d]", i)
 	if slices.Contains(ops, op) {
-		what += " (" + op + ")"
+		at += " (" + op + ")"
 	}
+	what := wikierr.Sayf("{({edits}%s: )}", at)
 	var e *wikierr.Error
 	if !errors.As(err, &e) {
-		return fmt.Errorf("%s: %w", what, err)
+		return fmt.Errorf("%s%w", what, err)
 	}
 	out := *e
-	out.Message = what + ": " + e.Message
+	out.Message = what + e.Message
 	out.Details = maps.Clone(e.Details)
 	if out.Details == nil {
 		out.Details = map[string]any{}

@@ -233,11 +233,13 @@ func TestApplyEdits_Errors(t *testing.T) {
 			if !errors.As(err, &e) {
 				t.Fatalf("ApplyEdits error = %v, want an *wikierr.Error", err)
 			}
-			if e.Code != tt.wantCode || e.Message != tt.wantMsg {
-				t.Errorf("error = %s: %s\nwant    %s: %s", e.Code, e.Message, tt.wantCode, tt.wantMsg)
+			// As a front end that words every reference by its name says them.
+			msg, hint := wikierr.Words(nil).Say(e.Message), wikierr.Words(nil).Say(e.Hint)
+			if e.Code != tt.wantCode || msg != tt.wantMsg {
+				t.Errorf("error = %s: %s\nwant    %s: %s", e.Code, msg, tt.wantCode, tt.wantMsg)
 			}
-			if !strings.Contains(e.Hint, tt.wantHint) {
-				t.Errorf("hint %q does not contain %q", e.Hint, tt.wantHint)
+			if !strings.Contains(hint, tt.wantHint) {
+				t.Errorf("hint %q does not contain %q", hint, tt.wantHint)
 			}
 			if !bytes.Equal(got, []byte(base)) || string(src) != base {
 				t.Errorf("on error got %q and src %q, want both unchanged", got, src)

@@ -292,6 +292,8 @@ func (d *decoder) validateObject(s *Schema, m map[string]any, dst reflect.Value)
 				ks = s.Values
 			case !s.Open:
 				return unknownKey(s, k, d.path())
+			case s.Unsaid && obj != nil && obj.kind == storeStruct:
+				continue // a seed's object ignores the keys it does not list
 			}
 		}
 		d.steps = append(d.steps, step{key: k, index: -1})

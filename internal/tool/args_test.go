@@ -134,3 +134,40 @@ func TestSchema_MarshalJSON(t *testing.T) {
 		t.Error("published changed the original")
 	}
 }
+
+// TestDecodeArgs_SeedObject checks a seed's input schema, which says
+// nothing of other keys: they are ignored, as the seed's server ignores
+// them, while the keys it lists are checked as any.
+func TestDecodeArgs_SeedObject(t *testing.T) {
+	type args struct {
+		Path  string `json:"path"`
+		Limit int    `json:"limit"`
+	}
+	in := SeedObject([]string{"path"}, Opt("path", Str("")), Opt("limit", SeedInt("")))
+	tests := []struct {
+		name    string
+		raw     string
+		want    args
+		message string // the error's message, "" for success
+	}{
+		{"listed keys", `{"path":"p","limit":3}`, args{Path: "p", Limit: 3}, ""},
+		{"another key", `{"path":"p","folder":"x"}`, args{Path: "p"}, ""},
+		{"another key of any type", `{"path":"p","extra":{"a":[1]},"limit":2}`, args{Path: "p", Limit: 2}, ""},
+		{"a listed key of the wrong type", `{"path":"p","limit":"x"}`, args{}, `argument "limit" must be an integer, not a string`},
+		{"a required key missing", `{"folder":"x"}`, args{}, `missing required argument "path"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got args
+			err := DecodeArgs([]byte(tt.raw), in, &got)
+			switch {
+			case tt.message == "" && err != nil:
+				t.Fatalf("DecodeArgs(%s) = %v", tt.raw, err)
+			case tt.message != "" && (err == nil || !strings.Contains(err.Error(), tt.message)):
+				t.Fatalf("DecodeArgs(%s) = %v, want %q", tt.raw, err, tt.message)
+			case tt.message == "" && got != tt.want:
+				t.Errorf("DecodeArgs(%s) = %+v, want %+v", tt.raw, got, tt.want)
+			}
+		})
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -96,11 +97,15 @@ func HeadSnapshot(ctx context.Context, s *Env) (wiki.Snapshot, error) {
 	return s.Wiki.Store().Snapshot(ctx, head.Commit)
 }
 
+// noteExts are the extensions of notes, in the order a note path tries
+// them.
+var noteExts = note.Extensions()
+
 // FileOf returns the file of a note path at snap: the note with a
 // markdown extension, "" when there is none. A tree lookup, where a read
 // of the note would parse it.
 func FileOf(ctx context.Context, snap wiki.Snapshot, notePath string) string {
-	for _, ext := range []string{".md", ".markdown", ".mdx"} {
+	for _, ext := range noteExts {
 		if f, err := snap.Stat(ctx, notePath+ext); err == nil {
 			return f.Path
 		}

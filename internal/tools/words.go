@@ -13,4 +13,6 @@ var words = wiki.Words{
 	"restore": "restore_note", "revert": "revert_change", "status": "wiki_status", "daily": "daily_note",
 	"expected_version": "expected_version", "overwrite": "set overwrite: true", "regex_off": "set regex: false",
 	"read_only": "--read-only", "version": "version",
+	"new_path": "new_path", "expected_matches": "expected_matches", "edits": "edits",
+	"cursor": "cursor", "next_cursor": "next_cursor",
 }

@@ -137,7 +137,7 @@ func (w *Wiki) Activity(ctx context.Context, req ActivityRequest) (*ActivityResu
 	if err != nil {
 		if after != "" {
 			return nil, Errorf(CodeInvalidParams, "the cursor's commit %s is no longer in the history", shortID(after)).
-				WithHint("history was rewritten since the last page; start over without a cursor")
+				WithHint("history was rewritten since the last page; start over without a {cursor}")
 		}
 		return nil, err
 	}

@@ -127,7 +127,7 @@ func decodeBrokenCursor(s string) (*brokenCursor, error) {
 	}
 	if err != nil || c.Path == "" || c.N < 1 {
 		return nil, Errorf(CodeInvalidParams, "bad cursor").
-			WithHint("pass the next_cursor of the previous page unchanged, or omit it to start over")
+			WithHint("pass the {next_cursor} of the previous page unchanged, or omit it to start over")
 	}
 	return &c, nil
 }

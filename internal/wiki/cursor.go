@@ -52,11 +52,11 @@ func (sc cursorScope) open(cursor string) (string, error) {
 	pos, tag, ok := cutLast(cursor, cursorTagSep)
 	if !ok || pos == "" {
 		return "", Errorf(CodeInvalidParams, "bad cursor: not a cursor of this list").
-			WithHint("pass the next_cursor of the previous page unchanged, or start again without cursor")
+			WithHint("pass the {next_cursor} of the previous page unchanged, or start again without {cursor}")
 	}
 	if tag != sc.tag() {
 		return "", Errorf(CodeInvalidParams, "the cursor belongs to another list: it was made for other %s", sc.what()).
-			WithHint("start again without cursor, or pass the cursor with the same arguments as the call that returned it (limit may change)")
+			WithHint("start again without {cursor}, or pass the {cursor} with the same arguments as the call that returned it (limit may change)")
 	}
 	return pos, nil
 }

@@ -33,7 +33,7 @@ func TestCursorScope(t *testing.T) {
 		} {
 			_, err := alpha.open(c)
 			var e *Error
-			if !errors.As(err, &e) || e.Code != CodeInvalidParams || !strings.Contains(e.Hint, "without cursor") {
+			if !errors.As(err, &e) || e.Code != CodeInvalidParams || !strings.Contains(Words(nil).Say(e.Hint), "without cursor") {
 				t.Errorf("%s: %v", name, err)
 			}
 		}

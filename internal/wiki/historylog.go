@@ -176,7 +176,7 @@ func decodeCommitCursor(s string) (string, error) {
 	id, ok := strings.CutPrefix(string(b), "after:")
 	if err != nil || !ok || len(id) != 40 {
 		return "", Errorf(CodeInvalidParams, "bad cursor").
-			WithHint("pass the next_cursor of the previous page unchanged, or omit it to start over")
+			WithHint("pass the {next_cursor} of the previous page unchanged, or omit it to start over")
 	}
 	return id, nil
 }
@@ -194,5 +194,5 @@ func cursorStart(cursor string, n int, id func(int) string) (int, error) {
 		}
 	}
 	return 0, Errorf(CodeInvalidParams, "the cursor's commit %s is no longer in the list", shortID(after)).
-		WithHint("history was rewritten since the last page; start over without a cursor")
+		WithHint("history was rewritten since the last page; start over without a {cursor}")
 }

@@ -350,7 +350,7 @@ func encodeListCursor(order string, last *listItem) string {
 
 func decodeListCursor(s, order string) (*listCursor, error) {
 	bad := Errorf(CodeInvalidParams, "bad cursor").
-		WithHint("pass the next_cursor of the previous page unchanged, with the same sort, or omit it to start over")
+		WithHint("pass the {next_cursor} of the previous page unchanged, with the same sort, or omit it to start over")
 	b, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil {
 		return nil, bad

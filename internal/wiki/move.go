@@ -151,7 +151,7 @@ func (t *txn) move(ctx context.Context, req MoveRequest) (updated, broken []Link
 // commit subject; it checks that no note is in the way.
 func (t *txn) moveSources(ctx context.Context, req MoveRequest) ([]fileMove, string, error) {
 	if strings.TrimSpace(req.NewPath) == "" {
-		return nil, "", Errorf(CodeInvalidParams, "new_path is empty").
+		return nil, "", Errorf(CodeInvalidParams, "{new_path} is empty").
 			WithHint("give the note's new path, such as archive/old-plan")
 	}
 	src := strings.TrimSpace(req.Path)
@@ -192,7 +192,7 @@ func (t *txn) moveNote(ctx context.Context, s *staged, req MoveRequest) ([]fileM
 	m := fileMove{from: s, toPath: to, toFile: note.FileName(to, ext)}
 	if m.toFile == s.file {
 		return nil, "", Errorf(CodeInvalidParams, "note %q is already at %s", s.notePath, req.NewPath).
-			WithHint("give a different new_path")
+			WithHint("give a different {new_path}")
 	}
 	if err := t.checkFree(ctx, []fileMove{m}); err != nil {
 		return nil, "", err
@@ -242,7 +242,7 @@ func (t *txn) moveFolder(ctx context.Context, folder string, req MoveRequest) ([
 	}
 	if to == folder {
 		return nil, "", Errorf(CodeInvalidParams, "folder %q is already at %s", folder, req.NewPath).
-			WithHint("give a different new_path")
+			WithHint("give a different {new_path}")
 	}
 	var moves []fileMove
 	for _, f := range files {
@@ -327,7 +327,7 @@ func (t *txn) checkFree(ctx context.Context, moves []fileMove) error {
 
 func exists(notePath string) error {
 	return Errorf(CodeAlreadyExists, "note %q already exists", notePath).
-		WithHint("choose another new_path, or move or delete that note first")
+		WithHint("choose another {new_path}, or move or delete that note first")
 }
 
 // stageFile returns the staged file at an exact repository path that

@@ -245,7 +245,7 @@ func decodeRecentCursor(s string) (*recentCursor, error) {
 	}
 	if err != nil || c.File == "" {
 		return nil, Errorf(CodeInvalidParams, "bad cursor").
-			WithHint("pass the next_cursor of the previous page unchanged, or omit it to start over")
+			WithHint("pass the {next_cursor} of the previous page unchanged, or omit it to start over")
 	}
 	return &c, nil
 }

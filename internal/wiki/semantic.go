@@ -170,7 +170,7 @@ func (w *Wiki) searchByMeaning(ctx context.Context, p SearchParams) (*SearchResu
 	if pos != "" {
 		if offset, err = strconv.Atoi(pos); err != nil || offset < 0 || offset > SemanticDepth {
 			return nil, Errorf(CodeInvalidParams, "bad cursor: not a cursor of this list").
-				WithHint("pass the next_cursor of the previous page unchanged, or start again without cursor")
+				WithHint("pass the {next_cursor} of the previous page unchanged, or start again without {cursor}")
 		}
 	}
 	if w.graphLane != nil {

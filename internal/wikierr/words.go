@@ -13,6 +13,13 @@ import (
 // with its Words as it renders the text. Only the format's own references
 // are marked, never the arguments formatted into it, so a note called
 // "{restore}" stays as it is.
+//
+// A part of a message that only a front end with a certain argument can
+// follow is written between "{(" and ")}": "matches %s{(, or set
+// {expected_matches} to %d to replace every one)}". A front end whose
+// word for a reference in such a part is "" has no such thing, and Say
+// leaves the whole part out; the others say it without the marks. Parts
+// do not nest.
 
 // The references the core may write, by what they name.
 var (
@@ -26,6 +33,10 @@ var (
 	// Arguments and settings, each as the front end spells it.
 	refArgs = []string{
 		"expected_version", "overwrite", "regex_off", "read_only", "version",
+		// the new path of a move; the count of find's matches of a
+		// replace; the position of an edit in a list of them ("{edits}[2]");
+		// a page's cursor as an argument, and the next page's as a result.
+		"new_path", "expected_matches", "edits", "cursor", "next_cursor",
 	}
 )
 
@@ -33,11 +44,14 @@ var (
 // can check that its Words cover them.
 func Refs() []string { return append(append([]string(nil), refOps...), refArgs...) }
 
-// The marks around a reference in a string: control characters that no
-// note path has, and that the core writes nowhere else.
+// The marks around a reference, and around an optional part, in a
+// string: control characters that no note path has, and that the core
+// writes nowhere else.
 const (
 	refOpen  = '\x02'
 	refClose = '\x03'
+	optOpen  = '\x04'
+	optClose = '\x05'
 )
 
 // known reports whether name is a reference.
@@ -55,34 +69,41 @@ func known(name string) bool {
 	return false
 }
 
-// markRefs returns format with each "{name}" that is a reference marked.
+// markRefs returns format with each "{name}" that is a reference marked,
+// and each optional part, "{(...)}".
 func markRefs(format string) string {
 	if !strings.Contains(format, "{") {
 		return format
 	}
 	var b strings.Builder
-	for {
-		i := strings.IndexByte(format, '{')
-		if i < 0 {
-			b.WriteString(format)
-			return b.String()
+	b.Grow(len(format))
+	inPart := false
+	for i := 0; i < len(format); {
+		switch {
+		case !inPart && strings.HasPrefix(format[i:], "{(") && strings.Contains(format[i+2:], ")}"):
+			b.WriteByte(optOpen)
+			inPart = true
+			i += 2
+		case inPart && strings.HasPrefix(format[i:], ")}"):
+			b.WriteByte(optClose)
+			inPart = false
+			i += 2
+		case format[i] == '{':
+			if j := strings.IndexByte(format[i:], '}'); j > 0 && known(format[i+1:i+j]) {
+				b.WriteByte(refOpen)
+				b.WriteString(format[i+1 : i+j])
+				b.WriteByte(refClose)
+				i += j + 1
+				continue
+			}
+			b.WriteByte('{')
+			i++
+		default:
+			b.WriteByte(format[i])
+			i++
 		}
-		j := strings.IndexByte(format[i:], '}')
-		if j < 0 {
-			b.WriteString(format)
-			return b.String()
-		}
-		name := format[i+1 : i+j]
-		b.WriteString(format[:i])
-		if known(name) {
-			b.WriteByte(refOpen)
-			b.WriteString(name)
-			b.WriteByte(refClose)
-		} else {
-			b.WriteString(format[i : i+j+1])
-		}
-		format = format[i+j+1:]
 	}
+	return b.String()
 }
 
 // Sayf formats a message, hint or warning whose format may hold
@@ -102,8 +123,12 @@ type Words map[string]string
 // no word for is written as its name. A reference joined to the one
 // before it by " or " or ", " and worded the same is left out, so that
 // "{search} or {resolve}" reads "wikid search" where a front end has one
-// word for both.
+// word for both. An optional part holding a reference worded "" is left
+// out; the others are said as the rest.
 func (w Words) Say(s string) string {
+	if strings.IndexByte(s, optOpen) >= 0 {
+		s = w.parts(s)
+	}
 	i := strings.IndexByte(s, refOpen)
 	if i < 0 {
 		return s
@@ -133,6 +158,53 @@ func (w Words) Say(s string) string {
 	}
 	b.WriteString(s)
 	return b.String()
+}
+
+// parts returns s with each optional part either left out, when it holds
+// a reference w words as "", or kept without its marks.
+func (w Words) parts(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for {
+		i := strings.IndexByte(s, optOpen)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		s = s[i+1:]
+		j := strings.IndexByte(s, optClose)
+		if j < 0 {
+			j = len(s)
+		}
+		if part := s[:j]; w.follows(part) {
+			b.WriteString(part)
+		}
+		if j < len(s) {
+			j++
+		}
+		s = s[j:]
+	}
+}
+
+// follows reports whether an optional part is for the front end: it words
+// none of the part's references as "".
+func (w Words) follows(part string) bool {
+	for {
+		i := strings.IndexByte(part, refOpen)
+		if i < 0 {
+			return true
+		}
+		part = part[i+1:]
+		j := strings.IndexByte(part, refClose)
+		if j < 0 {
+			return true
+		}
+		if word, ok := w[part[:j]]; ok && word == "" {
+			return false
+		}
+		part = part[j+1:]
+	}
 }
 
 // Missing returns the references w has no word for.

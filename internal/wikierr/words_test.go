@@ -40,3 +40,43 @@ func TestWords(t *testing.T) {
 		t.Errorf("Error() = %q", e.Error())
 	}
 }
+
+// TestWords_Say_Parts checks optional parts: said without their marks by
+// a front end that has the argument in them, left out by one that words
+// it "", and never taken for a reference.
+func TestWords_Say_Parts(t *testing.T) {
+	format := "add text to find so that it matches %s{(, or set {expected_matches} to %d to replace every one)}"
+	tests := []struct {
+		name  string
+		words Words
+		want  string
+	}{
+		{"with the argument", Words{"expected_matches": "expected_matches"}, "add text to find so that it matches once, or set expected_matches to 2 to replace every one"},
+		{"worded otherwise", Words{"expected_matches": "--expected-matches"}, "add text to find so that it matches once, or set --expected-matches to 2 to replace every one"},
+		{"without words", nil, "add text to find so that it matches once, or set expected_matches to 2 to replace every one"},
+		{"without the argument", Words{"expected_matches": ""}, "add text to find so that it matches once"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.words.Say(Sayf(format, "once", 2)); got != tt.want {
+				t.Errorf("Say = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	t.Run("prefix", func(t *testing.T) {
+		s := Sayf("{({edits}%s: )}", "[0] (replace)") + "find text not found"
+		if got := (Words{"edits": "edits"}).Say(s); got != "edits[0] (replace): find text not found" {
+			t.Errorf("with edits: %q", got)
+		}
+		if got := (Words{"edits": ""}).Say(s); got != "find text not found" {
+			t.Errorf("without edits: %q", got)
+		}
+	})
+	t.Run("plain parentheses", func(t *testing.T) {
+		// Outside a part, ")}" stays as written, and so does "{(" that
+		// no ")}" closes.
+		if got := Words(nil).Say(Sayf("f(x)} and {(y)")); got != "f(x)} and {(y)" {
+			t.Errorf("Say = %q", got)
+		}
+	})
+}

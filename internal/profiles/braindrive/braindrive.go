@@ -20,12 +20,14 @@ const instructions = `BrainDrive Markdown tools over a git repository (served by
 var words = wiki.Words{
 	"read": "read_markdown", "write": "write_markdown", "edit": "edit_markdown", "metadata": "edit_markdown",
 	"delete": "delete_markdown", "move": "git mv", "apply": "edit_markdown",
-	"list": "list_markdown_files", "search": "search_markdown", "resolve": "list_markdown_files", "grep": "search_markdown",
+	"list": "list_markdown_files", "search": "search_markdown", "resolve": "search_markdown", "grep": "search_markdown",
 	"links": "search_markdown", "broken_links": "search_markdown", "tags": "search_markdown", "sync": "git pull and git push",
 	"history": "get_markdown_activity_log", "diff": "git diff", "blame": "git blame", "activity": "get_markdown_activity_log",
 	"restore": "git restore", "revert": "git revert", "status": "git status", "daily": "write_markdown",
 	"expected_version": "a fresh read_markdown", "overwrite": "write_markdown", "regex_off": "a plain query",
 	"read_only": "a read-only server", "version": "a commit",
+	// One operation a call, no count of matches, no moves, no pages.
+	"new_path": "new path", "expected_matches": "", "edits": "", "cursor": "cursor", "next_cursor": "cursor",
 }
 
 // Profile is the profile's tool set, as a server serves it.
@@ -42,8 +44,27 @@ const (
 	bdCommitOutput = `{"type":"object","required":["success","git_commit_sha"],"properties":{"success":{"type":"boolean"},"git_commit_sha":{"type":"string"}}}`
 )
 
-// bdFile checks a BrainDrive path: relative, without .., a markdown file.
+// bdInside checks the seed's path rules that keep a path inside the
+// library: it is relative, and has no .. segment. Every tool checks them
+// first, so that each refuses such a path in the same words.
+func bdInside(p string) error {
+	q := strings.TrimSpace(p)
+	drive := len(q) >= 3 && q[1] == ':' && (q[2] == '/' || q[2] == '\\') &&
+		('a' <= q[0] && q[0] <= 'z' || 'A' <= q[0] && q[0] <= 'Z')
+	abs := strings.HasPrefix(q, "/") || strings.HasPrefix(q, "\\") || drive
+	up := slices.Contains(strings.FieldsFunc(q, func(r rune) bool { return r == '/' || r == '\\' }), "..")
+	if abs || up {
+		return wiki.Errorf(wiki.CodeInvalidPath, "%q is outside the library: paths are relative to the library, with no .. and no absolute paths", p).
+			WithHint("give the path from the library's root, such as notes/plan.md, or \"\" for the root itself")
+	}
+	return nil
+}
+
+// bdFile checks a BrainDrive path: inside the library, a markdown file.
 func bdFile(p string) error {
+	if err := bdInside(p); err != nil {
+		return err
+	}
 	if _, ext := note.SplitExtension(path.Base(p)); ext == "" {
 		return wiki.Errorf(wiki.CodeInvalidPath, "%q is not a markdown file: paths name .md, .markdown or .mdx files", p).
 			WithHint("give the file's path with its extension, such as notes/plan.md")
@@ -55,13 +76,12 @@ func bdFile(p string) error {
 }
 
 // bdFolder checks a BrainDrive folder path and returns it cleaned: "" for
-// the root.
+// the root ("" or ".").
 func bdFolder(p string) (string, error) {
-	p = strings.Trim(path.Clean("/"+p), "/")
-	if strings.HasPrefix(p, "..") {
-		return "", wiki.Errorf(wiki.CodeInvalidPath, "%q is outside the library", p)
+	if err := bdInside(p); err != nil {
+		return "", err
 	}
-	return p, nil
+	return note.CleanFolder(p)
 }
 
 // bdOperation is an edit operation as BrainDrive gives one.

@@ -26,6 +26,9 @@ var words = wiki.Words{
 	"restore": "git restore", "revert": "git revert", "status": "git status", "daily": "cairn_daily",
 	"expected_version": "a fresh cairn_read", "overwrite": "cairn_write", "regex_off": "a plain query",
 	"read_only": "a read-only server", "version": "a commit",
+	// One patch a call and no count of matches; the next page's cursor
+	// is the answer's cursor.
+	"new_path": "new path", "expected_matches": "", "edits": "", "cursor": "cursor", "next_cursor": "cursor",
 }
 
 // Profile is the profile's tool set, as a server serves it.

@@ -19,6 +19,9 @@ var words = wiki.Words{
 	"restore": "git restore", "revert": "git revert", "status": "git status", "daily": "create_note",
 	"expected_version": "a fresh read_note", "overwrite": "set overwrite: true", "regex_off": "search_notes",
 	"read_only": "a read-only server", "version": "a commit",
+	// A move's destination_path or destination_folder; one edit a call,
+	// no count of matches, no pages.
+	"new_path": "destination", "expected_matches": "", "edits": "", "cursor": "cursor", "next_cursor": "cursor",
 }
 
 // Profile is the profile's tool set, as a server serves it.

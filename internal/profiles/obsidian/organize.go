@@ -62,16 +62,24 @@ func obMove(ctx context.Context, s *tool.Env, from, to string, update *bool, kin
 	if err != nil {
 		return nil, err
 	}
-	links := 0
+	// The seed's details: the notes moved, and the links rewritten to
+	// follow them; the notes that hold those links are not counted, as
+	// the seed reports none.
+	moved, links := 0, 0
+	src, dst := strings.TrimSuffix(from, "/"), strings.TrimSuffix(to, "/")
+	for _, ch := range res.Changes {
+		if ch.Action == wiki.ActionMoved {
+			moved++
+			if kind == "note" {
+				dst = ch.File
+			}
+		}
+	}
 	for _, n := range res.LinksUpdated {
 		links += len(n.Links)
 	}
-	src, dst := strings.TrimSuffix(from, "/"), strings.TrimSuffix(to, "/")
-	if kind == "note" && len(res.Changes) == 1 {
-		dst = res.Changes[0].File
-	}
 	return map[string]any{"success": true, "source": src, "destination": dst, "type": kind,
-		"details": map[string]any{"items_moved": len(res.Changes), "links_updated": links, "notes_relinked": len(res.LinksUpdated), "commit": res.Commit}}, nil
+		"details": map[string]any{"items_moved": moved, "links_updated": links, "commit": res.Commit}}, nil
 }
 
 type obFolderArgs struct {

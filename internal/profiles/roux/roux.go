@@ -24,6 +24,9 @@ var words = wiki.Words{
 	"restore": "git restore", "revert": "git revert", "status": "git status", "daily": "create_node",
 	"expected_version": "a fresh get_node", "overwrite": "update_node", "regex_off": "a plain query",
 	"read_only": "a read-only server", "version": "a commit",
+	// A node moves by its new title; no edits, no count of matches, no
+	// cursors (list_nodes pages by offset).
+	"new_path": "title", "expected_matches": "", "edits": "", "cursor": "cursor", "next_cursor": "cursor",
 }
 
 // Profile is the profile's tool set, as a server serves it.
@@ -80,11 +83,17 @@ type rxNode struct {
 	Content *string  `json:"content,omitempty"`
 	Tags    []string `json:"tags"`
 	Links   []rxLink `json:"links"`
-	// With depth 1, NodeWithContextResponse's fields.
-	IncomingNeighbors []rxNode `json:"incomingNeighbors,omitempty"`
-	OutgoingNeighbors []rxNode `json:"outgoingNeighbors,omitempty"`
-	IncomingCount     *int     `json:"incomingCount,omitempty"`
-	OutgoingCount     *int     `json:"outgoingCount,omitempty"`
+}
+
+// rxNodeWithContext is Roux's NodeWithContextResponse, get_node's answer
+// at depth 1: the node, its neighbours with their content cut short and
+// how many there are, every field there even when a list is empty.
+type rxNodeWithContext struct {
+	rxNode
+	IncomingNeighbors []rxNode `json:"incomingNeighbors"`
+	OutgoingNeighbors []rxNode `json:"outgoingNeighbors"`
+	IncomingCount     int      `json:"incomingCount"`
+	OutgoingCount     int      `json:"outgoingCount"`
 }
 
 // rxRead returns a node, its content cut to max characters (none when max
@@ -190,15 +199,15 @@ func rxGetNode() *tool.Tool {
 			if err != nil {
 				return nil, err
 			}
-			n, err := rxRead(ctx, s, snap, a.ID, rxPrimaryChars)
-			if err != nil || n == nil || depth == 0 {
-				return n, err
+			node, err := rxRead(ctx, s, snap, a.ID, rxPrimaryChars)
+			if err != nil || node == nil || depth == 0 {
+				return node, err
 			}
 			links, err := s.Wiki.Links(ctx, wiki.LinksRequest{Path: a.ID, Direction: wiki.DirBoth, Limit: 200})
 			if err != nil {
 				return nil, err
 			}
-			n.IncomingNeighbors, n.OutgoingNeighbors = []rxNode{}, []rxNode{}
+			n := &rxNodeWithContext{rxNode: *node, IncomingNeighbors: []rxNode{}, OutgoingNeighbors: []rxNode{}}
 			for _, in := range links.Incoming {
 				if len(n.IncomingNeighbors) == rxMaxNeighbors {
 					break
@@ -221,8 +230,7 @@ func rxGetNode() *tool.Tool {
 					}
 				}
 			}
-			incoming := links.IncomingTotal
-			n.IncomingCount, n.OutgoingCount = &incoming, &outgoing
+			n.IncomingCount, n.OutgoingCount = links.IncomingTotal, outgoing
 			return n, nil
 		}),
 	}
@@ -501,7 +509,15 @@ func rxCreate() *tool.Tool {
 				return nil, tool.ArgError("id", "%q does not end in .md", a.ID)
 			}
 			id := strings.ToLower(a.ID)
-			if _, err := s.Wiki.Write(ctx, wiki.WriteRequest{Path: id, Content: a.Content, Title: a.Title, Tags: a.Tags,
+			// The seed's default title is the file name without .md, not
+			// the content's first heading; a title in the content's own
+			// frontmatter is one given, and stays.
+			title := a.Title
+			if fm := note.Parse(id, []byte(a.Content)).Frontmatter; title == nil && (fm == nil || fm.Title == "") {
+				base := strings.TrimSuffix(path.Base(id), ".md")
+				title = &base
+			}
+			if _, err := s.Wiki.Write(ctx, wiki.WriteRequest{Path: id, Content: a.Content, Title: title, Tags: a.Tags,
 				Mutation: wiki.Mutation{Caller: s.Caller}}); err != nil {
 				return nil, err
 			}

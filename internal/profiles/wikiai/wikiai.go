@@ -26,6 +26,9 @@ var words = wiki.Words{
 	"restore": "restore_note_version", "revert": "restore_note_version", "status": "git status", "daily": "create_note",
 	"expected_version": "a fresh get_note", "overwrite": "update_note", "regex_off": "a plain query",
 	"read_only": "a read-only server", "version": "version",
+	// No edits and no count of matches; a search's next page cursor is
+	// the one its answer prints.
+	"new_path": "new_path", "expected_matches": "", "edits": "", "cursor": "cursor", "next_cursor": "cursor",
 }
 
 // Profile is the profile's tool set, as a server serves it.
