@@ -117,7 +117,8 @@ type SyncStatus struct {
 	Conflicts []string
 }
 
-// SyncReporter tells the state of syncing, for Status.
+// SyncReporter tells the state of syncing, for Status. A status that is
+// not Configured leaves Status saying that sync is not configured.
 type SyncReporter interface {
 	SyncStatus(ctx context.Context) SyncStatus
 }
@@ -166,13 +167,10 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	gitDir := filepath.Dir(w.store.Dir())
+	gitDir := w.store.GitDir()
 	var unwritable string
-	if u, ok := w.store.(interface{ Unwritable() string }); ok && u.Unwritable() != "" {
+	if u, ok := w.store.(interface{ Unwritable() string }); ok {
 		unwritable = u.Unwritable()
-		if g, ok := w.store.(interface{ GitDir() string }); ok {
-			gitDir = g.GitDir()
-		}
 	}
 	st := &Status{
 		Repository: gitDir, GitDir: gitDir,
@@ -185,7 +183,9 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 		st.WritesTo = BranchName(mine)
 	}
 	if r := w.SyncReporter(); r != nil {
-		st.Sync = r.SyncStatus(ctx)
+		if s := r.SyncStatus(ctx); s.Configured {
+			st.Sync = s
+		}
 	}
 	w.syncMu.Lock()
 	restores := w.restores
