@@ -12,14 +12,13 @@ import (
 	"strings"
 	"time"
 
-	wsync "github.com/wikid/wikid/internal/sync"
-	"github.com/wikid/wikid/internal/web"
-
 	"github.com/wikid/wikid/internal/config"
 	"github.com/wikid/wikid/internal/daemon"
 	"github.com/wikid/wikid/internal/gitstore"
+	"github.com/wikid/wikid/internal/gitsync"
 	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/web"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -338,12 +337,12 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 	}()
 	go releaseAfterBuild(ctx, w, logger)
 	if !w.Options().ReadOnly {
-		guard := wsync.NewGuard(w, repositoryFolder(ep.GitDir), logger.WithGroup("guard"))
+		guard := gitsync.NewGuard(w, repositoryFolder(ep.GitDir), logger.WithGroup("guard"))
 		w.SetRestoreReporter(guard)
 		go guard.Run(ctx, guardInterval)
 	}
 	if syncCfg := cfg.Sync; syncCfg != nil && !w.Options().ReadOnly {
-		syncer := wsync.New(w, wsync.Options{Dir: repositoryFolder(ep.GitDir), Logger: logger.WithGroup("sync")})
+		syncer := gitsync.New(w, gitsync.Options{Dir: repositoryFolder(ep.GitDir), Logger: logger.WithGroup("sync")})
 		w.SetSyncReporter(syncer)
 		go syncer.Run(ctx, syncCfg.Interval, syncCfg.PushDelay)
 	}

@@ -3,7 +3,7 @@ package mcpserver
 import (
 	"context"
 
-	wsync "github.com/wikid/wikid/internal/sync"
+	wsync "github.com/wikid/wikid/internal/gitsync"
 	"github.com/wikid/wikid/internal/wiki"
 )
 

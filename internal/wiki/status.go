@@ -131,7 +131,7 @@ func (w *Wiki) SetSyncReporter(r SyncReporter) {
 }
 
 // RestoreReporter tells what was put back after a commit made elsewhere
-// dropped it by accident (see package sync's Guard), for Status.
+// dropped it by accident (see package gitsync's Guard), for Status.
 type RestoreReporter interface {
 	Restored() []string
 }

@@ -1,4 +1,4 @@
-// Package sync keeps a wiki in step with its copies on other machines:
+// Package gitsync keeps a wiki in step with its copies on other machines:
 // a round fetches the branch's upstream, integrates it and pushes.
 //
 // Integration never rewrites history, since the commits of acknowledged
@@ -26,4 +26,4 @@
 // credential helpers, SSH configuration and known_hosts work as they do for
 // the person's own git; everything else reads and writes the repository
 // through the wiki.
-package sync
+package gitsync
