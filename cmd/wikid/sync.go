@@ -45,7 +45,11 @@ func (c *syncCommand) Run(ctx context.Context, args []string) error {
 	defer release()
 	// In the daemon, its own syncer runs the round, so that the round
 	// waits for one under way and wiki_status reports it.
-	res, err := gitsync.Of(w).Round(ctx)
+	syncer := c.syncer
+	if syncer == nil {
+		syncer = gitsync.New(w, gitsync.Options{})
+	}
+	res, err := syncer.Round(ctx)
 	if err != nil {
 		return err
 	}
