@@ -150,12 +150,6 @@ func (w *Wiki) SyncReporter() SyncReporter {
 	return w.sync
 }
 
-// blocker is a Store that can tell why a commit would fail now.
-type blocker interface {
-	// Blocked returns why, or "".
-	Blocked(ctx context.Context) string
-}
-
 // Status reports the wiki's state. It reads HEAD and lists the notes at
 // HEAD, and returns an error only when the repository cannot be read.
 func (w *Wiki) Status(ctx context.Context) (*Status, error) {
@@ -167,11 +161,7 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	gitDir := w.store.GitDir()
-	var unwritable string
-	if u, ok := w.store.(interface{ Unwritable() string }); ok {
-		unwritable = u.Unwritable()
-	}
+	gitDir, unwritable := w.store.GitDir(), w.store.Unwritable()
 	st := &Status{
 		Repository: gitDir, GitDir: gitDir,
 		Branch: BranchName(head.Branch), Detached: head.Detached,
@@ -193,8 +183,8 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 	if restores != nil {
 		st.Restored = restores.Restored()
 	}
-	if b, ok := w.store.(blocker); ok && !w.opts.ReadOnly {
-		st.Blocked = b.Blocked(ctx)
+	if !w.opts.ReadOnly {
+		st.Blocked = w.store.Blocked(ctx)
 	}
 	if unwritable != "" {
 		st.DerivedDir = w.store.Dir()
@@ -245,8 +235,8 @@ func (w *Wiki) Derived(ctx context.Context) (index IndexStatus, history, graph D
 	if w.graphLane != nil {
 		graph = derived(true, w.graph.Commit(), head.Commit)
 	}
-	if b, ok := w.store.(blocker); ok && !w.opts.ReadOnly {
-		blocked = b.Blocked(ctx)
+	if !w.opts.ReadOnly {
+		blocked = w.store.Blocked(ctx)
 	}
 	index.Behind = -1
 	if w.indexLane != nil {

@@ -68,6 +68,12 @@ type Store interface {
 	// GitDir returns the repository's git directory: the .git folder of a
 	// checkout, the repository itself when it is bare.
 	GitDir() string
+	// Unwritable says why this user cannot change the repository, or ""
+	// when they can.
+	Unwritable() string
+	// Blocked says why a commit would fail with LOCKED now (a git lock
+	// file that wikid did not take), or "".
+	Blocked(ctx context.Context) string
 	// UserIdentity returns the person git would record as the author of a
 	// commit made in the repository, read from getenv and git's
 	// configuration files as git reads them; a name or an email found
