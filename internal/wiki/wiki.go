@@ -149,8 +149,10 @@ func (w *Wiki) addLane(s DerivedStore) *lane {
 // Options returns the options the wiki runs with, defaults filled in.
 func (w *Wiki) Options() Options { return w.opts }
 
-// Store returns the repository the wiki reads and writes, for the packages
-// that work on it beside the wiki (sync).
+// Store returns the repository the wiki reads and writes. It is a side
+// door kept for internal/mcpserver's profiles until they use the wiki's
+// own methods (Head, Commit, Changes, Files, NoteFiles); nothing else may
+// use it: front ends and sync get what they need from the wiki's results.
 func (w *Wiki) Store() Store { return w.store }
 
 // head returns HEAD and the snapshot of its commit.
