@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
-	"net/url"
 	"os"
 	"os/exec"
 	"regexp"
@@ -145,20 +144,6 @@ func push(ctx context.Context, dir, commit string, u Upstream) error {
 	// Keep the remote-tracking ref in step, as git push does.
 	_, _ = git(ctx, dir, "update-ref", u.tracking(), commit)
 	return nil
-}
-
-// remoteURL returns the remote's URL without credentials, for messages.
-func remoteURL(ctx context.Context, dir, remote string) string {
-	out, err := git(ctx, dir, "remote", "get-url", remote)
-	if err != nil {
-		return remote
-	}
-	s := strings.TrimSpace(out)
-	if u, err := url.Parse(s); err == nil && u.User != nil {
-		u.User = nil
-		return u.String()
-	}
-	return Redact(s)
 }
 
 // hintFor says what to do about a failure git reported.
