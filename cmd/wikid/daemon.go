@@ -15,9 +15,9 @@ import (
 	"github.com/wikid/wikid/internal/config"
 	"github.com/wikid/wikid/internal/daemon"
 	"github.com/wikid/wikid/internal/gitstore"
+	"github.com/wikid/wikid/internal/gitsync"
 	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/mcpserver"
-	wsync "github.com/wikid/wikid/internal/sync"
 	"github.com/wikid/wikid/internal/web"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -336,19 +336,24 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 		}
 	}()
 	go releaseAfterBuild(ctx, w, logger)
+	// The daemon's one syncer runs every round: its own timer's, with a
+	// sync: block, and the sync command's run in the daemon, so that a
+	// round waits for one under way and the status tells of the last.
+	var syncer *gitsync.Syncer
 	if !w.Options().ReadOnly {
-		guard := wsync.NewGuard(w, repositoryFolder(ep.GitDir), logger.WithGroup("guard"))
+		guard := gitsync.NewGuard(w, repositoryFolder(ep.GitDir), logger.WithGroup("guard"))
 		w.SetRestoreReporter(guard)
 		go guard.Run(ctx, guardInterval)
-	}
-	if syncCfg := cfg.Sync; syncCfg != nil && !w.Options().ReadOnly {
-		syncer := wsync.New(w, wsync.Options{Dir: repositoryFolder(ep.GitDir), Logger: logger.WithGroup("sync")})
+		syncer = gitsync.New(w, gitsync.Options{Dir: repositoryFolder(ep.GitDir), Logger: logger.WithGroup("sync")})
 		w.SetSyncReporter(syncer)
-		go syncer.Run(ctx, syncCfg.Interval, syncCfg.PushDelay)
+		if syncCfg := cfg.Sync; syncCfg != nil {
+			go syncer.Run(ctx, syncCfg.Interval, syncCfg.PushDelay)
+		}
 	}
 	opts := set.mcp
 	opts.Logger = logger
 	opts.ReadOnly = w.Options().ReadOnly
+	opts.Sync = syncer
 	pages := func(h daemon.HTTP) daemon.Pages {
 		return web.New(w, web.Options{Logger: logger.WithGroup("web"), SignIn: h.Token != "",
 			AllowedOrigins: h.AllowedOrigins, ReadOnly: w.Options().ReadOnly, Reviewer: cfg.Review, Getenv: e.getenv})
@@ -361,7 +366,7 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 			}
 		},
 		RunCommand: func(ctx context.Context, cmd daemon.Command, stdin io.Reader, stdout, stderr io.Writer) int {
-			return execute(ctx, commandEnv(ep, w, cmd, stdin, stdout, stderr), cmd.Args)
+			return execute(ctx, commandEnv(ep, w, syncer, cmd, stdin, stdout, stderr), cmd.Args)
 		},
 	})
 }
@@ -456,8 +461,8 @@ func openDaemonWiki(ctx context.Context, e env, set daemonSettings) (*wiki.Wiki,
 
 // commandEnv is the environment of a client's command run in the daemon:
 // the client's streams, environment and working folder, and the daemon's
-// wiki in place of one of its own.
-func commandEnv(ep daemon.Endpoint, w *wiki.Wiki, cmd daemon.Command, stdin io.Reader, stdout, stderr io.Writer) env {
+// wiki and syncer (nil in a read-only daemon) in place of its own.
+func commandEnv(ep daemon.Endpoint, w *wiki.Wiki, syncer *gitsync.Syncer, cmd daemon.Command, stdin io.Reader, stdout, stderr io.Writer) env {
 	vars := map[string]string{}
 	for _, kv := range cmd.Env {
 		if k, v, ok := strings.Cut(kv, "="); ok {
@@ -468,7 +473,8 @@ func commandEnv(ep daemon.Endpoint, w *wiki.Wiki, cmd daemon.Command, stdin io.R
 		stdin: stdin, stdout: stdout, stderr: stderr,
 		getenv:   func(k string) string { return vars[k] },
 		stdinTTY: cmd.StdinTTY, stderrTTY: cmd.StderrTTY,
-		dir: cmd.Dir,
+		dir:    cmd.Dir,
+		syncer: syncer,
 		shared: func(dir string) (*wiki.Wiki, func(), error) {
 			gitDir, err := gitstore.Locate(dir)
 			if err != nil {

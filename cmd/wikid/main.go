@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/wikid/wikid/internal/gitsync"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -36,6 +37,9 @@ type env struct {
 	// shared, when the command runs in a daemon, returns the daemon's
 	// wiki for the repository at an absolute path, and its release.
 	shared func(dir string) (*wiki.Wiki, func(), error)
+	// syncer, when the command runs in a daemon, is the daemon's syncer of
+	// that wiki; nil elsewhere, and in a read-only daemon.
+	syncer *gitsync.Syncer
 }
 
 // path resolves a path given on the command line.

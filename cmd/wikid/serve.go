@@ -13,6 +13,7 @@ import (
 
 	"github.com/wikid/wikid/internal/config"
 	"github.com/wikid/wikid/internal/daemon"
+	"github.com/wikid/wikid/internal/gitsync"
 	"github.com/wikid/wikid/internal/mcpserver"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -172,6 +173,10 @@ func (c *serveCommand) Run(ctx context.Context, args []string) error {
 		return lockedIndex(ctx, c.env, f.repo, err)
 	}
 	opts.ReadOnly = w.Options().ReadOnly
+	if !opts.ReadOnly {
+		opts.Sync = gitsync.New(w, gitsync.Options{Dir: repositoryFolder(w.GitDir()), Logger: logger.WithGroup("sync")})
+		w.SetSyncReporter(opts.Sync)
+	}
 	srv := mcpserver.New(w, opts)
 	if f.httpSet {
 		err = serveHTTP(ctx, c.env, logger, srv, f)

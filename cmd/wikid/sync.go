@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	wsync "github.com/wikid/wikid/internal/sync"
+	"github.com/wikid/wikid/internal/gitsync"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -45,7 +45,11 @@ func (c *syncCommand) Run(ctx context.Context, args []string) error {
 	defer release()
 	// In the daemon, its own syncer runs the round, so that the round
 	// waits for one under way and wiki_status reports it.
-	res, err := wsync.Of(w).Round(ctx)
+	syncer := c.syncer
+	if syncer == nil {
+		syncer = gitsync.New(w, gitsync.Options{})
+	}
+	res, err := syncer.Round(ctx)
 	if err != nil {
 		return err
 	}
@@ -56,7 +60,7 @@ func (c *syncCommand) Run(ctx context.Context, args []string) error {
 }
 
 // print says what the round did, in a line or a few.
-func (c *syncCommand) print(res *wsync.Result) {
+func (c *syncCommand) print(res *gitsync.Result) {
 	switch {
 	case res.Remote == "" && res.Pushed:
 		fmt.Fprintf(c.stdout, "pushed %s to %s, which had no such branch\n", short(res.Commit), res.Upstream)

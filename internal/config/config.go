@@ -70,7 +70,7 @@ type Semantic struct {
 }
 
 // Sync configures the daemon's sync with the branch's upstream (see
-// package sync). An empty block ("sync: {}") turns it on with the
+// package gitsync). An empty block ("sync: {}") turns it on with the
 // defaults.
 type Sync struct {
 	// Interval is how often to fetch and integrate; default 60s.

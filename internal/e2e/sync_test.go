@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wikid/wikid/internal/gitsync"
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/mcpserver"
 	"github.com/wikid/wikid/internal/wiki"
@@ -23,7 +24,9 @@ func TestServer_SyncWiki(t *testing.T) {
 	gittest.Commit(t, other, "from the laptop", map[string]string{"laptop.md": "# Laptop\n"})
 	gittest.Git(t, other, "push", "-q", "origin", "HEAD:main")
 
-	s := newSession(t, connectHTTP(t, serveHTTP(t, openWiki(t, dir, nil), mcpserver.Options{}, mcpserver.HTTPOptions{}), nil, ""))
+	w := openWiki(t, dir, nil)
+	opts := mcpserver.Options{Sync: gitsync.New(w, gitsync.Options{Dir: dir})}
+	s := newSession(t, connectHTTP(t, serveHTTP(t, w, opts, mcpserver.HTTPOptions{}), nil, ""))
 	ok[wiki.Result](s, "write_note", map[string]any{"path": "here", "content": "# Here\n"})
 	type result struct {
 		Upstream, Integrated, Commit string

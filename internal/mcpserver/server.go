@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/wikid/wikid/internal/gitsync"
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -37,6 +38,9 @@ type Options struct {
 	// Profile names the tool set to serve (see Profiles); empty means
 	// wikid's own.
 	Profile string
+	// Sync runs the sync rounds sync_wiki asks for; without one,
+	// sync_wiki fails with UNAVAILABLE.
+	Sync *gitsync.Syncer
 }
 
 // Validate reports an unknown tool group or an unusable author.
@@ -247,7 +251,7 @@ func (s *Server) call(ctx context.Context, t *tool.Tool, req mcp.CallToolRequest
 	if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
 		ctx = s.withProgress(ctx, req.Params.Meta.ProgressToken)
 	}
-	structured, text, err := t.Run(ctx, &tool.Env{Wiki: s.w, Caller: s.caller(ctx), ReadOnly: s.opts.ReadOnly}, raw)
+	structured, text, err := t.Run(ctx, &tool.Env{Wiki: s.w, Caller: s.caller(ctx), ReadOnly: s.opts.ReadOnly, Sync: s.opts.Sync}, raw)
 	if err != nil {
 		return s.plainError(s.errorResult(ctx, t.Name, err))
 	}

@@ -31,26 +31,35 @@ type FileDiff struct {
 // with neither path, produce nothing; so do identical inputs. The result is
 // accepted by `git apply` and reproduces every new file byte for byte.
 func Unified(files []FileDiff, ctx int) string {
-	var b strings.Builder
-	for _, f := range files {
-		writeFile(&b, f, max(ctx, 0))
-	}
-	return b.String()
+	text, _ := UnifiedHunks(files, ctx)
+	return text
 }
 
-// writeFile writes the diff of one file.
-func writeFile(b *strings.Builder, f FileDiff, ctx int) {
+// UnifiedHunks returns Unified's diff of files and, for each file in their
+// order, the hunks it shows: the same diff as structure, computed once. A
+// file that produces nothing, or no hunk (a pure rename), has none.
+func UnifiedHunks(files []FileDiff, ctx int) (string, [][]Hunk) {
+	var b strings.Builder
+	hunks := make([][]Hunk, len(files))
+	for i, f := range files {
+		hunks[i] = writeFile(&b, f, max(ctx, 0))
+	}
+	return b.String(), hunks
+}
+
+// writeFile writes the diff of one file and returns its hunks.
+func writeFile(b *strings.Builder, f FileDiff, ctx int) []Hunk {
 	oldData, newData := f.Old, f.New
 	oldName, newName := f.OldPath, f.NewPath
 	switch {
 	case oldName == "" && newName == "":
-		return
+		return nil
 	case oldName == "":
 		oldData, oldName = nil, newName
 	case newName == "":
 		newData, newName = nil, oldName
 	case oldName == newName && bytes.Equal(oldData, newData):
-		return
+		return nil
 	}
 	a, z := splitLines(string(oldData)), splitLines(string(newData))
 	cs := diffLines(a, z)
@@ -72,7 +81,7 @@ func writeFile(b *strings.Builder, f FileDiff, ctx int) {
 		}
 	}
 	if len(cs) == 0 {
-		return
+		return nil
 	}
 	if f.OldPath == "" {
 		b.WriteString("--- /dev/null\n")
@@ -84,62 +93,11 @@ func writeFile(b *strings.Builder, f FileDiff, ctx int) {
 	} else {
 		b.WriteString("+++ " + quotePath("b/", newName) + spaceTab(newName) + "\n")
 	}
-	writeHunks(b, a, z, cs, ctx)
-}
-
-// writeHunks writes the changes cs from a to z as hunks with ctx lines of
-// context, merging changes at most 2*ctx lines apart.
-func writeHunks(b *strings.Builder, a, z []string, cs []change, ctx int) {
-	for i := 0; i < len(cs); {
-		j := i
-		for j+1 < len(cs) && cs[j+1].A-(cs[j].A+cs[j].Del) <= 2*ctx {
-			j++
-		}
-		first, last := cs[i], cs[j]
-		pre := min(ctx, first.A)
-		post := min(ctx, len(a)-(last.A+last.Del))
-		aStart, zStart := first.A-pre, first.B-pre
-		aEnd, zEnd := last.A+last.Del+post, last.B+last.Ins+post
-		b.WriteString("@@ -" + hunkRange(aStart, aEnd-aStart) + " +" + hunkRange(zStart, zEnd-zStart) + " @@\n")
-		pos := aStart
-		for _, c := range cs[i : j+1] {
-			for ; pos < c.A; pos++ {
-				writeLine(b, ' ', a[pos])
-			}
-			for _, l := range a[c.A : c.A+c.Del] {
-				writeLine(b, '-', l)
-			}
-			for _, l := range z[c.B : c.B+c.Ins] {
-				writeLine(b, '+', l)
-			}
-			pos = c.A + c.Del
-		}
-		for ; pos < aEnd; pos++ {
-			writeLine(b, ' ', a[pos])
-		}
-		i = j + 1
+	hunks := makeHunks(a, z, cs, ctx)
+	for _, h := range hunks {
+		writeHunk(b, h)
 	}
-}
-
-// hunkRange formats the lines [start, start+n) of a hunk header the way git
-// does: 1-based, the count left out when it is 1, and an empty range given
-// as the line before it.
-func hunkRange(start, n int) string {
-	switch n {
-	case 0:
-		return strconv.Itoa(start) + ",0"
-	case 1:
-		return strconv.Itoa(start + 1)
-	}
-	return strconv.Itoa(start+1) + "," + strconv.Itoa(n)
-}
-
-func writeLine(b *strings.Builder, prefix byte, line string) {
-	b.WriteByte(prefix)
-	b.WriteString(line)
-	if !strings.HasSuffix(line, "\n") {
-		b.WriteString("\n\\ No newline at end of file\n")
-	}
+	return hunks
 }
 
 // similarity estimates, as a percentage, how much of a renamed file's content

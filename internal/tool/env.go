@@ -1,13 +1,18 @@
 package tool
 
-import "github.com/wikid/wikid/internal/wiki"
+import (
+	"github.com/wikid/wikid/internal/gitsync"
+	"github.com/wikid/wikid/internal/wiki"
+)
 
-// Env is what a tool call runs with: the wiki, who the call acts for, and
-// whether the server is read-only.
+// Env is what a tool call runs with: the wiki, who the call acts for,
+// whether the server is read-only, and the syncer of the program, which
+// runs a sync round on demand (nil where none is made).
 type Env struct {
 	Wiki     *wiki.Wiki
 	Caller   wiki.Caller
 	ReadOnly bool
+	Sync     *gitsync.Syncer
 }
 
 // Media is what a result carries besides its text: an image (Data in MIME

@@ -90,11 +90,11 @@ type Profile struct {
 
 // HeadSnapshot returns the snapshot of HEAD.
 func HeadSnapshot(ctx context.Context, s *Env) (wiki.Snapshot, error) {
-	head, err := s.Wiki.Store().Head(ctx)
+	head, err := s.Wiki.Head(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return s.Wiki.Store().Snapshot(ctx, head.Commit)
+	return s.Wiki.Snapshot(ctx, head.Commit)
 }
 
 // noteExts are the extensions of notes, in the order a note path tries

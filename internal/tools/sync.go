@@ -3,7 +3,7 @@ package tools
 import (
 	"context"
 
-	wsync "github.com/wikid/wikid/internal/sync"
+	"github.com/wikid/wikid/internal/gitsync"
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -31,7 +31,11 @@ func syncWikiTool() *tool.Tool {
 				tool.Req("why", tool.Str("Why it did not merge."))))),
 		),
 		Run: tool.Bind(in, func(ctx context.Context, s *tool.Env, _ *syncArgs) (any, string, error) {
-			res, err := wsync.Of(s.Wiki).Round(ctx)
+			if s.Sync == nil {
+				return nil, "", wiki.Errorf(wiki.CodeUnavailable, "this server has no syncer").
+					WithHint("run wikid sync in the repository")
+			}
+			res, err := s.Sync.Round(ctx)
 			if err != nil {
 				return nil, "", err
 			}
@@ -40,7 +44,7 @@ func syncWikiTool() *tool.Tool {
 	}
 }
 
-func syncText(res *wsync.Result) string {
+func syncText(res *gitsync.Result) string {
 	var b textBuilder
 	what := map[string]string{
 		wiki.IntegratedAlready:     "nothing to integrate",

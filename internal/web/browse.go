@@ -66,7 +66,7 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		page.Total, page.Next = res.Total, res.NextCursor
-		page.Answered, page.Fallback, page.Unembedded = res.Mode, res.Fallback, res.Unembedded
+		page.Answered, page.Fallback, page.Unembedded = res.Mode, words.Say(res.Fallback), res.Unembedded
 		for _, hit := range res.Results {
 			x := searchHit{SearchHit: hit}
 			for _, s := range hit.Snippets {

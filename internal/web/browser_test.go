@@ -143,7 +143,7 @@ func TestBrowser(t *testing.T) {
 	if n := strings.TrimSpace(gittest.Git(t, dir, "rev-list", "--count", create+"..HEAD")); n != "1" {
 		t.Errorf("the undo made %s commits", n)
 	}
-	if msg := gittest.Git(t, dir, "log", "-1", "--format=%an%n%B"); !strings.HasPrefix(msg, "Pat Person") || !strings.Contains(msg, "Wiki-Tool: revert_change") {
+	if msg := gittest.Git(t, dir, "log", "-1", "--format=%an%n%B"); !strings.HasPrefix(msg, "Pat Person") || !strings.Contains(msg, "Wiki-Tool: web undo") {
 		t.Errorf("the undo commit:\n%s", msg)
 	}
 

@@ -14,7 +14,7 @@ type changesPage struct {
 	Filters map[string]string
 	Commits []wiki.ActivityEntry
 	Groups  []session
-	Marks   map[string]mark
+	Marks   map[string]wiki.ReviewMark
 	Total   int
 	Next    string
 	// CSRF is the token of the sessions' review forms; ReadOnly hides them.
@@ -42,7 +42,7 @@ func (s session) First() time.Time { return s.Commits[len(s.Commits)-1].Date }
 func (s session) Last() time.Time  { return s.Commits[0].Date }
 
 // sessions groups commits, newest first, into sessions.
-func sessions(commits []wiki.ActivityEntry, marks map[string]mark) []session {
+func sessions(commits []wiki.ActivityEntry, marks map[string]wiki.ReviewMark) []session {
 	var out []session
 	for _, c := range commits {
 		cl := ""
@@ -89,7 +89,7 @@ func (h *Handler) changes(w http.ResponseWriter, r *http.Request) {
 		}
 		req.Until = last
 	}
-	page := changesPage{Filters: f, Marks: map[string]mark{}}
+	page := changesPage{Filters: f, Marks: map[string]wiki.ReviewMark{}}
 	// Only what is unreviewed (assistants' work without a mark), or
 	// only one client's (its name, with or without its version): gathered
 	// over up to 20 pages of the log.
@@ -104,7 +104,7 @@ func (h *Handler) changes(w http.ResponseWriter, r *http.Request) {
 		for i, c := range res.Commits {
 			ids[i] = c.Commit
 		}
-		marks, err := h.marks(r.Context(), ids)
+		marks, err := h.w.ReviewMarks(r.Context(), ids)
 		if err != nil {
 			h.fail(w, r, err)
 			return

@@ -103,7 +103,7 @@ func (h *Handler) changesChart(r *http.Request, page changesPage) *changesChart 
 			for i, c := range commits {
 				ids[i] = c.Commit
 			}
-			marks, err := h.marks(ctx, ids)
+			marks, err := h.w.ReviewMarks(ctx, ids)
 			if err != nil {
 				h.opts.Logger.WarnContext(ctx, "read the review marks to chart", "err", err)
 				return nil

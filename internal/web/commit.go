@@ -12,16 +12,13 @@ import (
 // commitPage is one commit: its message, trailers and the diff of every
 // file it changed.
 type commitPage struct {
-	Commit   wiki.CommitInfo
-	Subject  string
-	Body     string
-	Trailers [][2]string
+	Commit *wiki.CommitResult
 	// Files are the commit's files, each with its diff to show; Rewrites
 	// the notes whose only change is links rewritten to the notes it
 	// renamed.
 	Files, Rewrites []changedFile
 	Stats           *wiki.DiffResult
-	Mark            *mark
+	Mark            *wiki.ReviewMark
 	CSRF            string
 	ReadOnly        bool
 	// Reviewer is who a mark or an undo would be by; NoReviewer, why
@@ -47,124 +44,111 @@ type part struct {
 	Changed bool
 }
 
-// commitOf resolves the request's {sha} to a commit and reads it; it
-// answers the request itself and returns false when it cannot.
-func (h *Handler) commitOf(w http.ResponseWriter, r *http.Request) (string, wiki.CommitInfo, bool) {
-	sha := r.PathValue("sha")
-	id, err := h.w.Store().ResolveRevision(r.Context(), sha)
-	if err != nil {
-		h.fail(w, r, wiki.Errorf(wiki.CodeNotFound, "no commit %q", sha))
-		return "", wiki.CommitInfo{}, false
-	}
-	info, err := h.w.Store().CommitInfo(r.Context(), id)
+// commitOf reads the commit the request's {sha} names; it answers the
+// request itself and returns false when it cannot.
+func (h *Handler) commitOf(w http.ResponseWriter, r *http.Request) (*wiki.CommitResult, bool) {
+	c, err := h.w.Commit(r.Context(), r.PathValue("sha"))
 	if err != nil {
 		h.fail(w, r, err)
-		return "", wiki.CommitInfo{}, false
+		return nil, false
 	}
-	return id, info, true
+	return c, true
 }
 
 // commit serves a commit's page.
 func (h *Handler) commit(w http.ResponseWriter, r *http.Request) {
-	id, info, ok := h.commitOf(w, r)
+	c, ok := h.commitOf(w, r)
 	if !ok {
 		return
 	}
-	res, err := h.w.Diff(r.Context(), wiki.DiffRequest{To: id})
+	res, err := h.w.Diff(r.Context(), wiki.DiffRequest{To: c.ID})
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	page := commitPage{Commit: info, Stats: res, CSRF: h.csrf(r), ReadOnly: h.opts.ReadOnly}
-	page.Files, page.Rewrites = commitFiles(res)
-	page.Subject, page.Body, page.Trailers = splitMessage(info.Message)
+	page := commitPage{Commit: c, Stats: res, CSRF: h.csrf(r), ReadOnly: h.opts.ReadOnly}
+	page.Files, page.Rewrites = commitFiles(res.Files)
 	if !h.opts.ReadOnly {
 		page.Reviewer, page.NoReviewer = h.reviewerLine()
 	}
-	marks, err := h.marks(r.Context(), []string{id})
+	marks, err := h.w.ReviewMarks(r.Context(), []string{c.ID})
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	if m, ok := marks[id]; ok {
+	if m, ok := marks[c.ID]; ok {
 		page.Mark = &m
 	}
 	h.render(w, r, "commit.html", page)
 }
 
-// splitMessage splits a commit message into its subject, body and the
-// trailers of its last paragraph (Key: value lines).
-func splitMessage(msg string) (subject, body string, trailers [][2]string) {
-	msg = strings.TrimRight(msg, "\n")
-	subject, body, _ = strings.Cut(msg, "\n")
-	body = strings.TrimSpace(body)
-	paras := strings.Split(body, "\n\n")
-	last := paras[len(paras)-1]
-	var ts [][2]string
-	for _, line := range strings.Split(last, "\n") {
-		k, v, ok := strings.Cut(line, ": ")
-		if !ok || k == "" || strings.ContainsAny(k, " \t") {
-			return subject, body, nil
+// fileDiffs returns the diffs to show of the files that have lines to
+// show.
+func fileDiffs(files []wiki.DiffFile) []fileDiff {
+	var out []fileDiff
+	for _, f := range files {
+		if len(f.Hunks) > 0 {
+			out = append(out, fileDiff{Header: fileName(f), Lines: diffLines(f.Hunks)})
 		}
-		ts = append(ts, [2]string{k, v})
 	}
-	if len(ts) == 0 {
-		return subject, body, nil
-	}
-	return subject, strings.TrimSpace(strings.Join(paras[:len(paras)-1], "\n\n")), ts
+	return out
 }
 
-// parseUnified splits a unified diff into its files and lines, marking
-// the changed words of a block of removed lines followed by as many added
-// ones.
-func parseUnified(diff string) []fileDiff {
-	var files []fileDiff
-	var cur *fileDiff
-	lines := strings.Split(strings.TrimSuffix(diff, "\n"), "\n")
-	for i := 0; i < len(lines); i++ {
-		l := lines[i]
-		switch {
-		case strings.HasPrefix(l, "diff --git "):
-			files = append(files, fileDiff{Header: diffHeader(strings.TrimPrefix(l, "diff --git "))})
-			cur = &files[len(files)-1]
-		case cur == nil:
-		case strings.HasPrefix(l, "@@"):
-			cur.Lines = append(cur.Lines, diffLine{Kind: "hunk", Parts: []part{{Text: l}}})
-		case strings.HasPrefix(l, "-") && !strings.HasPrefix(l, "--- "):
-			// A block of removed lines, and the added lines after it.
-			j := i
-			for j < len(lines) && strings.HasPrefix(lines[j], "-") && !strings.HasPrefix(lines[j], "--- ") {
-				j++
-			}
-			k := j
-			for k < len(lines) && strings.HasPrefix(lines[k], "+") && !strings.HasPrefix(lines[k], "+++ ") {
-				k++
-			}
-			del, add := lines[i:j], lines[j:k]
-			if len(del) == len(add) {
-				for n := range del {
-					d, a := wordDiff(del[n][1:], add[n][1:])
-					cur.Lines = append(cur.Lines, diffLine{Kind: "del", Parts: d}, diffLine{Kind: "add", Parts: a})
+// fileName names the file of a diff as a person reads it: its path, or
+// "old → new" for a rename.
+func fileName(f wiki.DiffFile) string {
+	if f.OldFile != "" && f.OldFile != f.File {
+		return f.OldFile + " → " + f.File
+	}
+	return f.File
+}
+
+// diffLines returns the lines that show hunks: each one's header, then its
+// lines, marking the changed words of a block of deleted lines followed
+// by as many added ones.
+func diffLines(hunks []wiki.DiffHunk) []diffLine {
+	var out []diffLine
+	for _, h := range hunks {
+		out = append(out, diffLine{Kind: "hunk", Parts: []part{{Text: h.Header()}}})
+		ls := h.Lines
+		for i := 0; i < len(ls); i++ {
+			switch ls[i].Kind {
+			case wiki.LineContext:
+				out = append(out, diffLine{Kind: "ctx", Parts: []part{{Text: ls[i].Text}}})
+			case wiki.LineAdded:
+				out = append(out, diffLine{Kind: "add", Parts: []part{{Text: ls[i].Text}}})
+			case wiki.LineDeleted:
+				// A block of deleted lines, and the added lines after it.
+				j := i
+				for j < len(ls) && ls[j].Kind == wiki.LineDeleted {
+					j++
 				}
-				// Removed then added, pair by pair, reads best as all the
-				// removed lines, then all the added ones.
-				reorder(cur.Lines[len(cur.Lines)-2*len(del):])
-			} else {
-				for _, x := range del {
-					cur.Lines = append(cur.Lines, diffLine{Kind: "del", Parts: []part{{Text: x[1:]}}})
+				k := j
+				for k < len(ls) && ls[k].Kind == wiki.LineAdded {
+					k++
 				}
-				for _, x := range add {
-					cur.Lines = append(cur.Lines, diffLine{Kind: "add", Parts: []part{{Text: x[1:]}}})
+				del, add := ls[i:j], ls[j:k]
+				if len(del) == len(add) {
+					for n := range del {
+						d, a := wordDiff(del[n].Text, add[n].Text)
+						out = append(out, diffLine{Kind: "del", Parts: d}, diffLine{Kind: "add", Parts: a})
+					}
+					// Deleted then added, pair by pair, reads best as all
+					// the deleted lines, then all the added ones.
+					reorder(out[len(out)-2*len(del):])
+				} else {
+					for _, x := range del {
+						out = append(out, diffLine{Kind: "del", Parts: []part{{Text: x.Text}}})
+					}
+					for _, x := range add {
+						out = append(out, diffLine{Kind: "add", Parts: []part{{Text: x.Text}}})
+					}
 				}
+				i = k - 1
 			}
-			i = k - 1
-		case strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++ "):
-			cur.Lines = append(cur.Lines, diffLine{Kind: "add", Parts: []part{{Text: l[1:]}}})
-		case strings.HasPrefix(l, " "):
-			cur.Lines = append(cur.Lines, diffLine{Kind: "ctx", Parts: []part{{Text: l[1:]}}})
 		}
 	}
-	return files
+	return out
 }
 
 // reorder turns del, add, del, add, ... into del, del, ..., add, add, ....
@@ -218,20 +202,4 @@ func splitWords(s string) string {
 		word = w
 	}
 	return b.String()
-}
-
-// diffHeader names the file of a diff's "a/x b/y" header as a person
-// reads it: its path, or "old → new" for a rename.
-func diffHeader(h string) string {
-	rest, ok := strings.CutPrefix(h, "a/")
-	if !ok {
-		return h
-	}
-	if n := (len(rest) - 3) / 2; n > 0 && len(rest) == 2*n+3 && rest[n:n+3] == " b/" && rest[:n] == rest[n+3:] {
-		return rest[:n]
-	}
-	if old, now, ok := strings.Cut(rest, " b/"); ok {
-		return old + " → " + now
-	}
-	return h
 }

@@ -26,30 +26,22 @@ func (f changedFile) PureRename() bool {
 	return f.Change == wiki.ChangeRenamed && f.Additions == 0 && f.Deletions == 0
 }
 
-// commitFiles pairs the files of a diff with their diffs and splits off
-// the notes whose only change is links rewritten to the notes the commit
-// renamed: a move's other half, listed apart so a rename of a folder reads
-// as renames, not as dozens of diffs.
-func commitFiles(res *wiki.DiffResult) (files, rewrites []changedFile) {
-	diffs := parseUnified(res.Diff)
+// commitFiles pairs the files of a diff with the diffs to show and
+// splits off the notes whose only change is links rewritten to the notes
+// the commit renamed: a move's other half, listed apart so a rename of a
+// folder reads as renames, not as dozens of diffs.
+func commitFiles(diff []wiki.DiffFile) (files, rewrites []changedFile) {
 	var renamed []string // the old names of the renamed notes, as links write them
-	for _, f := range res.Files {
+	for _, f := range diff {
 		if f.Change == wiki.ChangeRenamed {
 			old := strings.TrimSuffix(f.OldFile, path.Ext(f.OldFile))
 			renamed = append(renamed, old, path.Base(old))
 		}
 	}
-	next := 0
-	for i, f := range res.Files {
+	for i, f := range diff {
 		c := changedFile{DiffFile: f}
-		// Unified leaves out binary files and those whose versions are
-		// missing, and nothing else: the rest are in order.
-		if !f.Binary && !f.LinesUnknown && next < len(diffs) {
-			d := &diffs[next]
-			next++
-			if len(d.Lines) > 0 {
-				c.Diff, c.Anchor = d, "file-"+strconv.Itoa(i+1)
-			}
+		if len(f.Hunks) > 0 {
+			c.Diff, c.Anchor = &fileDiff{Header: fileName(f), Lines: diffLines(f.Hunks)}, "file-"+strconv.Itoa(i+1)
 		}
 		if f.Change == wiki.ChangeModified && c.Diff != nil && len(renamed) > 0 && onlyLinks(c.Diff, renamed) {
 			rewrites = append(rewrites, c)

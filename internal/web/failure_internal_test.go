@@ -29,7 +29,7 @@ func TestFailure(t *testing.T) {
 			WithHint("commit or stash them, then retry"), http.StatusConflict,
 			"the checkout has uncommitted changes to a.md (modified); commit or stash them, then retry"},
 		{"a reference in the hint", wiki.Errorf(wiki.CodeConflict, "a.md changed").WithHint("read it again and pass its version as {expected_version}"),
-			http.StatusConflict, "a.md changed; read it again and pass its version as expected_version"},
+			http.StatusConflict, "a.md changed; read it again and pass its version as the expected version"},
 		{"anything else", errors.New("boom"), http.StatusInternalServerError, "the page could not be made; the wikid log has the details"},
 	}
 	for _, tt := range tests {

@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"html/template"
 	"net/http"
@@ -15,7 +14,6 @@ import (
 	"github.com/yuin/goldmark/extension"
 
 	"github.com/wikid/wikid/internal/imaging"
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -88,7 +86,7 @@ func (h *Handler) note(w http.ResponseWriter, r *http.Request) {
 		// The graph has no links of a deleted note: resolve its own.
 		resolved = h.resolveLinks(r, res.Content)
 	}
-	body := res.Content[note.Parse(res.Path, []byte(res.Content)).BodyStart:]
+	body := res.Content[res.BodyStart:]
 	body = wikiLink.ReplaceAllStringFunc(body, func(m string) string {
 		g := wikiLink.FindStringSubmatch(m)
 		embed, target, heading, label := g[1] == "!", strings.TrimSpace(g[2]), g[3], g[4]
@@ -125,10 +123,7 @@ func (h *Handler) note(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, r, err)
 			return
 		}
-		if page.Blame, err = h.blameRuns(ctx, res.Content, b); err != nil {
-			h.fail(w, r, err)
-			return
-		}
+		page.Blame = blameRuns(res.Content, b)
 	}
 	if from, to := q.Get("from"), q.Get("to"); from != "" || to != "" {
 		d, err := h.w.Diff(ctx, wiki.DiffRequest{Path: res.Path, From: from, To: to})
@@ -136,7 +131,7 @@ func (h *Handler) note(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, r, err)
 			return
 		}
-		page.Diff, page.From, page.To = parseUnified(d.Diff), d.From, d.To
+		page.Diff, page.From, page.To = fileDiffs(d.Files), d.From, d.To
 	}
 	for _, k := range sortedKeys(res.Properties) {
 		page.Properties = append(page.Properties, [2]string{k, propertyText(res.Properties[k])})
@@ -228,7 +223,8 @@ type restorePage struct {
 
 // restore previews bringing back a note's version as a diff, with a button
 // to make it; with confirm set, it makes it, as one commit by the reviewer
-// through the same core as restore_note.
+// through the same core as restore_note, its Wiki-Tool the page's own
+// action.
 func (h *Handler) restore(w http.ResponseWriter, r *http.Request) {
 	if h.opts.ReadOnly {
 		h.refuse(w, r, http.StatusForbidden, "this wiki is served read-only: nothing can be restored")
@@ -236,7 +232,7 @@ func (h *Handler) restore(w http.ResponseWriter, r *http.Request) {
 	}
 	path, version := r.PathValue("path"), r.PostFormValue("version")
 	confirm := r.PostFormValue("confirm") == "yes"
-	caller := wiki.Caller{Client: client, Tool: "restore_note"}
+	caller := wiki.Caller{Client: client, Tool: toolRestore}
 	if confirm {
 		var ok bool
 		if caller.Author, ok = h.actor(w, r); !ok {
@@ -257,7 +253,7 @@ func (h *Handler) restore(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page := restorePage{Path: path, Version: version, Summary: res.Summary, Risk: res.Risk,
-		CSRF: h.csrf(r), Files: parseUnified(res.Diff)}
+		CSRF: h.csrf(r), Files: fileDiffs(res.Files)}
 	page.Reviewer, page.NoReviewer = h.reviewerLine()
 	h.render(w, r, "restore.html", page)
 }
@@ -276,43 +272,21 @@ type blameLine struct {
 	Text string
 }
 
-// blameRuns pairs the runs of a blame with the note's lines, and each run
-// with the client its commit names.
-func (h *Handler) blameRuns(ctx context.Context, content string, b *wiki.BlameResult) ([]blameRun, error) {
+// blameRuns pairs the runs of a blame with the note's lines.
+func blameRuns(content string, b *wiki.BlameResult) []blameRun {
 	lines := strings.Split(strings.TrimSuffix(content, "\n"), "\n")
-	clients := map[string]string{}
 	var out []blameRun
 	for _, e := range b.Ranges {
 		if e.Start < 1 || e.End > len(lines) || e.Start > e.End {
 			continue
 		}
-		client, ok := clients[e.Commit]
-		if !ok {
-			info, err := h.w.Store().CommitInfo(ctx, e.Commit)
-			if err != nil {
-				return nil, err
-			}
-			client = trailer(info.Message, "Wiki-Client")
-			clients[e.Commit] = client
-		}
-		run := blameRun{Entry: e, Client: client}
+		run := blameRun{Entry: e, Client: e.Client}
 		for n := e.Start; n <= e.End; n++ {
 			run.Lines = append(run.Lines, blameLine{N: n, Text: lines[n-1]})
 		}
 		out = append(out, run)
 	}
-	return out, nil
-}
-
-// trailer is the value of a commit message's trailer, "" without one.
-func trailer(msg, key string) string {
-	_, _, trailers := splitMessage(msg)
-	for _, t := range trailers {
-		if strings.EqualFold(t[0], key) {
-			return t[1]
-		}
-	}
-	return ""
+	return out
 }
 
 // historyRow is a version of a note in its history, with the version

@@ -192,7 +192,7 @@ func TestRevert(t *testing.T) {
 		t.Errorf("redirected to %s, not the new commit %s", loc, after)
 	}
 	msg := gittest.Git(t, dir, "log", "-1", "--format=%an <%ae>%n%B")
-	if !strings.HasPrefix(msg, "Pat Person <pat@example.com>") || !strings.Contains(msg, "Wiki-Tool: revert_change") {
+	if !strings.HasPrefix(msg, "Pat Person <pat@example.com>") || !strings.Contains(msg, "Wiki-Tool: web undo") {
 		t.Errorf("the undo commit:\n%s", msg)
 	}
 	// Its tree is git revert's.
@@ -319,16 +319,8 @@ func TestRestoreVersion(t *testing.T) {
 	if got := gittest.Git(t, dir, "show", "HEAD:plan.md"); !strings.Contains(got, "June") {
 		t.Errorf("not restored:\n%s", got)
 	}
-	if msg := gittest.Git(t, dir, "log", "-1", "--format=%an%n%B"); !strings.HasPrefix(msg, "Pat Person") || !strings.Contains(msg, "Wiki-Tool: restore_note") {
+	if msg := gittest.Git(t, dir, "log", "-1", "--format=%an%n%B"); !strings.HasPrefix(msg, "Pat Person") || !strings.Contains(msg, "Wiki-Tool: web restore") {
 		t.Errorf("the restore commit:\n%s", msg)
-	}
-}
-
-// TestParseMark reads the latest of the marks a merged note holds.
-func TestParseMark(t *testing.T) {
-	got := web.ParseMark("flagged by B <b@x> at 2026-11-25T01:00:00Z\nreviewed by A <a@x> at 2026-11-25T03:00:00Z\n")
-	if got != [3]string{"reviewed", "A <a@x>", "2026-11-25T03:00:00Z"} {
-		t.Errorf("%v", got)
 	}
 }
 

@@ -25,17 +25,7 @@ func (h *Handler) reviewer() (wiki.Identity, error) {
 	if h.opts.Reviewer != (wiki.Identity{}) {
 		return h.opts.Reviewer, nil
 	}
-	s, ok := h.w.Store().(interface {
-		UserIdentity(getenv func(string) string) (wiki.Identity, error)
-	})
-	if !ok {
-		return wiki.Identity{}, nil
-	}
-	id, err := s.UserIdentity(h.opts.Getenv)
-	if err != nil || id.Name == "" || id.Email == "" {
-		return wiki.Identity{}, err
-	}
-	return id, nil
+	return h.w.UserIdentity(h.opts.Getenv)
 }
 
 // reviewerLine says on a page who a mark or an undo would be recorded as,

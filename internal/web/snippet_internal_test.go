@@ -1,6 +1,10 @@
 package web
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/wikid/wikid/internal/wiki"
+)
 
 func TestSnippetHTML(t *testing.T) {
 	for _, tc := range []struct{ name, in, want string }{
@@ -28,15 +32,17 @@ func TestSnippetHTML(t *testing.T) {
 	}
 }
 
-func TestDiffHeader(t *testing.T) {
-	for _, tt := range []struct{ in, want string }{
-		{"a/people/ada.md b/people/ada.md", "people/ada.md"},
-		{"a/my notes/x y.md b/my notes/x y.md", "my notes/x y.md"},
-		{"a/old.md b/new.md", "old.md → new.md"},
-		{"odd", "odd"},
+func TestFileName(t *testing.T) {
+	for _, tt := range []struct {
+		f    wiki.DiffFile
+		want string
+	}{
+		{wiki.DiffFile{File: "people/ada.md", Change: wiki.ChangeModified}, "people/ada.md"},
+		{wiki.DiffFile{File: "my notes/x y.md", Change: wiki.ChangeAdded}, "my notes/x y.md"},
+		{wiki.DiffFile{File: "new.md", OldFile: "old.md", Change: wiki.ChangeRenamed}, "old.md → new.md"},
 	} {
-		if got := diffHeader(tt.in); got != tt.want {
-			t.Errorf("diffHeader(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := fileName(tt.f); got != tt.want {
+			t.Errorf("fileName(%+v) = %q, want %q", tt.f, got, tt.want)
 		}
 	}
 }

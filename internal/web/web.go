@@ -1,7 +1,10 @@
 // Package web serves the pages where people review what assistants
 // changed: the changes timeline and each commit's page with the diff of
 // every note. Pages are rendered on the server with html/template and read
-// without JavaScript. The package reads the wiki through wiki.Wiki only.
+// without JavaScript. The package reads and changes the wiki through
+// wiki.Wiki only: its results carry everything a page shows (diffs as
+// hunks, note bodies, commits' trailers, review marks), and the pages word
+// the core's messages with words of their own.
 package web
 
 import (
@@ -232,11 +235,10 @@ func statusTitle(status int) string {
 
 // explain words a contract error for a page: its message, then its hint.
 func explain(e *wiki.Error) string {
-	var plain wiki.Words // references by name, until the pages have words of their own
 	if e.Hint == "" {
-		return plain.Say(e.Message)
+		return words.Say(e.Message)
 	}
-	return plain.Say(e.Message) + "; " + plain.Say(e.Hint)
+	return words.Say(e.Message) + "; " + words.Say(e.Hint)
 }
 
 // failure returns the HTTP status and the message of the page for a
@@ -245,9 +247,9 @@ func failure(err error) (status int, msg string) {
 	var e *wiki.Error
 	switch {
 	case errors.As(err, &e) && e.Code == wiki.CodeNotFound:
-		return http.StatusNotFound, e.Message
+		return http.StatusNotFound, words.Say(e.Message)
 	case errors.As(err, &e) && (e.Code == wiki.CodeInvalidParams || e.Code == wiki.CodeInvalidQuery || e.Code == wiki.CodeAmbiguous):
-		return http.StatusBadRequest, e.Message
+		return http.StatusBadRequest, words.Say(e.Message)
 	case errors.As(err, &e) && e.Code == wiki.CodeNoSpace:
 		return http.StatusInsufficientStorage, explain(e)
 	case errors.As(err, &e) && (e.Code == wiki.CodeLocalChanges || e.Code == wiki.CodeLocked ||

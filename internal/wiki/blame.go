@@ -39,6 +39,10 @@ type BlameEntry struct {
 	Author  string
 	Date    time.Time // the author date
 	Subject string
+	// Client and Tool are the commit's Wiki-Client and Wiki-Tool trailers:
+	// who made it through wikid, and by what; "" for a commit made
+	// without wikid.
+	Client, Tool string
 	// OldPath is the note's path in that commit when it was renamed since.
 	OldPath string
 	// OriginUnknown is set when the note's older version that might have
@@ -92,7 +96,7 @@ func (w *Wiki) Blame(ctx context.Context, req BlameRequest) (*BlameResult, error
 		}
 		e := BlameEntry{Start: start, End: end, Commit: r.Commit.ID, Short: shortID(r.Commit.ID),
 			Author: who(r.Commit.Author), Date: r.Commit.Author.When, Subject: r.Commit.Subject,
-			OriginUnknown: r.OriginUnknown}
+			Client: r.Commit.Client, Tool: r.Commit.Tool, OriginUnknown: r.OriginUnknown}
 		if r.File != f.Path {
 			e.OldPath = notePathOf(r.File)
 		}

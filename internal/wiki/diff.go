@@ -59,6 +59,9 @@ type DiffFile struct {
 	// LinesUnknown is set, with Additions and Deletions 0, when a version
 	// of the file is missing from the repository (a partial clone).
 	LinesUnknown bool
+	// Hunks are the file's part of Diff as structure; none for a file
+	// left out of it, or with no line changed (a pure rename).
+	Hunks []DiffHunk
 }
 
 // versionDiff is the two versions of one file; unknown when one of them is
@@ -102,6 +105,7 @@ func (w *Wiki) Diff(ctx context.Context, req DiffRequest) (*DiffResult, error) {
 		return nil, err
 	}
 	var text []textdiff.FileDiff
+	var shown []int // the index in res.Files of each file of text
 	for _, d := range diffs {
 		f := diffFile(d.FileDiff)
 		if d.unknown {
@@ -118,12 +122,17 @@ func (w *Wiki) Diff(ctx context.Context, req DiffRequest) (*DiffResult, error) {
 		res.Deletions += f.Deletions
 		res.Files = append(res.Files, f)
 		text = append(text, d.FileDiff)
+		shown = append(shown, len(res.Files)-1)
 	}
 	ctxLines := req.Context
 	if ctxLines == 0 {
 		ctxLines = DefaultDiffContext
 	}
-	res.Diff = textdiff.Unified(text, max(ctxLines, 0))
+	var hunks [][]textdiff.Hunk
+	res.Diff, hunks = textdiff.UnifiedHunks(text, max(ctxLines, 0))
+	for i, h := range hunks {
+		res.Files[shown[i]].Hunks = diffHunks(h)
+	}
 	return res, nil
 }
 

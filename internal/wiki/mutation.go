@@ -75,7 +75,10 @@ type Result struct {
 	DryRun  bool
 	Changes []NoteChange
 	// Diff is the unified diff of the change; set on a dry run.
-	Diff    string
+	Diff string
+	// Files are the files of Diff, in its order, each with its hunks: the
+	// same diff as structure, for a front end to show; set on a dry run.
+	Files   []DiffFile
 	Risk    string
 	Summary string
 	// Metadata holds the frontmatter before and after, for update_metadata.
@@ -222,10 +225,12 @@ func (t *txn) finish(ctx context.Context, tool string, m Mutation) (*Result, err
 		if err := t.w.store.CheckWorktree(ctx, t.head.Commit, files); err != nil {
 			return nil, err
 		}
-		res.Diff = textdiff.Unified(diffs, 3)
+		var hunks [][]textdiff.Hunk
+		res.Diff, hunks = textdiff.UnifiedHunks(diffs, 3)
 		for i, s := range sources {
 			res.Changes[i].Version = s.version()
 		}
+		res.Files = previewFiles(diffs, res.Changes, hunks)
 		return res, nil
 	}
 	req := CommitRequest{

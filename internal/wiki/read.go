@@ -56,6 +56,11 @@ type ReadResult struct {
 	Backlinks []Backlink
 	Section   string
 	Content   string
+	// BodyStart is the byte offset in Content where the note's body
+	// starts, past its frontmatter: 0 for a section or a window that
+	// starts past the frontmatter, len(Content) for one that ends within
+	// it. Content[BodyStart:] is the body a front end renders.
+	BodyStart int
 	// Offset and TotalChars count characters of the content (the section's
 	// when one was asked for); NextOffset continues a truncated read.
 	Offset     int
@@ -125,6 +130,7 @@ func (w *Wiki) Read(ctx context.Context, req ReadRequest) (*ReadResult, error) {
 		max = DefaultMaxChars
 	}
 	res.Content, res.Offset, res.TotalChars, res.Truncated = window(content, req.Offset, max)
+	res.BodyStart = bodyStart(n, req.Section != "", content, res.Offset, len(res.Content))
 	if res.Truncated {
 		res.NextOffset = res.Offset + utf8.RuneCountInString(res.Content)
 	}

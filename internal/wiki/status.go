@@ -117,7 +117,8 @@ type SyncStatus struct {
 	Conflicts []string
 }
 
-// SyncReporter tells the state of syncing, for Status.
+// SyncReporter tells the state of syncing, for Status. A status that is
+// not Configured leaves Status saying that sync is not configured.
 type SyncReporter interface {
 	SyncStatus(ctx context.Context) SyncStatus
 }
@@ -130,7 +131,7 @@ func (w *Wiki) SetSyncReporter(r SyncReporter) {
 }
 
 // RestoreReporter tells what was put back after a commit made elsewhere
-// dropped it by accident (see package sync's Guard), for Status.
+// dropped it by accident (see package gitsync's Guard), for Status.
 type RestoreReporter interface {
 	Restored() []string
 }
@@ -142,17 +143,11 @@ func (w *Wiki) SetRestoreReporter(r RestoreReporter) {
 	w.restores = r
 }
 
-// SyncReporter returns what SetSyncReporter set, or nil.
-func (w *Wiki) SyncReporter() SyncReporter {
+// syncReporter returns what SetSyncReporter set, or nil.
+func (w *Wiki) syncReporter() SyncReporter {
 	w.syncMu.Lock()
 	defer w.syncMu.Unlock()
 	return w.sync
-}
-
-// blocker is a Store that can tell why a commit would fail now.
-type blocker interface {
-	// Blocked returns why, or "".
-	Blocked(ctx context.Context) string
 }
 
 // Status reports the wiki's state. It reads HEAD and lists the notes at
@@ -166,14 +161,7 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	gitDir := filepath.Dir(w.store.Dir())
-	var unwritable string
-	if u, ok := w.store.(interface{ Unwritable() string }); ok && u.Unwritable() != "" {
-		unwritable = u.Unwritable()
-		if g, ok := w.store.(interface{ GitDir() string }); ok {
-			gitDir = g.GitDir()
-		}
-	}
+	gitDir, unwritable := w.store.GitDir(), w.store.Unwritable()
 	st := &Status{
 		Repository: gitDir, GitDir: gitDir,
 		Branch: BranchName(head.Branch), Detached: head.Detached,
@@ -184,8 +172,10 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 	if mine := w.writeBranch(); mine != "" && !head.Detached && head.Branch != mine {
 		st.WritesTo = BranchName(mine)
 	}
-	if r := w.SyncReporter(); r != nil {
-		st.Sync = r.SyncStatus(ctx)
+	if r := w.syncReporter(); r != nil {
+		if s := r.SyncStatus(ctx); s.Configured {
+			st.Sync = s
+		}
 	}
 	w.syncMu.Lock()
 	restores := w.restores
@@ -193,8 +183,8 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 	if restores != nil {
 		st.Restored = restores.Restored()
 	}
-	if b, ok := w.store.(blocker); ok && !w.opts.ReadOnly {
-		st.Blocked = b.Blocked(ctx)
+	if !w.opts.ReadOnly {
+		st.Blocked = w.store.Blocked(ctx)
 	}
 	if unwritable != "" {
 		st.DerivedDir = w.store.Dir()
@@ -245,8 +235,8 @@ func (w *Wiki) Derived(ctx context.Context) (index IndexStatus, history, graph D
 	if w.graphLane != nil {
 		graph = derived(true, w.graph.Commit(), head.Commit)
 	}
-	if b, ok := w.store.(blocker); ok && !w.opts.ReadOnly {
-		blocked = b.Blocked(ctx)
+	if !w.opts.ReadOnly {
+		blocked = w.store.Blocked(ctx)
 	}
 	index.Behind = -1
 	if w.indexLane != nil {

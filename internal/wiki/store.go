@@ -65,6 +65,29 @@ type Store interface {
 	// Dir returns the directory for wikid's derived state: ".git/wikid" in a
 	// checkout, "wikid" inside a bare repository. It is not created.
 	Dir() string
+	// GitDir returns the repository's git directory: the .git folder of a
+	// checkout, the repository itself when it is bare.
+	GitDir() string
+	// Unwritable says why this user cannot change the repository, or ""
+	// when they can.
+	Unwritable() string
+	// Blocked says why a commit would fail with LOCKED now (a git lock
+	// file that wikid did not take), or "".
+	Blocked(ctx context.Context) string
+	// UserIdentity returns the person git would record as the author of a
+	// commit made in the repository, read from getenv and git's
+	// configuration files as git reads them; a name or an email found
+	// nowhere stays empty. It returns an error naming a configuration file
+	// that exists but cannot be read or parsed.
+	UserIdentity(getenv func(string) string) (Identity, error)
+	// ReviewNotes returns the note ReviewNotesRef holds for each of
+	// commits (full ids) that has one, by commit id.
+	ReviewNotes(ctx context.Context, commits []string) (map[string]string, error)
+	// WriteReviewNotes changes the notes ReviewNotesRef holds for the
+	// commits of req, all of them or, when one fails, none: the ref is put
+	// back. Without req.Replace, a commit that has a note fails it with
+	// an error of code CONFLICT.
+	WriteReviewNotes(ctx context.Context, req ReviewNotesRequest) error
 	// Close releases the repository.
 	Close(ctx context.Context) error
 }

@@ -149,9 +149,6 @@ func (w *Wiki) addLane(s DerivedStore) *lane {
 // Options returns the options the wiki runs with, defaults filled in.
 func (w *Wiki) Options() Options { return w.opts }
 
-// Store returns the repository the wiki reads and writes, for the packages
-// that work on it beside the wiki (sync).
-func (w *Wiki) Store() Store { return w.store }
 
 // head returns HEAD and the snapshot of its commit.
 func (w *Wiki) head(ctx context.Context) (Head, Snapshot, error) {

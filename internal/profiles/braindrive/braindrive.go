@@ -344,7 +344,7 @@ func bdApply(ctx context.Context, s *tool.Env, a *bdEditArgs, dryRun bool) (*wik
 func bdCommitted(ctx context.Context, s *tool.Env, res *wiki.Result) (any, string, error) {
 	sha := res.Commit
 	if sha == "" {
-		head, err := s.Wiki.Store().Head(ctx)
+		head, err := s.Wiki.Head(ctx)
 		if err != nil {
 			return nil, "", err
 		}
@@ -452,12 +452,12 @@ func bdActivity() *tool.Tool {
 				}
 				// The file, with its extension, that the commit changed
 				// (the first, when it changed several).
-				if info, err := s.Wiki.Store().CommitInfo(ctx, c.Commit); err == nil {
+				if info, err := s.Wiki.Commit(ctx, c.Commit); err == nil {
 					parent := ""
 					if len(info.Parents) > 0 {
 						parent = info.Parents[0]
 					}
-					if changes, err := s.Wiki.Store().Changes(ctx, parent, c.Commit); err == nil {
+					if changes, err := s.Wiki.Changes(ctx, parent, c.Commit); err == nil {
 						for _, ch := range changes {
 							if note.IsMarkdown(ch.Path) {
 								e.Path = ch.Path

@@ -248,7 +248,7 @@ func sizeChange(ctx context.Context, w *wiki.Wiki, res *wiki.Result) int64 {
 		return 0
 	}
 	size := func(commit string) int64 {
-		snap, err := w.Store().Snapshot(ctx, commit)
+		snap, err := w.Snapshot(ctx, commit)
 		if err != nil {
 			return 0
 		}
@@ -258,7 +258,7 @@ func sizeChange(ctx context.Context, w *wiki.Wiki, res *wiki.Result) int64 {
 		}
 		return f.Size
 	}
-	info, err := w.Store().CommitInfo(ctx, res.Commit)
+	info, err := w.Commit(ctx, res.Commit)
 	if err != nil || len(info.Parents) == 0 {
 		return size(res.Commit)
 	}

@@ -216,7 +216,7 @@ func obNoteInfo() *tool.Tool {
 			if err != nil {
 				return nil, err
 			}
-			body := r.Content[note.Parse(r.Path, []byte(r.Content)).BodyStart:]
+			body := r.Content[r.BodyStart:]
 			images := 0
 			for _, l := range append(obWikiLink.FindAllString(body, -1), obMDLink.FindAllString(body, -1)...) {
 				if strings.HasPrefix(l, "!") && imaging.TypeOf(strings.Trim(strings.SplitN(strings.Trim(l, "![]()"), "|", 2)[0], " ")) != "" {

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -260,7 +259,7 @@ func obSearchByProperty() *tool.Tool {
 				}
 				x := map[string]any{"path": obFile(ctx, s, r.Path), "title": r.Title, "value": v}
 				if width > 0 {
-					x["context"] = clipped(r.Content[note.Parse(r.Path, []byte(r.Content)).BodyStart:], width)
+					x["context"] = clipped(r.Content[r.BodyStart:], width)
 				}
 				results = append(results, x)
 			}

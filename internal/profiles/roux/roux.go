@@ -115,7 +115,7 @@ func rxRead(ctx context.Context, s *tool.Env, snap wiki.Snapshot, id string, max
 		n.Tags = []string{}
 	}
 	if max > 0 {
-		body := strings.TrimLeft(res.Content[note.Parse(res.Path, []byte(res.Content)).BodyStart:], "\n")
+		body := strings.TrimLeft(res.Content[res.BodyStart:], "\n")
 		c, _ := tool.Clip(body, max)
 		n.Content = &c
 	}
@@ -579,8 +579,7 @@ func rxUpdate() *tool.Tool {
 				}
 			}
 			if a.Content != nil {
-				n := note.Parse(cur.Path, []byte(cur.Content))
-				steps = append(steps, wiki.Change{Write: &wiki.WriteRequest{Path: target, Content: cur.Content[:n.BodyStart] + *a.Content, Overwrite: true}})
+				steps = append(steps, wiki.Change{Write: &wiki.WriteRequest{Path: target, Content: cur.Content[:cur.BodyStart] + *a.Content, Overwrite: true}})
 			}
 			if a.Title != nil || a.Tags != nil {
 				ch := note.MetaChange{Title: a.Title, Tags: a.Tags}

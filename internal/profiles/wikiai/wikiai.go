@@ -172,7 +172,7 @@ func waNote(ctx context.Context, s *tool.Env, path, version string) (string, err
 	if m := stamp(res.Modified); m != "" {
 		fmt.Fprintf(&b, "**Updated:** %s\n", m)
 	}
-	body := res.Content[note.Parse(res.Path, []byte(res.Content)).BodyStart:]
+	body := res.Content[res.BodyStart:]
 	b.WriteString("\n---\n\n")
 	b.WriteString(strings.TrimLeft(body, "\n"))
 	return b.String(), nil
@@ -236,12 +236,11 @@ func runWAUpdate(ctx context.Context, s *tool.Env, a *waUpdateArgs) (any, string
 	if a.Content != nil {
 		// The content replaces the body; the frontmatter (title, tags)
 		// stays, as Wiki-AI keeps them apart from the content.
-		n := note.Parse(cur.Path, []byte(cur.Content))
 		body := *a.Content
 		if strings.HasPrefix(body, "---\n") {
 			body = "\n" + body // not frontmatter: the note's is kept
 		}
-		steps = append(steps, wiki.Change{Write: &wiki.WriteRequest{Path: target, Content: cur.Content[:n.BodyStart] + body, Overwrite: true}})
+		steps = append(steps, wiki.Change{Write: &wiki.WriteRequest{Path: target, Content: cur.Content[:cur.BodyStart] + body, Overwrite: true}})
 	}
 	if a.Title != nil || a.Tags != nil || a.AddTags != nil || a.RemoveTags != nil {
 		ch := note.MetaChange{Title: a.Title, Tags: a.Tags, AddTags: a.AddTags, RemoveTags: a.RemoveTags}

@@ -1,4 +1,4 @@
-package sync_test
+package gitsync_test
 
 import (
 	"context"
@@ -6,16 +6,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wikid/wikid/internal/gitsync"
 	"github.com/wikid/wikid/internal/gittest"
-	wsync "github.com/wikid/wikid/internal/sync"
 )
 
 func TestGuard_Check(t *testing.T) {
 	ctx := context.Background()
-	setup := func(t *testing.T) (*machine, *wsync.Guard) {
+	setup := func(t *testing.T) (*machine, *gitsync.Guard) {
 		remote := remoteWith(t, map[string]string{"plan.md": "# Plan\n", "other.md": "# Other\n"})
 		m := cloneOf(t, remote)
-		return m, wsync.NewGuard(m.w, m.dir, nil)
+		return m, gitsync.NewGuard(m.w, m.dir, nil)
 	}
 
 	t.Run("a commit from a stale index drops a new note: it comes back", func(t *testing.T) {

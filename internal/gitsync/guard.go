@@ -1,4 +1,4 @@
-package sync
+package gitsync
 
 import (
 	"bytes"
@@ -61,10 +61,14 @@ type pendingRestore struct {
 // retryFor is how long a refused restore is tried again.
 const retryFor = 2 * time.Minute
 
-// NewGuard returns the guard of the wiki w, whose repository is at dir.
+// NewGuard returns the guard of the wiki w, whose repository git reads at
+// dir ("" for its git directory).
 func NewGuard(w *wiki.Wiki, dir string, logger *slog.Logger) *Guard {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
+	}
+	if dir == "" {
+		dir = w.GitDir()
 	}
 	return &Guard{w: w, dir: dir, logger: logger}
 }
@@ -79,7 +83,7 @@ func (g *Guard) Restored() []string {
 // Run checks every move of HEAD until ctx is done, polling every interval.
 func (g *Guard) Run(ctx context.Context, interval time.Duration) {
 	last := ""
-	if head, err := g.w.Store().Head(ctx); err == nil {
+	if head, err := g.w.Head(ctx); err == nil {
 		last = head.Commit
 	}
 	g.checkRewinds(ctx) // notes where the reflog ends
@@ -93,7 +97,7 @@ func (g *Guard) Run(ctx context.Context, interval time.Duration) {
 		}
 		g.retry(ctx)
 		g.checkRewinds(ctx)
-		head, err := g.w.Store().Head(ctx)
+		head, err := g.w.Head(ctx)
 		if err != nil || head.Commit == last || head.Detached {
 			continue
 		}
@@ -122,11 +126,11 @@ func (g *Guard) Check(ctx context.Context, from, to string) ([]string, error) {
 		if len(ids) < 2 {
 			continue // a root commit drops nothing
 		}
-		info, err := g.w.Store().CommitInfo(ctx, ids[0])
+		c, err := g.w.Commit(ctx, ids[0])
 		if err != nil {
 			return all, err
 		}
-		msg := info.Message
+		msg := c.Message
 		if isWikid(msg) {
 			continue
 		}
@@ -232,7 +236,7 @@ type drop struct {
 // accident.
 func (g *Guard) dropped(ctx context.Context, commit string, parents []string, msg string) (map[string]drop, error) {
 	out := map[string]drop{}
-	store := g.w.Store()
+	store := g.w
 	// blob returns the version of file at commit c, "" when it has none.
 	blob := func(c, file string) string {
 		snap, err := store.Snapshot(ctx, c)
@@ -313,7 +317,7 @@ func (g *Guard) dropped(ctx context.Context, commit string, parents []string, ms
 		if !isWikid(body) || strings.Contains(body, "Wiki-Tool: guard") {
 			continue
 		}
-		info, err := store.CommitInfo(ctx, id)
+		info, err := store.Commit(ctx, id)
 		if err != nil || len(info.Parents) == 0 || blob(info.Parents[0], c.Path) != c.NewBlob {
 			continue // not an exact undo of that change
 		}
@@ -334,7 +338,7 @@ func (g *Guard) dropped(ctx context.Context, commit string, parents []string, ms
 // back as it was is left alone. A change to the notes while the guard
 // works makes it look again, up to three times.
 func (g *Guard) restore(ctx context.Context, commit string, dropped map[string]drop, why string) (bool, error) {
-	store := g.w.Store()
+	store := g.w
 	left, err := store.Snapshot(ctx, commit)
 	if err != nil {
 		return false, err

@@ -1,4 +1,4 @@
-package sync_test
+package gitsync_test
 
 import (
 	"context"
@@ -9,12 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	gosync "sync"
+	"sync"
 	"testing"
 
+	"github.com/wikid/wikid/internal/gitsync"
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/note"
-	wsync "github.com/wikid/wikid/internal/sync"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -37,14 +37,14 @@ func TestSyncer_Converge(t *testing.T) {
 	remote := remoteWith(t, seed)
 	machines := []*machine{cloneOf(t, remote), cloneOf(t, remote), cloneOf(t, remote)}
 
-	var mu gosync.Mutex
+	var mu sync.Mutex
 	var acked []string // tokens of acknowledged changes that must survive
 	ack := func(token string) {
 		mu.Lock()
 		acked = append(acked, token)
 		mu.Unlock()
 	}
-	var wg gosync.WaitGroup
+	var wg sync.WaitGroup
 	for i, m := range machines {
 		wg.Add(1)
 		go func() {
@@ -167,7 +167,7 @@ func randomChanges(t *testing.T, m *machine, i, n int, ack func(string)) {
 		if rng.IntN(100) < 15 {
 			// A push the others kept beating is pushed by a later round,
 			// as the daemon's next one would.
-			if _, err := m.s.Round(ctx); err != nil && !errors.Is(err, wsync.ErrRejected) {
+			if _, err := m.s.Round(ctx); err != nil && !errors.Is(err, gitsync.ErrRejected) {
 				t.Errorf("machine %d, sync after change %d: %v", i, k, err)
 				return
 			}

@@ -1,4 +1,4 @@
-package sync_test
+package gitsync_test
 
 import (
 	"context"
@@ -6,13 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	gosync "sync"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/wikid/wikid/internal/gitsync"
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/note"
-	wsync "github.com/wikid/wikid/internal/sync"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -56,9 +56,9 @@ func TestGuard_RaceWithGit(t *testing.T) {
 // failed call (LOCAL_CHANGES, LOCKED, CONFLICT, OTHER_BRANCH or NOT_FOUND
 // while git holds the checkout) is skipped.
 func assistants(ctx context.Context, m *machine, run time.Duration) map[string]string {
-	var mu gosync.Mutex
+	var mu sync.Mutex
 	acked := map[string]string{} // note file → last acknowledged content
-	var wg gosync.WaitGroup
+	var wg sync.WaitGroup
 	deadline := time.Now().Add(run)
 	for w := range 8 {
 		wg.Add(1)
@@ -175,7 +175,7 @@ func retryGit(dir string, args ...string) {
 // returns how many, and what the guard restored.
 func raceWithPerson(t *testing.T, m *machine, run time.Duration, person func(i int)) (lost int, restored []string) {
 	t.Helper()
-	guard := wsync.NewGuard(m.w, m.dir, nil)
+	guard := gitsync.NewGuard(m.w, m.dir, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	guardDone := make(chan struct{})

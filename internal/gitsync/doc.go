@@ -1,4 +1,4 @@
-// Package sync keeps a wiki in step with its copies on other machines:
+// Package gitsync keeps a wiki in step with its copies on other machines:
 // a round fetches the branch's upstream, integrates it and pushes.
 //
 // Integration never rewrites history, since the commits of acknowledged
@@ -24,6 +24,12 @@
 //
 // The network side runs the git command (see remote.go), so that remotes,
 // credential helpers, SSH configuration and known_hosts work as they do for
-// the person's own git; everything else reads and writes the repository
-// through the wiki.
-package sync
+// the person's own git; so do the exchange of review marks (git notes
+// merge) and the guard's few questions of history that the store has no
+// answer for. Commits, trees and refs are read, and the branch written,
+// through the wiki (wiki.Wiki's Head, Commit, Snapshot, Changes,
+// Integrate and RestoreDropped), never round it through its store.
+//
+// The program makes one Syncer per wiki and hands it to what syncs: the
+// daemon's timer, the sync command run in the daemon, the sync tool.
+package gitsync

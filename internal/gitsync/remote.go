@@ -1,11 +1,10 @@
-package sync
+package gitsync
 
 import (
 	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
-	"net/url"
 	"os"
 	"os/exec"
 	"regexp"
@@ -19,7 +18,12 @@ import (
 // remote exactly as the person's own git does: the same remotes and
 // insteadOf rewrites, credential helpers, ~/.ssh/config, the SSH agent and
 // known_hosts, proxies. git never prompts: without credentials it fails,
-// and the failure is reported without any secret in it.
+// and the failure is reported without any secret in it. The same command
+// reads what is the remote's business (the branch's upstream in git's
+// configuration, the remote-tracking refs it moves, how far they are
+// apart) and the few questions of history the store has no answer for (a
+// range of commits, the last commit to touch a path in it, where a reflog
+// lives); the commits and trees themselves are read through the wiki.
 
 // TokenEnv names the environment variable that may hold a token for HTTPS
 // remotes (a personal access token of GitHub, GitLab, Gitea...): git sends
@@ -37,6 +41,9 @@ type Upstream struct {
 }
 
 func (u Upstream) String() string { return u.Remote + "/" + u.Branch }
+
+// tracking is the remote-tracking ref of the upstream branch.
+func (u Upstream) tracking() string { return "refs/remotes/" + u.Remote + "/" + u.Branch }
 
 // git runs git in dir with no prompt allowed and returns its standard
 // output. Its error holds git's message, with any password or token in a
@@ -106,22 +113,17 @@ func upstream(ctx context.Context, dir, branch string) (Upstream, error) {
 	return u, nil
 }
 
-// fetch fetches the upstream branch into its remote-tracking ref and
-// returns its commit; "" when the remote has no such branch yet.
-func fetch(ctx context.Context, dir string, u Upstream) (string, error) {
-	tracking := "refs/remotes/" + u.Remote + "/" + u.Branch
+// fetch fetches the upstream branch into its remote-tracking ref. It
+// returns false when the remote has no such branch yet.
+func fetch(ctx context.Context, dir string, u Upstream) (bool, error) {
 	if _, err := git(ctx, dir, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", u.Remote,
-		"+refs/heads/"+u.Branch+":"+tracking); err != nil {
+		"+refs/heads/"+u.Branch+":"+u.tracking()); err != nil {
 		if strings.Contains(err.Error(), "couldn't find remote ref") {
-			return "", nil // the first push makes it
+			return false, nil // the first push makes it
 		}
-		return "", err
+		return false, err
 	}
-	out, err := git(ctx, dir, "rev-parse", "--verify", "--quiet", tracking+"^{commit}")
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimSpace(out), nil
+	return true, nil
 }
 
 // push pushes commit to the upstream branch, only as a fast-forward of what
@@ -140,22 +142,8 @@ func push(ctx context.Context, dir, commit string, u Upstream) error {
 		return err
 	}
 	// Keep the remote-tracking ref in step, as git push does.
-	_, _ = git(ctx, dir, "update-ref", "refs/remotes/"+u.Remote+"/"+u.Branch, commit)
+	_, _ = git(ctx, dir, "update-ref", u.tracking(), commit)
 	return nil
-}
-
-// remoteURL returns the remote's URL without credentials, for messages.
-func remoteURL(ctx context.Context, dir, remote string) string {
-	out, err := git(ctx, dir, "remote", "get-url", remote)
-	if err != nil {
-		return remote
-	}
-	s := strings.TrimSpace(out)
-	if u, err := url.Parse(s); err == nil && u.User != nil {
-		u.User = nil
-		return u.String()
-	}
-	return Redact(s)
 }
 
 // hintFor says what to do about a failure git reported.

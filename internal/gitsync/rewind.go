@@ -1,4 +1,4 @@
-package sync
+package gitsync
 
 import (
 	"bytes"
@@ -77,7 +77,7 @@ func (r *reflogReader) next() []reflogEntry {
 // checkRewinds reads the reflog of the branch HEAD is on and puts back the
 // acknowledged changes that an unmoving reset took off it.
 func (g *Guard) checkRewinds(ctx context.Context) {
-	head, err := g.w.Store().Head(ctx)
+	head, err := g.w.Head(ctx)
 	if err != nil || head.Branch == "" {
 		return
 	}
@@ -96,7 +96,7 @@ func (g *Guard) checkRewinds(ctx context.Context) {
 		if e.message != unmovingReset || e.old == e.new || strings.Trim(e.old, "0") == "" || strings.Trim(e.new, "0") == "" {
 			continue
 		}
-		if back, err := g.w.Store().IsAncestor(ctx, e.new, e.old); err != nil || !back {
+		if back, err := g.w.IsAncestor(ctx, e.new, e.old); err != nil || !back {
 			continue
 		}
 		dropped, err := g.rewound(ctx, e.new, e.old)
@@ -119,7 +119,7 @@ func (g *Guard) checkRewinds(ctx context.Context) {
 // (those a reset took off the branch, to being the old tip) is wikid's, as
 // to has them; a note wikid deleted is left out.
 func (g *Guard) rewound(ctx context.Context, from, to string) (map[string]drop, error) {
-	store := g.w.Store()
+	store := g.w
 	changes, err := store.Changes(ctx, from, to)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package sync_test
+package gitsync_test
 
 import (
 	"context"
@@ -14,16 +14,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	gosync "sync"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/wikid/wikid/internal/gitstore"
+	"github.com/wikid/wikid/internal/gitsync"
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/graph"
 	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/note"
-	wsync "github.com/wikid/wikid/internal/sync"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -31,7 +31,7 @@ import (
 type machine struct {
 	dir string
 	w   *wiki.Wiki
-	s   *wsync.Syncer
+	s   *gitsync.Syncer
 }
 
 // remoteWith returns a bare repository holding one commit of files, as the
@@ -77,7 +77,7 @@ func openMachine(t *testing.T, dir string) *machine {
 	}
 	t.Cleanup(func() { w.Close(ctx) })
 	now := func() time.Time { return time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC) }
-	s := wsync.New(w, wsync.Options{Dir: dir, Now: now})
+	s := gitsync.New(w, gitsync.Options{Dir: dir, Now: now})
 	w.SetSyncReporter(s)
 	return &machine{dir: dir, w: w, s: s}
 }
@@ -89,7 +89,7 @@ func (m *machine) write(t *testing.T, path, content string) {
 	}
 }
 
-func (m *machine) round(t *testing.T) *wsync.Result {
+func (m *machine) round(t *testing.T) *gitsync.Result {
 	t.Helper()
 	res, err := m.s.Round(context.Background())
 	if err != nil {
@@ -390,7 +390,7 @@ func TestSyncer_Round(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer w.Close(context.Background())
-		_, err = wsync.New(w, wsync.Options{Dir: dir}).Round(context.Background())
+		_, err = gitsync.New(w, gitsync.Options{Dir: dir}).Round(context.Background())
 		if wiki.CodeOf(err) != wiki.CodeInvalidParams {
 			t.Errorf("err %v, want INVALID_PARAMS", err)
 		}
@@ -399,7 +399,7 @@ func TestSyncer_Round(t *testing.T) {
 
 func TestRedact(t *testing.T) {
 	in := "fatal: unable to access 'https://ada:tok3n@example.com/wiki.git/': and http://u@h/x"
-	if got := wsync.Redact(in); strings.Contains(got, "tok3n") || strings.Contains(got, "ada") || strings.Contains(got, "u@") {
+	if got := gitsync.Redact(in); strings.Contains(got, "tok3n") || strings.Contains(got, "ada") || strings.Contains(got, "u@") {
 		t.Errorf("Redact = %q", got)
 	}
 }
@@ -533,9 +533,9 @@ func TestSyncer_RoundWhileWriting(t *testing.T) {
 	gittest.Git(t, filepath.Dir(other), "clone", "-q", "-b", "main", remote, other)
 	ctx := context.Background()
 
-	var mu gosync.Mutex
+	var mu sync.Mutex
 	var acked []string
-	var wg gosync.WaitGroup
+	var wg sync.WaitGroup
 	for w := range 3 {
 		wg.Add(1)
 		go func() {
@@ -566,7 +566,7 @@ func TestSyncer_RoundWhileWriting(t *testing.T) {
 		}
 		gittest.Commit(t, other, fmt.Sprintf("remote %d", r), changes)
 		gittest.Git(t, other, "push", "-q", "origin", "HEAD:main")
-		if _, err := a.s.Round(ctx); err != nil && !errors.Is(err, wsync.ErrRejected) {
+		if _, err := a.s.Round(ctx); err != nil && !errors.Is(err, gitsync.ErrRejected) {
 			t.Fatalf("round %d: %v", r, err)
 		}
 	}
@@ -593,7 +593,7 @@ func TestSyncer_TokenFromEnvironment(t *testing.T) {
 	remote := remoteWith(t, map[string]string{"plan.md": "# Plan\n"})
 	gittest.Git(t, remote, "config", "http.receivepack", "true")
 	url := smartHTTP(t, filepath.Dir(remote), "x-access-token", "tok-123") + "/" + filepath.Base(remote)
-	t.Setenv(wsync.TokenEnv, "tok-123")
+	t.Setenv(gitsync.TokenEnv, "tok-123")
 	dir := filepath.Join(t.TempDir(), "clone")
 	auth := "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("x-access-token:tok-123"))
 	gittest.Git(t, filepath.Dir(dir), "-c", "http.extraHeader="+auth, "clone", "-q", "-b", "main", url, dir)
@@ -603,7 +603,7 @@ func TestSyncer_TokenFromEnvironment(t *testing.T) {
 		t.Errorf("%+v", res)
 	}
 	checkInSync(t, a, remote)
-	t.Setenv(wsync.TokenEnv, "wrong")
+	t.Setenv(gitsync.TokenEnv, "wrong")
 	a.write(t, "more", "# More\n")
 	if _, err := a.s.Round(context.Background()); err == nil || strings.Contains(err.Error(), "wrong") {
 		t.Errorf("err %v", err)

@@ -1,4 +1,4 @@
-package sync
+package gitsync
 
 import (
 	"context"
@@ -23,6 +23,7 @@ const (
 // state is what the status tells of past rounds.
 type state struct {
 	auto        bool
+	rounds      int      // rounds begun
 	upstream    Upstream // of the last round
 	lastSuccess time.Time
 	lastError   string
@@ -51,12 +52,19 @@ func (s *Syncer) record(res *Result, err error) {
 
 // SyncStatus tells the state of syncing: the upstream, how far the branch
 // and the remote branch are apart as of the last fetch, the last round's
-// outcome and the conflict copies made.
+// outcome and the conflict copies made. Until Run starts or a round is
+// asked for, it is not Configured: the wiki's Status then says how to
+// sync.
 func (s *Syncer) SyncStatus(ctx context.Context) wiki.SyncStatus {
 	s.stateMu.Lock()
 	st := s.state
 	st.conflicts = append([]string(nil), s.state.conflicts...)
 	s.stateMu.Unlock()
+	if !st.auto && st.rounds == 0 {
+		// Neither set up to sync nor asked to: nothing to tell, and
+		// Status says how to sync.
+		return wiki.SyncStatus{Ahead: -1, Behind: -1}
+	}
 	out := wiki.SyncStatus{Configured: true, Auto: st.auto, Ahead: -1, Behind: -1,
 		LastError: st.lastError, Conflicts: st.conflicts}
 	if !st.lastSuccess.IsZero() {
@@ -67,14 +75,14 @@ func (s *Syncer) SyncStatus(ctx context.Context) wiki.SyncStatus {
 	// for it costs a few processes, which a status need not pay each time.
 	u := st.upstream
 	if u.Remote == "" {
-		if head, err := s.repo.Head(ctx); err == nil && !head.Detached {
+		if head, err := s.w.Head(ctx); err == nil && !head.Detached {
 			u, _ = upstream(ctx, s.opts.Dir, head.Branch)
 		}
 	}
 	if u.Remote != "" {
 		out.Upstream = u.String()
 		if counts, err := git(ctx, s.opts.Dir, "rev-list", "--left-right", "--count",
-			"HEAD...refs/remotes/"+u.Remote+"/"+u.Branch); err == nil {
+			"HEAD..."+u.tracking()); err == nil {
 			if f := strings.Fields(counts); len(f) == 2 {
 				out.Ahead, _ = strconv.Atoi(f[0])
 				out.Behind, _ = strconv.Atoi(f[1])
@@ -128,7 +136,7 @@ func (s *Syncer) Run(ctx context.Context, interval, pushDelay time.Duration) {
 		case <-poll.C:
 		}
 		now := time.Now()
-		if head, err := s.repo.Head(ctx); err == nil && head.Commit != lastHead {
+		if head, err := s.w.Head(ctx); err == nil && head.Commit != lastHead {
 			if lastHead != "" {
 				changedAt = now
 			}
@@ -152,7 +160,7 @@ func (s *Syncer) Run(ctx context.Context, interval, pushDelay time.Duration) {
 			wait = interval
 		}
 		next, changedAt = time.Now().Add(wait), time.Time{}
-		if head, err := s.repo.Head(ctx); err == nil {
+		if head, err := s.w.Head(ctx); err == nil {
 			lastHead = head.Commit // the round's own merge is not a change to push
 		}
 	}

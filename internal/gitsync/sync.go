@@ -1,4 +1,4 @@
-package sync
+package gitsync
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"strings"
 	"sync"
 	"time"
 
@@ -29,10 +28,11 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Syncer runs sync rounds for one wiki, one at a time.
+// Syncer runs sync rounds for one wiki, one at a time. The program makes
+// one per wiki and hands it to whatever syncs: the daemon's timer, the
+// sync command, the sync tool.
 type Syncer struct {
 	w    *wiki.Wiki
-	repo wiki.Store
 	opts Options
 	mu   sync.Mutex // one round at a time
 
@@ -40,26 +40,8 @@ type Syncer struct {
 	state   state
 }
 
-// ofMu guards the making of a syncer by Of, so that rounds asked for at
-// once share one.
-var ofMu sync.Mutex
-
-// Of returns the syncer that reports to w's status: the daemon's, or, when
-// none runs, one made now with default options and kept, so that rounds
-// asked for at once wait for each other and wiki_status tells how the
-// last one went.
-func Of(w *wiki.Wiki) *Syncer {
-	ofMu.Lock()
-	defer ofMu.Unlock()
-	s, ok := w.SyncReporter().(*Syncer)
-	if !ok {
-		s = New(w, Options{})
-		w.SetSyncReporter(s)
-	}
-	return s
-}
-
-// New returns a Syncer of the wiki w.
+// New returns a Syncer of the wiki w. It reads and writes the repository
+// through w; git reaches the remotes (see remote.go).
 func New(w *wiki.Wiki, opts Options) *Syncer {
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -68,9 +50,9 @@ func New(w *wiki.Wiki, opts Options) *Syncer {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	if opts.Dir == "" {
-		opts.Dir = gitDir(w.Store())
+		opts.Dir = w.GitDir()
 	}
-	return &Syncer{w: w, repo: w.Store(), opts: opts}
+	return &Syncer{w: w, opts: opts}
 }
 
 // Result is what a sync round did.
@@ -105,6 +87,9 @@ type Result struct {
 func (s *Syncer) Round(ctx context.Context) (*Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.stateMu.Lock()
+	s.state.rounds++
+	s.stateMu.Unlock()
 	res, err := s.round(ctx)
 	if err == nil {
 		// Review marks travel too, after a round that reached the remote;
@@ -121,7 +106,7 @@ func (s *Syncer) Round(ctx context.Context) (*Result, error) {
 }
 
 func (s *Syncer) round(ctx context.Context) (*Result, error) {
-	head, err := s.repo.Head(ctx)
+	head, err := s.w.Head(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("sync: %w", err)
 	}
@@ -164,16 +149,23 @@ func (s *Syncer) round(ctx context.Context) (*Result, error) {
 
 // integrate fetches the upstream and brings it into the branch.
 func (s *Syncer) integrate(ctx context.Context, u Upstream, res *Result) error {
-	tracking := "refs/remotes/" + u.Remote + "/" + u.Branch
-	before, _ := git(ctx, s.opts.Dir, "rev-parse", "--verify", "--quiet", tracking+"^{commit}")
-	before = strings.TrimSpace(before)
-	theirs, err := fetch(ctx, s.opts.Dir, u)
+	before, err := s.commitOf(ctx, u.tracking())
 	if err != nil {
 		return err
 	}
+	found, err := fetch(ctx, s.opts.Dir, u)
+	if err != nil {
+		return err
+	}
+	theirs := ""
+	if found {
+		if theirs, err = s.commitOf(ctx, u.tracking()); err != nil {
+			return err
+		}
+	}
 	res.Remote = theirs
 	if theirs == "" {
-		head, err := s.repo.Head(ctx)
+		head, err := s.w.Head(ctx)
 		if err != nil {
 			return fmt.Errorf("sync: %w", err)
 		}
@@ -181,16 +173,16 @@ func (s *Syncer) integrate(ctx context.Context, u Upstream, res *Result) error {
 		return nil
 	}
 	if before != "" && before != theirs {
-		if ok, err := s.repo.IsAncestor(ctx, before, theirs); err != nil {
+		if ok, err := s.w.IsAncestor(ctx, before, theirs); err != nil {
 			return fmt.Errorf("sync: %w", err)
 		} else if !ok {
 			// Put the tracking ref back, so that the next round refuses too.
-			_, _ = git(ctx, s.opts.Dir, "update-ref", tracking, before)
+			_, _ = git(ctx, s.opts.Dir, "update-ref", u.tracking(), before)
 			return wiki.Errorf(wiki.CodeConflict, "the history of %s was rewritten: it no longer contains %s, which it had", u, short(before)).
 				WithHint("sync refuses to merge a rewritten history; integrate it with git by hand (git fetch, then git merge or git rebase)")
 		}
 	}
-	m := &merger{store: s.repo, label: u.Remote, now: s.opts.Now()}
+	m := &merger{store: s.w, label: u.Remote, now: s.opts.Now()}
 	out, err := s.w.Integrate(ctx, wiki.IntegrateRequest{
 		Theirs:  theirs,
 		Subject: "sync: merge " + u.String(),
@@ -216,12 +208,17 @@ func (s *Syncer) integrate(ctx context.Context, u Upstream, res *Result) error {
 	return nil
 }
 
-func short(id string) string { return id[:min(len(id), 12)] }
-
-// gitDir returns the git directory of a repository, where git can run.
-func gitDir(store wiki.Store) string {
-	if g, ok := store.(interface{ GitDir() string }); ok {
-		return g.GitDir()
+// commitOf returns the commit a ref points at, "" when there is no such
+// ref.
+func (s *Syncer) commitOf(ctx context.Context, ref string) (string, error) {
+	c, err := s.w.Commit(ctx, ref)
+	if wiki.CodeOf(err) == wiki.CodeNotFound {
+		return "", nil
 	}
-	return "."
+	if err != nil {
+		return "", fmt.Errorf("sync: read %s: %w", ref, err)
+	}
+	return c.ID, nil
 }
+
+func short(id string) string { return id[:min(len(id), 12)] }

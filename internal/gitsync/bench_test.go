@@ -1,4 +1,4 @@
-package sync_test
+package gitsync_test
 
 import (
 	"bytes"
@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/wikid/wikid/internal/gitstore"
+	"github.com/wikid/wikid/internal/gitsync"
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/graph"
 	"github.com/wikid/wikid/internal/history"
 	"github.com/wikid/wikid/internal/index"
-	wsync "github.com/wikid/wikid/internal/sync"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -121,5 +121,5 @@ func benchMachine(b *testing.B, url string, log *bytes.Buffer) *machine {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { w.Close(ctx) })
-	return &machine{dir: dir, w: w, s: wsync.New(w, wsync.Options{Dir: dir})}
+	return &machine{dir: dir, w: w, s: gitsync.New(w, gitsync.Options{Dir: dir})}
 }

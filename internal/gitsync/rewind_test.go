@@ -1,12 +1,12 @@
-package sync_test
+package gitsync_test
 
 import (
 	"context"
 	"strings"
 	"testing"
 
+	"github.com/wikid/wikid/internal/gitsync"
 	"github.com/wikid/wikid/internal/gittest"
-	wsync "github.com/wikid/wikid/internal/sync"
 )
 
 // TestGuard_CheckRewinds moves the branch back past an acknowledged wikid
@@ -18,7 +18,7 @@ func TestGuard_CheckRewinds(t *testing.T) {
 	ctx := context.Background()
 	remote := remoteWith(t, map[string]string{"plan.md": "# Plan\n"})
 	m := cloneOf(t, remote)
-	g := wsync.NewGuard(m.w, m.dir, nil)
+	g := gitsync.NewGuard(m.w, m.dir, nil)
 	g.CheckRewinds(ctx)
 
 	before := head(t, m.dir)

@@ -1,4 +1,4 @@
-package sync_test
+package gitsync_test
 
 import (
 	"strings"
