@@ -149,7 +149,6 @@ func (w *Wiki) addLane(s DerivedStore) *lane {
 // Options returns the options the wiki runs with, defaults filled in.
 func (w *Wiki) Options() Options { return w.opts }
 
-
 // head returns HEAD and the snapshot of its commit.
 func (w *Wiki) head(ctx context.Context) (Head, Snapshot, error) {
 	h, err := w.store.Head(ctx)
