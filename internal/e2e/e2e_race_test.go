@@ -53,7 +53,7 @@ echo "$i"
 // it back. At the end every acknowledged note is at HEAD with its last
 // acknowledged content.
 func TestDaemon_RaceWithGit(t *testing.T) {
-	calls := 36 // per client: a write, then two edits, of 12 notes
+	calls := 24 // per client: a write, then two edits, of 8 notes
 	if testing.Short() {
 		calls = 12
 	}
