@@ -5,7 +5,7 @@ LDFLAGS := -X main.version=$(VERSION)
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 
-.PHONY: build run test lint bench fuzz clean model
+.PHONY: build run test test-long lint bench fuzz clean model
 
 # MODEL is the built-in semantic model the binary embeds: the word vectors
 # of an npm package, converted. A binary built without it still runs; its
@@ -38,18 +38,29 @@ run: build
 	  echo "stop with Ctrl-C" && \
 	  exec $(BIN) serve --repo "$$demo" --http $(RUN_ADDR)
 
-# test is what CI runs: formatting, vet, and every test under the race detector.
+# test is what CI runs: formatting, vet, and every test under the race
+# detector with -short, which runs each long campaign (random histories,
+# races with git, crashes) a few iterations and skips the slowest ones.
 # The end-to-end tests need Node.js 18 or later; they install the MCP
 # TypeScript SDK with npm ci in internal/e2e/client when it is missing.
 test: $(MODEL)
 	@unformatted=$$(gofmt -l cmd internal grammar); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) test -race -count=1 -timeout 25m ./...
+	$(GO) test -short -race -count=1 -timeout 25m ./...
 
+# test-long runs every test with its full campaign, without -short: for a
+# change to how wikid commits, recovers, syncs or races with git, and
+# before a release.
+test-long: $(MODEL)
+	$(GO) test -race -count=1 -timeout 60m ./...
+
+# lint is what CI runs besides test: vet, staticcheck, and go.mod and go.sum
+# as go mod tidy would leave them.
 lint:
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy"; exit 1; }
 
 # bench runs every benchmark once with a fixed count, for comparison tables.
 bench:

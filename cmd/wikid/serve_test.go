@@ -169,7 +169,9 @@ func TestServeCommand_Run(t *testing.T) {
 
 	t.Run("stdio until the input ends", func(t *testing.T) {
 		in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"cli-test","version":"1"}}}` + "\n"
-		e, stdout, stderr := testEnv(in, nil)
+		// In this process: a daemon would be this test binary, started
+		// again, which runs the tests instead of answering.
+		e, stdout, stderr := testEnv(in, map[string]string{"WIKID_NO_DAEMON": "1"})
 		if err := (&serveCommand{env: e}).Run(ctx, []string{"--repo", dir}); err != nil {
 			t.Fatal(err)
 		}

@@ -127,8 +127,10 @@ func (s *Store) journals() []*journal {
 			continue
 		}
 		if claim != "" {
-			rest, ok := strings.CutPrefix(claim, recoveringSuffix)
-			if owner, ok = parseProcID(rest); !ok {
+			// Only a claim, <name>.json.recovering-<pid>-<start>, follows
+			// the name; anything else is no journal.
+			rest, claimed := strings.CutPrefix(claim, recoveringSuffix)
+			if owner, ok = parseProcID(rest); !claimed || !ok {
 				continue
 			}
 		}

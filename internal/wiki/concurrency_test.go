@@ -15,11 +15,16 @@ import (
 	"github.com/wikid/wikid/internal/wiki"
 )
 
-// TestWiki_ConcurrentWriters runs 16 writers × 50 appends to 4 shared notes,
-// half of them guarding each append with expected_version. Every success
-// must be in history exactly once; every failure must be a CONFLICT.
+// TestWiki_ConcurrentWriters runs 16 writers × 50 appends (8 with -short)
+// to 4 shared notes, half of them guarding each append with
+// expected_version. Every success must be in history exactly once; every
+// failure must be a CONFLICT.
 func TestWiki_ConcurrentWriters(t *testing.T) {
-	const writers, writes, notes = 16, 50, 4
+	const writers, notes = 16, 4
+	writes := 50
+	if testing.Short() {
+		writes = 8
+	}
 	ctx := context.Background()
 	files := map[string]string{}
 	for i := range notes {
@@ -93,7 +98,19 @@ func TestWiki_ConcurrentWriters(t *testing.T) {
 
 // TestWiki_InterleavedWithGit writes through wikid while a person commits
 // with the git CLI in the same checkout and pulls from a second clone.
+// Every note wikid acknowledged must be in history in a commit of its own,
+// no wikid commit may delete one, and no commit of the person's may be
+// lost. The test runs in rounds, 40 or 8 with -short: in each, the person
+// commits a note by hand (and every third round pulls a commit pushed from
+// the other clone) while wikid writes 3 notes, each after a pause of 0 to
+// 12 ms that shifts from round to round, so that wikid's commits fall at
+// different points of the person's git commands. The work is a count, not
+// a duration: a busy machine makes the test slower, never longer.
 func TestWiki_InterleavedWithGit(t *testing.T) {
+	rounds, writes := 40, 3
+	if testing.Short() {
+		rounds = 8
+	}
 	ctx := context.Background()
 	origin := gittest.InitBare(t)
 	seed := seeded(t, map[string]string{"README.md": "# Wiki\n"})
@@ -103,59 +120,38 @@ func TestWiki_InterleavedWithGit(t *testing.T) {
 	gittest.Git(t, theirs, "clone", "-q", origin, ".")
 	w := openWiki(t, mine, nil)
 
-	const rounds = 12
-	done := make(chan struct{})
-	var personCommits []string
-	go func() {
-		defer close(done)
-		for i := 0; i < rounds; i++ {
-			gittest.WriteFiles(t, mine, map[string]string{fmt.Sprintf("person/p%d.md", i): "by hand\n"})
-			if retry(func() error {
-				out, err := gittest.TryGit(mine, "add", fmt.Sprintf("person/p%d.md", i))
-				return wrapOut(err, out)
-			}) &&
-				retry(func() error {
-					out, err := gittest.TryGit(mine, "commit", "-q", "-m", fmt.Sprintf("person %d", i))
-					err = wrapOut(err, out)
-					return err
-				}) {
-				personCommits = append(personCommits, fmt.Sprintf("person %d", i))
-			}
-			if i%3 == 0 {
-				gittest.Commit(t, theirs, fmt.Sprintf("remote %d", i), map[string]string{fmt.Sprintf("remote/r%d.md", i): "remote\n"})
-				gittest.Git(t, theirs, "push", "-q", "origin", "main")
-				retry(func() error {
-					out, err := gittest.TryGit(mine, "fetch", "-q", "origin")
-					if err == nil {
-						out, err = gittest.TryGit(mine, "merge", "-q", "--no-edit", "origin/main")
-					}
-					if err != nil && concludeMerge(mine) {
-						return nil
-					}
-					return wrapOut(err, out)
-				})
-			}
-		}
-	}()
 	type ack struct{ content, commit string }
 	acked := map[string]ack{} // path → what wikid acknowledged
-	// wikid writes until the person is done, pausing a little so that the
-	// person's git commands get their turn.
-	for i := 0; ; i++ {
-		select {
-		case <-done:
-			goto check
-		case <-time.After(2 * time.Millisecond):
+	var personCommits []string
+	failed, retried := 0, 0
+	for i := range rounds {
+		// wikid writes in a goroutine of its own while the person works
+		// in the test's; the round ends when both are done.
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range writes {
+				time.Sleep(time.Duration((i+j)%5) * 3 * time.Millisecond)
+				n := i*writes + j
+				path, content := fmt.Sprintf("wikid/w%d", n), fmt.Sprintf("write %d\n", n)
+				res, err := w.Write(ctx, wiki.WriteRequest{Path: path, Content: content, Mutation: wiki.Mutation{Caller: cli}})
+				if err != nil {
+					t.Logf("write %s: %v", path, err)
+					failed++
+					continue
+				}
+				acked[path] = ack{content, res.Commit}
+			}
+		}()
+		subject, r := personRound(t, mine, theirs, i)
+		if subject != "" {
+			personCommits = append(personCommits, subject)
 		}
-		path, content := fmt.Sprintf("wikid/w%d", i), fmt.Sprintf("write %d\n", i)
-		res, err := w.Write(ctx, wiki.WriteRequest{Path: path, Content: content, Mutation: wiki.Mutation{Caller: cli}})
-		if err != nil {
-			t.Logf("write %s: %v", path, err)
-			continue
-		}
-		acked[path] = ack{content, res.Commit}
+		retried += r
+		wg.Wait()
 	}
-check:
+
 	gittest.Fsck(t, mine)
 	dropped := 0
 	for p, a := range acked {
@@ -190,7 +186,56 @@ check:
 	if len(acked) == 0 {
 		t.Fatal("no wikid write succeeded")
 	}
-	t.Logf("%d wikid writes, %d person commits; %d wikid notes dropped from HEAD by git commands racing on the index", len(acked), len(personCommits), dropped)
+	t.Logf("%d wikid writes (%d failed), %d person commits in %d rounds, git commands tried again %d times; "+
+		"%d wikid notes dropped from HEAD by git commands racing on the index",
+		len(acked), failed, len(personCommits), rounds, retried, dropped)
+}
+
+// personRound is round i of the person's work in the checkout mine: a note
+// written and committed with git add and git commit, and every third round
+// a commit made in the clone theirs, pushed, and fetched and merged into
+// mine. It returns the subject of the person's commit, or "" when git kept
+// failing on the index lock wikid held, and how many times git commands
+// failed and were tried again.
+func personRound(tb testing.TB, mine, theirs string, i int) (subject string, retried int) {
+	tb.Helper()
+	name := fmt.Sprintf("person/p%d.md", i)
+	gittest.WriteFiles(tb, mine, map[string]string{name: "by hand\n"})
+	// try retries f as retry does, counting its failures.
+	try := func(f func() error) bool {
+		return retry(func() error {
+			err := f()
+			if err != nil {
+				retried++
+			}
+			return err
+		})
+	}
+	committed := try(func() error {
+		out, err := gittest.TryGit(mine, "add", name)
+		return wrapOut(err, out)
+	}) && try(func() error {
+		out, err := gittest.TryGit(mine, "commit", "-q", "-m", fmt.Sprintf("person %d", i))
+		return wrapOut(err, out)
+	})
+	if i%3 == 0 {
+		gittest.Commit(tb, theirs, fmt.Sprintf("remote %d", i), map[string]string{fmt.Sprintf("remote/r%d.md", i): "remote\n"})
+		gittest.Git(tb, theirs, "push", "-q", "origin", "main")
+		try(func() error {
+			out, err := gittest.TryGit(mine, "fetch", "-q", "origin")
+			if err == nil {
+				out, err = gittest.TryGit(mine, "merge", "-q", "--no-edit", "origin/main")
+			}
+			if err != nil && concludeMerge(mine) {
+				return nil
+			}
+			return wrapOut(err, out)
+		})
+	}
+	if committed {
+		subject = fmt.Sprintf("person %d", i)
+	}
+	return subject, retried
 }
 
 // retry runs f until it succeeds, up to 100 times; git commands fail while
