@@ -25,7 +25,7 @@ func TestE2E_NoteDates(t *testing.T) {
 	}
 	commit, created, modified := lastChange(t, dir, "people/carol-nguyen.md")
 
-	r, txt := tsOK[wiki.ReadResult](t, c, "read_note", map[string]any{"path": "people/carol-nguyen"})
+	r, _ := tsOK[wiki.ReadResult](t, c, "read_note", map[string]any{"path": "people/carol-nguyen"})
 	if r.Commit != commit || r.Commit == git(t, dir, "rev-parse", "HEAD") {
 		t.Errorf("commit %s, want the note's last change %s (git log -- people/carol-nguyen.md), not HEAD", r.Commit, commit)
 	}

@@ -230,7 +230,7 @@ func bdSearch() *tool.Tool {
 				return nil, "", tool.ArgError("query", "is empty: give the text to find")
 			}
 			// path is a folder, or one file.
-			folder, only := a.Path, ""
+			var folder, only string
 			if a.Path != "" && note.IsMarkdown(a.Path) {
 				if err := bdFile(a.Path); err != nil {
 					return nil, "", err
