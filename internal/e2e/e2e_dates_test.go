@@ -35,7 +35,7 @@ func TestE2E_NoteDates(t *testing.T) {
 
 	committed := r.Content
 	gittest.WriteFiles(t, dir, map[string]string{"people/carol-nguyen.md": committed + "\nnot committed\n", "inbox/draft.md": "# Draft\n"})
-	r, txt = tsOK[wiki.ReadResult](t, c, "read_note", map[string]any{"path": "people/carol-nguyen"})
+	r, txt := tsOK[wiki.ReadResult](t, c, "read_note", map[string]any{"path": "people/carol-nguyen"})
 	if r.Content != committed || r.LocalChange != "modified" || !strings.Contains(txt, "local change") {
 		t.Errorf("local change %q, text:\n%s", r.LocalChange, txt)
 	}
