@@ -49,7 +49,7 @@ func errorToolResultIn(e *wiki.Error, words wiki.Words) *mcp.CallToolResult {
 	}
 	hint := words.Say(e.Hint)
 	if strings.TrimSpace(hint) == "" {
-		hint = defaultHints[e.Code]
+		hint = words.Say(wiki.Sayf(defaultHints[e.Code]))
 	}
 	msg := words.Say(e.Message)
 	fields["code"] = string(e.Code)
@@ -71,14 +71,15 @@ func errorToolResultIn(e *wiki.Error, words wiki.Words) *mcp.CallToolResult {
 var errorResultSchema = tool.Object("", tool.Req("error", errorSchema()))
 
 // defaultHints are the hints of errors that come without one: what to do
-// next about any error of the code. Every code of the contract has one.
+// next about any error of the code, with references ({search}) that each
+// profile words as its tools are named. Every code of the contract has one.
 var defaultHints = map[wiki.Code]string{
 	wiki.CodeInvalidParams: "correct the arguments as the tool's input schema and description say, then call again",
 	wiki.CodeInvalidPath:   "give a relative note path such as projects/alpha/plan: no leading /, no .. or empty segments, nothing under .git",
-	wiki.CodeInvalidQuery:  "fix the query; the search_notes description lists the query language",
-	wiki.CodeNotFound:      "check the name with list_notes, search_notes or resolve_notes",
-	wiki.CodeAlreadyExists: "choose another path, or pass overwrite to replace the note",
-	wiki.CodeConflict:      "read the note again and retry with its current version as expected_version",
+	wiki.CodeInvalidQuery:  "fix the query; the {search} description lists the query language",
+	wiki.CodeNotFound:      "check the name with {list}, {search} or {resolve}",
+	wiki.CodeAlreadyExists: "choose another path, or {overwrite} to replace the note",
+	wiki.CodeConflict:      "read the note again and retry with its current version as {expected_version}",
 	wiki.CodeAmbiguous:     "say which one you mean: a longer find text, a Parent/Child section, or more hex digits",
 	wiki.CodeLinkIntegrity: "update the links first, or let the tool update them",
 	wiki.CodeLocalChanges:  "commit or discard the uncommitted changes in the checkout, then retry",
@@ -86,7 +87,7 @@ var defaultHints = map[wiki.Code]string{
 	wiki.CodeReadOnly:      "use the read tools; this wiki cannot be changed here",
 	wiki.CodeTooLarge:      "send less: split the content, or read in parts with offset and max_chars",
 	wiki.CodeInternal:      "retry; if it keeps failing, the wikid log has the details",
-	wiki.CodeUnavailable:   "retry later; wiki_status shows the embeddings endpoint's last error",
+	wiki.CodeUnavailable:   "retry later; {status} shows the embeddings endpoint's last error",
 	wiki.CodeOtherBranch:   "the person has another branch checked out; retry once the wiki's branch is checked out again",
 	wiki.CodeNoSpace:       "free space on the disk that holds the wiki, then retry",
 }

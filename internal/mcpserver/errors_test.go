@@ -26,7 +26,7 @@ func TestErrorToolResult(t *testing.T) {
 		for _, code := range errorCodes {
 			res := errorToolResultIn(wiki.Errorf(wiki.Code(code), "it broke"), wikidWords)
 			hint, _ := res.StructuredContent.(errorShape).Error["hint"].(string)
-			if hint == "" || hint != defaultHints[wiki.Code(code)] {
+			if hint == "" || hint != wikidWords.Say(wiki.Sayf(defaultHints[wiki.Code(code)])) || strings.ContainsAny(hint, "{}\x02\x03") {
 				t.Errorf("%s: hint %q", code, hint)
 			}
 			txt := res.Content[0].(mcp.TextContent).Text
@@ -53,3 +53,16 @@ func TestErrorToolResult(t *testing.T) {
 
 // wikidWords are wikid's own tools' words.
 var wikidWords = tools.Profile().Words
+
+// TestErrorToolResult_ProfileWords checks that the default hints name a
+// profile's own tools: Roux's client has no list_notes.
+func TestErrorToolResult_ProfileWords(t *testing.T) {
+	words := profiles["roux"].Words
+	for _, code := range []wiki.Code{wiki.CodeNotFound, wiki.CodeInvalidQuery, wiki.CodeUnavailable} {
+		res := errorToolResultIn(wiki.Errorf(code, "it broke"), words)
+		hint, _ := res.StructuredContent.(errorShape).Error["hint"].(string)
+		if strings.Contains(hint, "_notes") || strings.Contains(hint, "wiki_status") {
+			t.Errorf("%s: Roux's hint names wikid's tools: %q", code, hint)
+		}
+	}
+}
