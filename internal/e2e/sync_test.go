@@ -26,6 +26,7 @@ func TestServer_SyncWiki(t *testing.T) {
 
 	w := openWiki(t, dir, nil)
 	opts := mcpserver.Options{Sync: gitsync.New(w, gitsync.Options{Dir: dir})}
+	w.SetSyncReporter(opts.Sync) // as wikid serve does
 	s := newSession(t, connectHTTP(t, serveHTTP(t, w, opts, mcpserver.HTTPOptions{}), nil, ""))
 	ok[wiki.Result](s, "write_note", map[string]any{"path": "here", "content": "# Here\n"})
 	type result struct {
