@@ -219,12 +219,10 @@ func crashLeftovers(tb testing.TB, dir string) []string {
 // Last, a .git/index.lock made by another process must give LOCKED at once
 // and be left in place.
 func TestServe_CrashRecovery(t *testing.T) {
+	// A few kills with -short, the full campaign without.
+	budget, minMutations := 90*time.Second, 100
 	if testing.Short() {
-		t.Skip("kills and restarts wikid for seconds")
-	}
-	budget, minMutations := 15*time.Second, 0
-	if os.Getenv("CI") == "true" {
-		budget, minMutations = 90*time.Second, 100
+		budget, minMutations = 5*time.Second, 5
 	}
 	dir := fixtureRepo(t)
 	seed := time.Now().UnixNano()
@@ -232,6 +230,7 @@ func TestServe_CrashRecovery(t *testing.T) {
 	w := &crashWorkload{rnd: rand.New(rand.NewPCG(uint64(seed), 1))}
 	var acked []string
 	var recoveries []time.Duration
+	var bound time.Duration
 	kills := 0
 	landed := map[string]int{}
 	start := time.Now()
@@ -250,7 +249,12 @@ func TestServe_CrashRecovery(t *testing.T) {
 			p.cmd.Wait()
 			t.Fatalf("first mutation after restart %d: %s %v: %v %+v\n%s", kills, tool, args, err, res, p.stderr)
 		}
-		if took > 5*time.Second {
+		// The first start, before any crash, is the pace of this machine
+		// now: recovering may take five times as long, and 5 s at least.
+		if len(recoveries) == 0 {
+			bound = max(5*time.Second, 5*took)
+		}
+		if took > bound {
 			t.Errorf("restart %d: the first mutation succeeded after %s", kills, took)
 		}
 		recoveries = append(recoveries, took)
