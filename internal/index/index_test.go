@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -160,6 +161,43 @@ func TestOpen(t *testing.T) {
 			t.Errorf("log = %q, want a warning about the schema", log)
 		}
 		checkEmpty(t, y)
+	})
+
+	t.Run("recreates when the time zone changes", func(t *testing.T) {
+		ny, err := time.LoadLocation("America/New_York")
+		if err != nil {
+			t.Skipf("no zone data: %v", err)
+		}
+		x := openFixture(t) // UTC
+		if err := x.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		log := &syncBuffer{}
+		y, err := Open(context.Background(), x.dir, Options{Logger: slog.New(slog.NewTextHandler(log, nil)), Location: ny})
+		if err != nil {
+			t.Fatalf("Open: %v", err)
+		}
+		defer y.Close(context.Background())
+		if !strings.Contains(log.String(), "level=WARN") || !strings.Contains(log.String(), `time zone \"UTC\", want \"America/New_York\"`) {
+			t.Errorf("log = %q, want a warning about the time zone", log)
+		}
+		checkEmpty(t, y)
+		if err := y.Reset(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		apply(t, y, "c2", fixture(t), nil)
+		if err := y.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		// Reset kept the zone: the index opens as it is in New York.
+		z, err := Open(context.Background(), x.dir, Options{Location: ny})
+		if err != nil {
+			t.Fatalf("Open: %v", err)
+		}
+		defer z.Close(context.Background())
+		if c := z.Commit(); c != "c2" {
+			t.Errorf("reopened in the same zone, Commit = %q, want c2", c)
+		}
 	})
 
 	t.Run("in use by another process", func(t *testing.T) {

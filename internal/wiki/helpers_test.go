@@ -47,7 +47,7 @@ func openWikiWith(tb testing.TB, dir string, edit func(*wiki.Options), log io.Wr
 	if edit != nil {
 		edit(&opts)
 	}
-	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{Logger: logger})
+	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{Logger: logger, Location: opts.Location})
 	if err != nil {
 		tb.Fatalf("index.Open: %v", err)
 	}
