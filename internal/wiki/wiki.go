@@ -182,13 +182,14 @@ func (w *Wiki) snapshotAt(ctx context.Context, rev string) (Snapshot, error) {
 	return w.store.Snapshot(ctx, commit)
 }
 
-// parse returns the parsed note for a file's content, cached by blob id:
-// blobs are immutable, so a cached parse never goes stale.
+// parse returns the parsed note for a file's content, its dates without a
+// zone read in the wiki's, cached by blob id: blobs are immutable, so a
+// cached parse never goes stale.
 func (w *Wiki) parse(notePath string, f File, content []byte) *note.Note {
 	if n := w.notes.get(f.Blob, notePath); n != nil {
 		return n
 	}
-	n := note.Parse(notePath, content)
+	n := note.ParseIn(notePath, content, w.opts.Location)
 	w.notes.put(f.Blob, n)
 	return n
 }
