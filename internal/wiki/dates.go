@@ -141,7 +141,7 @@ func (w *Wiki) walkedTimes(files []string) (map[string]FileTimes, bool) {
 	if w.indexLane == nil || !w.indexLane.lockUnlessBuilding() {
 		return out, false
 	}
-	defer w.indexLane.mu.Unlock()
+	defer w.indexLane.release()
 	if w.indexed.times == nil {
 		return out, false
 	}

@@ -115,17 +115,26 @@ func (u *Update) Progress(done, total int) {
 const longUpdate = 500
 
 // lane is one derived store and the one rule that keeps it consistent:
-// every change of the store happens under mu, by the follower.
+// every change of the store happens while the lane is held, by the
+// follower.
 type lane struct {
 	store DerivedStore
-	// mu is held while the store changes, and by a reader that needs it to
-	// stay at one commit.
-	mu sync.Mutex
+	// held is a semaphore of one, taken (a value sent) while the store
+	// changes, and by a reader that needs it to stay at one commit. A
+	// waiter blocks on it, woken the moment it is released.
+	held chan struct{}
 
 	stateMu     sync.Mutex
 	building    bool
 	done, total int
 	lastErr     error
+	// started is closed when a long update starts (building turns true),
+	// so that a mutation waiting for the lane stops waiting for it.
+	started chan struct{}
+}
+
+func newLane(s DerivedStore) *lane {
+	return &lane{store: s, held: make(chan struct{}, 1), started: make(chan struct{})}
 }
 
 // DerivedState is how far a derived store is.
@@ -151,13 +160,26 @@ func (l *lane) state() DerivedState {
 
 func (l *lane) setBuilding(b bool) {
 	l.stateMu.Lock()
-	l.building = b
+	l.setBuildingLocked(b)
 	l.stateMu.Unlock()
+}
+
+// setBuildingLocked sets building, closing started when it turns true. The
+// caller holds stateMu.
+func (l *lane) setBuildingLocked(b bool) {
+	switch {
+	case b && !l.building:
+		close(l.started)
+	case !b && l.building:
+		l.started = make(chan struct{})
+	}
+	l.building = b
 }
 
 func (l *lane) finish(err error) {
 	l.stateMu.Lock()
-	l.building, l.lastErr, l.done, l.total = false, err, 0, 0
+	l.setBuildingLocked(false)
+	l.lastErr, l.done, l.total = err, 0, 0
 	l.stateMu.Unlock()
 }
 
@@ -167,37 +189,52 @@ func (l *lane) setProgress(done, total int) {
 	l.stateMu.Unlock()
 }
 
-// lock takes mu, waiting for the update that holds it and reporting its
-// progress to ctx's progress function; it returns the context's error when
-// ctx is done first.
+// acquire takes the lane, waiting as long as it is held.
+func (l *lane) acquire() { l.held <- struct{}{} }
+
+// release lets the lane go; the waiter it wakes, if any, takes it.
+func (l *lane) release() { <-l.held }
+
+// lock takes the lane, waiting for the update that holds it and reporting
+// its progress to ctx's progress function when it has to wait, and every
+// progressEvery after; it returns the context's error when ctx is done
+// first.
 func (l *lane) lock(ctx context.Context) error {
-	next := time.Now()
-	for !l.mu.TryLock() {
-		if now := time.Now(); now.After(next) {
-			st := l.state()
-			reportProgress(ctx, Progress{Done: st.Done, Total: st.Total, Message: "waiting for the " + st.Name + " to be built"})
-			next = now.Add(progressEvery)
-		}
+	select {
+	case l.held <- struct{}{}:
+		return nil
+	default:
+	}
+	tick := time.NewTicker(progressEvery)
+	defer tick.Stop()
+	for {
+		st := l.state()
+		reportProgress(ctx, Progress{Done: st.Done, Total: st.Total, Message: "waiting for the " + st.Name + " to be built"})
 		select {
+		case l.held <- struct{}{}:
+			return nil
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(5 * time.Millisecond):
+		case <-tick.C:
 		}
 	}
-	return nil
 }
 
-// lockUnlessBuilding takes mu unless a long update holds it; it reports
-// whether it took it. A mutation does not wait for a build.
+// lockUnlessBuilding takes the lane unless a long update holds it; it
+// reports whether it took it. A mutation does not wait for a build.
 func (l *lane) lockUnlessBuilding() bool {
 	for {
-		if l.mu.TryLock() {
-			return true
-		}
-		if l.state().Building {
+		l.stateMu.Lock()
+		building, started := l.building, l.started
+		l.stateMu.Unlock()
+		if building {
 			return false
 		}
-		time.Sleep(time.Millisecond)
+		select {
+		case l.held <- struct{}{}:
+			return true
+		case <-started: // a long update started: it holds the lane
+		}
 	}
 }
 
@@ -207,8 +244,8 @@ func (w *Wiki) follow(ctx context.Context) {
 		w.bg.Add(1)
 		go func() {
 			defer w.bg.Done()
-			l.mu.Lock()
-			defer l.mu.Unlock()
+			l.acquire()
+			defer l.release()
 			head, err := w.store.Head(ctx)
 			if err == nil {
 				err = w.advance(ctx, l, head.Commit, nil, nil)
@@ -236,7 +273,7 @@ func (w *Wiki) await(ctx context.Context, l *lane) (Head, error) {
 	if err := l.lock(ctx); err != nil {
 		return Head{}, err
 	}
-	defer l.mu.Unlock()
+	defer l.release()
 	// A write may have moved HEAD and the store while we waited: catch up
 	// to HEAD as it is now, not as it was (an older HEAD would look like
 	// rewritten history and force a rebuild).
@@ -255,7 +292,7 @@ func (w *Wiki) awaitCommit(ctx context.Context, l *lane, commit string) error {
 	if err := l.lock(ctx); err != nil {
 		return err
 	}
-	defer l.mu.Unlock()
+	defer l.release()
 	return w.advance(ctx, l, commit, nil, func(p Progress) { reportProgress(ctx, p) })
 }
 
@@ -265,7 +302,7 @@ func (w *Wiki) hold(ctx context.Context, l *lane, commit string, fn func() error
 	if err := l.lock(ctx); err != nil {
 		return err
 	}
-	defer l.mu.Unlock()
+	defer l.release()
 	if err := w.advance(ctx, l, commit, nil, nil); err != nil {
 		return err
 	}
@@ -289,14 +326,14 @@ func (w *Wiki) committed(ctx context.Context, parent, commit string, when time.T
 		if err := w.advance(ctx, l, commit, c, nil); err != nil {
 			w.log.Warn("not updated", "store", l.store.Name(), "commit", short(commit), "err", err)
 		}
-		l.mu.Unlock()
+		l.release()
 	}
 }
 
 // advance moves a store from its commit to `to`: by the changes in between
 // when its commit is an ancestor of `to`, else by a rebuild. c, when not
 // nil, is the update of the commit the wiki just made, used when the store
-// is at its parent. The caller holds l.mu.
+// is at its parent. The caller holds the lane.
 func (w *Wiki) advance(ctx context.Context, l *lane, to string, c *Update, progress func(Progress)) (err error) {
 	from := l.store.Commit()
 	if from == to {

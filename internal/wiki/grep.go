@@ -142,12 +142,12 @@ func (w *Wiki) grepCandidates(ctx context.Context, commit string, required []str
 	if err := w.refreshIndex(ctx); err != nil {
 		return nil, false
 	}
-	// Every change of the index happens under its lane's mu: holding it,
-	// the index stays at commit while it answers.
+	// Every change of the index happens while its lane is held: holding
+	// it, the index stays at commit while it answers.
 	if !w.indexLane.lockUnlessBuilding() {
 		return nil, false
 	}
-	defer w.indexLane.mu.Unlock()
+	defer w.indexLane.release()
 	if w.index.Commit() != commit {
 		return nil, false
 	}

@@ -107,8 +107,8 @@ func (w *Wiki) Reindex(ctx context.Context, rebuild bool, progress func(done, to
 		return errors.New("reindex: the wiki has no search index")
 	}
 	l := w.indexLane
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	l.acquire()
+	defer l.release()
 	if rebuild {
 		if err := l.store.Reset(ctx); err != nil {
 			return fmt.Errorf("reindex: %w", err)

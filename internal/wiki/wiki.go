@@ -123,17 +123,17 @@ func (w *Wiki) Close(ctx context.Context) error {
 	defer w.writeMu.Unlock()
 	var errs []error
 	if w.indexLane != nil {
-		w.indexLane.mu.Lock()
+		w.indexLane.acquire()
 		errs = append(errs, w.index.Close(ctx))
-		w.indexLane.mu.Unlock()
+		w.indexLane.release()
 	}
 	if w.hist != nil {
 		errs = append(errs, w.hist.Close(ctx))
 	}
 	if w.semantic != nil {
-		w.semanticLane.mu.Lock()
+		w.semanticLane.acquire()
 		errs = append(errs, w.semantic.Close(ctx))
-		w.semanticLane.mu.Unlock()
+		w.semanticLane.release()
 	}
 	errs = append(errs, w.store.Close(ctx))
 	return errors.Join(errs...)
@@ -141,7 +141,7 @@ func (w *Wiki) Close(ctx context.Context) error {
 
 // addLane adds a derived store for the follower.
 func (w *Wiki) addLane(s DerivedStore) *lane {
-	l := &lane{store: s}
+	l := newLane(s)
 	w.lanes = append(w.lanes, l)
 	return l
 }
