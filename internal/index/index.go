@@ -16,7 +16,10 @@ import (
 	"github.com/wikid/wikid/internal/wiki"
 )
 
-var _ wiki.Index = (*Index)(nil)
+var (
+	_ wiki.Index        = (*Index)(nil)
+	_ wiki.DerivedStore = (*Index)(nil)
+)
 
 // Options configures an Index.
 type Options struct {

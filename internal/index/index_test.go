@@ -244,7 +244,7 @@ func TestIndex_Apply(t *testing.T) {
 	t.Run("cancelled", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		if err := x.Apply(ctx, "c3", nil, []string{"people/ann"}); !errors.Is(err, context.Canceled) {
+		if err := x.apply(ctx, "c3", nil, []string{"people/ann"}); !errors.Is(err, context.Canceled) {
 			t.Errorf("Apply = %v, want context.Canceled", err)
 		}
 		if c := x.Commit(); c != "c2" {
@@ -280,7 +280,7 @@ func TestIndex_Close(t *testing.T) {
 	if _, err := x.Search(ctx, wiki.SearchRequest{}); !errors.Is(err, ErrClosed) {
 		t.Errorf("Search = %v, want ErrClosed", err)
 	}
-	if err := x.Apply(ctx, "c2", nil, nil); !errors.Is(err, ErrClosed) {
+	if err := x.apply(ctx, "c2", nil, nil); !errors.Is(err, ErrClosed) {
 		t.Errorf("Apply = %v, want ErrClosed", err)
 	}
 	if _, err := x.Tags(ctx, wiki.TagsRequest{}); !errors.Is(err, ErrClosed) {

@@ -38,9 +38,6 @@ type Update struct {
 	// From and To are the commits before and after; From is "" for a
 	// rebuild, To "" for an unborn branch.
 	From, To string
-	// When is the commit's time, for a commit the wiki made; zero for
-	// commits made by others (the store asks the history).
-	When time.Time
 
 	w        *Wiki
 	lane     *lane
@@ -51,11 +48,15 @@ type Update struct {
 	// which hold their content and blob ids.
 	own  map[string]*FileChange
 	snap Snapshot
+	// times holds the git times of the notes changed, once read.
+	times map[string]FileTimes
 }
 
 // Changes returns the files that changed from From to To, sorted by path
-// (every file of To for a rebuild): a deleted file with Delete set,
-// another with NewBlob its version at To.
+// (every file of To for a rebuild), as Store.Changes gives them: a deleted
+// file with Delete set, another with NewBlob its version at To, and OldBlob
+// the version at From of a file that had one. For a commit the wiki made
+// they also hold the new Content.
 func (u *Update) Changes(ctx context.Context) ([]FileChange, error) {
 	if u.listed {
 		return u.changes, nil
@@ -98,6 +99,50 @@ func (u *Update) Note(ctx context.Context, file string) (*note.Note, File, bool,
 		return nil, File{}, true, err
 	}
 	return u.w.parse(p, f, content), f, true, nil
+}
+
+// Document returns what the search index stores of a note that changed:
+// the note at To, with its git times, which the history index gives (the
+// follower brings it to To first, waiting for it), and false for a file
+// that is not a note.
+func (u *Update) Document(ctx context.Context, file string) (Document, bool, error) {
+	n, f, ok, err := u.Note(ctx, file)
+	if !ok || err != nil {
+		return Document{}, ok, err
+	}
+	if u.times == nil {
+		if u.times, err = u.noteTimes(ctx); err != nil {
+			return Document{}, true, err
+		}
+	}
+	return document(n, f, u.times[file]), true, nil
+}
+
+// noteTimes returns the git times at To of every note the update changes,
+// from the history index brought to To: in one pass over the history for
+// many notes, as for a rebuild.
+func (u *Update) noteTimes(ctx context.Context) (map[string]FileTimes, error) {
+	changes, err := u.Changes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, ch := range changes {
+		if _, _, ok := note.SplitFileName(ch.Path); ok && !ch.Delete {
+			files = append(files, ch.Path)
+		}
+	}
+	if u.To == "" || len(files) == 0 {
+		return map[string]FileTimes{}, nil
+	}
+	if err := u.w.awaitCommit(ctx, u.w.historyLane, u.To); err != nil {
+		return nil, fmt.Errorf("file times: %w", err)
+	}
+	times, err := u.w.hist.Times(ctx, u.To, files)
+	if err != nil {
+		return nil, fmt.Errorf("file times: %w", err)
+	}
+	return times, nil
 }
 
 // Progress reports that done of total pieces of the update are applied:
@@ -312,10 +357,10 @@ func (w *Wiki) hold(ctx context.Context, l *lane, commit string, fn func() error
 // committed brings every store to a commit the wiki made, before the
 // mutation returns, so a read issued after it sees the change: a store at
 // the commit's parent takes the committed files as they are (changes with
-// their content and NewBlob), without reading them back; one behind
+// their content and blob ids), without reading them back; one behind
 // catches up. A store in a long update is left to it.
-func (w *Wiki) committed(ctx context.Context, parent, commit string, when time.Time, changes []FileChange) {
-	c := &Update{From: parent, To: commit, When: when, changes: changes, listed: true, own: make(map[string]*FileChange, len(changes))}
+func (w *Wiki) committed(ctx context.Context, parent, commit string, changes []FileChange) {
+	c := &Update{From: parent, To: commit, changes: changes, listed: true, own: make(map[string]*FileChange, len(changes))}
 	for i := range changes {
 		c.own[changes[i].Path] = &changes[i]
 	}
@@ -359,7 +404,7 @@ func (w *Wiki) advance(ctx context.Context, l *lane, to string, c *Update, progr
 	}
 	u := &Update{From: from, To: to, w: w, lane: l, progress: progress}
 	if own {
-		u.When, u.changes, u.listed, u.own = c.When, c.changes, c.listed, c.own
+		u.changes, u.listed, u.own = c.changes, c.listed, c.own
 	}
 	start := time.Now()
 	if err := l.store.Apply(ctx, u); err != nil {

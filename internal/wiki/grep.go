@@ -133,7 +133,7 @@ func (w *Wiki) grepFiles(ctx context.Context, snap Snapshot, commit string, requ
 // rule out for the required strings. It reports false when every note must
 // be read: the index is not at commit, is being built, or cannot narrow.
 func (w *Wiki) grepCandidates(ctx context.Context, commit string, required []string, folder string) ([]string, bool) {
-	if w.indexLane == nil || len(required) == 0 {
+	if len(required) == 0 {
 		return nil, false
 	}
 	if w.indexLane.state().Building {
