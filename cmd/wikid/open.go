@@ -92,7 +92,7 @@ func openWikiWith(ctx context.Context, e env, dir string, edit func(*config.Conf
 	}
 	opts := cfg.WikiOptions()
 	opts.Logger = logger
-	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{Logger: logger})
+	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{Logger: logger, Location: opts.Location})
 	if err != nil {
 		store.Close(ctx)
 		return nil, err

@@ -1,12 +1,67 @@
 package graph
 
 import (
+	"context"
 	"slices"
 	"strings"
 
 	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
+
+// File is one file of a commit as the graph takes it: a parsed note, or
+// (Note nil) a file that is not a note, such as an image, that links may
+// embed.
+type File struct {
+	File    string // repository-relative, with extension
+	Version string // blob id
+	Note    *note.Note
+}
+
+// Name is the graph's name in logs, errors and progress.
+func (g *Graph) Name() string { return "link graph" }
+
+// Apply brings the graph from u.From, its commit, to u.To with the notes,
+// and the files links may embed, that changed (see ApplyFiles). It returns
+// the update's errors.
+func (g *Graph) Apply(ctx context.Context, u *wiki.Update) error {
+	changes, err := u.Changes(ctx)
+	if err != nil {
+		return err
+	}
+	var files []File
+	var deleted []string
+	for _, ch := range changes {
+		if ch.Delete {
+			deleted = append(deleted, ch.Path)
+			continue
+		}
+		if !graphFile(ch.Path) {
+			continue
+		}
+		f := File{File: ch.Path, Version: ch.NewBlob}
+		n, nf, ok, err := u.Note(ctx, ch.Path)
+		if err != nil {
+			return err
+		}
+		if ok {
+			f.Version, f.Note = nf.Blob, n
+		}
+		files = append(files, f)
+	}
+	g.ApplyFiles(u.To, files, deleted)
+	return nil
+}
+
+// graphFile reports whether a repository file belongs in the graph: a note,
+// or a file links may embed (no segment starting with a dot).
+func graphFile(file string) bool {
+	if _, _, ok := note.SplitFileName(file); ok {
+		return true
+	}
+	_, err := note.CleanFolder(file)
+	return err == nil
+}
 
 // patch collects what a change touches: the lookup keys whose notes or
 // files came or went (nil when the graph was empty: nothing to follow),
@@ -23,12 +78,12 @@ func (p *patch) touch(k string) {
 	}
 }
 
-// Apply brings the graph to commit `to`: it removes the deleted files, adds
+// ApplyFiles brings the graph to commit `to`: it removes the deleted files, adds
 // or replaces the given ones, and resolves again every link that could
 // resolve differently now — the links of the added notes, and every link
 // whose lookup key names a note or file that came or went. The result is
 // the graph that a build from all files of `to` gives.
-func (g *Graph) Apply(to string, files []wiki.GraphFile, deleted []string) {
+func (g *Graph) ApplyFiles(to string, files []File, deleted []string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	// In an empty graph every note is new: all of them are resolved, and
@@ -60,7 +115,7 @@ func (g *Graph) Apply(to string, files []wiki.GraphFile, deleted []string) {
 }
 
 // add adds a note or another file.
-func (g *Graph) add(f wiki.GraphFile, p *patch) {
+func (g *Graph) add(f File, p *patch) {
 	if f.Note == nil {
 		g.files[f.File] = true
 		for _, k := range suffixes(f.File) {
@@ -100,7 +155,7 @@ func (g *Graph) add(f wiki.GraphFile, p *patch) {
 }
 
 // newNode returns the node of a parsed note, links not yet resolved.
-func newNode(f wiki.GraphFile) *node {
+func newNode(f File) *node {
 	nt := f.Note
 	n := &node{file: f.File, path: nt.Path, version: f.Version, title: strings.TrimSpace(nt.Title), headings: headingSet(nt),
 		fileTitle: nt.TitleSource == note.TitleFromFileName}

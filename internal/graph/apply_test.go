@@ -161,7 +161,7 @@ func (r *randomWiki) step() (written []string, deleted []string) {
 	return written, deleted
 }
 
-func TestGraph_ApplyEqualsRebuild(t *testing.T) {
+func TestGraph_ApplyFilesEqualsRebuild(t *testing.T) {
 	for _, res := range []wiki.LinkResolution{wiki.ResolveWiki, wiki.ResolveObsidian} {
 		t.Run(string(res), func(t *testing.T) { applyEqualsRebuild(t, res) })
 	}
@@ -186,7 +186,7 @@ func applyEqualsRebuild(t *testing.T, res wiki.LinkResolution) {
 				if r.rng.IntN(3) == 0 && i < 199 {
 					continue // several changes in one commit
 				}
-				var gfs []wiki.GraphFile
+				var gfs []File
 				var gone []string
 				for _, f := range slices.Compact(slices.Sorted(slices.Values(written))) {
 					if c, ok := r.files[f]; ok {
@@ -200,9 +200,9 @@ func applyEqualsRebuild(t *testing.T, res wiki.LinkResolution) {
 				}
 				written, deleted = nil, nil
 				commit := fmt.Sprint("c", i)
-				g.Apply(commit, gfs, gone)
+				g.ApplyFiles(commit, gfs, gone)
 				fresh := NewResolving(res)
-				fresh.Apply(commit, wikiFiles(r.files), nil)
+				fresh.ApplyFiles(commit, wikiFiles(r.files), nil)
 				if got, want := dump(g), dump(fresh); got != want {
 					t.Fatalf("after step %d the patched graph differs from a rebuild:\n%s", i, diffLines(got, want))
 				}

@@ -59,7 +59,7 @@ func TestGraph_AttachmentLinks(t *testing.T) {
 	for _, r := range []wiki.LinkResolution{wiki.ResolveObsidian, wiki.ResolveWiki} {
 		t.Run(string(r), func(t *testing.T) {
 			g := NewResolving(r)
-			g.Apply("c1", wikiFiles(attachFiles), nil)
+			g.ApplyFiles("c1", wikiFiles(attachFiles), nil)
 			for p, want := range out {
 				if p == "notes/n" && r == wiki.ResolveObsidian {
 					// Obsidian finds a markdown path that names no file by
@@ -88,9 +88,9 @@ func TestGraph_AttachmentLinks(t *testing.T) {
 func TestGraph_ObsidianMarkdownFileByName(t *testing.T) {
 	files := map[string]string{"notes/n.md": "![](a.png) [s](spec.pdf) [t](t.md)\n", "t.txt": "x"}
 	g := NewResolving(wiki.ResolveObsidian)
-	g.Apply("c1", wikiFiles(files), nil)
+	g.ApplyFiles("c1", wikiFiles(files), nil)
 	added := map[string]string{"attachments/a.png": "png", "docs/spec.pdf": "pdf", "t.md": "# T\n"}
-	g.Apply("c2", wikiFiles(added), nil)
+	g.ApplyFiles("c2", wikiFiles(added), nil)
 	want := []string{"1 a.png -> attachments/a.png", "1 spec.pdf -> docs/spec.pdf", "1 t.md -> (no such note)"}
 	if got := outs(g.Outlinks("notes/n")); !reflect.DeepEqual(got, want) {
 		t.Errorf("Outlinks(notes/n) after the files are added =\n%q\nwant\n%q", got, want)
@@ -99,7 +99,7 @@ func TestGraph_ObsidianMarkdownFileByName(t *testing.T) {
 		files[f] = c
 	}
 	rebuilt := NewResolving(wiki.ResolveObsidian)
-	rebuilt.Apply("c2", wikiFiles(files), nil)
+	rebuilt.ApplyFiles("c2", wikiFiles(files), nil)
 	if got, want := outs(g.Outlinks("notes/n")), outs(rebuilt.Outlinks("notes/n")); !reflect.DeepEqual(got, want) {
 		t.Errorf("patched %q, rebuilt %q", got, want)
 	}
@@ -107,8 +107,8 @@ func TestGraph_ObsidianMarkdownFileByName(t *testing.T) {
 
 func TestGraph_AttachmentAppears(t *testing.T) {
 	g := New()
-	g.Apply("c1", wikiFiles(attachFiles), nil)
-	g.Apply("c2", wikiFiles(map[string]string{"attachments/missing.png": "png"}), nil)
+	g.ApplyFiles("c1", wikiFiles(attachFiles), nil)
+	g.ApplyFiles("c2", wikiFiles(map[string]string{"attachments/missing.png": "png"}), nil)
 	want := []string{
 		"attachments/link-to-txt:1 readme.txt (no such file)",
 		"notes/n:5 spec.pdf (no such file)",
@@ -117,7 +117,7 @@ func TestGraph_AttachmentAppears(t *testing.T) {
 	if got := brokenList(g.BrokenLinks("")); !reflect.DeepEqual(got, want) {
 		t.Errorf("BrokenLinks once missing.png is added =\n%q\nwant\n%q", got, want)
 	}
-	g.Apply("c3", nil, []string{"attachments/a.png"})
+	g.ApplyFiles("c3", nil, []string{"attachments/a.png"})
 	want = []string{
 		"attachments/link-to-txt:1 readme.txt (no such file)",
 		"notes/n:3 ../attachments/a.png (no such file)",
@@ -161,7 +161,7 @@ func TestGraph_AttachmentRelinks(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(string(r)+"/"+tt.name, func(t *testing.T) {
 				g := NewResolving(r)
-				g.Apply("c1", wikiFiles(attachFiles), nil)
+				g.ApplyFiles("c1", wikiFiles(attachFiles), nil)
 				rel := g.Relinks(tt.moves)
 				want := tt.want
 				if r == wiki.ResolveWiki {
@@ -172,7 +172,7 @@ func TestGraph_AttachmentRelinks(t *testing.T) {
 					t.Errorf("Relinks(%v) =\n%q\nwant\n%q", tt.moves, got, want)
 				}
 				after := NewResolving(r)
-				after.Apply("c2", wikiFiles(applyRelinks(t, attachFiles, tt.moves, rel)), nil)
+				after.ApplyFiles("c2", wikiFiles(applyRelinks(t, attachFiles, tt.moves, rel)), nil)
 				before := brokenList(g.BrokenLinks(""))
 				if got := brokenList(after.BrokenLinks("")); !reflect.DeepEqual(got, movedList(before, tt.moves)) {
 					t.Errorf("BrokenLinks after the move =\n%q\nwant the ones before\n%q", got, before)

@@ -17,11 +17,11 @@ const benchNotes, benchCommits = 10000, 2000
 
 var (
 	benchOnce  sync.Once
-	benchCache []wiki.GraphFile
+	benchCache []File
 )
 
 // benchFiles returns the parsed files of the generated repository.
-func benchFiles(b *testing.B) []wiki.GraphFile {
+func benchFiles(b *testing.B) []File {
 	b.Helper()
 	benchOnce.Do(func() {
 		dir := b.TempDir()
@@ -36,8 +36,8 @@ func benchFiles(b *testing.B) []wiki.GraphFile {
 
 // withHub adds a note "hub/target" and 500 notes that link to it in the
 // forms a move rewrites.
-func withHub(files []wiki.GraphFile) []wiki.GraphFile {
-	out := append([]wiki.GraphFile(nil), files...)
+func withHub(files []File) []File {
+	out := append([]File(nil), files...)
 	out = append(out, fileOf("hub/target.md", []byte("# The hub\n\nLinked from everywhere.\n")))
 	forms := []string{"[[target]]", "[[hub/target|the hub]]", "[hub](../hub/target.md)", "[[target#The hub]]"}
 	for i := range 500 {
@@ -57,7 +57,7 @@ func BenchmarkGraph_Build(b *testing.B) {
 	var g *Graph
 	for b.Loop() {
 		g = New()
-		g.Apply("c", files, nil)
+		g.ApplyFiles("c", files, nil)
 	}
 	b.StopTimer()
 	runtime.GC()
@@ -72,14 +72,14 @@ func BenchmarkGraph_Build(b *testing.B) {
 func BenchmarkGraph_ParseAndBuild(b *testing.B) {
 	files := benchFiles(b)
 	for b.Loop() {
-		fresh := make([]wiki.GraphFile, len(files))
+		fresh := make([]File, len(files))
 		for i, f := range files {
 			fresh[i] = f
 			if f.Note != nil {
 				fresh[i].Note = note.Parse(f.Note.Path, f.Note.Raw)
 			}
 		}
-		New().Apply("c", fresh, nil)
+		New().ApplyFiles("c", fresh, nil)
 	}
 }
 
@@ -87,7 +87,7 @@ func BenchmarkGraph_ParseAndBuild(b *testing.B) {
 // the generated wiki, and of a note with 500 backlinks.
 func BenchmarkGraph_Backlinks(b *testing.B) {
 	g := New()
-	g.Apply("c", withHub(benchFiles(b)), nil)
+	g.ApplyFiles("c", withHub(benchFiles(b)), nil)
 	top := g.Hubs(wiki.HubInDegree, "", 2)
 	for _, h := range top {
 		b.Run(fmt.Sprintf("in-degree=%d", h.InDegree), func(b *testing.B) {
@@ -103,7 +103,7 @@ func BenchmarkGraph_Backlinks(b *testing.B) {
 // BenchmarkGraph_PageRank computes PageRank over the whole graph.
 func BenchmarkGraph_PageRank(b *testing.B) {
 	g := New()
-	g.Apply("c", benchFiles(b), nil)
+	g.ApplyFiles("c", benchFiles(b), nil)
 	var rounds int
 	for b.Loop() {
 		g.rank.scores = nil
@@ -115,7 +115,7 @@ func BenchmarkGraph_PageRank(b *testing.B) {
 // BenchmarkGraph_Relinks plans the move of a note with 500 backlinks.
 func BenchmarkGraph_Relinks(b *testing.B) {
 	g := New()
-	g.Apply("c", withHub(benchFiles(b)), nil)
+	g.ApplyFiles("c", withHub(benchFiles(b)), nil)
 	for b.Loop() {
 		if rel := g.Relinks(map[string]string{"hub/target": "archive/moved"}); len(rel) != 500 {
 			b.Fatalf("%d notes to relink, want 500", len(rel))
@@ -123,18 +123,18 @@ func BenchmarkGraph_Relinks(b *testing.B) {
 	}
 }
 
-// BenchmarkGraph_Apply patches the graph with one changed note.
-func BenchmarkGraph_Apply(b *testing.B) {
+// BenchmarkGraph_ApplyFiles patches the graph with one changed note.
+func BenchmarkGraph_ApplyFiles(b *testing.B) {
 	files := withHub(benchFiles(b))
 	g := New()
-	g.Apply("c", files, nil)
-	edits := []wiki.GraphFile{
+	g.ApplyFiles("c", files, nil)
+	edits := []File{
 		fileOf("hub/target.md", []byte("# The hub\n\nEdited.\n")),
 		fileOf("hub/target.md", []byte("# The hub\n\nLinked from everywhere.\n")),
 	}
 	i := 0
 	for b.Loop() {
-		g.Apply("c", edits[i%2:i%2+1], nil)
+		g.ApplyFiles("c", edits[i%2:i%2+1], nil)
 		i++
 	}
 }

@@ -3,9 +3,10 @@
 // on, outgoing links and whether they resolve, neighbors, shortest paths,
 // hubs by degree and PageRank, broken links, orphans, and the links a move
 // or a delete would break, with the text that keeps them working. It
-// implements wiki.Graph; it holds everything in memory, is built from the
-// files of a commit and patched with the files each later commit changes,
-// and does no I/O.
+// implements wiki.Graph, a wiki.DerivedStore; it holds everything in
+// memory, is built from the files of a commit and patched with the files
+// each later commit changes (an update's, or ApplyFiles'), and does no
+// I/O.
 //
 // # Resolving a link
 //

@@ -1,17 +1,21 @@
 package graph
 
 import (
+	"context"
 	"sync"
 
 	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
-var _ wiki.Graph = (*Graph)(nil)
+var (
+	_ wiki.Graph        = (*Graph)(nil)
+	_ wiki.DerivedStore = (*Graph)(nil)
+)
 
 // Graph is the link graph of the notes at one commit. The zero value is not
 // usable; call New. A Graph is safe for concurrent use: queries share a read
-// lock, Apply and Reset take it exclusively.
+// lock, ApplyFiles and Reset take it exclusively.
 type Graph struct {
 	mu       sync.RWMutex
 	obsidian bool // wiki links resolve as Obsidian resolves them
@@ -106,11 +110,12 @@ func (g *Graph) Len() int {
 	return len(g.notes)
 }
 
-// Reset empties the graph.
-func (g *Graph) Reset() {
+// Reset empties the graph, for a rebuild; it never fails.
+func (g *Graph) Reset(context.Context) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.reset()
+	return nil
 }
 
 func (g *Graph) reset() {

@@ -24,9 +24,9 @@ func fixtureDir(tb testing.TB, name string) string {
 
 // readDir returns the files of a wiki folder as the graph takes them:
 // notes parsed, other files by path, dot files and folders left out.
-func readDir(tb testing.TB, dir string) []wiki.GraphFile {
+func readDir(tb testing.TB, dir string) []File {
 	tb.Helper()
-	var files []wiki.GraphFile
+	var files []File
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -59,8 +59,8 @@ func readDir(tb testing.TB, dir string) []wiki.GraphFile {
 }
 
 // fileOf returns a repository file as the graph takes it.
-func fileOf(file string, content []byte) wiki.GraphFile {
-	gf := wiki.GraphFile{File: file, Version: wiki.BlobID(content)}
+func fileOf(file string, content []byte) File {
+	gf := File{File: file, Version: wiki.BlobID(content)}
 	if p, _, ok := note.SplitFileName(file); ok {
 		gf.Note = note.Parse(p, content)
 	}
@@ -68,10 +68,10 @@ func fileOf(file string, content []byte) wiki.GraphFile {
 }
 
 // build returns a graph of the files at commit "c1".
-func build(tb testing.TB, files []wiki.GraphFile) *Graph {
+func build(tb testing.TB, files []File) *Graph {
 	tb.Helper()
 	g := New()
-	g.Apply("c1", files, nil)
+	g.ApplyFiles("c1", files, nil)
 	return g
 }
 

@@ -12,7 +12,7 @@ import (
 func vault(tb testing.TB, r wiki.LinkResolution) *Graph {
 	tb.Helper()
 	g := NewResolving(r)
-	g.Apply("c1", readDir(tb, fixtureDir(tb, "obsidian")), nil)
+	g.ApplyFiles("c1", readDir(tb, fixtureDir(tb, "obsidian")), nil)
 	return g
 }
 
@@ -161,7 +161,7 @@ func TestGraph_ObsidianRelinks(t *testing.T) {
 	}
 	moves := map[string]string{"b/Plan": "Plan"}
 	g := NewResolving(wiki.ResolveObsidian)
-	g.Apply("c1", wikiFiles(files), nil)
+	g.ApplyFiles("c1", wikiFiles(files), nil)
 	rel := g.Relinks(moves)
 	// at the root, b/Plan takes every bare [[Plan]]: the links that named
 	// a/Plan must name it by path now
@@ -175,7 +175,7 @@ func TestGraph_ObsidianRelinks(t *testing.T) {
 		t.Errorf("Relinks =\n%q\nwant\n%q", got, want)
 	}
 	after := NewResolving(wiki.ResolveObsidian)
-	after.Apply("c2", wikiFiles(applyRelinks(t, files, moves, rel)), nil)
+	after.ApplyFiles("c2", wikiFiles(applyRelinks(t, files, moves, rel)), nil)
 	for p, to := range map[string]string{"b/x": "Plan", "root": "a/Plan", "c/y": "a/Plan", "c/linker": "Plan"} {
 		for _, o := range after.Outlinks(p) {
 			if o.Path != to || o.Broken != "" {

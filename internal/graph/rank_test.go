@@ -86,7 +86,7 @@ func TestGraph_PageRank(t *testing.T) {
 	t.Run("two notes", func(t *testing.T) {
 		// a links to b, b links to nothing: b's score is spread evenly, so
 		// a = 0.075 + 0.425 b and a + b = 1.
-		g := build(t, []wiki.GraphFile{fileOf("a.md", []byte("[[b]]")), fileOf("b.md", nil)})
+		g := build(t, []File{fileOf("a.md", []byte("[[b]]")), fileOf("b.md", nil)})
 		hubs := g.Hubs(wiki.HubPageRank, "", 0)
 		want := map[string]float64{"a": 0.5 / 1.425, "b": 1 - 0.5/1.425}
 		for _, h := range hubs {

@@ -14,8 +14,8 @@ import (
 )
 
 // wikiFiles returns the graph files of a wiki given as file → content.
-func wikiFiles(files map[string]string) []wiki.GraphFile {
-	var out []wiki.GraphFile
+func wikiFiles(files map[string]string) []File {
+	var out []File
 	for _, f := range slices.Sorted(maps.Keys(files)) {
 		out = append(out, fileOf(f, []byte(files[f])))
 	}

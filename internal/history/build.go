@@ -24,6 +24,8 @@ type builder struct {
 	// built needed.
 	absent map[oid]bool
 	met    map[oid]bool
+	// given is the diff of one commit, when the caller has it.
+	given *givenDiff
 }
 
 func newBuilder(store wiki.Store) *builder {
@@ -51,12 +53,17 @@ func (b *builder) blob(ctx context.Context, id oid) (content []byte, ok bool, er
 	if err != nil {
 		return nil, false, err
 	}
+	b.keep(id, c)
+	return c, true, nil
+}
+
+// keep caches a blob's content.
+func (b *builder) keep(id oid, c []byte) {
 	if b.size+len(c) > blobCacheBytes {
 		b.blobs, b.size = map[oid][]byte{}, 0
 	}
 	b.blobs[id] = c
 	b.size += len(c)
-	return c, true, nil
 }
 
 // candidate returns a rename candidate with its content; a candidate whose
@@ -98,7 +105,7 @@ func (b *builder) build(ctx context.Context, info wiki.CommitInfo, parents []oid
 		first = parents[0].String()
 	}
 	clear(b.met)
-	changes, err := b.store.Changes(ctx, first, info.ID)
+	changes, err := b.changes(ctx, first, info.ID)
 	if b.treeMissing(p, err) {
 		return p, nil
 	}
@@ -126,6 +133,25 @@ func (b *builder) build(ctx context.Context, info wiki.CommitInfo, parents []oid
 	}
 	p.missing = b.takeMet()
 	return p, nil
+}
+
+// changes returns the diff of commit against its first parent: the given
+// one, whose new contents it keeps for the line counts, else the trees'.
+func (b *builder) changes(ctx context.Context, first, commit string) ([]wiki.FileChange, error) {
+	g := b.given
+	if g == nil || g.commit != commit || g.parent != first {
+		return b.store.Changes(ctx, first, commit)
+	}
+	changes, err := g.changes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, ch := range changes {
+		if id, ok := parseOID(ch.NewBlob); ok && ch.Content != nil {
+			b.keep(id, ch.Content)
+		}
+	}
+	return changes, nil
 }
 
 // treeMissing reports whether err is a tree diff's missing object (a

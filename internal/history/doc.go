@@ -1,5 +1,5 @@
 // Package history is wikid's per-path history index; Index satisfies
-// wiki.History.
+// wiki.History, a wiki.DerivedStore the wiki's follower keeps at HEAD.
 //
 // # What it holds
 //
@@ -16,7 +16,9 @@
 // commits that changed it is kept in memory.
 //
 // The index is built from the commits' tree diffs once and then extended by
-// every new commit, whoever made it. It lives in one file under the wiki's
+// every new commit, whoever made it: a commit on top of the index's takes
+// the follower's update as its diff (for a commit the wiki made, the changes
+// it wrote, contents included), others are diffed one by one. It lives in one file under the wiki's
 // derived-state folder (.git/wikid/history): a header and one checksummed
 // record per commit, parents before children, appended as commits arrive;
 // it is read by the first Sync, so opening costs nothing. A damaged tail is

@@ -11,7 +11,10 @@ import (
 	"github.com/wikid/wikid/internal/wiki"
 )
 
-var _ wiki.History = (*Index)(nil)
+var (
+	_ wiki.History      = (*Index)(nil)
+	_ wiki.DerivedStore = (*Index)(nil)
+)
 
 // FileName is the index's file in the wiki's derived-state folder.
 const FileName = "history"

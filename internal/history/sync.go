@@ -22,6 +22,39 @@ const syncBatch = 256
 // unknown head, the store's errors, and ctx's error when interrupted (the
 // commits added so far stay).
 func (x *Index) Sync(ctx context.Context, head string) error {
+	return x.sync(ctx, head, nil)
+}
+
+// Name is the index's name in logs, errors and progress.
+func (x *Index) Name() string { return "history index" }
+
+// Reset does nothing: the Apply of a rebuild that follows drops the
+// commits a rewritten history left out, and keeps the others.
+func (x *Index) Reset(context.Context) error { return nil }
+
+// Apply brings the index from u.From to u.To as Sync does, taking u's
+// changes as the diff of u.To against its first parent when that parent is
+// u.From: the changes the follower lists once for every store, which for a
+// commit the wiki made hold the new contents, not read again. The commits
+// of a longer update (or a rebuild) are walked one by one, as Sync walks
+// them: the index keeps each commit's own diff.
+func (x *Index) Apply(ctx context.Context, u *wiki.Update) error {
+	var given *givenDiff
+	if u.From != "" && u.To != "" {
+		given = &givenDiff{parent: u.From, commit: u.To, changes: u.Changes}
+	}
+	return x.sync(ctx, u.To, given)
+}
+
+// givenDiff is the diff of one commit against its first parent, given by
+// the caller rather than computed from the trees.
+type givenDiff struct {
+	parent, commit string
+	changes        func(context.Context) ([]wiki.FileChange, error)
+}
+
+// sync is Sync, with the diff of head when the caller has it.
+func (x *Index) sync(ctx context.Context, head string, given *givenDiff) error {
 	x.syncMu.Lock()
 	defer x.syncMu.Unlock()
 	x.mu.RLock()
@@ -56,7 +89,7 @@ func (x *Index) Sync(ctx context.Context, head string) error {
 		return nil
 	}
 	start := time.Now()
-	n, err := x.extend(ctx, h)
+	n, err := x.extend(ctx, h, given)
 	if err != nil {
 		return fmt.Errorf("sync history to %s: %w", head, err)
 	}
@@ -79,13 +112,15 @@ func (x *Index) setHead(head string) {
 }
 
 // extend adds the commits reachable from h that the index lacks and
-// returns how many it added.
-func (x *Index) extend(ctx context.Context, h oid) (int, error) {
+// returns how many it added; given, when not nil, is the diff of one of
+// them.
+func (x *Index) extend(ctx context.Context, h oid, given *givenDiff) (int, error) {
 	order, infos, err := x.missing(ctx, h)
 	if err != nil {
 		return 0, err
 	}
 	b := newBuilder(x.store)
+	b.given = given
 	var batch []*pending
 	flush := func() error {
 		x.mu.Lock()

@@ -4,23 +4,68 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
-// Apply brings the index to commit `to`: it adds or replaces docs (by
+// Name is the index's name in logs, errors and progress.
+func (x *Index) Name() string { return "search index" }
+
+// indexBatch is how many documents Apply gives apply at a time.
+const indexBatch = 500
+
+// Apply brings the index from u.From, its commit, to u.To: it stores the
+// document the update gives for every note that changed (Update.Document)
+// and removes the deleted notes, indexBatch at a time, reporting its
+// progress to the update. An interrupted update leaves the index at
+// u.From, holding some of the new documents, and the next one applies them
+// again. It returns the update's errors and apply's.
+func (x *Index) Apply(ctx context.Context, u *wiki.Update) error {
+	changes, err := u.Changes(ctx)
+	if err != nil {
+		return err
+	}
+	var docs []wiki.Document
+	var deleted []string
+	for i, ch := range changes {
+		p, _, ok := note.SplitFileName(ch.Path)
+		if !ok {
+			continue
+		}
+		if ch.Delete {
+			deleted = append(deleted, p)
+		} else {
+			d, _, err := u.Document(ctx, ch.Path)
+			if err != nil {
+				return err
+			}
+			docs = append(docs, d)
+		}
+		if len(docs)+len(deleted) >= indexBatch {
+			if err := x.apply(ctx, u.From, docs, deleted); err != nil {
+				return err
+			}
+			docs, deleted = docs[:0], deleted[:0]
+			u.Progress(i+1, len(changes))
+		}
+	}
+	return x.apply(ctx, u.To, docs, deleted)
+}
+
+// apply brings the index to commit `to`: it adds or replaces docs (by
 // path), removes the deleted paths and records `to`, all in one bleve
 // batch, so a search sees the index before or after the call and the
 // recorded commit always matches the content, even after a crash. Apply
 // returns once searches see the change; the disk catches up in the
 // background (a crash before then reopens the index at an earlier commit).
-// Apply is idempotent: applying the same change again is harmless. Keep
+// apply is idempotent: applying the same change again is harmless. Keep
 // batches to a few hundred notes: bleve holds a whole batch, analyzed, in
 // memory (10,000 notes in one batch grew the heap past 1 GiB in the
 // benchmark, 500 at a time kept it near 250 MiB).
 //
-// Apply returns ErrClosed after Close, the context's error if it is done
+// apply returns ErrClosed after Close, the context's error if it is done
 // before the write, and an error when a note cannot be mapped or written.
-func (x *Index) Apply(ctx context.Context, to string, docs []wiki.Document, deleted []string) (err error) {
+func (x *Index) apply(ctx context.Context, to string, docs []wiki.Document, deleted []string) (err error) {
 	defer x.guard(&err)
 	defer faultGuard()()
 	x.writeMu.Lock()

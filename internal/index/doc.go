@@ -80,10 +80,13 @@
 //
 // # Consistency
 //
-// Apply writes the documents, the deletions and the new commit in one bleve
-// batch, so the commit recorded in the index always describes its content,
-// even after a crash. Apply returns when searches see the batch; the disk
-// catches up in the background, and Close waits for it. An index that is missing, unreadable or of another
+// The index is a wiki.DerivedStore: Apply takes an update's documents
+// (wiki.Update.Document) in batches of a few hundred, each written with
+// the deletions and a commit in one bleve batch, so the commit recorded in
+// the index always describes its content, even after a crash: the last
+// batch records the update's commit, the others the commit it started
+// from. A batch returns when searches see it; the disk catches up in the
+// background, and Close waits for it. An index that is missing, unreadable or of another
 // schema version is recreated empty on Open, and Commit returns "" so the
 // wiki rebuilds it.
 //

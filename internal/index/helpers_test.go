@@ -138,8 +138,8 @@ func openFixture(tb testing.TB) *Index {
 
 func apply(tb testing.TB, x *Index, to string, docs []wiki.Document, deleted []string) {
 	tb.Helper()
-	if err := x.Apply(context.Background(), to, docs, deleted); err != nil {
-		tb.Fatalf("Apply(%s): %v", to, err)
+	if err := x.apply(context.Background(), to, docs, deleted); err != nil {
+		tb.Fatalf("apply(%s): %v", to, err)
 	}
 }
 

@@ -16,21 +16,29 @@ import (
 	"github.com/wikid/wikid/internal/wiki"
 )
 
-var _ wiki.Index = (*Index)(nil)
+var (
+	_ wiki.Index        = (*Index)(nil)
+	_ wiki.DerivedStore = (*Index)(nil)
+)
 
 // Options configures an Index.
 type Options struct {
 	// Logger receives warnings, such as an index recreated because it was
 	// corrupt. Nil discards them.
 	Logger *slog.Logger
+	// Location is the time zone the wiki reads dates without a zone in,
+	// which the documents' dates depend on; default UTC. The index records
+	// its name, and an index built in another zone is rebuilt.
+	Location *time.Location
 }
 
 // Index is the bleve search index of a wiki. It is safe for concurrent use:
 // searches run while Apply writes, and see the index before or after a
 // whole Apply.
 type Index struct {
-	dir string
-	log *slog.Logger
+	dir  string
+	zone string // the name of Options.Location
+	log  *slog.Logger
 
 	// mu guards bi and im. Searches and Apply hold it for reading (bleve
 	// orders them itself); Reset and Close hold it for writing, because
@@ -53,8 +61,9 @@ type Index struct {
 
 // Open opens the index at dir, creating it (and its parent directories)
 // when it does not exist. An index that cannot be read, is corrupt or was
-// written with another schema is removed and recreated empty, with a
-// warning in the log: Commit then returns "" and the caller rebuilds.
+// written with another schema or in another time zone is removed and
+// recreated empty, with a warning in the log: Commit then returns "" and the
+// caller rebuilds.
 // Open returns an error only when the index is in use by another process
 // (ErrLocked) or when the directory cannot be created.
 func Open(ctx context.Context, dir string, opts Options) (*Index, error) {
@@ -62,26 +71,30 @@ func Open(ctx context.Context, dir string, opts Options) (*Index, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	x := &Index{dir: dir, log: log.WithGroup("index"), unsaved: &unsaved{}}
+	zone := time.UTC.String()
+	if opts.Location != nil {
+		zone = opts.Location.String()
+	}
+	x := &Index{dir: dir, zone: zone, log: log.WithGroup("index"), unsaved: &unsaved{}}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return nil, fmt.Errorf("create index directory: %w", err)
 	}
-	bi, commit, err := openExisting(dir)
+	bi, commit, err := openExisting(dir, zone)
 	switch {
 	case err == nil:
 		x.bi, x.commit = bi, commit
 	case errors.Is(err, ErrLocked):
 		return nil, err
 	case errors.Is(err, os.ErrNotExist):
-		if x.bi, err = create(dir); err != nil {
+		if x.bi, err = create(dir, zone); err != nil {
 			return nil, err
 		}
 	default:
 		x.log.Warn("search index unusable, recreating it empty", "dir", dir, "err", err)
-		if x.bi, err = recreate(dir); err != nil {
+		if x.bi, err = recreate(dir, zone); err != nil {
 			return nil, err
 		}
 	}
@@ -142,7 +155,7 @@ func (x *Index) Reset(ctx context.Context) (err error) {
 	x.closeDamaged()
 	x.bi = nil
 	x.setCommit("")
-	bi, err := recreate(x.dir)
+	bi, err := recreate(x.dir, x.zone)
 	if err != nil {
 		return fmt.Errorf("reset index: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -162,6 +163,43 @@ func TestOpen(t *testing.T) {
 		checkEmpty(t, y)
 	})
 
+	t.Run("recreates when the time zone changes", func(t *testing.T) {
+		ny, err := time.LoadLocation("America/New_York")
+		if err != nil {
+			t.Skipf("no zone data: %v", err)
+		}
+		x := openFixture(t) // UTC
+		if err := x.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		log := &syncBuffer{}
+		y, err := Open(context.Background(), x.dir, Options{Logger: slog.New(slog.NewTextHandler(log, nil)), Location: ny})
+		if err != nil {
+			t.Fatalf("Open: %v", err)
+		}
+		defer y.Close(context.Background())
+		if !strings.Contains(log.String(), "level=WARN") || !strings.Contains(log.String(), `time zone \"UTC\", want \"America/New_York\"`) {
+			t.Errorf("log = %q, want a warning about the time zone", log)
+		}
+		checkEmpty(t, y)
+		if err := y.Reset(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		apply(t, y, "c2", fixture(t), nil)
+		if err := y.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		// Reset kept the zone: the index opens as it is in New York.
+		z, err := Open(context.Background(), x.dir, Options{Location: ny})
+		if err != nil {
+			t.Fatalf("Open: %v", err)
+		}
+		defer z.Close(context.Background())
+		if c := z.Commit(); c != "c2" {
+			t.Errorf("reopened in the same zone, Commit = %q, want c2", c)
+		}
+	})
+
 	t.Run("in use by another process", func(t *testing.T) {
 		x := openFixture(t)
 		_, err := Open(context.Background(), x.dir, Options{})
@@ -206,7 +244,7 @@ func TestIndex_Apply(t *testing.T) {
 	t.Run("cancelled", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		if err := x.Apply(ctx, "c3", nil, []string{"people/ann"}); !errors.Is(err, context.Canceled) {
+		if err := x.apply(ctx, "c3", nil, []string{"people/ann"}); !errors.Is(err, context.Canceled) {
 			t.Errorf("Apply = %v, want context.Canceled", err)
 		}
 		if c := x.Commit(); c != "c2" {
@@ -242,7 +280,7 @@ func TestIndex_Close(t *testing.T) {
 	if _, err := x.Search(ctx, wiki.SearchRequest{}); !errors.Is(err, ErrClosed) {
 		t.Errorf("Search = %v, want ErrClosed", err)
 	}
-	if err := x.Apply(ctx, "c2", nil, nil); !errors.Is(err, ErrClosed) {
+	if err := x.apply(ctx, "c2", nil, nil); !errors.Is(err, ErrClosed) {
 		t.Errorf("Apply = %v, want ErrClosed", err)
 	}
 	if _, err := x.Tags(ctx, wiki.TagsRequest{}); !errors.Is(err, ErrClosed) {

@@ -12,7 +12,7 @@ import (
 // schemaVersion names the mapping below and the way documents are shaped.
 // Bump it whenever either changes: an index recorded with another version
 // is removed and rebuilt on Open.
-const schemaVersion = "8"
+const schemaVersion = "9"
 
 // Field names in the bleve documents, besides the stem fields of each
 // language (see fieldStem).
@@ -63,6 +63,7 @@ const (
 var (
 	internalCommit = []byte("wikid.commit")
 	internalSchema = []byte("wikid.schema")
+	internalZone   = []byte("wikid.zone")   // see Options.Location
 	internalCommon = []byte("wikid.common") // see commonWords
 	internalLangs  = []byte("wikid.langs")  // see langsOf
 )

@@ -27,10 +27,11 @@ func storeConfig() map[string]any {
 	}
 }
 
-// openExisting opens the index at dir and checks its schema. It returns an
+// openExisting opens the index at dir and checks its schema and time zone
+// (see Options.Location). It returns an
 // error wrapping os.ErrNotExist when there is no index, ErrLocked when
 // another process holds it, and another error when it is unusable.
-func openExisting(dir string) (bi bleve.Index, commit string, err error) {
+func openExisting(dir, zone string) (bi bleve.Index, commit string, err error) {
 	if _, err := os.Stat(filepath.Join(dir, "index_meta.json")); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			if _, derr := os.Stat(dir); derr == nil {
@@ -63,6 +64,13 @@ func openExisting(dir string) (bi bleve.Index, commit string, err error) {
 	schema, err := bi.GetInternal(internalSchema)
 	if err == nil && string(schema) != schemaVersion {
 		err = fmt.Errorf("schema version %q, want %q", schema, schemaVersion)
+	}
+	var z []byte
+	if err == nil {
+		z, err = bi.GetInternal(internalZone)
+	}
+	if err == nil && string(z) != zone {
+		err = fmt.Errorf("dates read in time zone %q, want %q", z, zone)
 	}
 	var c []byte
 	if err == nil {
@@ -118,16 +126,16 @@ func checkLatest(dir string) error {
 }
 
 // recreate removes whatever is at dir and creates an empty index there.
-func recreate(dir string) (bleve.Index, error) {
+func recreate(dir, zone string) (bleve.Index, error) {
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, fmt.Errorf("remove index: %w", err)
 	}
-	return create(dir)
+	return create(dir, zone)
 }
 
 // create makes an empty index at dir, which must not exist, and records
-// the schema version in it.
-func create(dir string) (bleve.Index, error) {
+// the schema version and the time zone in it.
+func create(dir, zone string) (bleve.Index, error) {
 	im, err := newMapping()
 	if err != nil {
 		return nil, fmt.Errorf("build index mapping: %w", err)
@@ -139,6 +147,10 @@ func create(dir string) (bleve.Index, error) {
 	if err := bi.SetInternal(internalSchema, []byte(schemaVersion)); err != nil {
 		_ = bi.Close()
 		return nil, fmt.Errorf("create index: record schema: %w", err)
+	}
+	if err := bi.SetInternal(internalZone, []byte(zone)); err != nil {
+		_ = bi.Close()
+		return nil, fmt.Errorf("create index: record time zone: %w", err)
 	}
 	return bi, nil
 }

@@ -32,8 +32,8 @@ type Frontmatter struct {
 	Aliases []string
 	// Created is the first of "created", "date created", "created_at" that
 	// reads as a date, and Modified the first of "modified", "updated",
-	// "date modified", "updated_at"; zero when there is none. Dates are
-	// 2024-06-01, 2024-06-01 10:30 or RFC 3339; without a zone, UTC.
+	// "date modified", "updated_at"; zero when there is none. ParseDate
+	// reads them, in the time zone given to ParseIn.
 	Created, Modified time.Time
 }
 
@@ -74,11 +74,15 @@ type fmBlock struct {
 // (malformed YAML, a top level that is not a mapping, anchors or aliases,
 // duplicate keys) it returns a *Frontmatter with only Start and End set, so
 // that the caller knows where the body starts, and an *Error with code
-// CodeInvalidParams and the file line of the problem.
-func parseFrontmatter(src []byte) (*Frontmatter, error) {
+// CodeInvalidParams and the file line of the problem. Dates without a zone
+// are read in loc.
+func parseFrontmatter(src []byte, loc *time.Location) (*Frontmatter, error) {
 	b, err := scanFrontmatter(src)
 	if b == nil {
 		return nil, err
+	}
+	if b.root != nil {
+		b.fillDates(loc)
 	}
 	return b.fm, err
 }

@@ -1,12 +1,15 @@
 package note
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func BenchmarkParseFrontmatter(b *testing.B) {
 	src := []byte(metaRich)
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
-		if _, err := parseFrontmatter(src); err != nil {
+		if _, err := parseFrontmatter(src, time.UTC); err != nil {
 			b.Fatal(err)
 		}
 	}

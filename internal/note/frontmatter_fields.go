@@ -19,18 +19,19 @@ var (
 	fmModifiedKeys = []string{"modified", "updated", "date modified", "updated_at"}
 )
 
-// fmDateLayouts are the date forms accepted for created and modified. Forms
-// without a zone are read as UTC.
-var fmDateLayouts = []string{
+// dateLayouts are the forms of a date in a note, tried in order: RFC 3339
+// first, then the forms without a zone.
+var dateLayouts = []string{
 	time.RFC3339Nano,
 	"2006-01-02T15:04:05",
 	"2006-01-02T15:04",
 	"2006-01-02 15:04:05",
 	"2006-01-02 15:04",
-	"2006-01-02",
+	time.DateOnly,
 }
 
-// fillFields sets Title, Tags, Aliases, Created and Modified from b.root.
+// fillFields sets Title, Tags and Aliases from b.root; fillDates sets the
+// dates, which need a time zone.
 func (b *fmBlock) fillFields() {
 	fm := b.fm
 	if _, v := b.firstKey(fmTitleKeys); v != nil && isYAMLText(v) {
@@ -42,8 +43,13 @@ func (b *fmBlock) fillFields() {
 	if _, v := b.firstKey(fmAliasKeys); v != nil {
 		fm.Aliases = fmListNames(v, false)
 	}
-	fm.Created = b.firstDate(fmCreatedKeys)
-	fm.Modified = b.firstDate(fmModifiedKeys)
+}
+
+// fillDates sets Created and Modified from b.root, reading dates without a
+// zone in loc.
+func (b *fmBlock) fillDates(loc *time.Location) {
+	b.fm.Created = b.firstDate(fmCreatedKeys, loc)
+	b.fm.Modified = b.firstDate(fmModifiedKeys, loc)
 }
 
 // value returns the index in root.Content of key and its value node, or
@@ -71,10 +77,10 @@ func (b *fmBlock) firstKey(keys []string) (string, *yaml.Node) {
 }
 
 // firstDate returns the first of keys whose value parses as a date.
-func (b *fmBlock) firstDate(keys []string) time.Time {
+func (b *fmBlock) firstDate(keys []string, loc *time.Location) time.Time {
 	for _, k := range keys {
 		if _, v := b.value(k); v != nil && isYAMLText(v) {
-			if t, ok := parseFmDate(v.Value); ok {
+			if t, ok := ParseDate(v.Value, loc); ok {
 				return t
 			}
 		}
@@ -82,10 +88,16 @@ func (b *fmBlock) firstDate(keys []string) time.Time {
 	return time.Time{}
 }
 
-func parseFmDate(s string) (time.Time, bool) {
+// ParseDate reads a date as a note's frontmatter writes it, and is the one
+// reading of such a date: RFC 3339 (2024-06-01T10:30:00Z, with any offset)
+// is the instant written; a form without a zone (2024-06-01,
+// 2024-06-01T10:30[:00], 2024-06-01 10:30[:00]) is that wall time in loc, a
+// date alone its midnight. Spaces around s are ignored. It reports false for
+// anything else.
+func ParseDate(s string, loc *time.Location) (time.Time, bool) {
 	s = strings.TrimSpace(s)
-	for _, layout := range fmDateLayouts {
-		if t, err := time.Parse(layout, s); err == nil {
+	for _, layout := range dateLayouts {
+		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
 			return t, true
 		}
 	}

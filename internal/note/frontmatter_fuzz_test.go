@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/wikid/wikid/internal/wikierr"
 )
@@ -32,7 +33,7 @@ func FuzzParseFrontmatter(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		fm, err := parseFrontmatter(src)
+		fm, err := parseFrontmatter(src, time.UTC)
 		if fm == nil {
 			if err != nil {
 				t.Fatalf("error without a frontmatter: %v", err)

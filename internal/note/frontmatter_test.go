@@ -12,9 +12,9 @@ import (
 
 func fmDate(tb testing.TB, s string) time.Time {
 	tb.Helper()
-	t, ok := parseFmDate(s)
+	t, ok := ParseDate(s, time.UTC)
 	if !ok {
-		tb.Fatalf("parseFmDate(%q) failed", s)
+		tb.Fatalf("ParseDate(%q) failed", s)
 	}
 	return t
 }
@@ -191,7 +191,7 @@ func TestParseFrontmatter_Shapes(t *testing.T) {
 					w.End, want = i, &w
 				}
 			}
-			got, err := parseFrontmatter([]byte(src))
+			got, err := parseFrontmatter([]byte(src), time.UTC)
 			if err != nil {
 				t.Fatalf("parseFrontmatter: %v", err)
 			}
@@ -244,7 +244,7 @@ func TestParseFrontmatter_Errors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			src := []byte(tt.src)
-			fm, err := parseFrontmatter(src)
+			fm, err := parseFrontmatter(src, time.UTC)
 			var e *wikierr.Error
 			if !errors.As(err, &e) {
 				t.Fatalf("parseFrontmatter error = %v, want an *wikierr.Error", err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/wikid/wikid/internal/wikierr"
@@ -62,8 +63,8 @@ func FuzzUpdateMetadata(f *testing.F) {
 		if bytes.Equal(out, src) {
 			return
 		}
-		before, _ := parseFrontmatter(src)
-		after, err := parseFrontmatter(out)
+		before, _ := parseFrontmatter(src, time.UTC)
+		after, err := parseFrontmatter(out, time.UTC)
 		if err != nil || after == nil {
 			t.Fatalf("result does not parse (%v):\n%q", err, out)
 		}

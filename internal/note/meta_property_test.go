@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -79,7 +80,7 @@ func TestUpdateMetadata_EachKey(t *testing.T) {
 		nil,
 	}
 	for di, doc := range metaPropertyDocs {
-		before, err := parseFrontmatter([]byte(doc))
+		before, err := parseFrontmatter([]byte(doc), time.UTC)
 		if err != nil || before == nil {
 			t.Fatalf("doc %d: parseFrontmatter: %v", di, err)
 		}
@@ -101,7 +102,7 @@ func TestUpdateMetadata_EachKey(t *testing.T) {
 						t.Errorf("lines %d..%d changed, want only within %d..%d (the lines of %q):\n%s",
 							from+1, to, r[0]+1, r[1], key, out)
 					}
-					after, err := parseFrontmatter(out)
+					after, err := parseFrontmatter(out, time.UTC)
 					if err != nil || after == nil {
 						t.Fatalf("result does not parse: %v\n%s", err, out)
 					}
@@ -132,7 +133,7 @@ func TestUpdateMetadata_EachKey(t *testing.T) {
 			if from != to || added != 2 {
 				t.Errorf("lines %d..%d replaced by %d lines, want 2 lines inserted:\n%s", from+1, to, added, out)
 			}
-			after, err := parseFrontmatter(out)
+			after, err := parseFrontmatter(out, time.UTC)
 			if err != nil {
 				t.Fatalf("result does not parse: %v", err)
 			}

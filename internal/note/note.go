@@ -60,13 +60,20 @@ func NewTag(name string) Tag {
 	return Tag{Name: name, Norm: strings.ToLower(name)}
 }
 
-// Parse parses a note. It never fails: a malformed frontmatter block is
-// reported in FrontmatterErr and the rest of the note is still parsed.
+// Parse is ParseIn with UTC, for a caller that reads no dates of the note
+// (its body, title or links).
 func Parse(notePath string, src []byte) *Note {
+	return ParseIn(notePath, src, time.UTC)
+}
+
+// ParseIn parses a note, reading the frontmatter's dates that have no zone
+// in loc (see ParseDate). It never fails: a malformed frontmatter block is
+// reported in FrontmatterErr and the rest of the note is still parsed.
+func ParseIn(notePath string, src []byte, loc *time.Location) *Note {
 	// A byte order mark is not part of the body (see bomLen): without
 	// frontmatter, the body starts after it.
 	n := &Note{Path: notePath, Raw: src, BodyStart: bomLen(src), BodyLine: 1}
-	fm, err := parseFrontmatter(src)
+	fm, err := parseFrontmatter(src, loc)
 	if fm != nil {
 		n.BodyStart = fm.End
 		n.BodyLine = 1 + countLines(src[:fm.End])

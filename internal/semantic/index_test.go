@@ -416,7 +416,8 @@ func TestSearch_NotConfigured(t *testing.T) {
 	gittest.Commit(t, dir, "notes", topicNotes)
 	store, _ := gitstore.Open(ctx, dir, gitstore.Options{})
 	idx, _ := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{})
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx}, wiki.Options{Logger: slog.New(slog.DiscardHandler)})
+	hist, _ := history.Open(ctx, store, history.Options{})
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New()}, wiki.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

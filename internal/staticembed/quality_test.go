@@ -16,6 +16,8 @@ import (
 	"github.com/wikid/wikid/internal/gather"
 	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/graph"
+	"github.com/wikid/wikid/internal/history"
 	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/semantic"
 	"github.com/wikid/wikid/internal/staticembed"
@@ -83,11 +85,15 @@ func TestBuiltin_Quality(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	hist, err := history.Open(ctx, store, history.Options{Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
 	sem, err := semantic.Open(ctx, filepath.Join(store.Dir(), "semantic"), m, semantic.Options{Logger: logger, Reads: m.Reads})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, Semantic: sem}, wiki.Options{Logger: logger})
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New(), Semantic: sem}, wiki.Options{Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}

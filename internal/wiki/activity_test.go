@@ -255,19 +255,3 @@ func TestWiki_RecentChanges(t *testing.T) {
 		})
 	}
 }
-
-// TestWiki_RecentChangesWithoutHistory answers from the search index.
-func TestWiki_RecentChangesWithoutHistory(t *testing.T) {
-	dir := seeded(t, map[string]string{"a.md": "# A\n", "b.md": "---\nmodified: 2030-01-01\n---\n# B\n"})
-	w := openWiki(t, dir, nil)
-	ctx := context.Background()
-	if err := w.Reindex(ctx, false, nil); err != nil {
-		t.Fatal(err)
-	}
-	res, err := w.RecentChanges(ctx, wiki.RecentRequest{})
-	if err != nil || len(res.Results) != 2 || res.Results[0].Path != "b" || res.Results[0].Commit != "" {
-		t.Errorf("recent changes = %+v, %v", res, err)
-	}
-	_, err = w.RecentChanges(ctx, wiki.RecentRequest{Author: "ada"})
-	wantCode(t, err, wiki.CodeInvalidParams)
-}

@@ -36,7 +36,7 @@ type DailyResult struct {
 // or op, NOT_FOUND when reading a daily note that does not exist yet or
 // when a section op names a missing section, and the errors of Edit.
 func (w *Wiki) Daily(ctx context.Context, req DailyRequest) (*DailyResult, error) {
-	date, err := w.dailyDate(req.Date)
+	date, err := w.DailyDate(req.Date)
 	if err != nil {
 		return nil, err
 	}
@@ -83,15 +83,19 @@ func (w *Wiki) Daily(ctx context.Context, req DailyRequest) (*DailyResult, error
 	return out, nil
 }
 
-func (w *Wiki) dailyDate(date string) (string, error) {
+// DailyDate returns the date of a daily note as its name spells it: date
+// itself when it is a day as a note's frontmatter writes one (YYYY-MM-DD,
+// read by note.ParseDate), today in the wiki's time zone when it is empty.
+// It returns INVALID_PARAMS for anything else.
+func (w *Wiki) DailyDate(date string) (string, error) {
 	if date == "" {
 		return w.opts.Now().In(w.opts.Location).Format(time.DateOnly), nil
 	}
-	d, err := time.ParseInLocation(time.DateOnly, date, w.opts.Location)
-	if err != nil {
+	// A daily note's date is a date as a note writes one, the day alone.
+	if d, ok := note.ParseDate(date, w.opts.Location); !ok || d.Format(time.DateOnly) != date {
 		return "", Errorf(CodeInvalidParams, "bad date %q", date).WithHint("give the date as YYYY-MM-DD")
 	}
-	return d.Format(time.DateOnly), nil
+	return date, nil
 }
 
 // dailyTemplate returns the content of a new daily note: the template note

@@ -63,16 +63,11 @@ type timesCache struct {
 // reports false when it cannot know: the history index is still being
 // built for the first time (it does not wait for that), or it does not hold
 // commit. atHead says commit is HEAD, which the history index is synced to
-// first when it has been built. Without a history index the times come from
-// the search index's walk of the history (no commit ids) and are known once
-// that walk ran.
+// first when it has been built.
 func (w *Wiki) gitTimes(ctx context.Context, commit string, atHead bool, files []string) (map[string]FileTimes, bool) {
 	out := make(map[string]FileTimes, len(files))
 	if commit == "" {
 		return out, true
-	}
-	if w.hist == nil {
-		return w.walkedTimes(files)
 	}
 	if c := &w.times; atHead {
 		c.mu.Lock()
@@ -132,25 +127,6 @@ func (w *Wiki) allTimes(ctx context.Context, head string) (map[string]FileTimes,
 	}
 	c.head, c.all = head, all
 	return all, nil
-}
-
-// walkedTimes returns the file times the search index's walk of the
-// history found, for a wiki without a history index.
-func (w *Wiki) walkedTimes(files []string) (map[string]FileTimes, bool) {
-	out := make(map[string]FileTimes, len(files))
-	if w.indexLane == nil || !w.indexLane.lockUnlessBuilding() {
-		return out, false
-	}
-	defer w.indexLane.mu.Unlock()
-	if w.indexed.times == nil {
-		return out, false
-	}
-	for _, f := range files {
-		if t, ok := w.indexed.times[f]; ok {
-			out[f] = FileTimes{Created: t.created, Modified: t.modified}
-		}
-	}
-	return out, true
 }
 
 func subset(all map[string]FileTimes, files []string) map[string]FileTimes {

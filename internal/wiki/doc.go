@@ -14,16 +14,19 @@
 // error says.
 //
 // Derived state has one follower. Every store computed from the commits
-// (the history index, the search index, the link graph, and any other given
-// in Deps.Derived) is a DerivedStore: a commit, a Reset and an Apply of an
-// Update, the files changed between two commits, read and parsed once for
-// all stores. The follower builds each store in the background at Open,
-// applies every commit the wiki makes to each before the mutation returns,
-// catches a store up with commits made by others before a read that needs
-// it (the read waits, reporting progress, rather than answer from part of
-// the wiki), and rebuilds a store whose commit left the branch's history.
-// One rule keeps a store consistent: it changes only under its lane's lock,
-// held by the follower.
+// (the history index, the search index, the link graph, the semantic index,
+// and any other given in Deps.Derived) is a DerivedStore itself: a commit, a
+// Reset and an Apply of an Update, the files changed between two commits,
+// read and parsed once for all stores; for a commit the wiki made, the
+// changes it wrote, never read back. The history index takes an update
+// first, and the git times of the search index's documents
+// (Update.Document) are its answers. The follower builds each store in the
+// background at Open, applies every commit the wiki makes to each before
+// the mutation returns, catches a store up with commits made by others
+// before a read that needs it (the read waits, reporting progress, rather
+// than answer from part of the wiki), and rebuilds a store whose commit
+// left the branch's history. One rule keeps a store consistent: it changes
+// only while its lane is held, by the follower.
 //
 // The core speaks no front end's language. Its results are plain Go types
 // without JSON tags; each front end (the MCP server, the command line, and

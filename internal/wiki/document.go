@@ -12,7 +12,7 @@ import (
 
 // document turns a parsed note into what the index stores. Created and
 // modified come from the frontmatter when it has them, else from t.
-func document(n *note.Note, f File, t pathTime) Document {
+func document(n *note.Note, f File, t FileTimes) Document {
 	d := Document{
 		Path: n.Path, File: f.Path, Version: f.Blob,
 		Title: n.Title, Aliases: n.Aliases,
@@ -20,8 +20,8 @@ func document(n *note.Note, f File, t pathTime) Document {
 		Body:        string(n.Raw[n.BodyStart:]), BodyLine: n.BodyLine,
 		Tags:       make([]string, len(n.Tags)),
 		Properties: properties(n.Properties),
-		Created:    firstSet(n.Created, t.created),
-		Modified:   firstSet(n.Modified, t.modified),
+		Created:    firstSet(n.Created, t.Created),
+		Modified:   firstSet(n.Modified, t.Modified),
 		Links:      linkTargets(n),
 	}
 	for i, tag := range n.Tags {

@@ -38,9 +38,6 @@ type Update struct {
 	// From and To are the commits before and after; From is "" for a
 	// rebuild, To "" for an unborn branch.
 	From, To string
-	// When is the commit's time, for a commit the wiki made; zero for
-	// commits made by others (the store asks the history).
-	When time.Time
 
 	w        *Wiki
 	lane     *lane
@@ -51,11 +48,15 @@ type Update struct {
 	// which hold their content and blob ids.
 	own  map[string]*FileChange
 	snap Snapshot
+	// times holds the git times of the notes changed, once read.
+	times map[string]FileTimes
 }
 
 // Changes returns the files that changed from From to To, sorted by path
-// (every file of To for a rebuild): a deleted file with Delete set,
-// another with NewBlob its version at To.
+// (every file of To for a rebuild), as Store.Changes gives them: a deleted
+// file with Delete set, another with NewBlob its version at To, and OldBlob
+// the version at From of a file that had one. For a commit the wiki made
+// they also hold the new Content.
 func (u *Update) Changes(ctx context.Context) ([]FileChange, error) {
 	if u.listed {
 		return u.changes, nil
@@ -100,6 +101,50 @@ func (u *Update) Note(ctx context.Context, file string) (*note.Note, File, bool,
 	return u.w.parse(p, f, content), f, true, nil
 }
 
+// Document returns what the search index stores of a note that changed:
+// the note at To, with its git times, which the history index gives (the
+// follower brings it to To first, waiting for it), and false for a file
+// that is not a note.
+func (u *Update) Document(ctx context.Context, file string) (Document, bool, error) {
+	n, f, ok, err := u.Note(ctx, file)
+	if !ok || err != nil {
+		return Document{}, ok, err
+	}
+	if u.times == nil {
+		if u.times, err = u.noteTimes(ctx); err != nil {
+			return Document{}, true, err
+		}
+	}
+	return document(n, f, u.times[file]), true, nil
+}
+
+// noteTimes returns the git times at To of every note the update changes,
+// from the history index brought to To: in one pass over the history for
+// many notes, as for a rebuild.
+func (u *Update) noteTimes(ctx context.Context) (map[string]FileTimes, error) {
+	changes, err := u.Changes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, ch := range changes {
+		if _, _, ok := note.SplitFileName(ch.Path); ok && !ch.Delete {
+			files = append(files, ch.Path)
+		}
+	}
+	if u.To == "" || len(files) == 0 {
+		return map[string]FileTimes{}, nil
+	}
+	if err := u.w.awaitCommit(ctx, u.w.historyLane, u.To); err != nil {
+		return nil, fmt.Errorf("file times: %w", err)
+	}
+	times, err := u.w.hist.Times(ctx, u.To, files)
+	if err != nil {
+		return nil, fmt.Errorf("file times: %w", err)
+	}
+	return times, nil
+}
+
 // Progress reports that done of total pieces of the update are applied:
 // to the wiki's status, and to the calls waiting for the store.
 func (u *Update) Progress(done, total int) {
@@ -115,17 +160,26 @@ func (u *Update) Progress(done, total int) {
 const longUpdate = 500
 
 // lane is one derived store and the one rule that keeps it consistent:
-// every change of the store happens under mu, by the follower.
+// every change of the store happens while the lane is held, by the
+// follower.
 type lane struct {
 	store DerivedStore
-	// mu is held while the store changes, and by a reader that needs it to
-	// stay at one commit.
-	mu sync.Mutex
+	// held is a semaphore of one, taken (a value sent) while the store
+	// changes, and by a reader that needs it to stay at one commit. A
+	// waiter blocks on it, woken the moment it is released.
+	held chan struct{}
 
 	stateMu     sync.Mutex
 	building    bool
 	done, total int
 	lastErr     error
+	// started is closed when a long update starts (building turns true),
+	// so that a mutation waiting for the lane stops waiting for it.
+	started chan struct{}
+}
+
+func newLane(s DerivedStore) *lane {
+	return &lane{store: s, held: make(chan struct{}, 1), started: make(chan struct{})}
 }
 
 // DerivedState is how far a derived store is.
@@ -151,13 +205,26 @@ func (l *lane) state() DerivedState {
 
 func (l *lane) setBuilding(b bool) {
 	l.stateMu.Lock()
-	l.building = b
+	l.setBuildingLocked(b)
 	l.stateMu.Unlock()
+}
+
+// setBuildingLocked sets building, closing started when it turns true. The
+// caller holds stateMu.
+func (l *lane) setBuildingLocked(b bool) {
+	switch {
+	case b && !l.building:
+		close(l.started)
+	case !b && l.building:
+		l.started = make(chan struct{})
+	}
+	l.building = b
 }
 
 func (l *lane) finish(err error) {
 	l.stateMu.Lock()
-	l.building, l.lastErr, l.done, l.total = false, err, 0, 0
+	l.setBuildingLocked(false)
+	l.lastErr, l.done, l.total = err, 0, 0
 	l.stateMu.Unlock()
 }
 
@@ -167,37 +234,52 @@ func (l *lane) setProgress(done, total int) {
 	l.stateMu.Unlock()
 }
 
-// lock takes mu, waiting for the update that holds it and reporting its
-// progress to ctx's progress function; it returns the context's error when
-// ctx is done first.
+// acquire takes the lane, waiting as long as it is held.
+func (l *lane) acquire() { l.held <- struct{}{} }
+
+// release lets the lane go; the waiter it wakes, if any, takes it.
+func (l *lane) release() { <-l.held }
+
+// lock takes the lane, waiting for the update that holds it and reporting
+// its progress to ctx's progress function when it has to wait, and every
+// progressEvery after; it returns the context's error when ctx is done
+// first.
 func (l *lane) lock(ctx context.Context) error {
-	next := time.Now()
-	for !l.mu.TryLock() {
-		if now := time.Now(); now.After(next) {
-			st := l.state()
-			reportProgress(ctx, Progress{Done: st.Done, Total: st.Total, Message: "waiting for the " + st.Name + " to be built"})
-			next = now.Add(progressEvery)
-		}
+	select {
+	case l.held <- struct{}{}:
+		return nil
+	default:
+	}
+	tick := time.NewTicker(progressEvery)
+	defer tick.Stop()
+	for {
+		st := l.state()
+		reportProgress(ctx, Progress{Done: st.Done, Total: st.Total, Message: "waiting for the " + st.Name + " to be built"})
 		select {
+		case l.held <- struct{}{}:
+			return nil
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(5 * time.Millisecond):
+		case <-tick.C:
 		}
 	}
-	return nil
 }
 
-// lockUnlessBuilding takes mu unless a long update holds it; it reports
-// whether it took it. A mutation does not wait for a build.
+// lockUnlessBuilding takes the lane unless a long update holds it; it
+// reports whether it took it. A mutation does not wait for a build.
 func (l *lane) lockUnlessBuilding() bool {
 	for {
-		if l.mu.TryLock() {
-			return true
-		}
-		if l.state().Building {
+		l.stateMu.Lock()
+		building, started := l.building, l.started
+		l.stateMu.Unlock()
+		if building {
 			return false
 		}
-		time.Sleep(time.Millisecond)
+		select {
+		case l.held <- struct{}{}:
+			return true
+		case <-started: // a long update started: it holds the lane
+		}
 	}
 }
 
@@ -207,8 +289,8 @@ func (w *Wiki) follow(ctx context.Context) {
 		w.bg.Add(1)
 		go func() {
 			defer w.bg.Done()
-			l.mu.Lock()
-			defer l.mu.Unlock()
+			l.acquire()
+			defer l.release()
 			head, err := w.store.Head(ctx)
 			if err == nil {
 				err = w.advance(ctx, l, head.Commit, nil, nil)
@@ -236,7 +318,7 @@ func (w *Wiki) await(ctx context.Context, l *lane) (Head, error) {
 	if err := l.lock(ctx); err != nil {
 		return Head{}, err
 	}
-	defer l.mu.Unlock()
+	defer l.release()
 	// A write may have moved HEAD and the store while we waited: catch up
 	// to HEAD as it is now, not as it was (an older HEAD would look like
 	// rewritten history and force a rebuild).
@@ -255,7 +337,7 @@ func (w *Wiki) awaitCommit(ctx context.Context, l *lane, commit string) error {
 	if err := l.lock(ctx); err != nil {
 		return err
 	}
-	defer l.mu.Unlock()
+	defer l.release()
 	return w.advance(ctx, l, commit, nil, func(p Progress) { reportProgress(ctx, p) })
 }
 
@@ -265,7 +347,7 @@ func (w *Wiki) hold(ctx context.Context, l *lane, commit string, fn func() error
 	if err := l.lock(ctx); err != nil {
 		return err
 	}
-	defer l.mu.Unlock()
+	defer l.release()
 	if err := w.advance(ctx, l, commit, nil, nil); err != nil {
 		return err
 	}
@@ -275,10 +357,10 @@ func (w *Wiki) hold(ctx context.Context, l *lane, commit string, fn func() error
 // committed brings every store to a commit the wiki made, before the
 // mutation returns, so a read issued after it sees the change: a store at
 // the commit's parent takes the committed files as they are (changes with
-// their content and NewBlob), without reading them back; one behind
+// their content and blob ids), without reading them back; one behind
 // catches up. A store in a long update is left to it.
-func (w *Wiki) committed(ctx context.Context, parent, commit string, when time.Time, changes []FileChange) {
-	c := &Update{From: parent, To: commit, When: when, changes: changes, listed: true, own: make(map[string]*FileChange, len(changes))}
+func (w *Wiki) committed(ctx context.Context, parent, commit string, changes []FileChange) {
+	c := &Update{From: parent, To: commit, changes: changes, listed: true, own: make(map[string]*FileChange, len(changes))}
 	for i := range changes {
 		c.own[changes[i].Path] = &changes[i]
 	}
@@ -289,14 +371,14 @@ func (w *Wiki) committed(ctx context.Context, parent, commit string, when time.T
 		if err := w.advance(ctx, l, commit, c, nil); err != nil {
 			w.log.Warn("not updated", "store", l.store.Name(), "commit", short(commit), "err", err)
 		}
-		l.mu.Unlock()
+		l.release()
 	}
 }
 
 // advance moves a store from its commit to `to`: by the changes in between
 // when its commit is an ancestor of `to`, else by a rebuild. c, when not
 // nil, is the update of the commit the wiki just made, used when the store
-// is at its parent. The caller holds l.mu.
+// is at its parent. The caller holds the lane.
 func (w *Wiki) advance(ctx context.Context, l *lane, to string, c *Update, progress func(Progress)) (err error) {
 	from := l.store.Commit()
 	if from == to {
@@ -322,7 +404,7 @@ func (w *Wiki) advance(ctx context.Context, l *lane, to string, c *Update, progr
 	}
 	u := &Update{From: from, To: to, w: w, lane: l, progress: progress}
 	if own {
-		u.When, u.changes, u.listed, u.own = c.When, c.changes, c.listed, c.own
+		u.changes, u.listed, u.own = c.changes, c.listed, c.own
 	}
 	start := time.Now()
 	if err := l.store.Apply(ctx, u); err != nil {

@@ -2,14 +2,18 @@ package wiki_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"maps"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/history"
 	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -86,7 +90,9 @@ func TestFollow_DerivedStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts := &titleStore{titles: map[string]string{}}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Derived: []wiki.DerivedStore{ts}}, wiki.Options{
+	d := deps(t, store, nil, nil)
+	d.Derived = []wiki.DerivedStore{ts}
+	w, err := wiki.Open(ctx, d, wiki.Options{
 		Author: wiki.Identity{Name: "Ada", Email: "ada@example.com"},
 		Logger: slog.New(slog.DiscardHandler),
 	})
@@ -128,5 +134,98 @@ func TestFollow_DerivedStore(t *testing.T) {
 	want("after a rewrite", map[string]string{"a": "Alpha", "b/c": "Charlie", "f": "Foxtrot"})
 	if ts.resets != resets+1 {
 		t.Errorf("rewritten history: %d resets, want 1", ts.resets-resets)
+	}
+}
+
+// countingStore is a repository that counts the tree diffs and the blob
+// reads asked of it.
+type countingStore struct {
+	*gitstore.Store
+	diffs, blobs atomic.Int64
+}
+
+func (s *countingStore) Changes(ctx context.Context, from, to string) ([]wiki.FileChange, error) {
+	s.diffs.Add(1)
+	return s.Store.Changes(ctx, from, to)
+}
+
+func (s *countingStore) ReadBlob(ctx context.Context, blob string) ([]byte, error) {
+	s.blobs.Add(1)
+	return s.Store.ReadBlob(ctx, blob)
+}
+
+// TestFollow_WikiCommitNotReadBack checks that a commit the wiki makes
+// reaches every derived store, the history index included, as the changes
+// it wrote: no store diffs the commit's trees or reads back a content it
+// wrote, and each is at the commit when the write returns.
+func TestFollow_WikiCommitNotReadBack(t *testing.T) {
+	ctx := context.Background()
+	dir := seeded(t, map[string]string{"a.md": "# A\n\n[[b]]\n", "b.md": "# B\n"})
+	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := &countingStore{Store: store}
+	d := deps(t, store, nil, nil)
+	hist, err := history.Open(ctx, cs, history.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Store, d.History = cs, hist
+	w, err := wiki.Open(ctx, d, wiki.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close(ctx)
+	if err := w.CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, step := range []struct {
+		name  string
+		write func() (*wiki.Result, error)
+		// blobs is how many contents the step may read: the old content of
+		// an edited note, for the history's line counts.
+		blobs int64
+	}{
+		{"a new note", func() (*wiki.Result, error) {
+			return w.Write(ctx, wiki.WriteRequest{Path: "c", Content: "# C\n\n[[a]]\n"})
+		}, 0},
+		{"an edit", func() (*wiki.Result, error) {
+			return w.Edit(ctx, wiki.EditRequest{Path: "c", Edits: []note.Edit{{Op: note.OpAppend, Content: "more"}}})
+		}, 1},
+	} {
+		t.Run(step.name, func(t *testing.T) {
+			cs.diffs.Store(0)
+			cs.blobs.Store(0)
+			res, err := step.write()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := cs.diffs.Load(); n != 0 {
+				t.Errorf("%d tree diffs, want none", n)
+			}
+			if n := cs.blobs.Load(); n > step.blobs {
+				t.Errorf("%d blob reads, want at most %d", n, step.blobs)
+			}
+			for _, st := range []func() string{hist.Commit, d.Index.Commit, d.Graph.Commit} {
+				if got := st(); got != res.Commit {
+					t.Errorf("a store is at %.7s, want %.7s", got, res.Commit)
+				}
+			}
+		})
+	}
+	// What the history index took from the changes is what git says.
+	h, err := w.History(ctx, wiki.HistoryRequest{Path: "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Fields(gittest.Git(t, dir, "log", "--format=%H", "--numstat", "--", "c.md"))
+	var got []string
+	for _, r := range h.Revisions {
+		got = append(got, r.Commit, fmt.Sprint(r.Additions), fmt.Sprint(r.Deletions), "c.md")
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("history of c: %q, want %q (git log --numstat)", got, want)
 	}
 }

@@ -130,12 +130,9 @@ func (w *Wiki) GatherContext(ctx context.Context, req ContextRequest) (*ContextR
 	if err != nil {
 		return nil, err
 	}
-	// The link graph, when the wiki has one, adds linked notes and the
-	// links between the sections.
-	var g Graph
-	if w.graphLane != nil {
-		g, _ = w.graphAt(ctx)
-	}
+	// The link graph adds linked notes and the links between the sections
+	// (none when it cannot be brought to HEAD).
+	g, _ := w.graphAt(ctx)
 	cands := w.contextCandidates(g, res.Results, folder)
 
 	_, snap, err := w.head(ctx)

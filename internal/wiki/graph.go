@@ -1,26 +1,15 @@
 package wiki
 
-import (
-	"context"
-	"errors"
-
-	"github.com/wikid/wikid/internal/note"
-)
+import "context"
 
 // Graph is the link graph of the notes at one commit: derived state held in
 // memory, built from the files of a commit and patched with the files each
-// later commit changes. Paths given to its queries are note paths matched
-// exactly; the wiki locates notes first. Implementations are safe for
-// concurrent use.
+// later commit changes. As a DerivedStore it follows HEAD; an Apply is
+// atomic (a query sees the state before or after, never between). Paths
+// given to its queries are note paths matched exactly; the wiki locates
+// notes first. Implementations are safe for concurrent use.
 type Graph interface {
-	// Commit returns the commit the graph reflects, "" when it is empty.
-	Commit() string
-	// Apply brings the graph from Commit() to commit `to`: it adds or
-	// replaces the files and removes the deleted repository files,
-	// atomically (a query sees the state before or after, never between).
-	Apply(to string, files []GraphFile, deleted []string)
-	// Reset empties the graph, for a rebuild.
-	Reset()
+	DerivedStore
 	// Len returns the number of notes.
 	Len() int
 	// Lookup returns the note at a note path.
@@ -82,15 +71,6 @@ const (
 	// ResolveWiki resolves by path, then title, then alias.
 	ResolveWiki LinkResolution = "wiki"
 )
-
-// GraphFile is one file of a commit as the graph takes it: a parsed note,
-// or (Note nil) a file that is not a note, such as an image, that links may
-// embed.
-type GraphFile struct {
-	File    string // repository-relative, with extension
-	Version string // blob id
-	Note    *note.Note
-}
 
 // Direction says which links to follow from a note: the links to it (in),
 // its own links (out) or both.
@@ -249,56 +229,8 @@ type LinkEdit struct {
 	Now string
 }
 
-// graphStore is the link graph as the follower keeps it.
-type graphStore struct{ g Graph }
-
-func (s graphStore) Name() string   { return "link graph" }
-func (s graphStore) Commit() string { return s.g.Commit() }
-
-func (s graphStore) Reset(context.Context) error {
-	s.g.Reset()
-	return nil
-}
-
-// Apply patches the graph with the notes, and the files links may embed,
-// that changed.
-func (s graphStore) Apply(ctx context.Context, u *Update) error {
-	changes, err := u.Changes(ctx)
-	if err != nil {
-		return err
-	}
-	var files []GraphFile
-	var deleted []string
-	for _, ch := range changes {
-		if ch.Delete {
-			deleted = append(deleted, ch.Path)
-			continue
-		}
-		if !graphFile(ch.Path) {
-			continue
-		}
-		gf := GraphFile{File: ch.Path, Version: ch.NewBlob}
-		n, f, ok, err := u.Note(ctx, ch.Path)
-		if err != nil {
-			return err
-		}
-		if ok {
-			gf.Version, gf.Note = f.Blob, n
-		}
-		files = append(files, gf)
-	}
-	s.g.Apply(u.To, files, deleted)
-	return nil
-}
-
-// errNoGraph is returned by the link tools of a wiki opened without a graph.
-var errNoGraph = errors.New("the wiki has no link graph")
-
 // graphAt returns the graph caught up with HEAD.
 func (w *Wiki) graphAt(ctx context.Context) (Graph, error) {
-	if w.graphLane == nil {
-		return nil, errNoGraph
-	}
 	if _, err := w.await(ctx, w.graphLane); err != nil {
 		return nil, err
 	}
@@ -308,18 +240,5 @@ func (w *Wiki) graphAt(ctx context.Context) (Graph, error) {
 // withGraphAt runs fn with the graph at commit, holding it there: no other
 // update runs until fn returns.
 func (w *Wiki) withGraphAt(ctx context.Context, commit string, fn func(Graph) error) error {
-	if w.graphLane == nil {
-		return errNoGraph
-	}
 	return w.hold(ctx, w.graphLane, commit, func() error { return fn(w.graph) })
-}
-
-// graphFile reports whether a repository file belongs in the graph: a note,
-// or a file links may embed (no segment starting with a dot).
-func graphFile(file string) bool {
-	if _, _, ok := note.SplitFileName(file); ok {
-		return true
-	}
-	_, err := note.CleanFolder(file)
-	return err == nil
 }

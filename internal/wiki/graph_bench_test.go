@@ -3,14 +3,11 @@ package wiki_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/graph"
-	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -24,13 +21,7 @@ func openBenchWiki(b *testing.B, dir string, withIndex bool) *wiki.Wiki {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var idx wiki.Index
-	if withIndex {
-		if idx, err = index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, Graph: graph.New()}, wiki.Options{})
+	w, err := wiki.Open(ctx, deps(b, store, nil, nil), wiki.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -46,19 +46,19 @@ func gitGraph(tb testing.TB, dir string) *graph.Graph {
 // files at HEAD, read with the git CLI.
 func gitGraphResolving(tb testing.TB, dir string, r wiki.LinkResolution) *graph.Graph {
 	tb.Helper()
-	var files []wiki.GraphFile
+	var files []graph.File
 	for f, content := range gitFiles(tb, dir) {
 		if strings.HasPrefix(f, ".") || strings.Contains(f, "/.") {
 			continue
 		}
-		gf := wiki.GraphFile{File: f, Version: wiki.BlobID([]byte(content))}
+		gf := graph.File{File: f, Version: wiki.BlobID([]byte(content))}
 		if p, _, ok := note.SplitFileName(f); ok {
 			gf.Note = note.Parse(p, []byte(content))
 		}
 		files = append(files, gf)
 	}
 	g := graph.NewResolving(r)
-	g.Apply(strings.TrimSpace(gittest.Git(tb, dir, "rev-parse", "HEAD")), files, nil)
+	g.ApplyFiles(strings.TrimSpace(gittest.Git(tb, dir, "rev-parse", "HEAD")), files, nil)
 	return g
 }
 

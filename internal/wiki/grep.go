@@ -133,7 +133,7 @@ func (w *Wiki) grepFiles(ctx context.Context, snap Snapshot, commit string, requ
 // rule out for the required strings. It reports false when every note must
 // be read: the index is not at commit, is being built, or cannot narrow.
 func (w *Wiki) grepCandidates(ctx context.Context, commit string, required []string, folder string) ([]string, bool) {
-	if w.indexLane == nil || len(required) == 0 {
+	if len(required) == 0 {
 		return nil, false
 	}
 	if w.indexLane.state().Building {
@@ -142,12 +142,12 @@ func (w *Wiki) grepCandidates(ctx context.Context, commit string, required []str
 	if err := w.refreshIndex(ctx); err != nil {
 		return nil, false
 	}
-	// Every change of the index happens under its lane's mu: holding it,
-	// the index stays at commit while it answers.
+	// Every change of the index happens while its lane is held: holding
+	// it, the index stays at commit while it answers.
 	if !w.indexLane.lockUnlessBuilding() {
 		return nil, false
 	}
-	defer w.indexLane.mu.Unlock()
+	defer w.indexLane.release()
 	if w.index.Commit() != commit {
 		return nil, false
 	}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/graph"
+	"github.com/wikid/wikid/internal/history"
 	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -29,7 +31,7 @@ func openWikiLogged(tb testing.TB, dir string, edit func(*wiki.Options), log io.
 }
 
 // openWikiWith is openWiki with the logs written to log and a link graph
-// (nil for none).
+// (nil for a new one).
 func openWikiWith(tb testing.TB, dir string, edit func(*wiki.Options), log io.Writer, g wiki.Graph) *wiki.Wiki {
 	tb.Helper()
 	logger := slog.New(slog.NewTextHandler(log, nil))
@@ -47,17 +49,56 @@ func openWikiWith(tb testing.TB, dir string, edit func(*wiki.Options), log io.Wr
 	if edit != nil {
 		edit(&opts)
 	}
-	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{Logger: logger})
-	if err != nil {
-		tb.Fatalf("index.Open: %v", err)
+	d := deps(tb, store, logger, opts.Location)
+	if g != nil {
+		d.Graph = g
 	}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, Graph: g}, opts)
+	w, err := wiki.Open(ctx, d, opts)
 	if err != nil {
 		tb.Fatalf("wiki.Open: %v", err)
 	}
 	tb.Cleanup(func() { w.Close(ctx) })
 	return w
 }
+
+// deps returns the adapters a wiki needs over store, as cmd/wikid wires
+// them: a search index (its dates read in loc, nil for UTC) and a history
+// index under store.Dir(), and a link graph. Closing the wiki closes them.
+func deps(tb testing.TB, store *gitstore.Store, logger *slog.Logger, loc *time.Location) wiki.Deps {
+	tb.Helper()
+	return depsIn(tb, store, store.Dir(), logger, loc)
+}
+
+// depsIn is deps with the search index and the history index in dir.
+func depsIn(tb testing.TB, store *gitstore.Store, dir string, logger *slog.Logger, loc *time.Location) wiki.Deps {
+	tb.Helper()
+	ctx := context.Background()
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	idx, err := index.Open(ctx, filepath.Join(dir, "index"), index.Options{Logger: logger, Location: loc})
+	if err != nil {
+		tb.Fatalf("index.Open: %v", err)
+	}
+	var hs wiki.Store = store
+	if dir != store.Dir() {
+		hs = derivedIn{store, dir}
+	}
+	hist, err := history.Open(ctx, hs, history.Options{Logger: logger})
+	if err != nil {
+		idx.Close(ctx)
+		tb.Fatalf("history.Open: %v", err)
+	}
+	return wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New()}
+}
+
+// derivedIn is a store whose derived state is kept in dir.
+type derivedIn struct {
+	*gitstore.Store
+	dir string
+}
+
+func (s derivedIn) Dir() string { return s.dir }
 
 // seeded returns a checkout with one commit holding files.
 func seeded(tb testing.TB, files map[string]string) string {

@@ -8,20 +8,18 @@ import (
 // History is the per-path history index: for every file, the commits that
 // changed it, built once from the commits' tree diffs and extended by every
 // new commit, whoever made it. It is derived state under Store.Dir(): it can
-// be deleted at any time and is rebuilt from the commits. The queries take
-// the head to answer at, which must have been synced (Sync) before; they
-// answer as the git CLI would at that commit. Implementations are safe for
+// be deleted at any time and is rebuilt from the commits. As a DerivedStore
+// it follows HEAD: Apply adds the commits reachable from u.To that it does
+// not hold (taking the update's changes as the diff of a single commit),
+// and, when the commit it was at is no longer in u.To's history (history
+// was rewritten), drops every commit u.To cannot reach; interrupted by ctx,
+// it keeps what it added and stays usable. The queries take the head to
+// answer at, which it must have been brought to before; they answer as the
+// git CLI would at that commit. Its times are the git times of the search
+// index's documents (Update.Document). Implementations are safe for
 // concurrent use.
 type History interface {
-	// Commit returns the commit the index was last synced to, "" when it
-	// holds nothing.
-	Commit() string
-	// Sync brings the index to head ("" for an unborn branch): it adds the
-	// commits reachable from head that it does not hold, and, when the
-	// commit it was synced to is no longer in head's history (history was
-	// rewritten), drops every commit head cannot reach. Interrupted by ctx,
-	// it keeps what it added and stays usable.
-	Sync(ctx context.Context, head string) error
+	DerivedStore
 	// Log returns the commits of head's history that changed file, newest
 	// first, as `git log --follow -- file` lists them with follow (renames
 	// followed, merges left out) and as `git log -- file` lists them
@@ -162,25 +160,8 @@ type FileTimes struct {
 	Author Signature
 }
 
-// historyStore is the history index as the follower keeps it.
-type historyStore struct{ h History }
-
-func (s historyStore) Name() string   { return "history index" }
-func (s historyStore) Commit() string { return s.h.Commit() }
-
-// Reset does nothing: Sync drops the commits a rewritten history left out.
-func (s historyStore) Reset(context.Context) error { return nil }
-
-// Apply adds the commits reachable from u.To that the index lacks.
-func (s historyStore) Apply(ctx context.Context, u *Update) error { return s.h.Sync(ctx, u.To) }
-
-// syncHistory brings the history index to HEAD and returns HEAD. It fails
-// with INTERNAL when the wiki has no history index.
+// syncHistory brings the history index to HEAD and returns HEAD.
 func (w *Wiki) syncHistory(ctx context.Context) (Head, error) {
-	if w.historyLane == nil {
-		return Head{}, Errorf(CodeInternal, "this wiki runs without a history index").
-			WithHint("open the wiki with its history index (wikid serve and the CLI do)")
-	}
 	return w.await(ctx, w.historyLane)
 }
 

@@ -12,7 +12,6 @@ import (
 
 	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/history"
 	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -56,11 +55,7 @@ func newHistoryBench(b *testing.B) *historyBench {
 	if err != nil {
 		b.Fatal(err)
 	}
-	hist, err := history.Open(ctx, store, history.Options{Logger: logger})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if hb.w, err = wiki.Open(ctx, wiki.Deps{Store: store, History: hist}, wiki.Options{Logger: logger}); err != nil {
+	if hb.w, err = wiki.Open(ctx, deps(b, store, logger, nil), wiki.Options{Logger: logger}); err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { hb.w.Close(ctx) })

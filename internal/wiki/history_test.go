@@ -10,21 +10,19 @@ import (
 
 	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/history"
-	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
-// openHistoryWiki opens a wiki over dir with a search index and a history
-// index, on the real clock, and closes it when the test ends.
+// openHistoryWiki opens a wiki over dir on the real clock, and closes it
+// when the test ends.
 func openHistoryWiki(tb testing.TB, dir string) *wiki.Wiki {
 	tb.Helper()
 	return openHistoryWikiWith(tb, dir, nil)
 }
 
-// openHistoryWikiWith is openHistoryWiki with the link graph g (nil for
-// none).
+// openHistoryWikiWith is openHistoryWiki with the link graph g (nil for a
+// new one).
 func openHistoryWikiWith(tb testing.TB, dir string, g wiki.Graph) *wiki.Wiki {
 	tb.Helper()
 	ctx := context.Background()
@@ -33,20 +31,16 @@ func openHistoryWikiWith(tb testing.TB, dir string, g wiki.Graph) *wiki.Wiki {
 	if err != nil {
 		tb.Fatalf("gitstore.Open: %v", err)
 	}
-	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{Logger: logger})
-	if err != nil {
-		tb.Fatalf("index.Open: %v", err)
-	}
-	hist, err := history.Open(ctx, store, history.Options{Logger: logger})
-	if err != nil {
-		tb.Fatalf("history.Open: %v", err)
-	}
 	opts := wiki.Options{
 		Author:    wiki.Identity{Name: "Ada Author", Email: "ada@example.com"},
 		Committer: wiki.Identity{Name: "wikid", Email: "wikid@example.com"},
 		Logger:    logger,
 	}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: g}, opts)
+	d := deps(tb, store, logger, nil)
+	if g != nil {
+		d.Graph = g
+	}
+	w, err := wiki.Open(ctx, d, opts)
 	if err != nil {
 		tb.Fatalf("wiki.Open: %v", err)
 	}

@@ -8,18 +8,12 @@ import (
 )
 
 // Index is the search index: derived state under Store.Dir(), rebuilt from
-// the commits whenever it is missing, corrupt or out of step. The wiki feeds
-// it documents; the index never reads the repository itself.
-// Implementations are safe for concurrent use.
+// the commits whenever it is missing, corrupt or out of step. As a
+// DerivedStore it follows HEAD, storing every changed note as the Document
+// the update gives for it (Update.Document); it never reads the repository
+// itself. Implementations are safe for concurrent use.
 type Index interface {
-	// Commit returns the commit the index reflects, "" when it is empty.
-	Commit() string
-	// Apply brings the index from Commit() to commit `to`: it adds or
-	// replaces docs and removes the deleted note paths, and records `to`,
-	// atomically (a search sees the state before or after, never between).
-	Apply(ctx context.Context, to string, docs []Document, deleted []string) error
-	// Reset empties the index, for a rebuild.
-	Reset(ctx context.Context) error
+	DerivedStore
 	// Search runs a query. It returns an error wrapping ErrInvalidQuery
 	// when the query cannot be compiled and ErrInvalidParams for a bad
 	// cursor or sort.

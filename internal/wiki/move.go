@@ -84,9 +84,6 @@ func (w *Wiki) Move(ctx context.Context, req MoveRequest) (*Result, error) {
 	if n := len(broken); n > 0 {
 		res.Warnings = append(res.Warnings, brokenWarning(broken, "still name the old paths"))
 	}
-	if w.graphLane == nil {
-		res.Warnings = append(res.Warnings, "links were not checked: the wiki has no link graph")
-	}
 	return res, nil
 }
 
@@ -101,14 +98,12 @@ func (t *txn) move(ctx context.Context, req MoveRequest) (updated, broken []Link
 		newPath[m.from.notePath] = m.toPath
 	}
 	var rel []Relink
-	if t.w.graphLane != nil {
-		err := t.w.withGraphAt(ctx, t.head.Commit, func(g Graph) error {
-			rel = g.Relinks(newPath)
-			return nil
-		})
-		if err != nil {
-			return nil, nil, err
-		}
+	err = t.w.withGraphAt(ctx, t.head.Commit, func(g Graph) error {
+		rel = g.Relinks(newPath)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	for _, r := range rel {
 		path := r.Path
@@ -423,7 +418,7 @@ func (t *txn) deletedLinks(ctx context.Context) ([]LinkedNote, error) {
 			gone[s.notePath] = ""
 		}
 	}
-	if t.w.graphLane == nil || len(gone) == 0 {
+	if len(gone) == 0 {
 		return nil, nil
 	}
 	var rel []Relink

@@ -242,7 +242,9 @@ func (t *txn) finish(ctx context.Context, tool string, m Mutation) (*Result, err
 		Message:   commitMessage(t.subject(changed), m, tool, t.head.Commit),
 	}
 	for _, s := range changed {
-		req.Changes = append(req.Changes, FileChange{Path: s.file, Delete: s.content == nil, Content: s.content})
+		// OldBlob makes the changes the commit's diff, as Store.Changes
+		// gives it: the derived stores take them as they are.
+		req.Changes = append(req.Changes, FileChange{Path: s.file, Delete: s.content == nil, Content: s.content, OldBlob: s.base.Blob})
 	}
 	commit, err := t.w.store.Commit(ctx, req)
 	if err != nil {
@@ -256,7 +258,7 @@ func (t *txn) finish(ctx context.Context, tool string, m Mutation) (*Result, err
 	for i, s := range sources {
 		res.Changes[i].Version = blobs[s.file]
 	}
-	t.w.committed(ctx, t.head.Commit, commit, req.Committer.When, req.Changes)
+	t.w.committed(ctx, t.head.Commit, commit, req.Changes)
 	return res, nil
 }
 

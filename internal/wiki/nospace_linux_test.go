@@ -96,8 +96,9 @@ func leftovers(tb testing.TB, dir string) []string {
 
 // fullDiskWiki returns a wiki over a checkout on a tmpfs of its own, the
 // checkout and the tmpfs; it skips the test where a tmpfs cannot be
-// mounted. The wiki has no derived stores, whose background writes would
-// take pages between the filling and the write.
+// mounted. Its search and history indexes are kept off the tmpfs, so that
+// their writes take no pages between the filling and the write, and the
+// running wiki holds no file open for writing on it.
 func fullDiskWiki(t *testing.T, files map[string]string) (w *wiki.Wiki, dir, disk string) {
 	t.Helper()
 	ctx := context.Background()
@@ -109,7 +110,7 @@ func fullDiskWiki(t *testing.T, files map[string]string) (w *wiki.Wiki, dir, dis
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err = wiki.Open(ctx, wiki.Deps{Store: store}, wiki.Options{
+	w, err = wiki.Open(ctx, depsIn(t, store, t.TempDir(), nil, nil), wiki.Options{
 		Author:    wiki.Identity{Name: "Ada Author", Email: "ada@example.com"},
 		Committer: wiki.Identity{Name: "wikid", Email: "wikid@example.com"},
 		Now:       func() time.Time { return time.Date(2024, 6, 1, 10, 30, 0, 0, time.UTC) },

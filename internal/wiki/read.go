@@ -107,7 +107,7 @@ func (w *Wiki) Read(ctx context.Context, req ReadRequest) (*ReadResult, error) {
 		res.LocalChange = w.checkoutChange(ctx, snap.Commit(), f.Path)
 	}
 	if req.MetadataOnly {
-		if req.Version == "" && w.graphLane != nil {
+		if req.Version == "" {
 			g, err := w.graphAt(ctx)
 			if err != nil {
 				return nil, err
@@ -168,11 +168,8 @@ func (w *Wiki) addGitDates(ctx context.Context, res *ReadResult, n *note.Note, c
 	if res.ModifiedSource == DateFromFrontmatter && !t.Modified.IsZero() {
 		res.GitModified = &t.Modified
 	}
-	switch {
-	case !known && w.hist != nil:
+	if !known {
 		res.Warnings = append(res.Warnings, Sayf("the history index is still being built: the note's last commit and its dates from git are not known yet; read it again shortly ({status} shows the progress)"))
-	case !known:
-		res.Warnings = append(res.Warnings, "the note's dates from git are not known yet: the search index is still being built")
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/history"
 	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -26,11 +25,7 @@ func BenchmarkWiki_Read(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	hist, err := history.Open(ctx, store, history.Options{Logger: logger})
-	if err != nil {
-		b.Fatal(err)
-	}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, History: hist}, wiki.Options{Logger: logger})
+	w, err := wiki.Open(ctx, deps(b, store, logger, nil), wiki.Options{Logger: logger})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -63,10 +63,7 @@ type RecentNote struct {
 // RecentChanges returns the notes at HEAD ordered by their last change,
 // newest first, from the history index: one pass over the history gives
 // every note's last commit (as the first entry of `git log --follow`), and
-// only the notes of the page are read. A wiki without a history index
-// answers from its search index instead (by the frontmatter's modified
-// date, else the last commit's time; Author is refused there). It
-// returns INVALID_PATH (a bad folder) and INVALID_PARAMS (a bad limit or
+// only the notes of the page are read. It returns INVALID_PATH (a bad folder) and INVALID_PARAMS (a bad limit or
 // cursor).
 func (w *Wiki) RecentChanges(ctx context.Context, req RecentRequest) (*RecentResult, error) {
 	limit, err := pageLimit(req.Limit, DefaultRecentLimit, MaxRecentLimit)
@@ -80,14 +77,6 @@ func (w *Wiki) RecentChanges(ctx context.Context, req RecentRequest) (*RecentRes
 	scope := cursorScope{"recent", folder, timeKey(req.Since), req.Author}
 	if req.Cursor, err = scope.open(req.Cursor); err != nil {
 		return nil, err
-	}
-	if w.hist == nil {
-		res, err := w.recentFromIndex(ctx, req, limit, folder)
-		if err != nil {
-			return nil, err
-		}
-		res.NextCursor = scope.seal(res.NextCursor)
-		return res, nil
 	}
 	var after *recentCursor
 	if req.Cursor != "" {
@@ -157,28 +146,6 @@ func (w *Wiki) RecentChanges(ctx context.Context, req RecentRequest) (*RecentRes
 		res.Results = append(res.Results, RecentNote{Path: n.Path, Title: n.Title, Tags: tags,
 			Created: d.Created, CreatedSource: d.CreatedSource, Modified: it.t.Modified, ModifiedSource: DateFromGit,
 			Commit: it.t.Commit, Author: who(it.t.Author)})
-	}
-	return res, nil
-}
-
-// recentFromIndex answers RecentChanges from the search index.
-func (w *Wiki) recentFromIndex(ctx context.Context, req RecentRequest, limit int, folder string) (*RecentResult, error) {
-	if req.Author != "" {
-		return nil, Errorf(CodeInvalidParams, "filtering recent changes by author needs the history index, which this wiki runs without").
-			WithHint("leave author out")
-	}
-	sr, err := w.Search(ctx, SearchParams{Sort: SortModified, ModifiedSince: req.Since, Folder: folder, Limit: limit, Cursor: req.Cursor})
-	if err != nil {
-		return nil, err
-	}
-	res := &RecentResult{Results: make([]RecentNote, len(sr.Results)), Total: sr.Total, NextCursor: sr.NextCursor}
-	for i, h := range sr.Results {
-		tags := h.Tags
-		if tags == nil {
-			tags = []string{}
-		}
-		res.Results[i] = RecentNote{Path: h.Path, Title: h.Title, Tags: tags, Created: h.Created, CreatedSource: h.CreatedSource,
-			Modified: h.Modified, ModifiedSource: h.ModifiedSource}
 	}
 	return res, nil
 }

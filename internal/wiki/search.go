@@ -40,9 +40,6 @@ type SearchParams struct {
 // INVALID_PARAMS for a bad sort, limit or cursor, and INVALID_PATH for a
 // bad folder or backlinks_to.
 func (w *Wiki) Search(ctx context.Context, p SearchParams) (*SearchResult, error) {
-	if w.indexLane == nil {
-		return nil, errors.New("search: the wiki has no search index")
-	}
 	switch p.Mode {
 	case "", SearchText:
 	case SearchSemantic, SearchHybrid:
@@ -58,10 +55,8 @@ func (w *Wiki) Search(ctx context.Context, p SearchParams) (*SearchResult, error
 	if req.Cursor, err = scope.open(req.Cursor); err != nil {
 		return nil, err
 	}
-	if w.graphLane != nil {
-		if req.Linked, err = w.linkedNotes(ctx, req); err != nil {
-			return nil, err
-		}
+	if req.Linked, err = w.linkedNotes(ctx, req); err != nil {
+		return nil, err
 	}
 	if err := w.refreshIndex(ctx); err != nil {
 		return nil, fmt.Errorf("search: %w", err)
@@ -207,9 +202,6 @@ func queryError(err error) error {
 
 // Tags counts notes per tag, nested tags counted for every ancestor.
 func (w *Wiki) Tags(ctx context.Context, req TagsRequest) ([]TagCount, error) {
-	if w.indexLane == nil {
-		return nil, errors.New("tags: the wiki has no search index")
-	}
 	if req.Folder != "" {
 		f, err := note.CleanFolder(req.Folder)
 		if err != nil {

@@ -3,13 +3,11 @@ package wiki_test
 import (
 	"context"
 	"io"
-	"path/filepath"
 	"testing"
 
 	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/graph"
-	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -35,16 +33,12 @@ func indexedBenchWiki(b *testing.B) (*wiki.Wiki, string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx}, wiki.Options{})
+	w, err := wiki.Open(ctx, deps(b, store, nil, nil), wiki.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { w.Close(ctx) })
-	if err := w.Reindex(ctx, false, nil); err != nil {
+	if err := w.CatchUp(ctx); err != nil {
 		b.Fatal(err)
 	}
 	return w, dir

@@ -173,10 +173,8 @@ func (w *Wiki) searchByMeaning(ctx context.Context, p SearchParams) (*SearchResu
 				WithHint("pass the {next_cursor} of the previous page unchanged, or start again without {cursor}")
 		}
 	}
-	if w.graphLane != nil {
-		if req.Linked, err = w.linkedNotes(ctx, req); err != nil {
-			return nil, err
-		}
+	if req.Linked, err = w.linkedNotes(ctx, req); err != nil {
+		return nil, err
 	}
 	keep, err := w.searchFilter(ctx, req)
 	if err != nil {
@@ -197,10 +195,8 @@ func (w *Wiki) searchByMeaning(ctx context.Context, p SearchParams) (*SearchResu
 		asked := p
 		asked.Query = strings.TrimSpace(p.Query)
 		if treq, err := w.searchRequest(asked); err == nil {
-			if w.graphLane != nil {
-				if treq.Linked, err = w.linkedNotes(ctx, treq); err != nil {
-					return nil, err
-				}
+			if treq.Linked, err = w.linkedNotes(ctx, treq); err != nil {
+				return nil, err
 			}
 			req = treq
 			mode = SearchHybrid

@@ -198,20 +198,12 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 		}
 	}
 	st.LocalChanges = w.localChanges(ctx, head)
-	if w.hist != nil {
-		st.History = derived(true, w.hist.Commit(), head.Commit)
-		st.MissingObjects = w.hist.MissingObjects()
-	}
-	if w.graphLane != nil {
-		st.Graph = derived(true, w.graph.Commit(), head.Commit)
-		st.Links = w.LinkResolution()
-	}
+	st.History = derived(true, w.hist.Commit(), head.Commit)
+	st.MissingObjects = w.hist.MissingObjects()
+	st.Graph = derived(true, w.graph.Commit(), head.Commit)
+	st.Links = w.LinkResolution()
 	if w.semantic != nil {
 		st.Semantic = SemanticStatus{Enabled: true, SemanticState: w.semantic.State(), CaughtUp: w.semantic.Commit() == head.Commit}
-	}
-	if w.indexLane == nil {
-		st.Index.Behind = -1
-		return st, nil
 	}
 	st.Index.Enabled = true
 	st.Index.IndexState = w.IndexState()
@@ -229,29 +221,19 @@ func (w *Wiki) Derived(ctx context.Context) (index IndexStatus, history, graph D
 	if err != nil {
 		return index, history, graph, "", err
 	}
-	if w.hist != nil {
-		history = derived(true, w.hist.Commit(), head.Commit)
-	}
-	if w.graphLane != nil {
-		graph = derived(true, w.graph.Commit(), head.Commit)
-	}
+	history = derived(true, w.hist.Commit(), head.Commit)
+	graph = derived(true, w.graph.Commit(), head.Commit)
 	if !w.opts.ReadOnly {
 		blocked = w.store.Blocked(ctx)
 	}
 	index.Behind = -1
-	if w.indexLane != nil {
-		index.Enabled, index.IndexState = true, w.IndexState()
-		index.CaughtUp = index.Commit == head.Commit
-	}
+	index.Enabled, index.IndexState = true, w.IndexState()
+	index.CaughtUp = index.Commit == head.Commit
 	return index, history, graph, blocked, nil
 }
 
-// LinkResolution says how the wiki's links resolve; "" without a link
-// graph.
+// LinkResolution says how the wiki's links resolve.
 func (w *Wiki) LinkResolution() LinkResolution {
-	if w.graphLane == nil {
-		return ""
-	}
 	return w.graph.Resolution()
 }
 

@@ -27,9 +27,9 @@ type Wiki struct {
 	writeMu sync.Mutex
 	notes   *noteCache
 	fold    foldIndex // case-insensitive path lookups
-	hist    History   // nil without a history index
-	index   Index     // nil without a search index
-	graph   Graph     // nil without a link graph
+	hist    History
+	index   Index
+	graph   Graph
 	// semantic is nil unless semantic search is configured.
 	semantic Semantic
 	recent   recentCache
@@ -38,11 +38,11 @@ type Wiki struct {
 
 	// lanes are the derived stores the follower keeps in step with HEAD,
 	// in the order they take a commit: the history index first, which the
-	// search index's file times read. The named ones are nil when absent.
+	// search index's file times read. semanticLane is nil without semantic
+	// search.
 	lanes                             []*lane
 	historyLane, indexLane, graphLane *lane
 	semanticLane                      *lane
-	indexed                           *searchStore
 
 	cancel context.CancelFunc // stops background work
 	bg     sync.WaitGroup
@@ -52,10 +52,8 @@ type Wiki struct {
 	restores RestoreReporter // nil without a guard
 }
 
-// Deps are the adapters a wiki runs on. Only Store is required; without an
-// Index search fails, without a History the history tools fail (and the
-// index's file times come from a walk of the first-parent history), and
-// without a Graph the link tools fail.
+// Deps are the adapters a wiki runs on. Store, Index, History and Graph are
+// required; Semantic and Derived are optional.
 type Deps struct {
 	Store   Store
 	Index   Index
@@ -72,35 +70,32 @@ type Deps struct {
 // derived stores (the history index, the search index, the link graph)
 // catch up with HEAD in the background: until one has, a read that needs it
 // waits for it, and IndexState and Derived say how far it is.
-// Open returns an error if the options are invalid or HEAD cannot be read.
+// Open returns an error if a required adapter is missing, the options are
+// invalid or HEAD cannot be read.
 func Open(ctx context.Context, d Deps, opts Options) (*Wiki, error) {
-	store, idx, hist := d.Store, d.Index, d.History
+	if err := d.check(); err != nil {
+		return nil, fmt.Errorf("open wiki: %w", err)
+	}
 	if err := opts.Validate(); err != nil {
 		return nil, fmt.Errorf("open wiki: %w", err)
 	}
-	head, err := store.Head(ctx)
+	head, err := d.Store.Head(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("open wiki: read HEAD: %w", err)
 	}
 	w := &Wiki{
-		store: store,
+		store: d.Store,
 		opts:  opts,
 		log:   opts.Logger.WithGroup("wiki"),
 		notes: newNoteCache(4096),
+		hist:  d.History,
+		index: d.Index,
+		graph: d.Graph,
 	}
 	w.branch.Store(head.Branch)
-	if hist != nil {
-		w.hist = hist
-		w.historyLane = w.addLane(historyStore{hist})
-	}
-	if idx != nil {
-		w.index, w.indexed = idx, &searchStore{w: w, idx: idx}
-		w.indexLane = w.addLane(w.indexed)
-	}
-	if d.Graph != nil {
-		w.graph = d.Graph
-		w.graphLane = w.addLane(graphStore{d.Graph})
-	}
+	w.historyLane = w.addLane(d.History)
+	w.indexLane = w.addLane(d.Index)
+	w.graphLane = w.addLane(d.Graph)
 	if d.Semantic != nil {
 		w.semantic = d.Semantic
 		w.semanticLane = w.addLane(d.Semantic)
@@ -122,26 +117,37 @@ func (w *Wiki) Close(ctx context.Context) error {
 	w.writeMu.Lock()
 	defer w.writeMu.Unlock()
 	var errs []error
-	if w.indexLane != nil {
-		w.indexLane.mu.Lock()
-		errs = append(errs, w.index.Close(ctx))
-		w.indexLane.mu.Unlock()
-	}
-	if w.hist != nil {
-		errs = append(errs, w.hist.Close(ctx))
-	}
+	w.indexLane.acquire()
+	errs = append(errs, w.index.Close(ctx))
+	w.indexLane.release()
+	errs = append(errs, w.hist.Close(ctx))
 	if w.semantic != nil {
-		w.semanticLane.mu.Lock()
+		w.semanticLane.acquire()
 		errs = append(errs, w.semantic.Close(ctx))
-		w.semanticLane.mu.Unlock()
+		w.semanticLane.release()
 	}
 	errs = append(errs, w.store.Close(ctx))
 	return errors.Join(errs...)
 }
 
+// check returns an error naming the first required adapter missing.
+func (d Deps) check() error {
+	switch {
+	case d.Store == nil:
+		return errors.New("no store: Deps.Store is required")
+	case d.Index == nil:
+		return errors.New("no search index: Deps.Index is required")
+	case d.History == nil:
+		return errors.New("no history index: Deps.History is required")
+	case d.Graph == nil:
+		return errors.New("no link graph: Deps.Graph is required")
+	}
+	return nil
+}
+
 // addLane adds a derived store for the follower.
 func (w *Wiki) addLane(s DerivedStore) *lane {
-	l := &lane{store: s}
+	l := newLane(s)
 	w.lanes = append(w.lanes, l)
 	return l
 }
@@ -178,13 +184,14 @@ func (w *Wiki) snapshotAt(ctx context.Context, rev string) (Snapshot, error) {
 	return w.store.Snapshot(ctx, commit)
 }
 
-// parse returns the parsed note for a file's content, cached by blob id:
-// blobs are immutable, so a cached parse never goes stale.
+// parse returns the parsed note for a file's content, its dates without a
+// zone read in the wiki's, cached by blob id: blobs are immutable, so a
+// cached parse never goes stale.
 func (w *Wiki) parse(notePath string, f File, content []byte) *note.Note {
 	if n := w.notes.get(f.Blob, notePath); n != nil {
 		return n
 	}
-	n := note.Parse(notePath, content)
+	n := note.ParseIn(notePath, content, w.opts.Location)
 	w.notes.put(f.Blob, n)
 	return n
 }
