@@ -48,7 +48,8 @@ func runTests(m *testing.M) int {
 }
 
 // plainBin is wikid built without the race detector, for the tests that
-// measure its memory: the detector's shadow memory would swamp theirs.
+// measure its memory, whose bounds the detector's shadow memory would
+// swamp, and for the race with git.
 var plainBin = sync.OnceValues(func() (string, error) {
 	bin := filepath.Join(filepath.Dir(wikidBin), "wikid-plain")
 	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/wikid").CombinedOutput(); err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/graph"
 	"github.com/wikid/wikid/internal/history"
 	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/mcpserver"
@@ -42,7 +43,7 @@ func openHistoryWiki(tb testing.TB, dir string) *wiki.Wiki {
 		tb.Fatal(err)
 	}
 	opts := wiki.Options{Committer: wiki.Identity{Name: "wikid", Email: "wikid@example.com"}, Logger: logger}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist}, opts)
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New()}, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/wikid/wikid/internal/gitsync"
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/graph"
+	"github.com/wikid/wikid/internal/history"
 	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
@@ -67,7 +68,11 @@ func openMachine(t *testing.T, dir string) *machine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, Graph: graph.New()}, wiki.Options{
+	hist, err := history.Open(ctx, store, history.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New()}, wiki.Options{
 		Author:    wiki.Identity{Name: "Ada", Email: "ada@example.com"},
 		Committer: wiki.Identity{Name: "wikid", Email: "wikid@example.com"},
 		Logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -385,7 +390,11 @@ func TestSyncer_Round(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, err := wiki.Open(context.Background(), wiki.Deps{Store: store, Index: idx}, wiki.Options{})
+		hist, err := history.Open(context.Background(), store, history.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := wiki.Open(context.Background(), wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New()}, wiki.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

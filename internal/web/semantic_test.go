@@ -13,6 +13,8 @@ import (
 	"github.com/wikid/wikid/internal/embed/embedtest"
 	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/graph"
+	"github.com/wikid/wikid/internal/history"
 	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/semantic"
 	"github.com/wikid/wikid/internal/web"
@@ -43,7 +45,11 @@ func TestSearch_ByMeaning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, Semantic: sem}, wiki.Options{Logger: slog.New(slog.DiscardHandler)})
+	hist, err := history.Open(ctx, store, history.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New(), Semantic: sem}, wiki.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

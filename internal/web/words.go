@@ -14,6 +14,9 @@ var words = wiki.Words{
 	"activity": "the changes page", "restore": "Restore", "revert": "Undo", "status": "wikid daemon status",
 	"expected_version": "the expected version", "overwrite": "pass --overwrite", "regex_off": "leave out --regex",
 	"read_only": "--read-only", "version": "the version",
+	// The pages page by links, and change notes through the command line.
+	"new_path": "the new path", "expected_matches": "--expected-matches", "edits": "",
+	"cursor": "the next page", "next_cursor": "the next page",
 }
 
 // The Wiki-Tool trailers of the commits the pages make: what a person
