@@ -24,7 +24,7 @@ import (
 // schemas of tools/list. A call's overhead through the bridge is the
 // difference of the medians.
 //
-//	go test -run '^$' -bench 'Daemon$' -benchtime 100x ./internal/mcpserver
+//	go test -run '^$' -bench 'Daemon$' -benchtime 100x ./internal/e2e
 func BenchmarkDaemon(b *testing.B) {
 	requireNode(b)
 	dir := b.TempDir()
@@ -105,7 +105,7 @@ func BenchmarkDaemon(b *testing.B) {
 // resident memory 5 s after. WIKID_BENCH_NOTES sets the number of notes
 // (default 10,000; the commits are a fifth of them).
 //
-//	go test -run '^$' -bench DaemonColdStart -benchtime 1x ./internal/mcpserver
+//	go test -run '^$' -bench DaemonColdStart -benchtime 1x ./internal/e2e
 func BenchmarkDaemonColdStart(b *testing.B) {
 	notes := 10000
 	if v, err := strconv.Atoi(os.Getenv("WIKID_BENCH_NOTES")); err == nil && v > 0 {

@@ -19,7 +19,7 @@ import (
 // percentile of the calls of its last run, timed inside Node around the
 // SDK's callTool, next to ns/op, which adds the Go-to-Node hop.
 //
-//	go test -run '^$' -bench E2E -benchtime 200x ./internal/mcpserver
+//	go test -run '^$' -bench E2E -benchtime 200x ./internal/e2e
 func BenchmarkE2E(b *testing.B) {
 	requireNode(b)
 	dir := b.TempDir()

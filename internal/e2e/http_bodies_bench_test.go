@@ -19,7 +19,7 @@ import (
 // reports the daemon's peak resident memory. Each n starts a daemon of
 // its own, since the peak is the process's.
 //
-//	go test -run '^$' -bench HTTP_ConcurrentLargeBodies -benchtime 1x ./internal/mcpserver
+//	go test -run '^$' -bench HTTP_ConcurrentLargeBodies -benchtime 1x ./internal/e2e
 func BenchmarkHTTP_ConcurrentLargeBodies(b *testing.B) {
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": map[string]any{
 		"name": "write_note", "arguments": map[string]any{"path": "big", "content": strings.Repeat("x", 15<<20-200)}}})
