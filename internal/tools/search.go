@@ -265,7 +265,7 @@ func recentChangesTool() *tool.Tool {
 				tool.Opt("created", &tool.Schema{Type: "string", Format: "date-time", Description: "The frontmatter's created date, else the note's first commit's time."}),
 				tool.Opt("created_source", tool.Enum("Where created comes from.", "frontmatter", "git")),
 				tool.Req("modified", &tool.Schema{Type: "string", Format: "date-time", Description: "The time of the last commit that changed the note."}),
-				tool.Opt("modified_source", tool.Enum("Where modified comes from: git, but for a wiki without a history index.", "frontmatter", "git")),
+				tool.Opt("modified_source", tool.Enum("Where modified comes from: the frontmatter's date, else git's.", "frontmatter", "git")),
 				tool.Opt("commit", tool.Str("The last commit that changed the note.")),
 				tool.Opt("author", tool.Str("That commit's author, Name <email>.")),
 			))),

@@ -160,7 +160,7 @@ func (r *CheckResult) OK() bool { return len(r.BrokenLinks) == 0 && len(r.Malfor
 // links, frontmatter that does not parse, orphans, and links whose bare
 // name names several notes. It returns
 // INVALID_PATH for a bad folder, and an error when the repository cannot be
-// read or the wiki has no link graph.
+// read or the link graph cannot be brought to HEAD.
 func (w *Wiki) Check(ctx context.Context, folder string) (*CheckResult, error) {
 	folder, err := note.CleanFolder(folder)
 	if err != nil {

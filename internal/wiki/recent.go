@@ -52,8 +52,7 @@ type RecentNote struct {
 	CreatedSource string
 	// Modified is the time of the last commit that changed the note, the
 	// order of the list (ModifiedSource "git"), and Commit and Author that
-	// commit's. Without a history index it is the search index's date:
-	// the frontmatter's, else git's.
+	// commit's.
 	Modified       time.Time
 	ModifiedSource string
 	Commit         string

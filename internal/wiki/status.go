@@ -39,7 +39,7 @@ type Status struct {
 	// not take), "" when they do not.
 	Blocked string
 	Index   IndexStatus
-	// Links says how wiki links resolve ("" without a link graph).
+	// Links says how wiki links resolve.
 	Links LinkResolution
 	// History and Graph are the per-path history index and the link graph.
 	History DerivedStatus
@@ -64,15 +64,16 @@ type Status struct {
 
 // DerivedStatus is the state of derived data that follows HEAD.
 type DerivedStatus struct {
-	// Enabled is false when the wiki runs without it.
+	// Enabled is always true: every wiki runs with the history index and
+	// the link graph.
 	Enabled bool
 	// Commit is the commit it reflects; CaughtUp is true when that is HEAD.
 	Commit   string
 	CaughtUp bool
 }
 
-func derived(enabled bool, commit, head string) DerivedStatus {
-	return DerivedStatus{Enabled: enabled, Commit: commit, CaughtUp: enabled && commit == head}
+func derived(commit, head string) DerivedStatus {
+	return DerivedStatus{Enabled: true, Commit: commit, CaughtUp: commit == head}
 }
 
 // SemanticStatus is the semantic index's state relative to HEAD.
@@ -87,7 +88,7 @@ type SemanticStatus struct {
 
 // IndexStatus is the search index's state relative to HEAD.
 type IndexStatus struct {
-	// Enabled is false when the wiki runs without a search index.
+	// Enabled is always true: every wiki runs with a search index.
 	Enabled bool
 	IndexState
 	// CaughtUp is true when the index reflects HEAD.
@@ -198,9 +199,9 @@ func (w *Wiki) Status(ctx context.Context) (*Status, error) {
 		}
 	}
 	st.LocalChanges = w.localChanges(ctx, head)
-	st.History = derived(true, w.hist.Commit(), head.Commit)
+	st.History = derived(w.hist.Commit(), head.Commit)
 	st.MissingObjects = w.hist.MissingObjects()
-	st.Graph = derived(true, w.graph.Commit(), head.Commit)
+	st.Graph = derived(w.graph.Commit(), head.Commit)
 	st.Links = w.LinkResolution()
 	if w.semantic != nil {
 		st.Semantic = SemanticStatus{Enabled: true, SemanticState: w.semantic.State(), CaughtUp: w.semantic.Commit() == head.Commit}
@@ -221,8 +222,8 @@ func (w *Wiki) Derived(ctx context.Context) (index IndexStatus, history, graph D
 	if err != nil {
 		return index, history, graph, "", err
 	}
-	history = derived(true, w.hist.Commit(), head.Commit)
-	graph = derived(true, w.graph.Commit(), head.Commit)
+	history = derived(w.hist.Commit(), head.Commit)
+	graph = derived(w.graph.Commit(), head.Commit)
 	if !w.opts.ReadOnly {
 		blocked = w.store.Blocked(ctx)
 	}

@@ -497,11 +497,9 @@ func cairnDaily() *tool.Tool {
 		Description: "Read or append to a daily note. Creates the note with minimal frontmatter if it doesn't exist. Date defaults to today (in workspace timezone).",
 		Input:       in,
 		Run: tool.Bind(in, func(ctx context.Context, s *tool.Env, a *cairnDailyArgs) (any, string, error) {
-			date := a.Date
-			if date == "" {
-				date = s.Wiki.Options().Now().In(s.Wiki.Options().Location).Format(time.DateOnly)
-			} else if _, err := time.Parse(time.DateOnly, date); err != nil {
-				return nil, "", tool.ArgError("date", "%q is not an ISO date such as 2026-02-24", date)
+			date, err := s.Wiki.DailyDate(a.Date)
+			if err != nil {
+				return nil, "", tool.ArgError("date", "%q is not an ISO date such as 2026-02-24", a.Date)
 			}
 			if a.Op != "read" && a.Content == "" {
 				return nil, "", tool.ArgError("content", "is required for op %s", a.Op)
