@@ -33,7 +33,7 @@ func blockingProfile(started chan<- struct{}) tool.Profile {
 func TestServeStdio_Cancelled(t *testing.T) {
 	started := make(chan struct{}, 1)
 	mcpserver.WithProfile(t, "test-block", blockingProfile(started))
-	w := openWiki(t, fixtureRepo(t), nil)
+	w := openWiki(t, fixtureRepo(t))
 	srv := mcpserver.New(w, mcpserver.Options{Profile: "test-block"})
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -87,7 +87,7 @@ func TestServeStdio_Cancelled(t *testing.T) {
 func TestServeStdio_CancelledAtOnce(t *testing.T) {
 	started := make(chan struct{}, 1)
 	mcpserver.WithProfile(t, "test-block", blockingProfile(started))
-	w := openWiki(t, fixtureRepo(t), nil)
+	w := openWiki(t, fixtureRepo(t))
 	srv := mcpserver.New(w, mcpserver.Options{Profile: "test-block"})
 	in := strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
@@ -118,7 +118,7 @@ func TestServeStdio_CancelledAtOnce(t *testing.T) {
 func TestHTTP_Cancelled(t *testing.T) {
 	started := make(chan struct{}, 1)
 	mcpserver.WithProfile(t, "test-block", blockingProfile(started))
-	url := serveHTTP(t, openWiki(t, fixtureRepo(t), nil), mcpserver.Options{Profile: "test-block"}, mcpserver.HTTPOptions{})
+	url := serveHTTP(t, openWiki(t, fixtureRepo(t)), mcpserver.Options{Profile: "test-block"}, mcpserver.HTTPOptions{})
 	post := func(t *testing.T, session, body string) *http.Response {
 		t.Helper()
 		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))

@@ -11,13 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/graph"
-	"github.com/wikid/wikid/internal/history"
-	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/mcpserver"
-	"github.com/wikid/wikid/internal/semantic"
+	"github.com/wikid/wikid/internal/profiles/profiletest"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -26,58 +22,6 @@ import (
 func fixtureRepo(tb testing.TB) string {
 	tb.Helper()
 	return gittest.CopyRepo(tb, filepath.Join("..", "..", "fixtures", "basic"))
-}
-
-// openWiki opens a wiki over dir, configured as wikid serve would from the
-// fixture's .wikid.yaml (daily notes in journal/), with its index caught up.
-func openWiki(tb testing.TB, dir string, edit func(*wiki.Options)) *wiki.Wiki {
-	tb.Helper()
-	return openWikiEmbedding(tb, dir, edit, nil)
-}
-
-// openWikiEmbedding is openWiki with semantic search embedding with emb;
-// without, for a nil emb.
-func openWikiEmbedding(tb testing.TB, dir string, edit func(*wiki.Options), emb semantic.Embedder) *wiki.Wiki {
-	tb.Helper()
-	ctx := context.Background()
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	opts := wiki.Options{
-		Committer: wiki.Identity{Name: "wikid", Email: "wikid@example.com"},
-		Daily:     wiki.DailyOptions{Folder: "journal", Template: "templates/daily"},
-		Logger:    logger,
-	}
-	if edit != nil {
-		edit(&opts)
-	}
-	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{Logger: logger})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	hist, err := history.Open(ctx, store, history.Options{Logger: logger})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	deps := wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New()}
-	if emb != nil {
-		sem, err := semantic.Open(ctx, filepath.Join(store.Dir(), "semantic"), emb, semantic.Options{Logger: logger})
-		if err != nil {
-			tb.Fatal(err)
-		}
-		deps.Semantic = sem
-	}
-	w, err := wiki.Open(ctx, deps, opts)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { w.Close(ctx) })
-	if err := w.Reindex(ctx, false, nil); err != nil {
-		tb.Fatal(err)
-	}
-	return w
 }
 
 // serveHTTP serves w over HTTP on a test server and returns the endpoint.
@@ -140,4 +84,10 @@ func postHTTPBody(url, token, session string, body []byte, chunked bool) (int, s
 	defer resp.Body.Close()
 	answer, err := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(answer), err
+}
+
+// openWiki opens a wiki over dir as wikid serve would, its index caught up.
+func openWiki(tb testing.TB, dir string) *wiki.Wiki {
+	tb.Helper()
+	return profiletest.Open(tb, dir)
 }

@@ -19,7 +19,7 @@ import (
 // Content-Length, among small calls: every call is answered, and the
 // bodies held at once never pass BodyBudget.
 func TestHTTPHandler_BodyBudget(t *testing.T) {
-	w := openWiki(t, fixtureRepo(t), nil)
+	w := openWiki(t, fixtureRepo(t))
 	h := mcpserver.New(w, mcpserver.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}).HTTPHandler(mcpserver.HTTPOptions{})
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() {

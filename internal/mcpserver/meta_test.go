@@ -13,7 +13,7 @@ import (
 // a notifications/cancelled without the _meta that protocol asks for are
 // served, as the Go SDK sends them, not refused with 400.
 func TestHTTP_ModernWithoutMeta(t *testing.T) {
-	url := serveHTTP(t, openWiki(t, fixtureRepo(t), nil), mcpserver.Options{}, mcpserver.HTTPOptions{})
+	url := serveHTTP(t, openWiki(t, fixtureRepo(t)), mcpserver.Options{}, mcpserver.HTTPOptions{})
 	post := func(t *testing.T, method, body string) (int, string) {
 		t.Helper()
 		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
