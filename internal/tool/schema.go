@@ -50,10 +50,10 @@ type Prop struct {
 	Required bool
 }
 
+// Ptr returns a pointer to v.
 func Ptr[T any](v T) *T { return &v }
 
-// Constructors for the common shapes.
-
+// Str is a string described by desc.
 func Str(desc string) *Schema { return &Schema{Type: "string", Description: desc} }
 
 // Text is a string of note text (a note, or a piece of one), bounded only
@@ -61,22 +61,36 @@ func Str(desc string) *Schema { return &Schema{Type: "string", Description: desc
 func Text(desc string) *Schema {
 	return &Schema{Type: "string", Description: desc, MaxLength: Ptr(noMaxLength)}
 }
+
+// Boolean is a boolean described by desc.
 func Boolean(desc string) *Schema { return &Schema{Type: "boolean", Description: desc} }
+
+// Integer is an integer from min to max.
 func Integer(desc string, min, max float64) *Schema {
 	return &Schema{Type: "integer", Description: desc, Min: &min, Max: &max}
 }
+
+// StrList is a list of strings.
 func StrList(desc string) *Schema {
 	return &Schema{Type: "array", Description: desc, Items: &Schema{Type: "string"}}
 }
+
+// Enum is a string among values.
 func Enum(desc string, values ...string) *Schema {
 	return &Schema{Type: "string", Description: desc, Enum: values}
 }
+
+// Object is an object of the properties props and no others.
 func Object(desc string, props ...Prop) *Schema {
 	return &Schema{Type: "object", Description: desc, Props: props}
 }
+
+// OpenObject is an object of any keys.
 func OpenObject(desc string) *Schema {
 	return &Schema{Type: "object", Description: desc, Open: true}
 }
+
+// ArrayOf is a list of items.
 func ArrayOf(desc string, items *Schema) *Schema {
 	return &Schema{Type: "array", Description: desc, Items: items}
 }
@@ -84,7 +98,10 @@ func ArrayOf(desc string, items *Schema) *Schema {
 // Def returns s with a default value, for publishing.
 func (s *Schema) Def(v any) *Schema { s.Default = v; return s }
 
+// Opt is the optional property name.
 func Opt(name string, s *Schema) Prop { return Prop{Name: name, Schema: s} }
+
+// Req is the required property name.
 func Req(name string, s *Schema) Prop { return Prop{Name: name, Schema: s, Required: true} }
 
 // prop returns the property called name, or nil.

@@ -160,6 +160,7 @@ func Plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
+// SortedKeys returns the keys of m in order.
 func SortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // TruncatedMark ends a text that was cut.

@@ -32,6 +32,7 @@ type ImageResult struct {
 	data []byte
 }
 
+// Media is the image as MCP content: its bytes, or an SVG's text.
 func (r *ImageResult) Media() []tool.Media {
 	if r.svg != "" {
 		return []tool.Media{{Text: r.svg}}

@@ -233,6 +233,8 @@ type RecentOutput struct {
 	NextCursor string       `json:"next_cursor,omitempty"`
 }
 
+// RecentNote is a recently changed note, as recent_changes and the
+// wiki://recent resource list it.
 type RecentNote struct {
 	Path           string     `json:"path"`
 	Title          string     `json:"title"`
@@ -293,6 +295,7 @@ func runRecent(ctx context.Context, s *tool.Env, a *recentArgs) (any, string, er
 	return out, RecentText(out, a.Since), nil
 }
 
+// NewRecentNote returns the recent note of a search hit.
 func NewRecentNote(h wiki.SearchHit) RecentNote {
 	if h.Tags == nil {
 		h.Tags = []string{}
@@ -301,6 +304,7 @@ func NewRecentNote(h wiki.SearchHit) RecentNote {
 		Modified: h.Modified, ModifiedSource: h.ModifiedSource}
 }
 
+// RecentText renders recent changes since a date as text.
 func RecentText(out *RecentOutput, since string) string {
 	var b textBuilder
 	switch {
