@@ -1,19 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"io"
-	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/wikid/wikid/internal/daemon"
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/mcpserver"
 )
 
 // TestSyncCommand_inTheDaemon runs the daemon of a clone without a sync:
@@ -28,55 +21,8 @@ func TestSyncCommand_inTheDaemon(t *testing.T) {
 	gittest.Git(t, seed, "push", "-q", remote, "HEAD:refs/heads/main")
 	dir := filepath.Join(t.TempDir(), "clone")
 	gittest.Git(t, filepath.Dir(dir), "clone", "-q", "-b", "main", remote, dir)
-	rt, err := os.MkdirTemp("", "wks") // short: socket paths are limited
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(rt) })
-	vars := map[string]string{"WIKID_RUNTIME_DIR": rt}
-	e, _, _ := testEnv("", vars)
-	ep, err := endpoint(e, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dctx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() {
-		logger := slog.New(slog.DiscardHandler)
-		done <- runDaemon(dctx, e, logger, daemonSettings{repo: dir, idle: time.Hour,
-			mcp: mcpserver.Options{Version: version, Logger: logger}})
-	}()
-	t.Cleanup(func() {
-		stop()
-		if err := <-done; err != nil {
-			t.Errorf("the daemon: %v", err)
-		}
-	})
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		if _, err := daemon.GetStatus(ctx, ep); err == nil {
-			break
-		} else if time.Now().After(deadline) {
-			t.Fatalf("the daemon does not answer: %v", err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	c, err := daemon.ConnectMCP(ctx, ep, daemon.MCPOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	r := bufio.NewReader(c)
-	ask := func(line string) string {
-		t.Helper()
-		if _, err := io.WriteString(c, line+"\n"); err != nil {
-			t.Fatal(err)
-		}
-		out, err := r.ReadString('\n')
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
+	vars := startTestDaemon(t, dir)
+	ask := askDaemon(t, vars, dir)
 	ask(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"assistant","version":"1"}}}`)
 	status := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wiki_status","arguments":{}}}`
 

@@ -1,19 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"io"
-	"log/slog"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/wikid/wikid/internal/daemon"
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/mcpserver"
 )
 
 // TestWebCommand_joinsRunningDaemon runs the daemon of a repository in
@@ -24,57 +18,8 @@ func TestWebCommand_joinsRunningDaemon(t *testing.T) {
 	ctx := context.Background()
 	dir := gittest.Init(t)
 	gittest.Commit(t, dir, "start the plan", map[string]string{"plan.md": "# Plan\n"})
-	rt, err := os.MkdirTemp("", "wkw") // short: socket paths are limited
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(rt) })
-	vars := map[string]string{"WIKID_RUNTIME_DIR": rt}
-	e, _, _ := testEnv("", vars)
-	ep, err := endpoint(e, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	dctx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() {
-		logger := slog.New(slog.DiscardHandler)
-		done <- runDaemon(dctx, e, logger, daemonSettings{repo: dir, idle: time.Hour,
-			mcp: mcpserver.Options{Version: version, Logger: logger}})
-	}()
-	t.Cleanup(func() {
-		stop()
-		if err := <-done; err != nil {
-			t.Errorf("the daemon: %v", err)
-		}
-	})
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		if _, err := daemon.GetStatus(ctx, ep); err == nil {
-			break
-		} else if time.Now().After(deadline) {
-			t.Fatalf("the daemon does not answer: %v", err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-
-	c, err := daemon.ConnectMCP(ctx, ep, daemon.MCPOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	r := bufio.NewReader(c)
-	ask := func(line string) string {
-		t.Helper()
-		if _, err := io.WriteString(c, line+"\n"); err != nil {
-			t.Fatal(err)
-		}
-		out, err := r.ReadString('\n')
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
+	vars := startTestDaemon(t, dir)
+	ask := askDaemon(t, vars, dir)
 	ask(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"assistant","version":"1"}}}`)
 
 	we, stdout, stderr := testEnv("", vars)

@@ -32,14 +32,15 @@ type rpcServe struct {
 
 func startRPC(tb testing.TB, dir string) *rpcServe {
 	tb.Helper()
-	return startRPCOf(tb, wikidBin, dir)
+	return startRPCWith(tb, wikidBin, dir, serveEnv())
 }
 
-// startRPCOf is startRPC with the wikid binary bin.
-func startRPCOf(tb testing.TB, bin, dir string) *rpcServe {
+// startRPCWith is startRPC with the wikid binary bin in the environment
+// env.
+func startRPCWith(tb testing.TB, bin, dir string, env []string) *rpcServe {
 	tb.Helper()
 	cmd := exec.Command(bin, "serve", "--repo", dir)
-	cmd.Env = serveEnv()
+	cmd.Env = env
 	p := &rpcServe{cmd: cmd, stderr: &lockedBuffer{}}
 	cmd.Stderr = p.stderr
 	in, err := cmd.StdinPipe()
@@ -55,7 +56,7 @@ func startRPCOf(tb testing.TB, bin, dir string) *rpcServe {
 	}
 	p.in, p.out = in, bufio.NewReaderSize(out, 1<<16)
 	if _, err := p.call("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
-		"clientInfo": map[string]any{"name": "crash-test", "version": "1"}}); err != nil {
+		"clientInfo": map[string]any{"name": "rpc-test", "version": "1"}}); err != nil {
 		tb.Fatalf("initialize: %v\n%s", err, p.stderr)
 	}
 	if err := p.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"}); err != nil {
@@ -316,25 +317,7 @@ func TestServe_CrashRecovery(t *testing.T) {
 		p.in.Close()
 		p.cmd.Wait()
 	}()
-	// At once: within five times what a write takes here and now, and a
-	// second at least.
-	t0 := time.Now()
-	if res, err := p.tool("write_note", map[string]any{"path": "crash/before-lock", "content": "x\n"}); err != nil || res.IsError {
-		t.Fatalf("write before the lock: %v %v", err, res)
-	}
-	lockBudget := max(time.Second, 5*time.Since(t0))
-	lock := filepath.Join(dir, ".git", "index.lock")
-	if err := os.WriteFile(lock, []byte("a git command's index\n"), 0o666); err != nil {
-		t.Fatal(err)
-	}
-	t0 = time.Now()
-	res, err := p.tool("write_note", map[string]any{"path": "crash/after-lock", "content": "x\n"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if took := time.Since(t0); !res.IsError || !strings.HasPrefix(res.text(), "LOCKED: ") || !strings.Contains(res.text(), lock) || took > lockBudget {
-		t.Errorf("write with a foreign index.lock, after %s (budget %s): %s", took, lockBudget, res.text())
-	}
+	lock := checkForeignLock(t, p, dir)
 	if _, err := os.Stat(lock); err != nil {
 		t.Errorf("the foreign lock is gone: %v", err)
 	}
@@ -371,4 +354,31 @@ func checkAfterRecovery(tb testing.TB, dir string, acked []string) {
 	if left := crashLeftovers(tb, dir); len(left) > 0 {
 		tb.Errorf("left behind: %v", left)
 	}
+}
+
+// checkForeignLock writes a note through p, then puts someone else's
+// .git/index.lock in dir and checks that the next write fails with LOCKED
+// naming it, at once: within five times what the first write took here
+// and now, and a second at least. It returns the lock's path, left in
+// place.
+func checkForeignLock(t *testing.T, p *rpcServe, dir string) string {
+	t.Helper()
+	t0 := time.Now()
+	if res, err := p.tool("write_note", map[string]any{"path": "crash/before-lock", "content": "x\n"}); err != nil || res.IsError {
+		t.Fatalf("write before the lock: %v %v", err, res)
+	}
+	budget := max(time.Second, 5*time.Since(t0))
+	lock := filepath.Join(dir, ".git", "index.lock")
+	if err := os.WriteFile(lock, []byte("a git command's index\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	t0 = time.Now()
+	res, err := p.tool("write_note", map[string]any{"path": "crash/after-lock", "content": "x\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(t0); !res.IsError || !strings.HasPrefix(res.text(), "LOCKED: ") || !strings.Contains(res.text(), lock) || took > budget {
+		t.Errorf("write with a foreign index.lock, after %s (budget %s): %s", took, budget, res.text())
+	}
+	return lock
 }

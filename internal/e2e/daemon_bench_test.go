@@ -1,7 +1,6 @@
 package e2e_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -162,30 +161,7 @@ func BenchmarkDaemonColdStart(b *testing.B) {
 // startRPCEnv is startRPC with the environment given.
 func startRPCEnv(tb testing.TB, dir string, env []string) *rpcServe {
 	tb.Helper()
-	cmd := exec.Command(wikidBin, "serve", "--repo", dir)
-	cmd.Env = env
-	p := &rpcServe{cmd: cmd, stderr: &lockedBuffer{}}
-	cmd.Stderr = p.stderr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
-	}
-	p.in, p.out = in, bufio.NewReaderSize(out, 1<<16)
-	if _, err := p.call("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
-		"clientInfo": map[string]any{"name": "bench", "version": "1"}}); err != nil {
-		tb.Fatalf("initialize: %v\n%s", err, p.stderr)
-	}
-	if err := p.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"}); err != nil {
-		tb.Fatal(err)
-	}
-	return p
+	return startRPCWith(tb, wikidBin, dir, env)
 }
 
 // rpcStructured calls a tool and decodes its structured content into out;

@@ -179,7 +179,7 @@ func TestHTTP_StalledConnection(t *testing.T) {
 func TestStdio_RequestLimit(t *testing.T) {
 	dir := t.TempDir()
 	gittest.Generate(t, dir, 5, 2)
-	p := startRPCOf(t, measuredBin(t), dir)
+	p := startRPCWith(t, measuredBin(t), dir, serveEnv())
 	defer func() {
 		p.in.Close()
 		p.cmd.Wait()

@@ -21,15 +21,11 @@ func callKey(session string, id json.RawMessage) string {
 	return session + "\x00" + canonicalID(id)
 }
 
-// track registers a call of session with the message body, when it is a
-// request of a session, and returns the writer its answer goes through
-// and what to call when it has been answered.
-func (c *httpCalls) track(w http.ResponseWriter, session string, body []byte) (http.ResponseWriter, func()) {
-	var msg struct {
-		Method string          `json:"method"`
-		ID     json.RawMessage `json:"id"`
-	}
-	if session == "" || json.Unmarshal(body, &msg) != nil || msg.Method == "" || len(msg.ID) == 0 {
+// track registers the call msg of session, when it is a request of a
+// session, and returns the writer its answer goes through and what to call
+// when it has been answered.
+func (c *httpCalls) track(w http.ResponseWriter, session string, msg envelope) (http.ResponseWriter, func()) {
+	if session == "" || msg.Method == "" || len(msg.ID) == 0 {
 		return w, func() {}
 	}
 	key := callKey(session, msg.ID)
@@ -39,15 +35,9 @@ func (c *httpCalls) track(w http.ResponseWriter, session string, body []byte) (h
 }
 
 // cancel marks the call a notifications/cancelled of session names as
-// cancelled, when body is one and the call is in flight.
-func (c *httpCalls) cancel(session string, body []byte) {
-	var n struct {
-		Method string `json:"method"`
-		Params struct {
-			RequestID json.RawMessage `json:"requestId"`
-		} `json:"params"`
-	}
-	if session == "" || json.Unmarshal(body, &n) != nil || n.Method != string(mcp.MethodNotificationCancelled) || len(n.Params.RequestID) == 0 {
+// cancelled, when n is one and the call is in flight.
+func (c *httpCalls) cancel(session string, n envelope) {
+	if session == "" || n.Method != string(mcp.MethodNotificationCancelled) || len(n.Params.RequestID) == 0 {
 		return
 	}
 	if f, ok := c.m.Load(callKey(session, n.Params.RequestID)); ok {

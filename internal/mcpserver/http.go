@@ -169,15 +169,16 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		defer release()
-		if answerPing(w, r.Header, body) {
+		msg := readEnvelope(body)
+		if answerPing(w, r.Header, msg) {
 			return
 		}
-		body = withProtocolMeta(r.Header, body)
+		body = withProtocolMeta(r.Header, msg, body)
 		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
 		sid := r.Header.Get(server.HeaderKeySessionID)
-		h.inflight.cancel(sid, body)
+		h.inflight.cancel(sid, msg)
 		var answered func()
-		w, answered = h.inflight.track(w, sid, body)
+		w, answered = h.inflight.track(w, sid, msg)
 		defer answered()
 	}
 	if r.Method == http.MethodPost {

@@ -15,17 +15,13 @@ import (
 // notifications/cancelled without it, and mcp-go would refuse it with 400,
 // which ends those clients' sessions. The version is the request's
 // header's. Any other body is returned as it is.
-func withProtocolMeta(h http.Header, body []byte) []byte {
+func withProtocolMeta(h http.Header, e envelope, body []byte) []byte {
 	version := h.Get(mcp.HeaderProtocolVersion)
-	if !mcp.IsModernProtocol(version) {
+	if !mcp.IsModernProtocol(version) || !strings.HasPrefix(e.Method, "notifications/") {
 		return body
 	}
 	var msg map[string]json.RawMessage
 	if json.Unmarshal(body, &msg) != nil {
-		return body
-	}
-	var method string
-	if json.Unmarshal(msg["method"], &method) != nil || !strings.HasPrefix(method, "notifications/") {
 		return body
 	}
 	params := map[string]json.RawMessage{}
@@ -52,18 +48,11 @@ func withProtocolMeta(h http.Header, body []byte) []byte {
 // answerPing answers a ping of protocol 2026-07-28 or later, which that
 // protocol removed but clients (the Go SDK) still send to keep a session
 // alive, with an empty result, as earlier protocols do; mcp-go would refuse
-// it, and those clients would end their sessions. It reports whether body
-// was such a ping.
-func answerPing(w http.ResponseWriter, h http.Header, body []byte) bool {
-	if !mcp.IsModernProtocol(h.Get(mcp.HeaderProtocolVersion)) {
-		return false
-	}
-	var msg struct {
-		Method string          `json:"method"`
-		ID     json.RawMessage `json:"id"`
-	}
-	if json.Unmarshal(body, &msg) != nil || msg.Method != string(mcp.MethodPing) || len(msg.ID) == 0 ||
-		strings.ContainsAny(string(msg.ID[:1]), "{[n") {
+// it, and those clients would end their sessions. It reports whether the
+// message was such a ping.
+func answerPing(w http.ResponseWriter, h http.Header, msg envelope) bool {
+	if !mcp.IsModernProtocol(h.Get(mcp.HeaderProtocolVersion)) || msg.Method != string(mcp.MethodPing) ||
+		len(msg.ID) == 0 || strings.ContainsAny(string(msg.ID[:1]), "{[n") {
 		return false
 	}
 	w.Header().Set("Content-Type", "application/json")

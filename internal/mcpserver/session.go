@@ -153,13 +153,9 @@ func (s *Server) serveStream(ctx context.Context, in io.Reader, out *lineWriter)
 			continue
 		}
 		msg := json.RawMessage(append([]byte(nil), line...))
-		var head struct {
-			Method string          `json:"method"`
-			ID     json.RawMessage `json:"id"`
-		}
-		_ = json.Unmarshal(msg, &head)
+		head := readEnvelope(msg)
 		if head.Method == string(mcp.MethodNotificationCancelled) {
-			sess.cancel(msg)
+			sess.cancel(head.Params.RequestID)
 		}
 		if len(head.ID) == 0 || head.Method == "" {
 			// A notification (or a response to a request wikid never
@@ -236,18 +232,13 @@ func (s *Server) handle(ctx context.Context, sess *streamSession, msg json.RawMe
 	}
 }
 
-// cancel cancels the request a notifications/cancelled names, if it is in
-// flight.
-func (s *streamSession) cancel(msg json.RawMessage) {
-	var n struct {
-		Params struct {
-			RequestID json.RawMessage `json:"requestId"`
-		} `json:"params"`
-	}
-	if json.Unmarshal(msg, &n) != nil || len(n.Params.RequestID) == 0 {
+// cancel cancels the request of id, which a notifications/cancelled
+// names, if it is in flight.
+func (s *streamSession) cancel(id json.RawMessage) {
+	if len(id) == 0 {
 		return
 	}
-	if c, ok := s.inflight.Load(canonicalID(n.Params.RequestID)); ok {
+	if c, ok := s.inflight.Load(canonicalID(id)); ok {
 		c.(*streamCall).cancelled.Store(true)
 		c.(*streamCall).cancel()
 	}

@@ -1,0 +1,21 @@
+package mcpserver
+
+import "encoding/json"
+
+// envelope is what the HTTP handler reads of a JSON-RPC message before
+// mcp-go decodes it: what it is, its id, and the request a
+// notifications/cancelled names. A body that is not one leaves it zero.
+type envelope struct {
+	Method string          `json:"method"`
+	ID     json.RawMessage `json:"id"`
+	Params struct {
+		RequestID json.RawMessage `json:"requestId"`
+	} `json:"params"`
+}
+
+// readEnvelope decodes body's envelope, once per request.
+func readEnvelope(body []byte) envelope {
+	var e envelope
+	_ = json.Unmarshal(body, &e)
+	return e
+}
