@@ -257,8 +257,21 @@ func TestDaemon_BridgeSurvivesDaemonKill(t *testing.T) {
 		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
-		// The next call, on the same session, reaches a new daemon.
+		// The next call, on the same session, reaches a new daemon. One
+		// that goes unanswered for a minute is a hang: the daemon is asked
+		// for its goroutines (SIGQUIT writes them to its log, which the
+		// test prints) and the test fails.
+		watch := time.AfterFunc(time.Minute, func() {
+			t.Errorf("round %d: read_note after the kill unanswered for a minute; the daemon's goroutines follow in its log", round)
+			status := exec.Command(wikidBin, "daemon", "status", "--json", "--repo", dir)
+			status.Env = env
+			var st struct{ PID int }
+			if out, err := status.Output(); err == nil && json.Unmarshal(out, &st) == nil && st.PID > 0 {
+				syscall.Kill(st.PID, syscall.SIGQUIT)
+			}
+		})
 		res, _ := tsOK[wiki.ReadResult](t, c, "read_note", map[string]any{"path": path})
+		watch.Stop()
 		if res.Path != path {
 			t.Fatalf("read %s after the kill: %+v", path, res)
 		}
