@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -145,13 +146,13 @@ func printCheck(out io.Writer, res *wiki.CheckResult, strict, listAmbiguous bool
 // checkSummary counts each kind of finding in one line; notes is the
 // number of notes with broken links.
 func checkSummary(res *wiki.CheckResult, notes int, listAmbiguous bool) string {
-	s := count(len(res.BrokenLinks), "broken link")
+	s := render.Plural(len(res.BrokenLinks), "broken link")
 	if notes > 0 {
-		s += " in " + count(notes, "note")
+		s += " in " + render.Plural(notes, "note")
 	}
-	s += fmt.Sprintf(", %d malformed frontmatter, %s", len(res.MalformedFrontmatter), count(len(res.Orphans), "orphan"))
+	s += fmt.Sprintf(", %d malformed frontmatter, %s", len(res.MalformedFrontmatter), render.Plural(len(res.Orphans), "orphan"))
 	if n := len(res.AmbiguousLinks); n > 0 {
-		s += ", " + count(n, "ambiguous link")
+		s += ", " + render.Plural(n, "ambiguous link")
 		if !listAmbiguous {
 			s += " (list them with --ambiguous)"
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -74,11 +75,12 @@ func (cl *commandLine) print(tool string, res any, text func() error) error {
 	return text()
 }
 
-// printResult prints a mutation's result: as the MCP tool of that name
-// returns it with --json, else as printResult does.
-func (cl *commandLine) printResult(tool string, res *wiki.Result) error {
+// printText prints a result: as the MCP tool of that name returns it with
+// --json, else text, a rendering (see render) said in the command line's
+// words.
+func (cl *commandLine) printText(tool string, res any, text string) error {
 	return cl.print(tool, res, func() error {
-		printResult(cl.env.stdout, res)
-		return nil
+		_, err := fmt.Fprintln(cl.env.stdout, cliWords.Say(text))
+		return err
 	})
 }

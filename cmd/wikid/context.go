@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -43,31 +44,5 @@ func (c *contextCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return cl.print("gather_context", res, func() error {
-		c.print(res)
-		return nil
-	})
-}
-
-// print prints the sections for people: where each comes from, then its
-// lines, numbered as in the file.
-func (c *contextCommand) print(res *wiki.ContextResult) {
-	fmt.Fprintf(c.stdout, "%d sections, about %d of %d tokens (search: %s)\n", len(res.Sections), res.Tokens, res.Budget, res.Query)
-	for _, s := range res.Sections {
-		fmt.Fprintf(c.stdout, "\n%s:%d-%d", s.Path, s.StartLine, s.EndLine)
-		if s.Heading != "" {
-			fmt.Fprintf(c.stdout, " — %s", s.Heading)
-		}
-		fmt.Fprintf(c.stdout, "  (version %s)\n", s.Version)
-		for i, l := range strings.Split(s.Text, "\n") {
-			fmt.Fprintf(c.stdout, "%6d  %s\n", s.StartLine+i, l)
-		}
-	}
-	if len(res.More) > 0 {
-		paths := make([]string, len(res.More))
-		for i, m := range res.More {
-			paths[i] = m.Path
-		}
-		fmt.Fprintf(c.stdout, "\nalso matched: %s\n", strings.Join(paths, ", "))
-	}
+	return cl.printText("gather_context", res, render.Context(res))
 }

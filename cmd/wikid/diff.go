@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -49,19 +50,12 @@ func (c *diffCommand) Run(ctx context.Context, args []string) error {
 	return cl.print("diff_versions", res, func() error { return c.print(res, *stat) })
 }
 
-// print prints a diff for people: the unified diff, or with stat the
-// changed files and their line counts.
+// print prints a diff for people: the unified diff, which git apply
+// takes, or with stat what it changed (see render.DiffSummary).
 func (c *diffCommand) print(res *wiki.DiffResult, stat bool) error {
 	if stat {
-		for _, f := range res.Files {
-			name := f.File
-			if f.OldFile != "" {
-				name = f.OldFile + " => " + f.File
-			}
-			fmt.Fprintf(c.stdout, "%-9s %s\n", counts(f.Additions, f.Deletions, f.LinesUnknown), name)
-		}
-		fmt.Fprintf(c.stdout, "%d files, +%d -%d\n", len(res.Files), res.Additions, res.Deletions)
-		return nil
+		_, err := fmt.Fprintln(c.stdout, cliWords.Say(render.DiffSummary(res)))
+		return err
 	}
 	if res.LinesUnknown {
 		for _, f := range res.Files {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -59,7 +60,7 @@ func (c *editCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return cl.printResult("edit_note", res)
+	return cl.printText("edit_note", res, render.Edited(cl.Arg(0), 1, res))
 }
 
 // flagGiven reports whether the flag was set on the command line.

@@ -84,7 +84,7 @@ func TestRun_FlagsAfterArguments(t *testing.T) {
 	}
 	dryRun := func(t *testing.T, out string) {
 		t.Helper()
-		if !strings.Contains(out, "dry run") {
+		if !strings.Contains(out, "Dry run, nothing was committed.") {
 			t.Errorf("not a dry run:\n%s", out)
 		}
 		if got := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD")); got != head {
@@ -139,7 +139,7 @@ func TestRun_FlagsAfterArguments(t *testing.T) {
 			}
 		}},
 		{args: []string{"diff", "a", "--stat"}, check: func(t *testing.T, out string) {
-			if !strings.Contains(out, "a.md") || strings.Contains(out, "@@") {
+			if !strings.Contains(out, "- modified a (+1 -1)") || strings.Contains(out, "@@") {
 				t.Errorf("diff a --stat:\n%s", out)
 			}
 		}},

@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -37,46 +37,8 @@ func (c *historyCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return cl.print("note_history", res, func() error {
-		c.print(res)
-		return nil
-	})
-}
-
-// print prints a note's history for people, a commit a line.
-func (c *historyCommand) print(res *wiki.HistoryResult) {
-	if !res.Exists {
-		fmt.Fprintf(c.stdout, "%s no longer exists; its history:\n", res.Path)
-	}
-	for _, r := range res.Revisions {
-		change := string(r.Change)
-		if r.OldPath != "" {
-			change += " from " + r.OldPath
-		}
-		if r.RenameUnknown {
-			change += ", or renamed: " + missingVersion
-		}
-		fmt.Fprintf(c.stdout, "%s %s %-20s %-9s %s\n", r.Short, r.Date.Format("2006-01-02 15:04"), r.Author, counts(r.Additions, r.Deletions, r.LinesUnknown), r.Subject)
-		if r.Change != wiki.ChangeModified {
-			fmt.Fprintf(c.stdout, "        %s\n", change)
-		}
-	}
-	if res.NextCursor != "" {
-		fmt.Fprintf(c.stdout, "%d of %d commits; more with --cursor %s\n", len(res.Revisions), res.Total, res.NextCursor)
-	}
+	return cl.printText("note_history", res, render.History(res))
 }
 
 // missingVersion says why a count or a rename is unknown.
 const missingVersion = "a version is missing from this repository (a partial clone?)"
-
-// counts formats added and deleted lines, "binary" for a binary file and
-// "? ?" when a version the counts need is missing.
-func counts(add, del int, unknown bool) string {
-	switch {
-	case unknown:
-		return "? ?"
-	case add < 0:
-		return "binary"
-	}
-	return fmt.Sprintf("+%d -%d", add, del)
-}

@@ -64,12 +64,12 @@ func TestHistoryCommand_Run(t *testing.T) {
 		t.Errorf("history --json: %v, want %v", got, want)
 	}
 	out := runOK(t, dir, "", "history", "renamed")
-	if lines := strings.Split(strings.TrimSpace(out), "\n"); !strings.HasPrefix(lines[0], want[0][:7]+" ") ||
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); !strings.HasPrefix(lines[1], "- "+want[0][:7]+" ") ||
 		!strings.Contains(out, "renamed from a") || !strings.Contains(out, "+2 -1") {
 		t.Errorf("history:\n%s", out)
 	}
 	out = runOK(t, dir, "", "history", "--no-follow", "--limit", "1", "renamed")
-	if !strings.Contains(out, "1 of 2 commits; more with --cursor ") {
+	if !strings.Contains(out, "History of renamed: 2 commits") || !strings.Contains(out, "More: pass --cursor ") {
 		t.Errorf("history --no-follow --limit 1:\n%s", out)
 	}
 }
@@ -117,7 +117,7 @@ func TestDiffCommand_Run(t *testing.T) {
 		t.Errorf("diff of a renamed note:\n%s", out)
 	}
 	out = runOK(t, dir, "", "diff", "--stat", "--from", "HEAD~3")
-	if !strings.Contains(out, "a.md => renamed.md") || !strings.Contains(out, "1 files, +3 -1") {
+	if !strings.Contains(out, "renamed a.md → renamed.md (+3 -1)") || !strings.Contains(out, "1 file, +3 -1") {
 		t.Errorf("diff --stat:\n%s", out)
 	}
 	if out := runOK(t, dir, "", "diff", "-U", "0", "renamed"); !strings.Contains(out, "@@ -3 +3 @@\n-one\n+ONE\n") {
@@ -139,11 +139,11 @@ func TestLogCommand_Run(t *testing.T) {
 		t.Errorf("log --json: %v, want %v", got, want)
 	}
 	out := runOK(t, dir, "", "log", "--tool", "edit")
-	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 2 ||
-		!strings.Contains(lines[0], "[edit via wikid-cli/") || !strings.Contains(lines[1], "+1 -0") {
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 3 ||
+		!strings.Contains(lines[1], " via edit (wikid-cli/") || !strings.Contains(lines[1], "+1 -0") || lines[2] != "  modified a" {
 		t.Errorf("log --tool edit:\n%s", out)
 	}
-	if out := runOK(t, dir, "", "log", "--since", "2999-01-01"); out != "" {
+	if out := runOK(t, dir, "", "log", "--since", "2999-01-01"); out != "No commits match.\n" {
 		t.Errorf("log --since the future:\n%s", out)
 	}
 	if _, err := runIn(t, dir, "", "log", "--since", "yesterday"); err == nil || !strings.Contains(err.Error(), "INVALID_PARAMS") {

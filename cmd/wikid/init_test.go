@@ -82,7 +82,7 @@ func TestInitCommand_Run(t *testing.T) {
 		if out := runOK(t, dir, "", "read", "projects/Canvas ideas"); !strings.Contains(out, "A canvas of zeppelin airships") {
 			t.Errorf("read:\n%s", out)
 		}
-		if out := runOK(t, dir, "", "search", "zeppelin"); !strings.HasPrefix(out, "2 results\n") {
+		if out := runOK(t, dir, "", "search", "zeppelin"); !strings.HasPrefix(out, "Found 2 notes (showing 2):\n") {
 			t.Errorf("search zeppelin:\n%s", out)
 		}
 		if out := runOK(t, dir, "", "search", "--limit", "1", "Ünïcode"); !strings.Contains(out, "notes with spaces/Ünïcode note") {

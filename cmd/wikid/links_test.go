@@ -23,17 +23,17 @@ func TestLinksCommand_Run(t *testing.T) {
 		want []string
 	}{
 		{"a note", []string{"areas/health/sleep"}, []string{
-			"areas/health/sleep — sleep\n",
-			"Linked from 1 note:\n  areas/health/running:37  See the `log` property above; the [[sleep]] note tracks recovery.\n",
-			"Links to 1 target:\n  line 12  café -> areas/café\n",
+			"Links of sleep (areas/health/sleep)\n",
+			"Backlinks from 1 note:\n- **Running** (areas/health/running)\n  1 link - line 37\n  37: See the `log` property above; the [[sleep]] note tracks recovery.\n",
+			"Outgoing links (1):\n- line 12: café → Café Lumière (areas/café)\n",
 		}},
 		{"broken links and depth", []string{"--depth", "2", "--direction", "out", "journal/2024/2024-01-16"}, []string{
-			"  line 11  Project Gamma  broken: no such note\n",
-			"  line 16  plan#No such heading  broken: no such heading\n",
-			"\n2 links away (",
+			"- line 11: Project Gamma → broken: no such note\n",
+			"- line 16: plan#No such heading → broken: no such heading\n",
+			"\n6 notes 2 links away:\n",
 		}},
 		{"a missing note", []string{"people/dave"}, []string{
-			"No note people/dave.\n1 note still links to it:\n  journal/2024/2024-01-16:12  - Need to meet [[people/dave]]",
+			"Note people/dave does not exist.\n\nHowever, 1 note has links to this path:\n- **2024-01-16** (journal/2024/2024-01-16)\n  1 link - line 12\n  12: - Need to meet [[people/dave]]",
 		}},
 		{"json", []string{"--json", "--direction", "in", "index"}, []string{`"incoming_total": 3`, `"exists": true`}},
 	}
@@ -56,9 +56,9 @@ func TestLinksCommand_Run(t *testing.T) {
 			t.Fatalf("%v\n%s", err, stderr)
 		}
 		for _, w := range []string{
-			"  line 16  Meeting -> Projects/Beta/Meeting (the name also names Projects/Alpha/Meeting)\n",
-			"  line 13  Roadmap  broken: no such note\n",
-			"  line 19  diagram.png -> attachments/diagram.png\n",
+			"- line 16: Meeting → Beta meeting (Projects/Beta/Meeting; the name also names Projects/Alpha/Meeting)\n",
+			"- line 13: Roadmap → broken: no such note\n",
+			"- line 19: diagram.png → attachments/diagram.png\n",
 		} {
 			if !strings.Contains(stdout.String(), w) {
 				t.Errorf("output lacks %q:\n%s", w, stdout)

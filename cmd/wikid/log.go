@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -52,41 +52,7 @@ func (c *logCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return cl.print("activity_log", res, func() error {
-		c.print(res)
-		return nil
-	})
-}
-
-// print prints the wiki's activity for people: each commit, and under it
-// the notes it changed.
-func (c *logCommand) print(res *wiki.ActivityResult) {
-	for _, e := range res.Commits {
-		via := ""
-		if e.Tool != "" {
-			via = " [" + e.Tool + " via " + e.Client + "]"
-		}
-		fmt.Fprintf(c.stdout, "%s %s %s%s %s\n", e.Short, e.Date.Format("2006-01-02 15:04"), e.Author, via, e.Subject)
-		for _, f := range e.Files {
-			name := f.Path
-			if f.OldPath != "" {
-				name = f.OldPath + " => " + f.Path
-			}
-			if f.RenameUnknown {
-				name += ", or renamed: " + missingVersion
-			}
-			fmt.Fprintf(c.stdout, "    %-9s %-8s %s\n", counts(f.Additions, f.Deletions, f.LinesUnknown), f.Change, name)
-		}
-		if e.MoreFiles > 0 {
-			fmt.Fprintf(c.stdout, "    and %d more files\n", e.MoreFiles)
-		}
-		if e.FilesUnknown {
-			fmt.Fprintf(c.stdout, "    files unknown: %s\n", missingVersion)
-		}
-	}
-	if res.NextCursor != "" {
-		fmt.Fprintf(c.stdout, "%d of %d commits; more with --cursor %s\n", len(res.Commits), res.Total, res.NextCursor)
-	}
+	return cl.printText("activity_log", res, render.Activity(res))
 }
 
 // parseDateFlag reads a flag's date by the wiki's one rule (see

@@ -2,9 +2,8 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"slices"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -41,29 +40,5 @@ func (c *mvCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return cl.print("move_note", res, func() error {
-		c.print(res)
-		return nil
-	})
-}
-
-// print prints a move's result for people, each move as OLD -> NEW, and
-// the links it rewrote.
-func (c *mvCommand) print(res *wiki.Result) {
-	shown := *res
-	shown.Changes = slices.Clone(res.Changes)
-	for i, ch := range shown.Changes {
-		if ch.Action == wiki.ActionMoved {
-			shown.Changes[i].Path = ch.From + " -> " + ch.Path
-		}
-	}
-	printResult(c.stdout, &shown)
-	if len(res.LinksUpdated) > 0 {
-		fmt.Fprintf(c.stdout, "updated links in %s:\n", count(len(res.LinksUpdated), "note"))
-		for _, n := range res.LinksUpdated {
-			for _, l := range n.Links {
-				fmt.Fprintf(c.stdout, "  %s:%d  %s -> %s\n", n.Path, l.Line, l.Old, l.New)
-			}
-		}
-	}
+	return cl.printText("move_note", res, render.Moved(cl.Arg(0), cl.Arg(1), res, !*leave))
 }

@@ -19,7 +19,7 @@ func TestMvCommand_Run(t *testing.T) {
 		if err := (&mvCommand{env: e}).Run(ctx, []string{"--repo", dir, "-m", "tidy up", "b", "notes/c"}); err != nil {
 			t.Fatalf("%v\n%s", err, stderr)
 		}
-		for _, w := range []string{"moved b -> notes/c (+0 -0)\n", "modified a (+1 -1)\n", "updated links in 1 note:\n  a:1  b -> c\n  a:1  b.md -> notes/c.md\n"} {
+		for _, w := range []string{"Moved note from b to notes/c as commit ", "- moved b → notes/c (+0 -0, version ", "- modified a (+1 -1, version ", "Updated links in 1 note:\n- a (2 links)\n"} {
 			if !strings.Contains(stdout.String(), w) {
 				t.Errorf("output lacks %q:\n%s", w, stdout)
 			}
@@ -41,7 +41,7 @@ func TestMvCommand_Run(t *testing.T) {
 		if err := (&mvCommand{env: e}).Run(ctx, []string{"--repo", dir, "--dry-run", "--no-update-links", "b", "c"}); err != nil {
 			t.Fatalf("%v\n%s", err, stderr)
 		}
-		for _, w := range []string{"dry run, risk low", "rename from b.md\nrename to c.md\n", "warning: 1 note has links that still name the old paths: a (2 links)\n"} {
+		for _, w := range []string{"Dry run, nothing was committed.", "Risk: low.", "rename from b.md\nrename to c.md\n", "1 note has links that now point to the old path:\n- a (2 links)\n\nTo update these links, leave out --no-update-links.\n"} {
 			if !strings.Contains(stdout.String(), w) {
 				t.Errorf("output lacks %q:\n%s", w, stdout)
 			}

@@ -266,22 +266,6 @@ func printJSON(w io.Writer, tool string, v any) error {
 	return err
 }
 
-// printResult renders a mutation's result for people.
-func printResult(w io.Writer, res *wiki.Result) {
-	for _, c := range res.Changes {
-		fmt.Fprintf(w, "%s %s (+%d -%d)\n", c.Action, c.Path, c.Additions, c.Deletions)
-	}
-	switch {
-	case res.DryRun:
-		fmt.Fprintf(w, "dry run, risk %s: %s\n%s", res.Risk, res.Summary, res.Diff)
-	case res.Commit != "":
-		fmt.Fprintf(w, "commit %s on %s\n", res.Commit, res.Branch)
-	}
-	for _, warn := range res.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", cliWords.Say(warn))
-	}
-}
-
 // readInput returns the content argument, or standard input when it is "-"
 // or absent.
 func readInput(e env, arg string, given bool) (string, error) {

@@ -17,24 +17,24 @@ func TestCommands_PartialClone(t *testing.T) {
 	dir := gittest.PartialClone(t, src)
 	head := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "--short", "HEAD"))
 
-	if out := runOK(t, dir, "", "search", "alpha"); !strings.Contains(out, "1 results") || !strings.Contains(out, "a — Alpha") {
+	if out := runOK(t, dir, "", "search", "alpha"); !strings.Contains(out, "Found 1 note ") || !strings.Contains(out, "- Alpha (a)") {
 		t.Errorf("search alpha:\n%s", out)
 	}
 	if out := runOK(t, dir, "", "check"); !strings.Contains(out, "0 broken links") {
 		t.Errorf("check:\n%s", out)
 	}
 	out := runOK(t, dir, "", "history", "a")
-	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 3 || !strings.HasPrefix(lines[0], head+" ") ||
-		strings.Count(out, " ? ? ") != 2 {
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 3 || !strings.HasPrefix(lines[1], "- "+head+" ") ||
+		strings.Count(out, "lines unknown: a version is missing") != 2 {
 		t.Errorf("history a: want two commits with unknown counts (? ?):\n%s", out)
 	}
-	if out := runOK(t, dir, "", "log"); strings.Count(out, "? ?") != 4 {
+	if out := runOK(t, dir, "", "log"); strings.Count(out, "(lines unknown)") != 4 {
 		t.Errorf("log: want four files with unknown counts:\n%s", out)
 	}
 	if out := runOK(t, dir, "", "blame", "a"); strings.Count(out, "^"+head+" ") != 4 {
 		t.Errorf("blame a: want four lines marked ^%s:\n%s", head, out)
 	}
-	if out := runOK(t, dir, "", "diff", "--stat", "--to", "HEAD"); !strings.Contains(out, "? ?       a.md") {
+	if out := runOK(t, dir, "", "diff", "--stat", "--to", "HEAD"); !strings.Contains(out, "- modified a (lines unknown: a version is missing") {
 		t.Errorf("diff --stat --to HEAD:\n%s", out)
 	}
 }

@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -36,20 +36,11 @@ func (c *readCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return cl.print("read_note", res, func() error { return c.print(res, *meta) })
-}
-
-// print prints a note for people: its content, or with meta its metadata
-// and headings.
-func (c *readCommand) print(res *wiki.ReadResult, meta bool) error {
-	if meta {
-		fmt.Fprintf(c.stdout, "path: %s\nfile: %s\ntitle: %s\ntags: %s\nversion: %s\n",
-			res.Path, res.File, res.Title, strings.Join(res.Tags, ", "), res.Version)
-		for _, h := range res.Headings {
-			fmt.Fprintf(c.stdout, "%s %s (line %d)\n", strings.Repeat("#", h.Level), h.Text, h.Line)
-		}
-		return nil
+	if *meta {
+		return cl.printText("read_note", res, render.Read(res, true))
 	}
-	_, err := fmt.Fprint(c.stdout, res.Content)
-	return err
+	return cl.print("read_note", res, func() error {
+		_, err := fmt.Fprint(c.stdout, res.Content)
+		return err
+	})
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -35,5 +36,5 @@ func (c *restoreCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return cl.printResult("restore_note", res)
+	return cl.printText("restore_note", res, render.Restored(cl.Arg(0), cl.Arg(1), res))
 }

@@ -11,11 +11,11 @@ func TestRestoreCommand_Run(t *testing.T) {
 	dir := historyRepo(t)
 	before := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD"))
 	out := runOK(t, dir, "", "restore", "--dry-run", "renamed", "HEAD~1")
-	if !strings.Contains(out, "dry run") || !strings.Contains(out, "-ONE\n+one\n") {
+	if !strings.Contains(out, "Dry run") || !strings.Contains(out, "-ONE\n+one\n") {
 		t.Errorf("restore --dry-run:\n%s", out)
 	}
 	out = runOK(t, dir, "", "restore", "-m", "back to one", "renamed", "HEAD~1")
-	if !strings.Contains(out, "modified renamed (+1 -2)") || !strings.Contains(out, "commit ") {
+	if !strings.HasPrefix(out, "Restored note renamed to the version of HEAD~1 (+1 -2; commit ") {
 		t.Errorf("restore:\n%s", out)
 	}
 	if got, want := gittest.Git(t, dir, "show", "HEAD:renamed.md"), gittest.Git(t, dir, "show", "HEAD~2:renamed.md"); got != want {
@@ -26,7 +26,7 @@ func TestRestoreCommand_Run(t *testing.T) {
 	}
 	runOK(t, dir, "", "rm", "b")
 	out = runOK(t, dir, "", "restore", "b")
-	if !strings.Contains(out, "created b") || gittest.Git(t, dir, "show", "HEAD:b.md") != "# B\n" {
+	if !strings.HasPrefix(out, "Restored note b to its last version (+1 -0; commit ") || gittest.Git(t, dir, "show", "HEAD:b.md") != "# B\n" {
 		t.Errorf("undelete:\n%s", out)
 	}
 	if _, err := runIn(t, dir, "", "restore", "b"); err == nil || !strings.Contains(err.Error(), "INVALID_PARAMS") {
@@ -42,7 +42,7 @@ func TestRevertCommand_Run(t *testing.T) {
 	write := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD"))
 	want := gittest.Git(t, dir, "show", "HEAD~1:renamed.md")
 	out := runOK(t, dir, "", "revert", write[:8])
-	if !strings.Contains(out, "modified renamed (+1 -2)") {
+	if !strings.HasPrefix(out, "Reverted commit "+write[:8]+" (+1 -2; commit ") {
 		t.Errorf("revert:\n%s", out)
 	}
 	if got := gittest.Git(t, dir, "show", "HEAD:renamed.md"); got != want {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -36,5 +37,5 @@ func (c *revertCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return cl.printResult("revert_change", res)
+	return cl.printText("revert_change", res, render.Reverted(cl.Arg(0), res))
 }

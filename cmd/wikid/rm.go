@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -30,5 +31,5 @@ func (c *rmCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return cl.printResult("delete_note", res)
+	return cl.printText("delete_note", res, render.Deleted(cl.Arg(0), res))
 }

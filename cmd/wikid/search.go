@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -40,6 +40,7 @@ Flags:
 func (c *searchCommand) Run(ctx context.Context, args []string) error {
 	cl := newCommandLine(c.env, "search", c.Usage())
 	limit := cl.Int("limit", 10, "how many results (at most 100)")
+	cursor := cl.String("cursor", "", "the next page: the cursor the last page ended with")
 	sort := cl.String("sort", "relevance", "relevance, modified, created or title")
 	mode := cl.String("mode", "text", "text (the query language), semantic (by meaning, the query in plain words) or hybrid;\n"+
 		"semantic and hybrid need a semantic: block in .wikid.yaml")
@@ -52,38 +53,10 @@ func (c *searchCommand) Run(ctx context.Context, args []string) error {
 	if err := w.Reindex(ctx, false, progressPrinter(c.env, "indexing")); err != nil {
 		return err
 	}
-	res, err := w.Search(ctx, wiki.SearchParams{Query: strings.Join(cl.Args(), " "), Limit: *limit, Sort: *sort, Snippets: 3, Mode: *mode})
+	query := strings.Join(cl.Args(), " ")
+	res, err := w.Search(ctx, wiki.SearchParams{Query: query, Limit: *limit, Sort: *sort, Snippets: 3, Mode: *mode, Cursor: *cursor})
 	if err != nil {
 		return err
 	}
-	return cl.print("search_notes", res, func() error {
-		c.print(res)
-		return nil
-	})
-}
-
-// print prints the results for people: each note's path, title and tags,
-// and the lines that match.
-func (c *searchCommand) print(res *wiki.SearchResult) {
-	fmt.Fprintf(c.stdout, "%d results", res.Total)
-	if res.Mode != wiki.SearchText {
-		fmt.Fprintf(c.stdout, ", ranked by %s", res.Mode)
-	}
-	fmt.Fprintln(c.stdout)
-	if res.Fallback != "" {
-		fmt.Fprintf(c.stdout, "note: %s\n", res.Fallback)
-	}
-	if res.Unembedded > 0 {
-		fmt.Fprintf(c.stdout, "note: %d notes are not embedded yet, so not ranked by meaning\n", res.Unembedded)
-	}
-	for _, h := range res.Results {
-		fmt.Fprintf(c.stdout, "\n%s — %s", h.Path, h.Title)
-		if len(h.Tags) > 0 {
-			fmt.Fprintf(c.stdout, "  #%s", strings.Join(h.Tags, " #"))
-		}
-		fmt.Fprintln(c.stdout)
-		for _, s := range h.Snippets {
-			fmt.Fprintf(c.stdout, "  %d: %s\n", s.Line, s.Text)
-		}
-	}
+	return cl.printText("search_notes", res, render.Search(query, res))
 }

@@ -2,10 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/wikid/wikid/internal/gitsync"
-	"github.com/wikid/wikid/internal/wiki"
+	"github.com/wikid/wikid/internal/render"
 )
 
 type syncCommand struct{ env }
@@ -53,41 +52,7 @@ func (c *syncCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return cl.print("sync_wiki", res, func() error {
-		c.print(res)
-		return nil
-	})
-}
-
-// print says what the round did, in a line or a few.
-func (c *syncCommand) print(res *gitsync.Result) {
-	switch {
-	case res.Remote == "" && res.Pushed:
-		fmt.Fprintf(c.stdout, "pushed %s to %s, which had no such branch\n", short(res.Commit), res.Upstream)
-	case res.Integrated == wiki.IntegratedAlready && !res.Pushed:
-		fmt.Fprintf(c.stdout, "in sync with %s at %s\n", res.Upstream, short(res.Commit))
-	default:
-		what := map[string]string{
-			wiki.IntegratedAlready:     "nothing to integrate",
-			wiki.IntegratedFastForward: "fast-forwarded",
-			wiki.IntegratedMerge:       "merged",
-		}[res.Integrated]
-		pushed := ""
-		if res.Pushed {
-			pushed = ", pushed"
-		}
-		fmt.Fprintf(c.stdout, "%s: %s%s; now at %s\n", res.Upstream, what, pushed, short(res.Commit))
-	}
-	for _, m := range res.Merged {
-		fmt.Fprintf(c.stdout, "  merged %s\n", m)
-	}
-	for _, cf := range res.Conflicts {
-		if cf.Copy != "" {
-			fmt.Fprintf(c.stdout, "  conflict %s: %s; the other side is in %s\n", cf.Path, cf.Why, cf.Copy)
-		} else {
-			fmt.Fprintf(c.stdout, "  conflict %s: %s\n", cf.Path, cf.Why)
-		}
-	}
+	return cl.printText("sync_wiki", res, render.Sync(res))
 }
 
 // short abbreviates a commit id as git does.

@@ -4,7 +4,7 @@ import "github.com/wikid/wikid/internal/wiki"
 
 // cliWords is how the command line words the references in the core's
 // messages, hints and warnings: by its commands and flags. main words
-// errors and their hints, printResult warnings, printJSON every string.
+// errors and their hints, printText the renderings, printJSON every string.
 var cliWords = wiki.Words{
 	"read": "wikid read", "write": "wikid write", "edit": "wikid edit", "metadata": "wikid edit",
 	"delete": "wikid rm", "move": "wikid mv", "apply": "wikid edit",
@@ -17,4 +17,6 @@ var cliWords = wiki.Words{
 	// wikid edit makes one edit: an error needs no index of it.
 	"new_path": "NEW", "expected_matches": "--expected-matches", "edits": "",
 	"cursor": "--cursor", "next_cursor": "cursor",
+	// wikid read prints the whole note: it has no offset.
+	"limit": "--limit", "offset": "", "update_links": "leave out --no-update-links",
 }

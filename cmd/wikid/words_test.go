@@ -21,7 +21,7 @@ func TestRun_CLIWords(t *testing.T) {
 	dir := gittest.Init(t)
 	gittest.Commit(t, dir, "seed", map[string]string{"a.md": "# A\n"})
 	out := runOK(t, dir, "", "rm", "a")
-	if !strings.Contains(out, "warning: restore it with wikid restore (path a)") || strings.Contains(out, "restore_note") {
+	if !strings.Contains(out, "Warning: restore it with wikid restore (path a)") || strings.Contains(out, "restore_note") {
 		t.Errorf("wikid rm:\n%s", out)
 	}
 }

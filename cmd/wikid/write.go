@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -38,5 +39,5 @@ func (c *writeCommand) Run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return cl.printResult("write_note", res)
+	return cl.printText("write_note", res, render.Written(cl.Arg(0), res))
 }

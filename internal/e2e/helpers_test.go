@@ -277,6 +277,9 @@ func ok[T any](s *session, name string, args map[string]any) (T, string) {
 	if err := tool.DecodeWire(structuredJSON(s.tb, res), &out); err != nil {
 		s.tb.Fatalf("%s: %v", name, err)
 	}
+	if txt := text(res); strings.ContainsAny(txt, "\x02\x03\x04\x05") {
+		s.tb.Errorf("%s: its text holds unsaid references:\n%q", name, txt)
+	}
 	return out, text(res)
 }
 

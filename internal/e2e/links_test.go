@@ -157,7 +157,7 @@ func TestServer_MoveNote(t *testing.T) {
 	// a folder, leaving the links
 	out, txt = ok[moveOut](s, "move_note", map[string]any{"path": "people/", "new_path": "team", "update_links": false})
 	if len(out.Changes) != 4 || len(out.LinksUpdated) != 0 || len(out.BrokenLinks) == 0 ||
-		!strings.HasPrefix(txt, "Moved folder (4 notes) from people/ to team as commit ") || !strings.Contains(txt, "Use update_links: true to update these links.") {
+		!strings.HasPrefix(txt, "Moved folder (4 notes) from people/ to team as commit ") || !strings.Contains(txt, "To update these links, set update_links: true.") {
 		t.Errorf("folder move %+v\n%s", out, txt)
 	}
 	s.fail("move_note", map[string]any{"path": "index", "new_path": "team/alice"}, "ALREADY_EXISTS")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -55,7 +56,7 @@ func errorToolResultIn(e *wiki.Error, words wiki.Words) *mcp.CallToolResult {
 	fields["code"] = string(e.Code)
 	fields["message"] = msg
 	fields["hint"] = hint
-	text := string(e.Code) + ": " + tool.Sentence(msg) + " Hint: " + tool.Sentence(hint)
+	text := string(e.Code) + ": " + render.Sentence(msg) + " Hint: " + render.Sentence(hint)
 	res := &mcp.CallToolResult{
 		Content:           []mcp.Content{mcp.NewTextContent(text)},
 		StructuredContent: errorShape{Error: fields},

@@ -6,7 +6,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/wikid/wikid/internal/tool"
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/tools"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -30,7 +30,7 @@ func TestErrorToolResult(t *testing.T) {
 				t.Errorf("%s: hint %q", code, hint)
 			}
 			txt := res.Content[0].(mcp.TextContent).Text
-			if want := code + ": it broke. Hint: " + tool.Sentence(hint); txt != want {
+			if want := code + ": it broke. Hint: " + render.Sentence(hint); txt != want {
 				t.Errorf("text %q, want %q", txt, want)
 			}
 		}

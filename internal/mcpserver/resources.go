@@ -9,6 +9,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/tools"
 	"github.com/wikid/wikid/internal/wiki"
@@ -68,7 +69,7 @@ func (s *Server) readRecentResource(ctx context.Context, req mcp.ReadResourceReq
 	for i, h := range res.Results {
 		out.Results[i] = tools.NewRecentNote(h)
 	}
-	return []mcp.ResourceContents{mcp.TextResourceContents{URI: recentURI, MIMEType: "text/plain", Text: tools.RecentText(out, "")}}, nil
+	return []mcp.ResourceContents{mcp.TextResourceContents{URI: recentURI, MIMEType: "text/plain", Text: s.prof.Words.Say(tools.RecentText(out, ""))}}, nil
 }
 
 var errNotANoteURI = errors.New("not a note URI: want wiki://note/<path>")
@@ -78,9 +79,9 @@ var errNotANoteURI = errors.New("not a note URI: want wiki://note/<path>")
 func (s *Server) resourceError(ctx context.Context, uri string, err error) error {
 	var e *wiki.Error
 	if errors.As(err, &e) && e.Code != wiki.CodeInternal {
-		msg := string(e.Code) + ": " + tool.Sentence(s.prof.Words.Say(e.Message))
+		msg := string(e.Code) + ": " + render.Sentence(s.prof.Words.Say(e.Message))
 		if e.Hint != "" {
-			msg += " Hint: " + tool.Sentence(s.prof.Words.Say(e.Hint))
+			msg += " Hint: " + render.Sentence(s.prof.Words.Say(e.Hint))
 		}
 		return errors.New(msg)
 	}

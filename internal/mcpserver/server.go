@@ -282,7 +282,7 @@ func (s *Server) call(ctx context.Context, t *tool.Tool, req mcp.CallToolRequest
 	if err != nil {
 		return s.errorResult(ctx, t.Name, err)
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}, StructuredContent: out, RawStructuredContent: out}
+	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(s.prof.Words.Say(text))}, StructuredContent: out, RawStructuredContent: out}
 }
 
 // plainError leaves out the structured content of an error on a plain

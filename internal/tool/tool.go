@@ -3,13 +3,12 @@ package tool
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -149,28 +148,8 @@ func Clip(s string, n int) (string, bool) {
 		}
 		count++
 	}
-	return s[:i] + TruncatedMark, true
-}
-
-// Plural returns "1 note", "2 notes".
-func Plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
+	return s[:i] + render.TruncatedMark, true
 }
 
 // SortedKeys returns the keys of m in order.
 func SortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
-
-// TruncatedMark ends a text that was cut.
-const TruncatedMark = "... [truncated]"
-
-// Sentence ends s with exactly one period.
-func Sentence(s string) string {
-	s = strings.TrimRight(strings.TrimSpace(s), ".")
-	if s == "" {
-		return s
-	}
-	return s + "."
-}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -79,5 +80,5 @@ func runApply(ctx context.Context, s *tool.Env, a *applyArgs) (any, string, erro
 	if err != nil {
 		return nil, "", err
 	}
-	return res, mutationText("Applied "+tool.Plural(len(a.Changes), "change"), res), nil
+	return res, render.Mutation("Applied "+render.Plural(len(a.Changes), "change"), res), nil
 }

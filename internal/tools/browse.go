@@ -3,10 +3,10 @@ package tools
 import (
 	"context"
 	"encoding/base64"
-	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -54,55 +54,9 @@ func listNotesTool() *tool.Tool {
 			if err != nil {
 				return nil, "", err
 			}
-			return res, listText(res), nil
+			return res, render.List(res), nil
 		}),
 	}
-}
-
-func listText(res *wiki.ListResult) string {
-	var b textBuilder
-	where := res.Path + "/"
-	if res.Path == "" {
-		where = "/ (the root)"
-	}
-	b.line("Browsing: %s", where)
-	if res.Note != nil {
-		b.line("")
-		b.line("Note at this path:")
-		b.line("%s", summaryLine(*res.Note))
-	}
-	if len(res.Folders) > 0 {
-		b.line("")
-		b.line("Folders:")
-		for _, f := range res.Folders {
-			b.line("- %s/ (%s)", f.Path, tool.Plural(f.Notes, "note"))
-		}
-	}
-	if len(res.Notes) > 0 {
-		b.line("")
-		b.line("Notes (%d of %d):", len(res.Notes), res.Total)
-		for _, n := range res.Notes {
-			b.line("%s", summaryLine(n))
-		}
-	}
-	if res.Note == nil && len(res.Folders) == 0 && len(res.Notes) == 0 {
-		b.line("No folders or notes here.")
-	}
-	if res.NextCursor != "" {
-		b.line("More notes: call again with cursor %q.", res.NextCursor)
-	}
-	return b.String()
-}
-
-func summaryLine(n wiki.NoteSummary) string {
-	line := fmt.Sprintf("- %s (%s)", n.Title, n.Path)
-	if d := datesText(n.Created, n.CreatedSource, n.Modified, n.ModifiedSource); d != "" {
-		line += " · " + d
-	}
-	if len(n.Tags) > 0 {
-		line += " · tags: " + strings.Join(n.Tags, ", ")
-	}
-	return line
 }
 
 type tagsArgs struct {
@@ -165,19 +119,7 @@ func runTags(ctx context.Context, s *tool.Env, a *tagsArgs) (any, string, error)
 			out.NextCursor = base64.RawURLEncoding.EncodeToString([]byte("tags:" + strconv.Itoa(end)))
 		}
 	}
-	var b textBuilder
-	if out.Total == 0 {
-		b.line("No tags in use yet.")
-		return out, b.String(), nil
-	}
-	b.line("Tags in use (%d of %d):", len(out.Tags), out.Total)
-	for _, t := range out.Tags {
-		b.line("- %s (%s)", t.Tag, tool.Plural(t.Count, "note"))
-	}
-	if out.NextCursor != "" {
-		b.line("More tags: call again with cursor %q.", out.NextCursor)
-	}
-	return out, b.String(), nil
+	return out, render.Tags(out.Tags, out.Total, out.NextCursor), nil
 }
 
 type grepArgs struct {
@@ -211,19 +153,7 @@ func grepNotesTool() *tool.Tool {
 			if err != nil {
 				return nil, "", err
 			}
-			var b textBuilder
-			if len(res.Matches) == 0 {
-				b.line("No line matches %q.", a.Pattern)
-				return res, b.String(), nil
-			}
-			b.line("%s match %q:", tool.Plural(len(res.Matches), "line"), a.Pattern)
-			for _, m := range res.Matches {
-				b.line("%s:%d: %s", m.Path, m.Line, m.Text)
-			}
-			if res.Truncated {
-				b.line("More lines match: raise limit (at most 1000) or narrow the folder or pattern.")
-			}
-			return res, b.String(), nil
+			return res, render.Grep(a.Pattern, res), nil
 		}),
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 
 	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -89,7 +90,7 @@ func runDaily(ctx context.Context, s *tool.Env, a *dailyArgs) (any, string, erro
 		read := *res
 		read.Note = wireRead(res.Note)
 		out.DailyResult = &read
-		return out, readText(res.Note, false), nil
+		return out, render.Read(res.Note, false), nil
 	}
 	out.Commit = res.Result.Commit
 	if len(res.Result.Changes) == 1 {
@@ -99,5 +100,5 @@ func runDaily(ctx context.Context, s *tool.Env, a *dailyArgs) (any, string, erro
 	if res.Created {
 		headline = "Created the daily note " + res.Path + " from the template and added to it"
 	}
-	return out, mutationText(headline, res.Result), nil
+	return out, render.Mutation(headline, res.Result), nil
 }

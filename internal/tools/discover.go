@@ -2,8 +2,8 @@ package tools
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -47,21 +47,7 @@ func resolveNotesTool() *tool.Tool {
 			if err != nil {
 				return nil, "", err
 			}
-			var b textBuilder
-			for _, r := range res.Results {
-				if !r.Exists {
-					b.line("%q → no note", r.Name)
-					continue
-				}
-				for i, m := range r.Matches {
-					lead := fmt.Sprintf("%q →", r.Name)
-					if i > 0 {
-						lead = "   or"
-					}
-					b.line("%s %s (%s; %s, score %.2f)", lead, m.Path, m.Title, m.MatchedBy, m.Score)
-				}
-			}
-			return res, b.String(), nil
+			return res, render.Resolve(res), nil
 		}),
 	}
 }
@@ -91,11 +77,7 @@ func randomNoteTool() *tool.Tool {
 			if err != nil {
 				return nil, "", err
 			}
-			var b textBuilder
-			b.line("Random note: %s (%s) · tags: %s", res.Title, res.Path, tagList(res.Tags))
-			b.line("---")
-			b.WriteString(res.Excerpt)
-			return res, b.String(), nil
+			return res, render.Random(res), nil
 		}),
 	}
 }
@@ -162,80 +144,9 @@ func wikiStatusTool() *tool.Tool {
 				return nil, "", err
 			}
 			st.ReadOnly = st.ReadOnly || s.ReadOnly
-			return st, statusText(st), nil
+			return st, render.Status(st), nil
 		}),
 	}
-}
-
-// resolutionText says in words how links resolve.
-func resolutionText(r wiki.LinkResolution) string {
-	if r == wiki.ResolveObsidian {
-		return "obsidian (a [[name]] finds the note of that file name, as Obsidian does)"
-	}
-	return "wiki (a [[name]] also finds a note by its title or alias)"
-}
-
-func statusText(st *wiki.Status) string {
-	var b textBuilder
-	branch := st.Branch
-	if st.Detached {
-		branch = "(detached HEAD)"
-	}
-	kind := "checkout"
-	if st.Bare {
-		kind = "bare repository"
-	}
-	b.line("Wiki at %s (%s), branch %s, HEAD %s, %s.", st.Repository, kind, branch, shortID(st.Head), tool.Plural(st.Notes, "note"))
-	switch ix := st.Index; {
-	case !ix.Enabled:
-		b.line("Search index: none.")
-	case ix.Building && ix.Total > 0:
-		b.line("Search index: building, %d of %d files done (%d%%); searches wait for it, with progress notifications.", ix.Done, ix.Total, ix.Done*100/ix.Total)
-	case ix.Building:
-		b.line("Search index: building; searches wait for it, with progress notifications.")
-	case ix.CaughtUp:
-		b.line("Search index: up to date.")
-	case ix.Behind > 0:
-		b.line("Search index: %s behind HEAD (at %s); the next search catches up.", tool.Plural(ix.Behind, "commit"), shortID(ix.Commit))
-	default:
-		b.line("Search index: behind HEAD (at %s); the next search catches up.", shortID(ix.Commit))
-	}
-	if st.Index.Error != "" {
-		b.line("Last index error: %s", st.Index.Error)
-	}
-	b.line("History index: %s. Link graph: %s.", derivedText(st.History), derivedText(st.Graph))
-	if st.Links != "" {
-		b.line("Links resolve: %s.", resolutionText(st.Links))
-	}
-	if line := semanticStatusText(st.Semantic); line != "" {
-		b.line("%s", line)
-	}
-	if st.MissingObjects > 0 {
-		b.line("Missing objects: %d that the history refers to are absent from this repository (a partial clone, or a "+
-			"damaged repository); the history tools mark the line counts, renames and blame that need them as unknown. "+
-			"Notes at HEAD are unaffected.", st.MissingObjects)
-	}
-	switch {
-	case st.Unwritable != "":
-		b.line("Read-only: %s; changes are refused, and the indexes are kept in %s.", st.Unwritable, st.DerivedDir)
-	case st.ReadOnly:
-		b.line("Read-only: changes are refused.")
-	case st.Blocked != "":
-		b.line("Blocked: changes fail with LOCKED: %s.", st.Blocked)
-	case st.WritesTo != "":
-		b.line("Blocked: changes go to branch %s and fail with OTHER_BRANCH while %s is checked out.", st.WritesTo, branch)
-	default:
-		b.line("Writable: every change is one commit.")
-	}
-	b.line("Sync: %s", st.Sync.Message)
-	for _, c := range st.Sync.Conflicts {
-		b.line("  conflict copy: %s", c)
-	}
-	for _, r := range st.Restored {
-		b.line("Restored: %s", r)
-	}
-	localChangesText(&b, st.LocalChanges)
-	return b.String()
 }
 
 // derivedSchema describes a wiki.DerivedStatus.
@@ -245,15 +156,4 @@ func derivedSchema(desc string) *tool.Schema {
 		tool.Opt("commit", tool.Str("The commit it reflects.")),
 		tool.Req("caught_up", tool.Boolean("Whether it reflects HEAD; it catches up on the next request that needs it.")),
 	)
-}
-
-func derivedText(d wiki.DerivedStatus) string {
-	switch {
-	case !d.Enabled:
-		return "none"
-	case d.CaughtUp:
-		return "up to date"
-	default:
-		return "building (the tools that need it wait for it)"
-	}
 }

@@ -2,9 +2,8 @@ package tools
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -47,39 +46,7 @@ func gatherContextTool() *tool.Tool {
 			if err != nil {
 				return nil, "", err
 			}
-			return res, gatherText(res), nil
+			return res, render.Context(res), nil
 		}),
 	}
-}
-
-func gatherText(res *wiki.ContextResult) string {
-	var b textBuilder
-	if len(res.Sections) == 0 {
-		b.line("No sections found (query: %s).", res.Query)
-	} else {
-		b.line("%s, about %d of %d tokens (query: %s):", tool.Plural(len(res.Sections), "section"), res.Tokens, res.Budget, res.Query)
-	}
-	for _, s := range res.Sections {
-		b.line("")
-		where := fmt.Sprintf("%s, lines %d-%d", s.Path, s.StartLine, s.EndLine)
-		if s.Heading != "" {
-			where += " · " + s.Heading
-		}
-		b.line("%s · version %s", where, s.Version)
-		for _, l := range strings.Split(s.Text, "\n") {
-			b.line("  %s", l)
-		}
-		if len(s.Links) > 0 {
-			b.line("  links to: %s", strings.Join(s.Links, ", "))
-		}
-	}
-	if len(res.More) > 0 {
-		b.line("")
-		paths := make([]string, len(res.More))
-		for i, m := range res.More {
-			paths[i] = m.Path
-		}
-		b.line("Also matched: %s.", strings.Join(paths, ", "))
-	}
-	return b.String()
 }

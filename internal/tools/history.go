@@ -2,9 +2,8 @@ package tools
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -31,10 +30,6 @@ var (
 	renameUnknown = tool.Boolean("Set on an addition when a missing version kept rename detection to identical content: " +
 		"the note may have been renamed from a file this commit deleted.")
 )
-
-// missingNote is what the text says about a version missing from the
-// repository.
-const missingNote = "a version is missing from this repository (a partial clone?)"
 
 type historyArgs struct {
 	Path          string `json:"path"`
@@ -88,37 +83,7 @@ func runNoteHistory(ctx context.Context, s *tool.Env, a *historyArgs) (any, stri
 	if err != nil {
 		return nil, "", err
 	}
-	var b textBuilder
-	state := ""
-	if !res.Exists {
-		state = " (deleted)"
-	}
-	b.line("History of %s%s: %s, newest first", res.Path, state, tool.Plural(res.Total, "commit"))
-	for _, r := range res.Revisions {
-		what := string(r.Change)
-		if r.OldPath != "" {
-			what += " from " + r.OldPath
-		}
-		if r.RenameUnknown {
-			what += ", or renamed: " + missingNote
-		}
-		b.line("- %s %s %s: %s (%s, %s)", r.Short, fmtTime(r.Date), r.Author, r.Subject, what, lines(r.Additions, r.Deletions, r.LinesUnknown))
-	}
-	if res.NextCursor != "" {
-		b.line("More: call again with cursor %q.", res.NextCursor)
-	}
-	return res, b.String(), nil
-}
-
-// lines renders added and deleted line counts.
-func lines(add, del int, unknown bool) string {
-	switch {
-	case unknown:
-		return "lines unknown: " + missingNote
-	case add < 0:
-		return "binary"
-	}
-	return fmt.Sprintf("+%d -%d", add, del)
+	return res, render.History(res), nil
 }
 
 type diffArgs struct {
@@ -185,27 +150,7 @@ func runDiffVersions(ctx context.Context, s *tool.Env, a *diffArgs) (any, string
 	}
 	out := &diffOutput{DiffResult: res}
 	out.Diff, out.Truncated = tool.Clip(res.Diff, maxDiffChars)
-	var b textBuilder
-	from := shortID(res.From)
-	if from == "" {
-		from = "the empty tree"
-	}
-	b.line("Diff from %s to %s: %s, +%d -%d", from, shortID(res.To), tool.Plural(len(res.Files), "file"), res.Additions, res.Deletions)
-	for _, f := range res.Files {
-		name := f.Path
-		if f.OldFile != "" {
-			name = f.OldFile + " → " + f.File
-		}
-		b.line("- %s %s (%s)", f.Change, name, lines(f.Additions, f.Deletions, f.LinesUnknown))
-	}
-	if res.LinesUnknown {
-		b.line("Files whose lines are unknown are left out of the diff; `git cat-file -e <version>` in the repository fetches a missing version.")
-	}
-	if out.Diff != "" {
-		b.line("")
-		b.WriteString(out.Diff)
-	}
-	return out, b.String(), nil
+	return out, render.Diff(res, out.Diff), nil
 }
 
 type blameArgs struct {
@@ -251,27 +196,7 @@ func runBlame(ctx context.Context, s *tool.Env, a *blameArgs) (any, string, erro
 	if err != nil {
 		return nil, "", err
 	}
-	var b textBuilder
-	where := res.Path
-	if res.Section != "" {
-		where += ", section " + res.Section
-	}
-	b.line("Blame of %s (%s) at %s:", where, tool.Plural(res.Lines, "line"), shortID(res.Commit))
-	for _, r := range res.Ranges {
-		span := fmt.Sprintf("line %d", r.Start)
-		if r.End > r.Start {
-			span = fmt.Sprintf("lines %d-%d", r.Start, r.End)
-		}
-		from := ""
-		if r.OldPath != "" {
-			from = " (as " + r.OldPath + ")"
-		}
-		if r.OriginUnknown {
-			from += " (or an earlier commit: " + missingNote + ")"
-		}
-		b.line("- %s: %s %s %s: %s%s", span, r.Short, fmtTime(r.Date), r.Author, r.Subject, from)
-	}
-	return res, b.String(), nil
+	return res, render.Blame(res), nil
 }
 
 type activityArgs struct {
@@ -349,44 +274,5 @@ func runActivity(ctx context.Context, s *tool.Env, a *activityArgs) (any, string
 	if err != nil {
 		return nil, "", err
 	}
-	var b textBuilder
-	b.line("%s, newest first:", tool.Plural(res.Total, "commit"))
-	for _, c := range res.Commits {
-		via := ""
-		if c.Tool != "" {
-			via = fmt.Sprintf(" via %s (%s)", c.Tool, c.Client)
-		}
-		counts := fmt.Sprintf("+%d -%d", c.Additions, c.Deletions)
-		if c.LinesUnknown {
-			counts += ", some lines unknown: " + missingNote
-		}
-		b.line("- %s %s %s%s: %s (%s)", c.Short, fmtTime(c.Date), c.Author, via, c.Subject, counts)
-		var files []string
-		for _, f := range c.Files {
-			name := f.Path
-			if f.OldPath != "" {
-				name = f.OldPath + " → " + f.Path
-			}
-			if f.LinesUnknown {
-				name += " (lines unknown)"
-			}
-			if f.RenameUnknown {
-				name += " (or renamed)"
-			}
-			files = append(files, fmt.Sprintf("%s %s", f.Change, name))
-		}
-		if c.MoreFiles > 0 {
-			files = append(files, fmt.Sprintf("and %d more", c.MoreFiles))
-		}
-		if c.FilesUnknown {
-			files = append(files, "files unknown: "+missingNote)
-		}
-		if len(files) > 0 {
-			b.line("  %s", strings.Join(files, ", "))
-		}
-	}
-	if res.NextCursor != "" {
-		b.line("More: call again with cursor %q.", res.NextCursor)
-	}
-	return res, b.String(), nil
+	return res, render.Activity(res), nil
 }

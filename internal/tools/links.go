@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -85,106 +86,13 @@ func getLinksTool() *tool.Tool {
 			for i := range res.Neighbors {
 				for j := range res.Neighbors[i].Notes {
 					if n := &res.Neighbors[i].Notes[j]; n.Truncated {
-						n.Content += tool.TruncatedMark
+						n.Content += render.TruncatedMark
 					}
 				}
 			}
-			return res, linksText(res), nil
+			return res, render.Links(res), nil
 		}),
 	}
-}
-
-// linksText renders get_links in the style of get_backlinks.
-func linksText(r *wiki.LinksResult) string {
-	var b textBuilder
-	if !r.Exists {
-		b.line("Note %s does not exist.", r.Path)
-		if r.IncomingTotal == 0 {
-			b.line("No notes link to this path.")
-			return b.String()
-		}
-		b.line("")
-		b.line("However, %s to this path:", tool.Plural(r.IncomingTotal, "note")+" "+verb(r.IncomingTotal, "has links", "have links"))
-	} else {
-		b.line("Links of %s (%s)", r.Title, r.Path)
-		if len(r.Incoming) > 0 || r.IncomingTotal > 0 {
-			b.line("")
-			b.line("Backlinks from %s:", tool.Plural(r.IncomingTotal, "note"))
-		} else if len(r.Outgoing) == 0 && r.OutgoingTotal == 0 && len(r.Neighbors) == 0 {
-			b.line("No notes link to %s, and it links to none.", r.Path)
-		}
-	}
-	for _, bl := range r.Incoming {
-		lines := make([]string, len(bl.Links))
-		for i, l := range bl.Links {
-			lines[i] = fmt.Sprint(l.Line)
-		}
-		b.line("- **%s** (%s)", bl.Title, bl.Path)
-		b.line("  %s - %s %s", tool.Plural(len(bl.Links), "link"), verb(len(bl.Links), "line", "lines"), strings.Join(lines, ", "))
-		for _, l := range bl.Links {
-			b.line("  %d: %s", l.Line, l.Context)
-		}
-	}
-	if more := r.IncomingTotal - len(r.Incoming); more > 0 {
-		b.line("- and %d more (raise limit)", more)
-	}
-	if r.Exists && r.OutgoingTotal > 0 {
-		b.line("")
-		b.line("Outgoing links (%d):", r.OutgoingTotal)
-		for _, l := range r.Outgoing {
-			target := l.Target
-			if l.Heading != "" {
-				target += "#" + l.Heading
-			}
-			switch {
-			case l.Broken != "":
-				b.line("- line %d: %s → broken: %s", l.Line, target, l.Broken)
-			case len(l.Ambiguous) > 0:
-				b.line("- line %d: %s → %s (%s; the name also names %s)", l.Line, target, l.Title, l.Path, strings.Join(l.Ambiguous, ", "))
-			case l.Title != "":
-				b.line("- line %d: %s → %s (%s)", l.Line, target, l.Title, l.Path)
-			default:
-				b.line("- line %d: %s → %s", l.Line, target, l.Path)
-			}
-		}
-		if more := r.OutgoingTotal - len(r.Outgoing); more > 0 {
-			b.line("- and %d more (raise limit)", more)
-		}
-	}
-	for _, lv := range r.Neighbors {
-		if lv.Depth == 1 && !hasContent(lv) {
-			continue
-		}
-		b.line("")
-		b.line("%s %s away:", tool.Plural(lv.Total, "note"), tool.Plural(lv.Depth, "link"))
-		for _, n := range lv.Notes {
-			b.line("- %s (%s), via %s (%s)", n.Title, n.Path, n.Via, n.Direction)
-			if n.Content != "" {
-				b.line("  %s", oneLine(n.Content))
-			}
-		}
-		if more := lv.Total - len(lv.Notes); more > 0 {
-			b.line("- and %d more (raise limit)", more)
-		}
-	}
-	return b.String()
-}
-
-func hasContent(lv wiki.NeighborLevel) bool {
-	for _, n := range lv.Notes {
-		if n.Content != "" {
-			return true
-		}
-	}
-	return false
-}
-
-// verb picks the singular or plural form for n.
-func verb(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 type pathArgs struct {
@@ -221,14 +129,14 @@ func findPathTool() *tool.Tool {
 				if depth == 0 {
 					depth = wiki.DefaultPathDepth
 				}
-				return res, fmt.Sprintf("No link path from %s to %s within %s.", a.Source, a.Target, tool.Plural(depth, "link")), nil
+				return res, fmt.Sprintf("No link path from %s to %s within %s.", a.Source, a.Target, render.Plural(depth, "link")), nil
 			}
 			steps := make([]string, len(res.Path))
 			for i, n := range res.Path {
 				steps[i] = fmt.Sprintf("%s (%s)", n.Title, n.Path)
 			}
 			return res, fmt.Sprintf("Path from %s to %s, %s:\n%s", res.Path[0].Path, res.Path[len(res.Path)-1].Path,
-				tool.Plural(res.Length, "link"), strings.Join(steps, "\n→ ")), nil
+				render.Plural(res.Length, "link"), strings.Join(steps, "\n→ ")), nil
 		}),
 	}
 }
@@ -264,20 +172,7 @@ func getHubsTool() *tool.Tool {
 			if err != nil {
 				return nil, "", err
 			}
-			var b textBuilder
-			if len(res.Hubs) == 0 {
-				b.line("No notes.")
-				return res, b.String(), nil
-			}
-			b.line("Top notes by %s:", res.Metric)
-			for i, h := range res.Hubs {
-				score := fmt.Sprintf("%g", h.Score)
-				if res.Metric == wiki.HubPageRank {
-					score = fmt.Sprintf("%.4f", h.Score)
-				}
-				b.line("%d. %s (%s) — %s (in %d, out %d)", i+1, h.Title, h.Path, score, h.InDegree, h.OutDegree)
-			}
-			return res, b.String(), nil
+			return res, render.Hubs(res), nil
 		}),
 	}
 }
@@ -317,42 +212,7 @@ func findBrokenLinksTool() *tool.Tool {
 			if res.Links == nil {
 				res.Links = []wiki.BrokenLink{}
 			}
-			var b textBuilder
-			if res.Total == 0 {
-				b.line("No broken links.")
-			} else {
-				b.line("%s (showing %d):", tool.Plural(res.Total, "broken link"), len(res.Links))
-				for _, l := range res.Links {
-					target := l.Target
-					if l.Heading != "" {
-						target += "#" + l.Heading
-					}
-					reason := l.Reason
-					if l.To != "" {
-						reason += " in " + l.To
-					}
-					b.line("- %s line %d: %s — %s", l.Path, l.Line, target, reason)
-					b.line("  %s", l.Context)
-				}
-				if res.NextCursor != "" {
-					b.line("More: pass cursor %s.", res.NextCursor)
-				}
-			}
-			if a.IncludeOrphans && a.Cursor == "" {
-				b.line("")
-				if res.OrphansTotal == 0 {
-					b.line("No orphans: every note is linked from another one.")
-				} else {
-					b.line("%s that no other note links to:", tool.Plural(res.OrphansTotal, "orphan"))
-					for _, o := range res.Orphans {
-						b.line("- %s (%s)", o.Title, o.Path)
-					}
-					if more := res.OrphansTotal - len(res.Orphans); more > 0 {
-						b.line("- and %d more", more)
-					}
-				}
-			}
-			return res, b.String(), nil
+			return res, render.BrokenLinks(res, a.IncludeOrphans && a.Cursor == ""), nil
 		}),
 	}
 }

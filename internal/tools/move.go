@@ -2,9 +2,8 @@ package tools
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -70,46 +69,7 @@ func moveNoteTool() *tool.Tool {
 			if len(moved) == 1 && moved[0].From != "" {
 				out.From, out.Path, out.Version = moved[0].From, moved[0].Path, moved[0].Version
 			}
-			what := "note"
-			if len(moved) != 1 {
-				what = fmt.Sprintf("folder (%s)", tool.Plural(len(moved), "note"))
-			}
-			return out, moveText(fmt.Sprintf("Moved %s from %s to %s", what, out.From, out.Path), res, a.UpdateLinks == nil || *a.UpdateLinks), nil
+			return out, render.Moved(a.Path, a.NewPath, res, a.UpdateLinks == nil || *a.UpdateLinks), nil
 		}),
 	}
-}
-
-// moveText renders a move in the style of the seeds: the headline, then the
-// notes whose links were updated or still point at the old path.
-func moveText(headline string, res *wiki.Result, updating bool) string {
-	var details []string
-	if len(res.LinksUpdated) > 0 {
-		verb := "Updated"
-		if res.DryRun {
-			verb = "Would update"
-		}
-		details = append(details, "", fmt.Sprintf("%s links in %s:", verb, tool.Plural(len(res.LinksUpdated), "note")))
-		for _, n := range res.LinksUpdated {
-			details = append(details, fmt.Sprintf("- %s (%s)", n.Path, tool.Plural(len(n.Links), "link")))
-		}
-	}
-	if len(res.BrokenLinks) > 0 {
-		details = append(details, "", fmt.Sprintf("%s %s links that now point to the old path:", tool.Plural(len(res.BrokenLinks), "note"),
-			verb(len(res.BrokenLinks), "has", "have")))
-		for _, n := range res.BrokenLinks {
-			details = append(details, fmt.Sprintf("- %s (%s)", n.Path, tool.Plural(len(n.Links), "link")))
-		}
-		if !updating {
-			details = append(details, "", "Use update_links: true to update these links.")
-		}
-	}
-	// the warnings say the same as the lists above
-	shown := *res
-	shown.Warnings = nil
-	for _, w := range res.Warnings {
-		if len(res.BrokenLinks) == 0 || !strings.Contains(w, "links that still name the old paths") {
-			shown.Warnings = append(shown.Warnings, w)
-		}
-	}
-	return mutationText(headline, &shown, details...)
 }

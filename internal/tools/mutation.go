@@ -1,8 +1,6 @@
 package tools
 
 import (
-	"fmt"
-
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -93,58 +91,4 @@ func noteOutput(path string, res *wiki.Result) *noteMutationOutput {
 		out.Path, out.Version = res.Changes[0].Path, res.Changes[0].Version
 	}
 	return out
-}
-
-// mutationText renders a mutation's outcome: headline says what was done
-// ("Created note "Ideas" at projects/ideas"); a dry run shows what would
-// change, the risk and the diff instead. Details are lines that go before
-// the diff.
-func mutationText(headline string, res *wiki.Result, details ...string) string {
-	var b textBuilder
-	switch {
-	case res.DryRun && len(res.Changes) > 0:
-		b.line("Dry run, nothing was committed. Would change:")
-		changeLines(&b, res)
-		b.line("Risk: %s. %s", res.Risk, tool.Sentence(res.Summary))
-	case res.Commit == "":
-		b.line("No change: the notes already read that way, so no commit was made.")
-	case len(res.Changes) == 1:
-		c := res.Changes[0]
-		if c.Action == wiki.ActionDeleted {
-			b.line("%s (commit %s on %s)", headline, shortID(res.Commit), res.Branch)
-		} else {
-			b.line("%s (+%d -%d; commit %s on %s, version %s)", headline, c.Additions, c.Deletions, shortID(res.Commit), res.Branch, shortID(c.Version))
-		}
-	default:
-		b.line("%s as commit %s on %s:", headline, shortID(res.Commit), res.Branch)
-		changeLines(&b, res)
-	}
-	for _, w := range res.Warnings {
-		if res.Commit == "" && !res.DryRun && w == "the change leaves every note as it was; no commit was made" {
-			continue // said above
-		}
-		b.line("Warning: %s", tool.Sentence(w))
-	}
-	for _, d := range details {
-		b.line("%s", d)
-	}
-	if res.DryRun && res.Diff != "" {
-		b.line("")
-		b.line("%s", res.Diff)
-	}
-	return b.String()
-}
-
-func changeLines(b *textBuilder, res *wiki.Result) {
-	for _, c := range res.Changes {
-		v := ""
-		if c.Version != "" {
-			v = fmt.Sprintf(", version %s", shortID(c.Version))
-		}
-		if c.Action == wiki.ActionMoved {
-			b.line("- moved %s → %s (+%d -%d%s)", c.From, c.Path, c.Additions, c.Deletions, v)
-			continue
-		}
-		b.line("- %s %s (+%d -%d%s)", c.Action, c.Path, c.Additions, c.Deletions, v)
-	}
 }

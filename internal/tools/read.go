@@ -3,9 +3,9 @@ package tools
 import (
 	"context"
 	"strings"
-	"time"
 
 	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -45,7 +45,7 @@ func runRead(ctx context.Context, s *tool.Env, a *readArgs) (any, string, error)
 	if err != nil {
 		return nil, "", err
 	}
-	return wireRead(r), readText(r, a.MetadataOnly), nil
+	return wireRead(r), render.Read(r, a.MetadataOnly), nil
 }
 
 // wireRead is a read as the model gets it, nothing said twice: the file
@@ -92,84 +92,6 @@ func showsFrontmatter(content string) bool {
 		rest, ok = strings.CutPrefix(content, "---\r\n")
 	}
 	return ok && (strings.HasPrefix(rest, "---") || strings.Contains(rest, "\n---"))
-}
-
-// readText renders a read: a short header, then the content or the
-// outline.
-func readText(r *wiki.ReadResult, metadataOnly bool) string {
-	var b textBuilder
-	b.line("# %s", r.Title)
-	if r.Commit != "" {
-		b.line("path: %s · version %s · last changed in commit %s", r.Path, shortID(r.Version), shortID(r.Commit))
-	} else {
-		b.line("path: %s · version %s", r.Path, shortID(r.Version))
-	}
-	b.line("tags: %s", tagList(r.Tags))
-	if len(r.Aliases) > 0 {
-		b.line("aliases: %s", tagList(r.Aliases))
-	}
-	if r.Created != nil {
-		b.line("created: %s", withGit(*r.Created, r.CreatedSource, r.GitCreated))
-	}
-	if r.Modified != nil {
-		b.line("modified: %s", withGit(*r.Modified, r.ModifiedSource, r.GitModified))
-	}
-	if r.LocalChange != "" {
-		b.line("local change: the checked-out file differs from this committed version (%s, not committed); "+
-			"commit it with git to see it here", r.LocalChange)
-	}
-	for _, w := range r.Warnings {
-		b.line("warning: %s", w)
-	}
-	if metadataOnly {
-		if len(r.Properties) > 0 {
-			b.line("")
-			b.line("frontmatter:")
-			for _, k := range tool.SortedKeys(r.Properties) {
-				b.line("  %s: %s", k, value(r.Properties[k]))
-			}
-		}
-		if len(r.Headings) > 0 {
-			b.line("")
-			b.line("outline:")
-			for _, h := range r.Headings {
-				b.line("  %s %s (line %d)", strings.Repeat("#", h.Level), h.Text, h.Line)
-			}
-		}
-		if len(r.Backlinks) > 0 {
-			b.line("")
-			b.line("backlinks:")
-			for _, bl := range r.Backlinks {
-				for _, l := range bl.Links {
-					b.line("  %s line %d: %s", bl.Path, l.Line, l.Context)
-				}
-			}
-		}
-		return b.String()
-	}
-	if r.Section != "" {
-		b.line("section: %s", r.Section)
-	}
-	b.line("---")
-	b.WriteString(r.Content)
-	if r.Truncated {
-		if len(r.Content) > 0 && r.Content[len(r.Content)-1] != '\n' {
-			b.line("")
-		}
-		b.line("%s characters %d to %d of %d shown; read on with offset %d", tool.TruncatedMark,
-			r.Offset, r.NextOffset, r.TotalChars, r.NextOffset)
-	}
-	return b.String()
-}
-
-// withGit renders a read's date with its source, and git's date when the
-// frontmatter's is shown.
-func withGit(t time.Time, source string, git *time.Time) string {
-	s := fmtTime(t) + " (" + source + ")"
-	if git != nil {
-		s += "; git: " + fmtTime(*git)
-	}
-	return s
 }
 
 // readResultSchema describes wiki.ReadResult.

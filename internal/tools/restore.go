@@ -2,8 +2,8 @@ package tools
 
 import (
 	"context"
-	"strings"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -32,12 +32,7 @@ func restoreNoteTool() *tool.Tool {
 			if err != nil {
 				return nil, "", err
 			}
-			out := noteOutput(a.Path, res)
-			what := "the version of " + strings.TrimSpace(a.Version)
-			if a.Version == "" {
-				what = "its last version"
-			}
-			return out, mutationText("Restored note "+out.Path+" to "+what, res), nil
+			return noteOutput(a.Path, res), render.Restored(a.Path, a.Version, res), nil
 		}),
 	}
 }
@@ -66,7 +61,7 @@ func revertChangeTool() *tool.Tool {
 			if err != nil {
 				return nil, "", err
 			}
-			return res, mutationText("Reverted commit "+strings.TrimSpace(a.Commit), res), nil
+			return res, render.Reverted(a.Commit, res), nil
 		}),
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -90,7 +91,7 @@ func runSearch(ctx context.Context, s *tool.Env, a *searchArgs) (any, string, er
 	if err != nil {
 		return nil, "", err
 	}
-	return searchOutputOf(res, a.Sort), searchText(a.Query, res), nil
+	return searchOutputOf(res, a.Sort), render.Search(a.Query, res), nil
 }
 
 // searchOutputOf readies a page of hits for the wire: tags never null,
@@ -113,57 +114,6 @@ func searchOutputOf(res *wiki.SearchResult, sort string) *searchOutput {
 	}
 	return out
 }
-
-func searchText(query string, res *wiki.SearchResult) string {
-	var b textBuilder
-	if len(res.Results) == 0 {
-		if query == "" {
-			b.line("No notes found.")
-		} else {
-			b.line("No notes found matching %q.", query)
-		}
-		return b.String()
-	}
-	if res.QuestionWords > 0 {
-		b.line("Read as a question of %s: notes with all of them first, then notes with most of them.", tool.Plural(res.QuestionWords, "word"))
-	}
-	b.line("Found %s (showing %d):", tool.Plural(res.Total, "note"), len(res.Results))
-	for _, h := range res.Results {
-		b.line("")
-		head := fmt.Sprintf("- %s (%s)", h.Title, h.Path)
-		if res.QuestionWords > 0 && h.Matched < res.QuestionWords {
-			head += fmt.Sprintf(" · %d of %d words", h.Matched, res.QuestionWords)
-		}
-		if len(h.Tags) > 0 {
-			head += " · tags: " + strings.Join(h.Tags, ", ")
-		}
-		var modified *time.Time
-		if !h.Modified.IsZero() {
-			modified = &h.Modified
-		}
-		if d := datesText(h.Created, h.CreatedSource, modified, h.ModifiedSource); d != "" {
-			head += " · " + d
-		}
-		b.line("%s", head)
-		for _, sn := range h.Snippets {
-			b.line("  %d: %s", sn.Line, oneLine(sn.Text))
-		}
-	}
-	b.line("")
-	if res.NextCursor != "" {
-		b.line("More results: call again with cursor %q.", res.NextCursor)
-	} else {
-		b.line("No more results.")
-	}
-	if res.Mode != "" && res.Mode != wiki.SearchText || res.Fallback != "" {
-		b.line("Ranked by: %s.", res.Mode)
-	}
-	semanticNotes(&b, res)
-	return b.String()
-}
-
-// oneLine folds a snippet onto one line.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // searchResultSchema is the schema of a page of hits; with semantic, of
 // one that may come from a search by meaning.
@@ -306,40 +256,40 @@ func NewRecentNote(h wiki.SearchHit) RecentNote {
 
 // RecentText renders recent changes since a date as text.
 func RecentText(out *RecentOutput, since string) string {
-	var b textBuilder
+	var b render.Builder
 	switch {
 	case len(out.Results) == 0 && since != "":
-		b.line("No notes changed since %s.", since)
+		b.Line("No notes changed since %s.", since)
 		return b.String()
 	case len(out.Results) == 0:
-		b.line("No notes yet.")
+		b.Line("No notes yet.")
 		return b.String()
 	case since != "":
-		b.line("Notes changed since %s (%d of %d):", since, len(out.Results), out.Total)
+		b.Line("Notes changed since %s (%d of %d):", since, len(out.Results), out.Total)
 	default:
-		b.line("Recently changed notes (%d of %d):", len(out.Results), out.Total)
+		b.Line("Recently changed notes (%d of %d):", len(out.Results), out.Total)
 	}
 	for _, n := range out.Results {
 		line := fmt.Sprintf("- %s (%s)", n.Title, n.Path)
 		if !n.Modified.IsZero() {
-			line += " · modified " + fmtTime(n.Modified)
+			line += " · modified " + render.Time(n.Modified)
 		}
 		if n.Commit != "" {
-			line += " in " + shortID(n.Commit)
+			line += " in " + render.ShortID(n.Commit)
 		}
 		if n.Author != "" {
 			line += " by " + n.Author
 		}
 		if n.Created != nil {
-			line += " · created " + fmtTime(*n.Created) + " (" + n.CreatedSource + ")"
+			line += " · created " + render.Time(*n.Created) + " (" + n.CreatedSource + ")"
 		}
 		if len(n.Tags) > 0 {
 			line += " · tags: " + strings.Join(n.Tags, ", ")
 		}
-		b.line("%s", line)
+		b.Line("%s", line)
 	}
 	if out.NextCursor != "" {
-		b.line("More: call again with cursor %q.", out.NextCursor)
+		b.Line("More: pass {cursor} %q.", out.NextCursor)
 	}
 	return b.String()
 }

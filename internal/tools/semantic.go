@@ -2,8 +2,8 @@ package tools
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -39,7 +39,7 @@ func relatedNotesTool() *tool.Tool {
 				return nil, "", err
 			}
 			out := searchOutputOf(res, "")
-			return out, relatedText(a.Path, res), nil
+			return out, render.Related(a.Path, res), nil
 		}),
 	}
 }
@@ -48,34 +48,6 @@ type relatedArgs struct {
 	Path   string `json:"path"`
 	Folder string `json:"folder"`
 	Limit  int    `json:"limit"`
-}
-
-func relatedText(notePath string, res *wiki.SearchResult) string {
-	var b textBuilder
-	if len(res.Results) == 0 {
-		b.line("No notes related to %s.", notePath)
-	} else {
-		b.line("Notes related to %s, nearest first:", notePath)
-		for _, h := range res.Results {
-			b.line("- %s (%s) · similarity %.2f", h.Title, h.Path, h.Score)
-			for _, sn := range h.Snippets {
-				b.line("  %d: %s", sn.Line, oneLine(sn.Text))
-			}
-		}
-	}
-	semanticNotes(&b, res)
-	return b.String()
-}
-
-// semanticNotes says which mode answered a search by meaning, why it fell
-// back, and what is not embedded yet.
-func semanticNotes(b *textBuilder, res *wiki.SearchResult) {
-	if res.Fallback != "" {
-		b.line("Note: %s", res.Fallback)
-	}
-	if res.Unembedded > 0 {
-		b.line("Note: %s not embedded yet, so not ranked by meaning; wiki_status shows the progress.", tool.Plural(res.Unembedded, "note"))
-	}
 }
 
 func semanticResultProps() []tool.Prop {
@@ -111,24 +83,4 @@ func wikiStatusSemanticTool() *tool.Tool {
 		tool.Req("caught_up", tool.Boolean("Whether the semantic index holds HEAD's notes.")),
 	)))
 	return t
-}
-
-// semanticStatusText is the status's line on semantic search.
-func semanticStatusText(st wiki.SemanticStatus) string {
-	if !st.Enabled {
-		return ""
-	}
-	line := fmt.Sprintf("Semantic search: %s (%s), %s", st.Model, st.Provider, tool.Plural(st.Notes, "note"))
-	if st.Unembedded > 0 {
-		line += fmt.Sprintf(", %d not embedded yet (%s waiting)", st.Unembedded, tool.Plural(st.Pending, "chunk"))
-	} else {
-		line += ", all embedded"
-	}
-	if st.Unread > 0 {
-		line += fmt.Sprintf("; %d the model cannot read (another language, or code), found by text only", st.Unread)
-	}
-	if st.Error != "" {
-		line += "; last error: " + st.Error
-	}
-	return line
 }

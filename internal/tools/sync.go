@@ -3,7 +3,7 @@ package tools
 import (
 	"context"
 
-	"github.com/wikid/wikid/internal/gitsync"
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -39,31 +39,7 @@ func syncWikiTool() *tool.Tool {
 			if err != nil {
 				return nil, "", err
 			}
-			return res, syncText(res), nil
+			return res, render.Sync(res), nil
 		}),
 	}
-}
-
-func syncText(res *gitsync.Result) string {
-	var b textBuilder
-	what := map[string]string{
-		wiki.IntegratedAlready:     "nothing to integrate",
-		wiki.IntegratedFastForward: "fast-forwarded to the remote",
-		wiki.IntegratedMerge:       "merged with the remote",
-	}[res.Integrated]
-	if res.Pushed {
-		what += ", pushed"
-	}
-	b.line("%s: %s; now at %s.", res.Upstream, what, res.Commit)
-	for _, m := range res.Merged {
-		b.line("Merged: %s", m)
-	}
-	for _, c := range res.Conflicts {
-		if c.Copy != "" {
-			b.line("Conflict: %s (%s); the other side is in %s", c.Path, c.Why, c.Copy)
-		} else {
-			b.line("Conflict: %s (%s)", c.Path, c.Why)
-		}
-	}
-	return b.String()
 }

@@ -15,4 +15,5 @@ var words = wiki.Words{
 	"read_only": "--read-only", "version": "version",
 	"new_path": "new_path", "expected_matches": "expected_matches", "edits": "edits",
 	"cursor": "cursor", "next_cursor": "next_cursor",
+	"limit": "limit", "offset": "offset", "update_links": "set update_links: true",
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -55,16 +56,7 @@ func writeNoteTool() *tool.Tool {
 			if err != nil {
 				return nil, "", err
 			}
-			out := noteOutput(a.Path, res)
-			verb := "Replaced"
-			if len(res.Changes) == 1 && res.Changes[0].Action == wiki.ActionCreated {
-				verb = "Created"
-			}
-			title := note.Parse(out.Path, []byte(a.Content)).Title
-			if a.Title != nil {
-				title = *a.Title
-			}
-			return out, mutationText(fmt.Sprintf("%s note %q at %s", verb, title, out.Path), res), nil
+			return noteOutput(a.Path, res), render.Written(a.Path, res), nil
 		}),
 	}
 }
@@ -114,8 +106,7 @@ func editNoteTool() *tool.Tool {
 			if err != nil {
 				return nil, "", err
 			}
-			out := noteOutput(a.Path, res)
-			return out, mutationText(fmt.Sprintf("Edited %s with %s", out.Path, tool.Plural(len(a.Edits), "edit")), res), nil
+			return noteOutput(a.Path, res), render.Edited(a.Path, len(a.Edits), res), nil
 		}),
 	}
 }
@@ -175,7 +166,7 @@ func updateMetadataTool() *tool.Tool {
 			if res.Metadata != nil {
 				details = metadataDiff(res.Metadata)
 			}
-			return out, mutationText("Updated the metadata of "+out.Path, res, details...), nil
+			return out, render.Mutation("Updated the metadata of "+out.Path, res, details...), nil
 		}),
 	}
 }
@@ -195,11 +186,11 @@ func metadataDiff(m *wiki.MetadataChange) []string {
 		after, has := m.After[k]
 		switch {
 		case had && !has:
-			lines = append(lines, fmt.Sprintf("%s: %s → (removed)", k, value(before)))
+			lines = append(lines, fmt.Sprintf("%s: %s → (removed)", k, render.Value(before)))
 		case !had && has:
-			lines = append(lines, fmt.Sprintf("%s: (new) → %s", k, value(after)))
-		case value(before) != value(after):
-			lines = append(lines, fmt.Sprintf("%s: %s → %s", k, value(before), value(after)))
+			lines = append(lines, fmt.Sprintf("%s: (new) → %s", k, render.Value(after)))
+		case render.Value(before) != render.Value(after):
+			lines = append(lines, fmt.Sprintf("%s: %s → %s", k, render.Value(before), render.Value(after)))
 		}
 	}
 	return lines
@@ -239,8 +230,7 @@ func deleteNoteTool() *tool.Tool {
 			if err != nil {
 				return nil, "", err
 			}
-			out := noteOutput(a.Path, res)
-			return out, mutationText("Deleted note "+out.Path, res), nil
+			return noteOutput(a.Path, res), render.Deleted(a.Path, res), nil
 		}),
 	}
 }

@@ -17,6 +17,7 @@ var words = wiki.Words{
 	// The pages page by links, and change notes through the command line.
 	"new_path": "the new path", "expected_matches": "--expected-matches", "edits": "",
 	"cursor": "the next page", "next_cursor": "the next page",
+	"limit": "the next page", "offset": "", "update_links": "wikid mv",
 }
 
 // The Wiki-Tool trailers of the commits the pages make: what a person

@@ -64,6 +64,8 @@ type NoteChange struct {
 	Version    string
 	Additions  int
 	Deletions  int
+	// Title is the note's title as changed; "" for a deleted note.
+	Title string
 }
 
 // Result is the outcome of a mutation.

@@ -186,5 +186,8 @@ func (t *txn) change(s *staged) (d textdiff.FileDiff, c NoteChange, ok bool) {
 	}
 	st := textdiff.Count(old, s.content)
 	c.Additions, c.Deletions = st.Additions, st.Deletions
+	if s.content != nil {
+		c.Title = note.Parse(s.notePath, s.content).Title
+	}
 	return d, c, true
 }

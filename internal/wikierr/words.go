@@ -37,6 +37,9 @@ var (
 		// replace; the position of an edit in a list of them ("{edits}[2]");
 		// a page's cursor as an argument, and the next page's as a result.
 		"new_path", "expected_matches", "edits", "cursor", "next_cursor",
+		// how many items a page holds; where a read continues; a move's
+		// updating of the links to the notes moved.
+		"limit", "offset", "update_links",
 	}
 )
 

@@ -143,8 +143,7 @@ func cairnReadText(ctx context.Context, s *tool.Env, path, section string, metad
 	}
 	body := res.Content
 	if section == "" {
-		n := note.Parse(res.Path, []byte(body))
-		body = body[n.BodyStart:]
+		body = body[res.BodyStart:]
 	}
 	return out + "\n" + strings.TrimLeft(body, "\n"), nil
 }
@@ -175,6 +174,8 @@ func cairnWrite() *tool.Tool {
 			if err != nil {
 				return nil, "", err
 			}
+			// links_found counts the links of the content given, as the
+			// seed does, whether or not it changed the note.
 			out := map[string]any{"path": a.Path, "created": false, "links_found": len(note.Parse(a.Path, []byte(a.Content)).Links)}
 			if len(res.Changes) == 1 {
 				out["path"] = res.Changes[0].Path

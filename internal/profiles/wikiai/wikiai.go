@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -69,7 +70,7 @@ func stamp(t *time.Time) string {
 // linkCounts lists notes with how many links each has: "- p (2 links)".
 func linkCounts(b *strings.Builder, notes []wiki.LinkedNote) {
 	for _, n := range notes {
-		fmt.Fprintf(b, "- %s (%s)\n", n.Path, tool.Plural(len(n.Links), "link"))
+		fmt.Fprintf(b, "- %s (%s)\n", n.Path, render.Plural(len(n.Links), "link"))
 	}
 }
 
@@ -263,10 +264,10 @@ func runWAUpdate(ctx context.Context, s *tool.Env, a *waUpdateArgs) (any, string
 	fmt.Fprintf(&b, "Moved note from %s to %s\n", cur.Path, newPath)
 	switch {
 	case a.UpdateBacklinks && len(res.LinksUpdated) > 0:
-		fmt.Fprintf(&b, "\nUpdated links in %s:\n", tool.Plural(len(res.LinksUpdated), "note"))
+		fmt.Fprintf(&b, "\nUpdated links in %s:\n", render.Plural(len(res.LinksUpdated), "note"))
 		linkCounts(&b, res.LinksUpdated)
 	case !a.UpdateBacklinks && len(res.BrokenLinks) > 0:
-		fmt.Fprintf(&b, "\nWarning: %s have links that now point to the old path:\n", tool.Plural(len(res.BrokenLinks), "note"))
+		fmt.Fprintf(&b, "\nWarning: %s have links that now point to the old path:\n", render.Plural(len(res.BrokenLinks), "note"))
 		linkCounts(&b, res.BrokenLinks)
 		b.WriteString("\nUse update_backlinks: true to automatically update these links.\n")
 	}
@@ -293,7 +294,7 @@ func waDelete() *tool.Tool {
 			var b strings.Builder
 			fmt.Fprintf(&b, "Deleted note at %s\n", path)
 			if len(res.BrokenLinks) > 0 {
-				fmt.Fprintf(&b, "\nWarning: %s have links that are now broken:\n", tool.Plural(len(res.BrokenLinks), "note"))
+				fmt.Fprintf(&b, "\nWarning: %s have links that are now broken:\n", render.Plural(len(res.BrokenLinks), "note"))
 				linkCounts(&b, res.BrokenLinks)
 				b.WriteString("\nThese links were not modified. Update or remove them manually if desired.\n")
 			}
@@ -344,7 +345,7 @@ func waSearch() *tool.Tool {
 				return nil, fmt.Sprintf("No notes found matching %q", a.Query), nil
 			}
 			var b strings.Builder
-			fmt.Fprintf(&b, "Found %s (showing %d-%d):\n", tool.Plural(res.Total, "note"), offset+1, offset+len(res.Results))
+			fmt.Fprintf(&b, "Found %s (showing %d-%d):\n", render.Plural(res.Total, "note"), offset+1, offset+len(res.Results))
 			for _, h := range res.Results {
 				fmt.Fprintf(&b, "\n- **%s** (%s)\n", h.Title, h.Path)
 				if len(h.Tags) > 0 {
@@ -408,7 +409,7 @@ func waBrowse() *tool.Tool {
 			if len(res.Folders) > 0 {
 				b.WriteString("\nFolders:\n")
 				for _, f := range res.Folders {
-					fmt.Fprintf(&b, "- %s/    (%s)\n", f.Path, tool.Plural(f.Notes, "note"))
+					fmt.Fprintf(&b, "- %s/    (%s)\n", f.Path, render.Plural(f.Notes, "note"))
 				}
 			}
 			if len(res.Notes) > 0 {
@@ -444,7 +445,7 @@ func waListTags() *tool.Tool {
 			var b strings.Builder
 			b.WriteString("Tags in use:\n\n")
 			for _, t := range tags {
-				fmt.Fprintf(&b, "- %s (%s)\n", t.Tag, tool.Plural(t.Count, "note"))
+				fmt.Fprintf(&b, "- %s (%s)\n", t.Tag, render.Plural(t.Count, "note"))
 			}
 			return nil, strings.TrimRight(b.String(), "\n"), nil
 		}),
@@ -472,9 +473,9 @@ func waBacklinks() *tool.Tool {
 			case len(res.Incoming) == 0:
 				return nil, "Note " + path + " does not exist, and no notes link to it.", nil
 			case !res.Exists:
-				fmt.Fprintf(&b, "Note %s does not exist.\n\nHowever, %s have links to this path:\n", path, tool.Plural(len(res.Incoming), "note"))
+				fmt.Fprintf(&b, "Note %s does not exist.\n\nHowever, %s have links to this path:\n", path, render.Plural(len(res.Incoming), "note"))
 				for _, in := range res.Incoming {
-					fmt.Fprintf(&b, "- %s (%s)\n", in.Path, tool.Plural(len(in.Links), "link"))
+					fmt.Fprintf(&b, "- %s (%s)\n", in.Path, render.Plural(len(in.Links), "link"))
 				}
 				return nil, strings.TrimRight(b.String(), "\n"), nil
 			}
@@ -488,7 +489,7 @@ func waBacklinks() *tool.Tool {
 				if len(lines) > 1 {
 					word = "lines"
 				}
-				fmt.Fprintf(&b, "\n- **%s** (%s)\n  %s - %s %s\n", in.Title, in.Path, tool.Plural(len(in.Links), "link"), word, strings.Join(lines, ", "))
+				fmt.Fprintf(&b, "\n- **%s** (%s)\n  %s - %s %s\n", in.Title, in.Path, render.Plural(len(in.Links), "link"), word, strings.Join(lines, ", "))
 			}
 			return nil, strings.TrimRight(b.String(), "\n"), nil
 		}),

@@ -1,0 +1,74 @@
+package render_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wikid/wikid/internal/render"
+	"github.com/wikid/wikid/internal/wiki"
+)
+
+// Two front ends' words, as the tools and the command line word the
+// references a rendering holds.
+var (
+	toolWords = wiki.Words{"cursor": "cursor", "limit": "limit", "update_links": "set update_links: true", "offset": "offset", "status": "wiki_status"}
+	cliWords  = wiki.Words{"cursor": "--cursor", "limit": "--limit", "update_links": "leave out --no-update-links", "offset": "", "status": "wikid daemon status"}
+)
+
+func TestRenderings_SaidInEachFrontEndsWords(t *testing.T) {
+	date := time.Date(2024, 6, 1, 9, 30, 0, 0, time.UTC)
+	history := &wiki.HistoryResult{Path: "a", Exists: true, Total: 2, NextCursor: "c2",
+		Revisions: []wiki.HistoryEntry{{Short: "abc1234", Date: date, Author: "Ann <ann@x>", Subject: "edit: a", Change: wiki.ChangeModified, Additions: 1}}}
+	read := &wiki.ReadResult{Path: "a", Title: "A", Version: "0123456789", Content: "# A\nbody", Truncated: true, Offset: 0, NextOffset: 8, TotalChars: 20}
+	moved := &wiki.Result{DryRun: true, Changes: []wiki.NoteChange{{Path: "c", From: "b", Action: wiki.ActionMoved}},
+		BrokenLinks: []wiki.LinkedNote{{Path: "a", Links: []wiki.LinkChange{{Line: 1}}}}, Risk: "low", Summary: "renames b.md to c.md"}
+	tests := []struct {
+		name      string
+		text      string
+		tool, cli string
+	}{
+		{"a page's cursor", render.History(history), `More: pass cursor "c2".`, `More: pass --cursor "c2".`},
+		{"a read cut short", render.Read(read, false), "shown; read on with offset 8", "20 shown\n"},
+		{"a move that leaves links", render.Moved("b", "c", moved, false),
+			"To update these links, set update_links: true.", "To update these links, leave out --no-update-links."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, c := range []struct {
+				words wiki.Words
+				want  string
+			}{{toolWords, tt.tool}, {cliWords, tt.cli}} {
+				got := c.words.Say(tt.text)
+				if !strings.Contains(got+"\n", c.want) {
+					t.Errorf("said as %q, lacks %q:\n%s", c.words["cursor"], c.want, got)
+				}
+				if strings.ContainsAny(got, "\x02\x03\x04\x05") {
+					t.Errorf("reference marks left in:\n%q", got)
+				}
+			}
+		})
+	}
+}
+
+func TestRenderings_ArgumentsAreNotReferences(t *testing.T) {
+	// A note named like a reference stays as it is: only the rendering's
+	// own words are references.
+	res := &wiki.HistoryResult{Path: "{cursor}", Exists: true, Total: 0}
+	if got := cliWords.Say(render.History(res)); !strings.Contains(got, "History of {cursor}:") {
+		t.Errorf("got:\n%s", got)
+	}
+}
+
+func TestWritten_HeadlineFromTheNoteAsWritten(t *testing.T) {
+	res := &wiki.Result{Commit: "0123456789abcdef", Branch: "main",
+		Changes: []wiki.NoteChange{{Path: "ideas", Action: wiki.ActionCreated, Title: "Ideas", Additions: 3, Version: "fedcba9876"}}}
+	want := `Created note "Ideas" at ideas (+3 -0; commit 0123456 on main, version fedcba9)`
+	if got := render.Written("Ideas.md", res); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	res.Commit = ""
+	if got := render.Written("ideas", res); !strings.HasPrefix(got, "No change") {
+		t.Errorf("an unchanged note: %q", got)
+	}
+}
