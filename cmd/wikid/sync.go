@@ -54,6 +54,3 @@ func (c *syncCommand) Run(ctx context.Context, args []string) error {
 	}
 	return cl.printText("sync_wiki", res, render.Sync(res))
 }
-
-// short abbreviates a commit id as git does.
-func short(id string) string { return id[:min(len(id), 12)] }
