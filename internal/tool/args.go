@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -179,7 +180,7 @@ func (d *decoder) validateArray(s *Schema, items []any, dst reflect.Value) error
 	var is *Schema
 	if s != nil {
 		if s.MinItems != nil && len(items) < *s.MinItems {
-			return ArgError(d.path(), "needs at least %d items, not %d", *s.MinItems, len(items))
+			return ArgError(d.path(), "needs at least %s, not %d", render.Plural(*s.MinItems, "item"), len(items))
 		}
 		if max := maxItemsOf(s); len(items) > max {
 			return ArgError(d.path(), "takes at most %d items, not %d", max, len(items))

@@ -63,7 +63,7 @@ func TestDecodeArgs(t *testing.T) {
 		{"boolean as string", `{"path":"p","flag":"true"}`, args{}, `argument "flag" must be true or false, not a string`},
 		{"array as string", `{"path":"p","tags":"x"}`, args{}, `argument "tags" must be an array, not a string`},
 		{"too many items", `{"path":"p","tags":["a","b","c"]}`, args{}, `argument "tags" takes at most 2 items, not 3`},
-		{"too few items", `{"path":"p","items":[]}`, args{}, `argument "items" needs at least 1 items, not 0`},
+		{"too few items", `{"path":"p","items":[]}`, args{}, `argument "items" needs at least 1 item, not 0`},
 		{"wrong item", `{"path":"p","tags":["a",2]}`, args{}, `argument "tags[1]" must be a string, not the number 2`},
 		{"enum", `{"path":"p","items":[{"op":"a"},{"op":"c"}]}`, args{}, `argument "items[1].op" must be one of a, b, not "c"`},
 		{"missing nested", `{"path":"p","items":[{"count":1}]}`, args{}, `missing required argument "items[0].op"`},
