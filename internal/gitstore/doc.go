@@ -96,9 +96,9 @@
 //
 // Before it takes a lock, Commit records the commit in a journal,
 // <gitdir>/wikid/txn/<pid>-<start>-<tag>.json, synced: the process (its
-// pid and, on Linux, its start time from /proc, so that a reused pid is not
-// taken for it), the branch, the parent, the new commit and the checkout
-// files it will touch with their blob ids before and after. Its index.lock
+// procid.ID, which a process given the same pid later does not have), the
+// branch, the parent, the new commit and the checkout files it will touch
+// with their blob ids before and after. Its index.lock
 // is created by a hard link from a temporary file that already holds "wikid
 // <journal name>", and its ref lock the same way holding the new commit, so
 // that a lock never exists without the content that proves whose it is.

@@ -130,7 +130,7 @@ func (s *Store) lockOwner(path string) (lockOwner, *journal) {
 	js := s.journals()
 	for _, j := range js {
 		if bytes.Equal(head, j.indexLockContent()) || (j.Commit != "" && bytes.Equal(head, j.refLockContent())) {
-			if j.owner.alive() {
+			if j.alive() {
 				return ownerLive, j
 			}
 			return ownerDead, j

@@ -19,7 +19,7 @@ import (
 // commit that meets the transaction's lock tries again or reports it.
 func (s *Store) recoverAll(ctx context.Context) {
 	for _, j := range s.journals() {
-		if j.owner.alive() {
+		if j.alive() {
 			continue
 		}
 		if err := s.recoverTxn(ctx, j); err != nil {

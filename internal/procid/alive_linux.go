@@ -1,4 +1,4 @@
-package gitstore
+package procid
 
 import (
 	"bytes"
@@ -8,9 +8,9 @@ import (
 	"strconv"
 )
 
-// processStart returns the start time of process pid (field 22 of
+// startTime returns the start time of process pid (field 22 of
 // /proc/<pid>/stat, in clock ticks after boot), or 0.
-func processStart(pid int) uint64 {
+func startTime(pid int) uint64 {
 	start, _, err := procStat(pid)
 	if err != nil {
 		return 0
@@ -18,17 +18,17 @@ func processStart(pid int) uint64 {
 	return start
 }
 
-// processAlive reports whether p runs: /proc has a process with its pid
-// and start time that is not a zombie. An unreadable /proc counts as alive.
-func processAlive(p procID) bool {
-	start, state, err := procStat(p.pid)
+// alive reports whether id runs: /proc has a process with its pid and
+// start time that is not a zombie. An unreadable /proc counts as alive.
+func alive(id ID) bool {
+	start, state, err := procStat(id.PID)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false
 	}
 	if err != nil {
 		return true
 	}
-	return state != 'Z' && state != 'X' && (p.start == 0 || start == p.start)
+	return state != 'Z' && state != 'X' && (id.Start == 0 || start == id.Start)
 }
 
 // procStat reads the state (field 3) and start time (field 22) of a process.
