@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
 	"github.com/wikid/wikid/internal/gittest"
 )
 
@@ -122,7 +123,7 @@ func BenchmarkIndex_Rewrite(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c := &change{path: picks[0], parts: strings.Split(picks[0], "/"), mode: modeFile}
+	c := &change{path: picks[0], parts: strings.Split(picks[0], "/"), mode: gitformat.ModeFile}
 	b.SetBytes(int64(len(data)))
 	var out []byte
 	for b.Loop() {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -366,7 +367,7 @@ func isDir(path string) bool {
 
 // gitPerm is the permissions git gives a file of mode (before the umask).
 func gitPerm(mode uint32) fs.FileMode {
-	if mode == modeExec {
+	if mode == gitformat.ModeExec {
 		return 0o777
 	}
 	return 0o666

@@ -11,6 +11,7 @@ import (
 
 	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
 
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -82,7 +83,7 @@ func set(dst *string, v string) {
 // reads them, ending with the repository's own (local).
 func configFiles(getenv func(string) string, local string) []string {
 	var files []string
-	if getenv("GIT_CONFIG_NOSYSTEM") == "" || !parseBool(getenv("GIT_CONFIG_NOSYSTEM"), true) {
+	if getenv("GIT_CONFIG_NOSYSTEM") == "" || !gitformat.ParseBool(getenv("GIT_CONFIG_NOSYSTEM"), true) {
 		if f := getenv("GIT_CONFIG_SYSTEM"); f != "" {
 			files = append(files, f)
 		} else {

@@ -6,9 +6,10 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/wikid/wikid/internal/wiki"
-
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 // find returns the range of entries of path name (one per stage).
@@ -40,7 +41,7 @@ func (ix *index) check(c *change) string {
 		return "deleted in the index"
 	case hi-lo > 1 || metaStage(ix.meta(ix.entries[lo])) != 0:
 		return "unmerged"
-	case metaID(ix.meta(ix.entries[lo])) != c.old.id:
+	case metaID(ix.meta(ix.entries[lo])) != c.old.ID:
 		return "staged changes"
 	}
 	return ""
@@ -84,7 +85,7 @@ func (ix *index) smudgeRacy(workTree string, skip map[string]bool) {
 	for _, e := range ix.entries {
 		meta := ix.meta(e)
 		if metaField(meta, fieldMtime) < stamp || metaStage(meta) != 0 ||
-			!isRegularMode(metaField(meta, fieldMode)) || metaField(meta, fieldSize) == 0 {
+			!gitformat.IsRegularMode(metaField(meta, fieldMode)) || metaField(meta, fieldSize) == 0 {
 			continue
 		}
 		name := string(ix.name(e))
@@ -98,7 +99,7 @@ func (ix *index) smudgeRacy(workTree string, skip map[string]bool) {
 			continue // its stat data already shows it changed
 		}
 		b, err := os.ReadFile(full)
-		if err == nil && hashObject(plumbing.BlobObject, b) != metaID(meta) {
+		if err == nil && gitformat.HashObject(plumbing.BlobObject, b) != metaID(meta) {
 			if ix.orig == nil {
 				ix.orig = bytes.Clone(ix.buf)
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -51,7 +52,7 @@ func (s *Store) CheckoutChange(ctx context.Context, commit, file string) (string
 		if err != nil {
 			return "", fmt.Errorf("check %s: %w", file, err)
 		}
-		if ok && isRegularMode(old.mode) {
+		if ok && gitformat.IsRegularMode(old.Mode) {
 			c.old, c.hadOld = old, true
 		}
 	}
@@ -81,9 +82,9 @@ func (s *Store) LocalChanges(ctx context.Context, commit string, keep func(file 
 	if err != nil {
 		return lc, fmt.Errorf("local changes: %w", err)
 	}
-	sc := &scan{s: s, keep: keep, head: map[string]treeEntry{}, dirs: map[string]bool{}, budget: maxScanEntries}
+	sc := &scan{s: s, keep: keep, head: map[string]gitformat.TreeEntry{}, dirs: map[string]bool{}, budget: maxScanEntries}
 	if !root.IsZero() {
-		err := s.walk(root, "", func(p string, e treeEntry) {
+		err := s.walk(root, "", func(p string, e gitformat.TreeEntry) {
 			if !keep(p) || hasDotSegment(p) {
 				return
 			}
@@ -126,10 +127,10 @@ var errScanBound = errors.New("scan bound reached")
 type scan struct {
 	s    *Store
 	keep func(string) bool
-	head map[string]treeEntry // the kept files at the commit
-	dirs map[string]bool      // the folders holding them
-	ix   *index               // nil without an index file
-	seen map[string]bool      // files of head found on disk
+	head map[string]gitformat.TreeEntry // the kept files at the commit
+	dirs map[string]bool                // the folders holding them
+	ix   *index                         // nil without an index file
+	seen map[string]bool                // files of head found on disk
 
 	budget              int
 	modified, untracked []string
@@ -189,11 +190,11 @@ func (sc *scan) dir(ctx context.Context, rel string, parts []string, ps []gitign
 }
 
 // differs reports whether the file on disk lacks the content te has.
-func (sc *scan) differs(p, full string, te treeEntry) bool {
+func (sc *scan) differs(p, full string, te gitformat.TreeEntry) bool {
 	if sc.ix != nil {
 		if lo, hi := sc.ix.find(p); hi-lo == 1 {
 			meta := sc.ix.meta(sc.ix.entries[lo])
-			if metaStage(meta) == 0 && metaID(meta) == te.id {
+			if metaStage(meta) == 0 && metaID(meta) == te.ID {
 				fi, err := os.Lstat(full)
 				if err != nil {
 					return true
@@ -205,7 +206,7 @@ func (sc *scan) differs(p, full string, te treeEntry) bool {
 		}
 	}
 	b, err := os.ReadFile(full)
-	return err != nil || hashObject(plumbing.BlobObject, b) != te.id
+	return err != nil || gitformat.HashObject(plumbing.BlobObject, b) != te.ID
 }
 
 // statClean reports whether a file's stat data match its index entry's, and

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -201,7 +202,7 @@ func (s *Store) Blocked(ctx context.Context) string {
 	if s.workTree != "" {
 		locks = append(locks, s.indexPath()+".lock")
 	}
-	if head, err := s.readHead(); err == nil && head.Branch != "" && checkRefName(head.Branch) == nil {
+	if head, err := s.readHead(); err == nil && head.Branch != "" && gitformat.CheckRefName(head.Branch) == nil {
 		locks = append(locks, s.headPath()+".lock", filepath.Join(s.commonDir, filepath.FromSlash(head.Branch))+".lock")
 	}
 	for _, l := range locks {

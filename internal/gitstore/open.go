@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
+
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
 )
 
 // layout is where the parts of a repository live.
@@ -163,10 +165,10 @@ func readConfig(l layout) (repoConfig, error) {
 		return repoConfig{}, fmt.Errorf("open repository: ref storage %s is not supported, only files", f)
 	}
 	rc := repoConfig{hasConfig: len(b) > 0, fileMode: true}
-	rc.bare = parseBool(core.Option("bare"), l.workTree == "")
-	rc.logAll = parseBool(core.Option("logallrefupdates"), !rc.bare) ||
+	rc.bare = gitformat.ParseBool(core.Option("bare"), l.workTree == "")
+	rc.logAll = gitformat.ParseBool(core.Option("logallrefupdates"), !rc.bare) ||
 		strings.EqualFold(core.Option("logallrefupdates"), "always")
-	rc.fileMode = parseBool(core.Option("filemode"), true)
+	rc.fileMode = gitformat.ParseBool(core.Option("filemode"), true)
 	if wt := core.Option("worktree"); wt != "" {
 		if !filepath.IsAbs(wt) {
 			wt = filepath.Join(l.gitDir, wt)
@@ -174,15 +176,4 @@ func readConfig(l layout) (repoConfig, error) {
 		rc.workTree = filepath.Clean(wt)
 	}
 	return rc, nil
-}
-
-// parseBool reads a git boolean, def when unset or unrecognized.
-func parseBool(v string, def bool) bool {
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "true", "yes", "on", "1":
-		return true
-	case "false", "no", "off", "0":
-		return false
-	}
-	return def
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
 )
 
 // objectsWithPrefix lists the ids of the objects whose hex id starts with
@@ -73,7 +75,7 @@ func looseWithPrefix(objects, prefix string, add func(plumbing.Hash)) error {
 	}
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), prefix[2:]) {
-			if id, ok := parseHex(prefix[:2] + e.Name()); ok {
+			if id, ok := gitformat.ParseHex(prefix[:2] + e.Name()); ok {
 				add(id)
 			}
 		}

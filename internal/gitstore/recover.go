@@ -12,6 +12,8 @@ import (
 	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
 )
 
 // recoverAll rolls back the journaled transactions of processes that are
@@ -50,7 +52,7 @@ func (s *Store) recoverTxn(ctx context.Context, j *journal) error {
 		}
 	}
 	var refDir string
-	if j.Branch != "" && checkRefName(j.Branch) == nil {
+	if j.Branch != "" && gitformat.CheckRefName(j.Branch) == nil {
 		ref := filepath.Join(s.commonDir, filepath.FromSlash(j.Branch))
 		refDir = filepath.Dir(ref)
 		if j.Commit != "" && bytes.Equal(readHead(ref+".lock", 64), j.refLockContent()) {
@@ -117,12 +119,12 @@ func (s *Store) restorePaths(j *journal) error {
 		if err != nil {
 			return err
 		}
-		if inHead && !isRegularMode(e.mode) {
+		if inHead && !gitformat.IsRegularMode(e.Mode) {
 			continue
 		}
-		c := &change{path: p.Path, parts: parts, delete: !inHead, mode: modeFile}
+		c := &change{path: p.Path, parts: parts, delete: !inHead, mode: gitformat.ModeFile}
 		if inHead {
-			c.mode, c.blob = e.mode, e.id
+			c.mode, c.blob = e.Mode, e.ID
 		}
 		full := filepath.Join(s.workTree, filepath.FromSlash(p.Path))
 		s.returnAside(full, p.Old, p.New)

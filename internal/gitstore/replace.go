@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
 	"github.com/wikid/wikid/internal/note"
 )
 
@@ -47,7 +48,7 @@ type fileState struct {
 
 // stateOf returns the state of content read from a file.
 func stateOf(content []byte) fileState {
-	return fileState{present: true, size: int64(len(content)), id: hashObject(plumbing.BlobObject, content)}
+	return fileState{present: true, size: int64(len(content)), id: gitformat.HashObject(plumbing.BlobObject, content)}
 }
 
 // holds reports whether the regular file at name has the state's content: a
@@ -60,7 +61,7 @@ func (st fileState) holds(name string) bool {
 		return false
 	}
 	b, err := os.ReadFile(name)
-	return err == nil && hashObject(plumbing.BlobObject, b) == st.id
+	return err == nil && gitformat.HashObject(plumbing.BlobObject, b) == st.id
 }
 
 // replaceChecked puts the file tmp (a temporary file in the same folder) at
@@ -207,7 +208,7 @@ func (s *Store) sweep(before time.Time) {
 		}
 		b, err := io.ReadAll(io.NewSectionReader(h.f, 0, 1<<40))
 		h.f.Close()
-		if err != nil || (int64(len(b)) == h.was.size && hashObject(plumbing.BlobObject, b) == h.was.id) {
+		if err != nil || (int64(len(b)) == h.was.size && gitformat.HashObject(plumbing.BlobObject, b) == h.was.id) {
 			continue
 		}
 		s.putLate(h, b)
@@ -292,7 +293,7 @@ func (s *Store) returnAside(full string, known ...string) {
 		if kind == asideOld && renameNoReplace(aside, full) == nil {
 			continue
 		}
-		if b, err := os.ReadFile(aside); err == nil && slices.Contains(known, hashObject(plumbing.BlobObject, b).String()) {
+		if b, err := os.ReadFile(aside); err == nil && slices.Contains(known, gitformat.HashObject(plumbing.BlobObject, b).String()) {
 			os.Remove(aside)
 			continue
 		}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -161,7 +162,7 @@ func checkUpdated(t *testing.T, dir, parent string, files map[string]string, smu
 	slices.SortFunc(want, func(a, b string) int { return strings.Compare(a[2:], b[2:]) })
 	base := parent
 	if base == "" {
-		base = emptyTree.String()
+		base = gitformat.EmptyTree.String()
 	}
 	if got := gittest.Git(t, dir, "diff-index", "--cached", "--name-status", base); got != strings.Join(want, "") {
 		t.Errorf("before the branch moved: staged\n%swant\n%s", got, strings.Join(want, ""))

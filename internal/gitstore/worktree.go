@@ -8,9 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/wikid/wikid/internal/wiki"
-
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 // localChange is a touched path whose checkout differs from the parent.
@@ -91,15 +92,15 @@ func (s *Store) checkFile(c *change) string {
 		return "untracked"
 	case !fi.Mode().IsRegular():
 		return "not a regular file on disk"
-	case s.cfg.fileMode && (fi.Mode()&0o100 != 0) != (c.old.mode == modeExec):
+	case s.cfg.fileMode && (fi.Mode()&0o100 != 0) != (c.old.Mode == gitformat.ModeExec):
 		return "mode changed"
 	}
 	b, err := os.ReadFile(full)
 	if err != nil {
 		return err.Error()
 	}
-	id := hashObject(plumbing.BlobObject, b)
-	if id != c.old.id && (c.delete || id != c.blob) {
+	id := gitformat.HashObject(plumbing.BlobObject, b)
+	if id != c.old.ID && (c.delete || id != c.blob) {
 		// A file that already holds what the commit writes is adopted,
 		// as an untracked one is above.
 		return "modified"
