@@ -16,6 +16,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
 	"github.com/wikid/wikid/internal/gitstore/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/gitindex"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -138,14 +139,12 @@ func (s *Store) AdoptCheckout(ctx context.Context, req wiki.CommitRequest) (ad *
 	if err := checkUnborn(head); err != nil {
 		return nil, err
 	}
-	ix, err := readIndex(s.indexPath(), s.indexIn)
+	ix, err := gitindex.Read(s.indexPath(), s.indexIn)
 	if err != nil {
 		return nil, fmt.Errorf("adopt the checkout: %w", err)
 	}
-	if ix != nil {
-		if err := ix.unsupported(); err != nil {
-			return nil, fmt.Errorf("adopt the checkout: %w", err)
-		}
+	if err := unwritableIndex(ix); err != nil {
+		return nil, fmt.Errorf("adopt the checkout: %w", err)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/wikid/wikid/internal/gitstore/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/gitindex"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -48,7 +49,7 @@ func (s *Store) CheckWorktree(ctx context.Context, parent string, files []wiki.F
 		}
 		changes = append(changes, c)
 	}
-	ix, err := readIndex(s.indexPath(), nil)
+	ix, err := gitindex.Read(s.indexPath(), nil)
 	if err != nil {
 		return fmt.Errorf("check worktree: %w", err)
 	}

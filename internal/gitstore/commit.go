@@ -9,6 +9,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/wikid/wikid/internal/gitstore/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/gitindex"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -122,12 +123,12 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (id string, 
 	if err := checkHead(head, req.Branch, req.Parent); err != nil {
 		return "", err
 	}
-	var ix *index
+	var ix *gitindex.File
 	if s.workTree != "" {
-		if ix, err = readIndex(s.indexPath(), s.indexIn); err != nil {
+		if ix, err = gitindex.Read(s.indexPath(), s.indexIn); err != nil {
 			return "", fmt.Errorf("commit: %w", err)
 		}
-		if err := ix.unsupported(); err != nil {
+		if err := unwritableIndex(ix); err != nil {
 			return "", fmt.Errorf("commit: %w", err)
 		}
 		if err := s.checkFiles(changes, ix); err != nil {

@@ -32,10 +32,9 @@
 // and renamed into place (deleted files removed), the index rewritten to a
 // temporary file in the git directory and renamed over .git/index (atomic
 // for readers: index.lock serves only as the mutex, and is removed at the
-// end), and only then is the branch moved. The index is rewritten by copying
-// the runs of untouched entries from the file read, so a commit costs one
-// pass over the file plus its checksum, not a decode and encode of every
-// entry.
+// end), and only then is the branch moved. The index is rewritten by
+// package gitindex, which copies the runs of untouched entries from the
+// file read.
 //
 // The index goes first because of how `git commit` reads: HEAD, then the
 // index without the lock, and only then does it take index.lock and build
@@ -131,10 +130,8 @@
 // The worktree is compared byte for byte with the blobs: clean/smudge
 // filters and end-of-line conversion are not applied. Split indexes
 // (core.splitIndex) and sparse indexes are refused before anything is
-// written; sparse checkouts are not supported. Index extensions other than
-// the cache tree (TREE, invalidated along the touched paths) and resolve-undo
-// (REUC, kept) are dropped when the index is rewritten; git recreates the
-// untracked cache and the fsmonitor data when it needs them. A checkout whose
+// written; sparse checkouts are not supported. What a rewrite keeps of the
+// index's extensions is told in package gitindex. A checkout whose
 // index is missing gets a new index only on its first commit (the whole tree
 // is the change); otherwise the index stays missing. The reftable ref
 // backend and sha256 repositories are refused by Open; version 1 pack

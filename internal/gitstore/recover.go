@@ -14,6 +14,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/wikid/wikid/internal/gitstore/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/gitindex"
 )
 
 // recoverAll rolls back the journaled transactions of processes that are
@@ -105,7 +106,7 @@ func (s *Store) restorePaths(j *journal) error {
 	if err != nil {
 		return err
 	}
-	ix, err := readIndex(s.indexPath(), nil)
+	ix, err := gitindex.Read(s.indexPath(), nil)
 	if err != nil {
 		return err
 	}
@@ -150,16 +151,16 @@ func (s *Store) restorePaths(j *journal) error {
 		if ix == nil {
 			continue
 		}
-		lo, hi := ix.find(p.Path)
-		if hi-lo > 1 || (hi > lo && metaStage(ix.meta(ix.entries[lo])) != 0) {
+		ie, n := ix.Lookup(p.Path)
+		if n > 1 || (n == 1 && ie.Stage() != 0) {
 			continue // unmerged: someone else's doing
 		}
 		var staged plumbing.Hash
-		if hi > lo {
-			staged = metaID(ix.meta(ix.entries[lo]))
+		if n == 1 {
+			staged = ie.ID()
 		}
-		indexClean := (hi > lo) == inHead && staged == c.blob
-		ours := (p.New != "" && hi > lo && staged.String() == p.New) || (p.New == "" && hi == lo && p.Old != "")
+		indexClean := (n == 1) == inHead && staged == c.blob
+		ours := (p.New != "" && n == 1 && staged.String() == p.New) || (p.New == "" && n == 0 && p.Old != "")
 		switch {
 		case indexClean && !rewritten, !indexClean && !ours:
 			continue
@@ -180,8 +181,8 @@ func (s *Store) restorePaths(j *journal) error {
 	for _, w := range done {
 		skip[w.c.path] = true
 	}
-	ix.smudgeRacy(s.workTree, skip)
-	if err := s.replaceFile(s.indexPath(), ix.rewrite(done, nil), 0o666, nil); err != nil {
+	ix.SmudgeRacy(s.workTree, skip)
+	if err := s.replaceFile(s.indexPath(), ix.Rewrite(indexUpdates(done), nil), 0o666, nil); err != nil {
 		return fmt.Errorf("write index: %w", err)
 	}
 	return nil

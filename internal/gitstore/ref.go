@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
@@ -111,15 +110,8 @@ func isDirErr(err error) bool { return errors.Is(err, syscall.EISDIR) }
 // changes.
 type packedRefs struct {
 	mu   sync.Mutex
-	key  fileKey
+	fi   os.FileInfo // of the file parsed
 	refs map[string]plumbing.Hash
-}
-
-// fileKey identifies a version of a file.
-type fileKey struct {
-	size  int64
-	mtime time.Time
-	ino   uint64
 }
 
 // lookup returns a ref's id from the packed-refs file at path.
@@ -128,21 +120,26 @@ func (p *packedRefs) lookup(path, name string) (plumbing.Hash, bool, error) {
 	defer p.mu.Unlock()
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		p.refs, p.key = nil, fileKey{}
+		p.refs, p.fi = nil, nil
 		return plumbing.ZeroHash, false, nil
 	}
 	if err != nil {
 		return plumbing.ZeroHash, false, fmt.Errorf("read packed-refs: %w", err)
 	}
-	key := fileKey{size: fi.Size(), mtime: fi.ModTime(), ino: inode(fi)}
-	if p.refs == nil || key != p.key {
+	if p.refs == nil || !sameVersion(p.fi, fi) {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			return plumbing.ZeroHash, false, fmt.Errorf("read packed-refs: %w", err)
 		}
 		p.refs = gitformat.ParsePackedRefs(b)
-		p.key = key
+		p.fi = fi
 	}
 	id, ok := p.refs[name]
 	return id, ok, nil
+}
+
+// sameVersion reports whether two stats of a file show one version of it:
+// the same file (not another renamed over it), size and modification time.
+func sameVersion(a, b os.FileInfo) bool {
+	return a.Size() == b.Size() && a.ModTime().Equal(b.ModTime()) && os.SameFile(a, b)
 }

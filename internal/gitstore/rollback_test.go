@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wikid/wikid/internal/gitstore/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/gitindex"
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -170,15 +171,15 @@ func checkUpdated(t *testing.T, dir, parent string, files map[string]string, smu
 	if smudged == "" {
 		return
 	}
-	ix, err := readIndex(filepath.Join(dir, ".git", "index"), nil)
+	ix, err := gitindex.Read(filepath.Join(dir, ".git", "index"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lo, hi := ix.find(smudged)
-	if lo == hi {
+	e, n := ix.Lookup(smudged)
+	if n == 0 {
 		t.Fatalf("%s is not in the index", smudged)
 	}
-	if size := metaField(ix.meta(ix.entries[lo]), fieldSize); size != 0 {
+	if size := e.Size(); size != 0 {
 		t.Errorf("before the branch moved: racily clean %s not smudged in the new index (size %d)", smudged, size)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package gitstore
+package gitindex
 
 import "os"
 
@@ -8,6 +8,3 @@ import "os"
 // Linux only the times and the size are filled in; git then refreshes the
 // entry by content on its next status.
 func statData(fi os.FileInfo) [10]uint32 { return portableStatData(fi) }
-
-// inode returns 0: file identity outside Linux is not used.
-func inode(os.FileInfo) uint64 { return 0 }

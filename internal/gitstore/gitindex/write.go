@@ -1,41 +1,57 @@
-package gitstore
+package gitindex
 
 import (
 	"crypto/sha1"
 	"encoding/binary"
+	"os"
 	"slices"
 	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// rewrite returns the index file with the entries of the touched paths
+// Update is the new state of a path of the checkout.
+type Update struct {
+	Path   string // repository-relative, with '/'
+	Delete bool   // the file is gone: its entries are removed
+	Mode   uint32 // of the file written
+	ID     plumbing.Hash
+	// Stat is the file written, as it is on disk; nil leaves the entry
+	// without stat data, and git compares the file's content on its next
+	// look.
+	Stat os.FileInfo
+}
+
+// Rewrite returns the index file with the entries of the updated paths
 // replaced: a written file gets one stage-0 entry with its new id and fresh
 // stat data, a deleted file loses its entries. The runs of untouched entries
-// are copied as they are. The cache tree is invalidated along the touched
+// are copied as they are. The cache tree is invalidated along the updated
 // paths and the optional extensions the change makes stale are dropped.
-// The file is built in dst, which is reused when large enough.
-func (ix *index) rewrite(done []written, dst []byte) []byte {
-	slices.SortFunc(done, func(a, b written) int { return strings.Compare(a.c.path, b.c.path) })
+// The file is built in dst, which is reused when large enough. updates,
+// one per path, are sorted by path.
+func (ix *File) Rewrite(updates []Update, dst []byte) []byte {
+	slices.SortFunc(updates, func(a, b Update) int { return strings.Compare(a.Path, b.Path) })
 	out := append(dst[:0], "DIRC"...)
 	out = binary.BigEndian.AppendUint32(out, ix.version)
 	out = append(out, 0, 0, 0, 0) // entry count, set below
 	w := entryWriter{ix: ix, out: out}
 	i := 0
-	for _, d := range done {
-		j := i + ix.search(ix.entries[i:], d.c.path)
+	for _, u := range updates {
+		j := i + ix.search(ix.entries[i:], u.Path)
 		w.copyRun(i, j)
-		for i = j; i < len(ix.entries) && string(ix.name(ix.entries[i])) == d.c.path; i++ {
+		for i = j; i < len(ix.entries) && string(ix.name(ix.entries[i])) == u.Path; i++ {
 		}
-		if !d.c.delete {
-			w.newEntry(d)
+		if !u.Delete {
+			w.newEntry(u)
 		}
 	}
 	w.copyRun(i, len(ix.entries))
 	out = w.out
 	binary.BigEndian.PutUint32(out[8:], uint32(w.count))
 
-	paths := make([][]string, len(done))
-	for k, d := range done {
-		paths[k] = d.c.parts
+	paths := make([][]string, len(updates))
+	for k, u := range updates {
+		paths[k] = strings.Split(u.Path, "/")
 	}
 	for _, x := range ix.exts {
 		data := x.data
@@ -64,7 +80,7 @@ func (ix *index) rewrite(done []written, dst []byte) []byte {
 
 // search returns the position of the first entry whose path is not before
 // name.
-func (ix *index) search(entries []entryRef, name string) int {
+func (ix *File) search(entries []entryRef, name string) int {
 	lo, hi := 0, len(entries)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -79,7 +95,7 @@ func (ix *index) search(entries []entryRef, name string) int {
 
 // entryWriter appends entries to an index file being written.
 type entryWriter struct {
-	ix    *index
+	ix    *File
 	out   []byte
 	count int
 	last  []byte // path of the last entry written (version 4 compresses against it)
@@ -105,21 +121,21 @@ func (w *entryWriter) copyRun(i, j int) {
 }
 
 // newEntry appends the stage-0 entry of a written file. Without the file's
-// stat data (d.fi nil) the entry has none, and git compares the file's
+// stat data (u.Stat nil) the entry has none, and git compares the file's
 // content on its next look.
-func (w *entryWriter) newEntry(d written) {
+func (w *entryWriter) newEntry(u Update) {
 	var meta [entryMetaSize]byte
 	var st [10]uint32
-	if d.fi != nil {
-		st = statData(d.fi)
+	if u.Stat != nil {
+		st = statData(u.Stat)
 	}
-	st[fieldMode] = d.c.mode
+	st[fieldMode] = u.Mode
 	for k, v := range st {
 		binary.BigEndian.PutUint32(meta[4*k:], v)
 	}
-	copy(meta[40:60], d.c.blob[:])
-	binary.BigEndian.PutUint16(meta[60:], uint16(min(len(d.c.path), flagNameMask)))
-	name := []byte(d.c.path)
+	copy(meta[40:60], u.ID[:])
+	binary.BigEndian.PutUint16(meta[60:], uint16(min(len(u.Path), flagNameMask)))
+	name := []byte(u.Path)
 	w.count++
 	if w.ix.version == 4 {
 		w.appendV4(meta[:], name)

@@ -1,4 +1,4 @@
-package gitstore
+package gitindex
 
 import (
 	"os"
@@ -18,12 +18,4 @@ func statData(fi os.FileInfo) [10]uint32 {
 		uint32(st.Mtim.Sec), uint32(st.Mtim.Nsec),
 		uint32(st.Dev), uint32(st.Ino), st.Mode, st.Uid, st.Gid, uint32(st.Size),
 	}
-}
-
-// inode returns the file's inode number, or 0.
-func inode(fi os.FileInfo) uint64 {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return st.Ino
-	}
-	return 0
 }

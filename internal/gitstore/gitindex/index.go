@@ -1,4 +1,4 @@
-package gitstore
+package gitindex
 
 import (
 	"bytes"
@@ -12,13 +12,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
-
-// The index (.git/index) is read and written here rather than with go-git's
-// codec, which decodes every entry into its own allocation and encodes them
-// all again (about 40 ms for 10,000 entries). Here the file is scanned once
-// for entry boundaries, kept as read, and written back by copying the runs
-// of untouched entries and building only the touched ones. Versions 2, 3
-// and 4 are read and written as found.
 
 const (
 	entryMetaSize = 62 // stat data (40), object id (20), flags (2)
@@ -34,12 +27,12 @@ const (
 	fieldSize  = 9
 )
 
-// index is a parsed index file. It holds no pointers per entry, so that ten
+// File is a parsed index file. It holds no pointers per entry, so that ten
 // thousand entries cost the garbage collector nothing.
-type index struct {
+type File struct {
 	version  uint32
-	buf      []byte // the file as read, but for the sizes smudgeRacy zeroed
-	orig     []byte // the file as read, when smudgeRacy changed buf
+	buf      []byte // the file as read, but for the sizes SmudgeRacy zeroed
+	orig     []byte // the file as read, when SmudgeRacy changed buf
 	entries  []entryRef
 	names    []byte // version 4: the paths, which the file prefix-compresses
 	exts     []indexExt
@@ -48,13 +41,61 @@ type index struct {
 	perm     fs.FileMode // of the file read
 }
 
-// file returns the index file as it was read.
-func (ix *index) file() []byte {
+// New returns an empty index, of version 2 as git writes one by default,
+// for a checkout that has none.
+func New() *File { return &File{version: 2} }
+
+// Bytes returns the index file as it was read (nil for New's).
+func (ix *File) Bytes() []byte {
 	if ix.orig != nil {
 		return ix.orig
 	}
 	return ix.buf
 }
+
+// Buffer returns the buffer the file was read into, for the next Read to
+// reuse once Bytes is no longer needed; nil for New's.
+func (ix *File) Buffer() []byte { return ix.buf }
+
+// ModTime returns the modification time of the file read; zero for New's.
+// Git compares the content of an entry whose file is not older than the
+// index (racily clean), so a caller that puts the file back puts this time
+// back too.
+func (ix *File) ModTime() time.Time { return ix.mtime }
+
+// Perm returns the permissions of the file read.
+func (ix *File) Perm() fs.FileMode { return ix.perm }
+
+// Len returns the number of entries.
+func (ix *File) Len() int { return len(ix.entries) }
+
+// Lookup returns the first entry of path and the number of its entries:
+// 0 when the index has none, 1 for a tracked file, more (one per stage)
+// for an unmerged one.
+func (ix *File) Lookup(path string) (Entry, int) {
+	lo, hi := ix.find(path)
+	if lo == hi {
+		return Entry{}, 0
+	}
+	return Entry{ix.meta(ix.entries[lo])}, hi - lo
+}
+
+// Entry is one entry of an index: its stat data, object id and flags, as
+// stored in the file.
+type Entry struct{ meta []byte }
+
+// ID returns the entry's object id.
+func (e Entry) ID() plumbing.Hash { return metaID(e.meta) }
+
+// Stage returns the entry's merge stage: 0, or 1 to 3 for an unmerged path.
+func (e Entry) Stage() int { return metaStage(e.meta) }
+
+// Mode returns the entry's git file mode.
+func (e Entry) Mode() uint32 { return metaField(e.meta, fieldMode) }
+
+// Size returns the file size the entry records (truncated to 32 bits); 0
+// once SmudgeRacy smudged it.
+func (e Entry) Size() uint32 { return metaField(e.meta, fieldSize) }
 
 // entryRef locates one entry: its bytes in buf (stat data, object id, flags
 // and, when the extended bit is set, two more bytes of flags: metaLen in
@@ -71,14 +112,14 @@ type indexExt struct {
 	data []byte
 }
 
-func (ix *index) name(e entryRef) []byte {
+func (ix *File) name(e entryRef) []byte {
 	if ix.version == 4 {
 		return ix.names[e.nameOff : e.nameOff+e.nameLen]
 	}
 	return ix.buf[e.nameOff : e.nameOff+e.nameLen]
 }
 
-func (ix *index) meta(e entryRef) []byte { return ix.buf[e.off : e.off+e.metaLen] }
+func (ix *File) meta(e entryRef) []byte { return ix.buf[e.off : e.off+e.metaLen] }
 
 func metaField(meta []byte, i int) uint32 { return binary.BigEndian.Uint32(meta[4*i:]) }
 func metaStage(meta []byte) int           { return int(binary.BigEndian.Uint16(meta[60:])&flagStageMask) >> 12 }
@@ -89,9 +130,10 @@ func metaID(meta []byte) plumbing.Hash {
 	return id
 }
 
-// readIndex reads the index file into buf (reused when large enough), or
-// returns nil if there is none.
-func readIndex(name string, buf []byte) (*index, error) {
+// Read reads the index file name into buf (reused when large enough), or
+// returns nil if there is none. It returns an error for a file it cannot
+// read or parse.
+func Read(name string, buf []byte) (*File, error) {
 	f, err := os.Open(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -111,7 +153,7 @@ func readIndex(name string, buf []byte) (*index, error) {
 	if _, err := io.ReadFull(f, buf); err != nil {
 		return nil, fmt.Errorf("read index: %w", err)
 	}
-	ix, err := parseIndex(buf)
+	ix, err := Parse(buf)
 	if err != nil {
 		return nil, fmt.Errorf("read index %s: %w", name, err)
 	}
@@ -119,15 +161,16 @@ func readIndex(name string, buf []byte) (*index, error) {
 	return ix, nil
 }
 
-// parseIndex finds the entries and extensions of an index file. The
-// trailing checksum is not verified: git replaces the index with a lock and
-// a rename, so a torn file is never seen, and the one write path here
-// computes it anew.
-func parseIndex(b []byte) (*index, error) {
+// Parse finds the entries and extensions of an index file, which it keeps
+// and does not copy. The trailing checksum is not verified: git replaces
+// the index with a lock and a rename, so a torn file is never seen, and
+// Rewrite computes it anew. It returns an error for a malformed file or a
+// version other than 2, 3 and 4.
+func Parse(b []byte) (*File, error) {
 	if len(b) < 12+20 || string(b[:4]) != "DIRC" {
 		return nil, errors.New("not an index file")
 	}
-	ix := &index{version: binary.BigEndian.Uint32(b[4:8]), buf: b}
+	ix := &File{version: binary.BigEndian.Uint32(b[4:8]), buf: b}
 	if ix.version < 2 || ix.version > 4 {
 		return nil, fmt.Errorf("unsupported index version %d", ix.version)
 	}
