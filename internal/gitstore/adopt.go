@@ -105,7 +105,7 @@ func (s *Store) AdoptCheckout(ctx context.Context, req wiki.CommitRequest) (ad *
 	}
 	done := make([]written, len(changes))
 	for i, c := range changes {
-		if fi := stats[c.path]; s.cfg.fileMode && fi.Mode()&0o100 != 0 {
+		if fi := stats[c.path]; s.cfg.FileMode && fi.Mode()&0o100 != 0 {
 			c.mode = gitformat.ModeExec
 		}
 		done[i] = written{c: c, fi: stats[c.path]}

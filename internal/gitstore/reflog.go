@@ -26,10 +26,10 @@ type reflogEntry struct {
 // otherwise appends only to reflogs that exist.
 func (s *Store) appendReflogs(ref string, e reflogEntry) error {
 	line := gitformat.ReflogLine(e.old, e.new, gitformat.Signature(e.who), e.message)
-	if err := appendLog(filepath.Join(s.commonDir, "logs", filepath.FromSlash(ref)), s.cfg.logAll, line); err != nil {
+	if err := appendLog(filepath.Join(s.commonDir, "logs", filepath.FromSlash(ref)), s.cfg.LogAll, line); err != nil {
 		return err
 	}
-	return appendLog(filepath.Join(s.gitDir, "logs", "HEAD"), s.cfg.logAll, line)
+	return appendLog(filepath.Join(s.gitDir, "logs", "HEAD"), s.cfg.LogAll, line)
 }
 
 func appendLog(name string, create bool, line []byte) error {

@@ -15,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 
+	"github.com/wikid/wikid/internal/gitstore/gitdir"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -42,7 +43,7 @@ type Options struct {
 // for concurrent use.
 type Store struct {
 	layout
-	cfg         repoConfig
+	cfg         gitdir.Config
 	log         *slog.Logger
 	lockTimeout time.Duration
 	foreignWait time.Duration
@@ -70,6 +71,13 @@ type Store struct {
 	dir        string
 }
 
+// layout is where the parts of the repository live (see gitdir.Layout).
+type layout struct {
+	gitDir    string // HEAD, index, logs/HEAD: per worktree
+	commonDir string // objects, refs, packed-refs, config: shared by worktrees
+	workTree  string // "" for a bare repository
+}
+
 // objectCacheSize bounds go-git's cache of decoded objects (delta bases
 // mostly); its default, 96 MiB, was most of what a history walk kept.
 const objectCacheSize = 16 * cache.MiByte
@@ -86,16 +94,17 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	l, err := discover(path)
+	d, err := gitdir.Discover(path)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := readConfig(l)
+	cfg, err := gitdir.ReadConfig(d)
 	if err != nil {
 		return nil, err
 	}
-	if cfg.workTree != "" {
-		l.workTree = cfg.workTree
+	l := layout{gitDir: d.GitDir, commonDir: d.CommonDir, workTree: d.WorkTree}
+	if cfg.WorkTree != "" {
+		l.workTree = cfg.WorkTree
 	}
 	logger := opts.Logger
 	if logger == nil {

@@ -93,7 +93,7 @@ func (s *Store) checkFile(c *change) string {
 		return "untracked"
 	case !fi.Mode().IsRegular():
 		return "not a regular file on disk"
-	case s.cfg.fileMode && (fi.Mode()&0o100 != 0) != (c.old.Mode == gitformat.ModeExec):
+	case s.cfg.FileMode && (fi.Mode()&0o100 != 0) != (c.old.Mode == gitformat.ModeExec):
 		return "mode changed"
 	}
 	b, err := os.ReadFile(full)

@@ -1,4 +1,4 @@
-package gitstore
+package gitdir
 
 import (
 	"os"
@@ -8,10 +8,9 @@ import (
 	"testing"
 
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/wiki"
 )
 
-func TestStore_UserIdentity(t *testing.T) {
+func TestUserIdentity(t *testing.T) {
 	home := t.TempDir()
 	xdg := t.TempDir()
 	write := func(name, content string) string {
@@ -35,29 +34,29 @@ func TestStore_UserIdentity(t *testing.T) {
 		name    string
 		local   map[string]string
 		env     map[string]string
-		want    wiki.Identity
+		want    Identity
 		wantErr bool
 	}{
-		{"nothing", nil, map[string]string{"GIT_CONFIG_NOSYSTEM": "1"}, wiki.Identity{}, false},
-		{"the system", nil, map[string]string{"GIT_CONFIG_SYSTEM": system}, wiki.Identity{Name: "System Sam", Email: "sam@example.com"}, false},
-		{"GIT_CONFIG_NOSYSTEM", nil, map[string]string{"GIT_CONFIG_SYSTEM": system, "GIT_CONFIG_NOSYSTEM": "true"}, wiki.Identity{}, false},
+		{"nothing", nil, map[string]string{"GIT_CONFIG_NOSYSTEM": "1"}, Identity{}, false},
+		{"the system", nil, map[string]string{"GIT_CONFIG_SYSTEM": system}, Identity{Name: "System Sam", Email: "sam@example.com"}, false},
+		{"GIT_CONFIG_NOSYSTEM", nil, map[string]string{"GIT_CONFIG_SYSTEM": system, "GIT_CONFIG_NOSYSTEM": "true"}, Identity{}, false},
 		{"~/.gitconfig wins over ~/.config/git/config", nil, map[string]string{"GIT_CONFIG_NOSYSTEM": "1", "HOME": home},
-			wiki.Identity{Name: "Home Hal", Email: "hal@example.com"}, false},
+			Identity{Name: "Home Hal", Email: "hal@example.com"}, false},
 		{"XDG_CONFIG_HOME replaces ~/.config; author.email wins", nil,
 			map[string]string{"GIT_CONFIG_NOSYSTEM": "1", "XDG_CONFIG_HOME": xdg},
-			wiki.Identity{Name: "Xdg Xia", Email: "xia-author@example.com"}, false},
+			Identity{Name: "Xdg Xia", Email: "xia-author@example.com"}, false},
 		{"GIT_CONFIG_GLOBAL replaces the global files; the system fills in", nil,
 			map[string]string{"GIT_CONFIG_SYSTEM": system, "HOME": home, "GIT_CONFIG_GLOBAL": global},
-			wiki.Identity{Name: "System Sam", Email: "only-email@example.com"}, false},
+			Identity{Name: "System Sam", Email: "only-email@example.com"}, false},
 		{"the repository wins", map[string]string{"user.name": "Local Lu", "user.email": "lu@example.com"},
-			map[string]string{"GIT_CONFIG_NOSYSTEM": "1", "HOME": home}, wiki.Identity{Name: "Local Lu", Email: "lu@example.com"}, false},
+			map[string]string{"GIT_CONFIG_NOSYSTEM": "1", "HOME": home}, Identity{Name: "Local Lu", Email: "lu@example.com"}, false},
 		{"the environment wins", map[string]string{"user.name": "Local Lu", "user.email": "lu@example.com"},
 			map[string]string{"GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "Env Eve", "GIT_AUTHOR_EMAIL": "eve@example.com"},
-			wiki.Identity{Name: "Env Eve", Email: "eve@example.com"}, false},
+			Identity{Name: "Env Eve", Email: "eve@example.com"}, false},
 		{"EMAIL fills in the email", map[string]string{"user.name": "Local Lu"},
 			map[string]string{"GIT_CONFIG_NOSYSTEM": "1", "EMAIL": "mail@example.com"},
-			wiki.Identity{Name: "Local Lu", Email: "mail@example.com"}, false},
-		{"a file that does not parse", nil, map[string]string{"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": bad}, wiki.Identity{}, true},
+			Identity{Name: "Local Lu", Email: "mail@example.com"}, false},
+		{"a file that does not parse", nil, map[string]string{"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": bad}, Identity{}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -65,7 +64,7 @@ func TestStore_UserIdentity(t *testing.T) {
 			for k, v := range tt.local {
 				gittest.Git(t, dir, "config", k, v)
 			}
-			got, err := openStore(t, dir).UserIdentity(func(k string) string { return tt.env[k] })
+			got, err := UserIdentity(filepath.Join(dir, ".git"), func(k string) string { return tt.env[k] })
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("error %v, want one: %v", err, tt.wantErr)
 			}
@@ -82,8 +81,8 @@ func TestStore_UserIdentity(t *testing.T) {
 					env = append(env, k+"="+v)
 				}
 			}
-			if ident := gitIdent(t, dir, env); ident != tt.want.String() {
-				t.Errorf("git var GIT_AUTHOR_IDENT = %q, want %q", ident, tt.want.String())
+			if want := tt.want.Name + " <" + tt.want.Email + ">"; gitIdent(t, dir, env) != want {
+				t.Errorf("git var GIT_AUTHOR_IDENT = %q, want %q", gitIdent(t, dir, env), want)
 			}
 		})
 	}
