@@ -10,6 +10,7 @@ import (
 
 	"github.com/wikid/wikid/internal/gitstore/gitformat"
 	"github.com/wikid/wikid/internal/gitstore/gitindex"
+	"github.com/wikid/wikid/internal/gitstore/objdir"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -221,6 +222,9 @@ func (s *Store) crashPoint(point string) {
 // checkout was updated and before the branch is moved. Only tests set it.
 var testHookBeforeMoveRef func()
 
+// objectsDir is the repository's object folder.
+func (s *Store) objectsDir() string { return filepath.Join(s.commonDir, "objects") }
+
 // indexPath is the checkout's index file.
 func (s *Store) indexPath() string { return filepath.Join(s.gitDir, "index") }
 
@@ -252,25 +256,26 @@ func (s *Store) buildObjects(parent, root plumbing.Hash, changes []*change, req 
 	return o, nil
 }
 
-// writeObjects writes the new blobs, the trees and the commit.
+// writeObjects writes the new blobs, the trees and the commit, as loose
+// objects.
 func (s *Store) writeObjects(changes []*change, o *commitObjects) error {
 	for _, c := range changes {
 		if c.delete || (c.hadOld && c.old.ID == c.blob) {
 			continue
 		}
-		if err := s.writeObject(plumbing.BlobObject, c.blob, c.content); err != nil {
+		if err := objdir.WriteLoose(s.objectsDir(), plumbing.BlobObject, c.blob, c.content, s.tag); err != nil {
 			return err
 		}
 	}
 	for _, t := range o.trees {
-		if err := s.writeObject(plumbing.TreeObject, t.id, t.content); err != nil {
+		if err := objdir.WriteLoose(s.objectsDir(), plumbing.TreeObject, t.id, t.content, s.tag); err != nil {
 			return err
 		}
 		if t.entries != nil {
 			s.trees.put(t.id, &tree{entries: t.entries})
 		}
 	}
-	return s.writeObject(plumbing.CommitObject, o.id, o.commit)
+	return objdir.WriteLoose(s.objectsDir(), plumbing.CommitObject, o.id, o.commit, s.tag)
 }
 
 // commitParents lists the parents of a commit on parent (zero: none) that

@@ -266,7 +266,7 @@ func (s *Store) removeTemps(j *journal, refDir string) {
 			s.removeEmptyFolders(d) // made for a new file that never got there
 		}
 	}
-	objects := filepath.Join(s.commonDir, "objects")
+	objects := s.objectsDir()
 	entries, err := os.ReadDir(objects)
 	if err != nil {
 		return

@@ -10,6 +10,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/wikid/wikid/internal/gitstore/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/objdir"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -140,7 +141,7 @@ func (s *Store) dwimRef(name string) (plumbing.Hash, bool, error) {
 // where it expects a commit.
 func (s *Store) resolvePrefix(prefix string) (plumbing.Hash, error) {
 	prefix = strings.ToLower(prefix)
-	ids, err := s.objectsWithPrefix(prefix)
+	ids, err := objdir.WithPrefix(s.objectsDir(), prefix)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("resolve %q: %w", prefix, err)
 	}

@@ -200,7 +200,7 @@ func (s *Store) check(ctx context.Context) error {
 // packDirTime returns the modification time of objects/pack, which changes
 // when git adds or removes a pack.
 func (s *Store) packDirTime() time.Time {
-	fi, err := os.Stat(filepath.Join(s.commonDir, "objects", "pack"))
+	fi, err := os.Stat(filepath.Join(s.objectsDir(), "pack"))
 	if err != nil {
 		return time.Time{}
 	}

@@ -1,4 +1,4 @@
-package gitstore
+package objdir
 
 import (
 	"bytes"
@@ -16,22 +16,20 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// Loose objects are written here rather than through go-git's storer, for
-// speed: compressed at zlib's best speed, as git does for loose objects
-// (core.looseCompression defaults to 1), with one temporary file in the
-// object's folder and one rename, instead of go-git's default compression
-// and its temporary file in objects/pack.
-
 var zlibWriters = sync.Pool{New: func() any {
 	w, _ := zlib.NewWriterLevel(nil, zlib.BestSpeed)
 	return w
 }}
 
-// writeObject stores content as a loose object of type t and id, the
-// content's hashObject, unless it is already stored loose.
-func (s *Store) writeObject(t plumbing.ObjectType, id plumbing.Hash, content []byte) error {
+// WriteLoose stores content as a loose object of type t and id (the
+// content's gitformat.HashObject) in the object folder objects, unless it
+// is stored loose already. Its temporary file is named tmp_obj_<tag>*, as
+// git names them with the tag first, so that a caller that crashed can
+// find the files it left. It returns an error if the object cannot be
+// written; nothing is left behind then.
+func WriteLoose(objects string, t plumbing.ObjectType, id plumbing.Hash, content []byte, tag string) error {
 	name := id.String()
-	dir := filepath.Join(s.commonDir, "objects", name[:2])
+	dir := filepath.Join(objects, name[:2])
 	final := filepath.Join(dir, name[2:])
 	if _, err := os.Lstat(final); err == nil {
 		return nil
@@ -50,12 +48,12 @@ func (s *Store) writeObject(t plumbing.ObjectType, id plumbing.Hash, content []b
 	if err != nil {
 		return fmt.Errorf("write %s object: %w", t, err)
 	}
-	tmp, err := createObjectTemp(dir, s.tag)
+	tmp, err := createObjectTemp(dir, tag)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(dir, 0o777); err != nil {
 			return fmt.Errorf("write %s object: %w", t, err)
 		}
-		tmp, err = createObjectTemp(dir, s.tag)
+		tmp, err = createObjectTemp(dir, tag)
 	}
 	if err != nil {
 		return fmt.Errorf("write %s object: %w", t, err)
@@ -75,8 +73,7 @@ func (s *Store) writeObject(t plumbing.ObjectType, id plumbing.Hash, content []b
 }
 
 // createObjectTemp creates a read-only temporary file in dir, named as git
-// names them (tmp_obj_*), with the journaled commit's tag first (see
-// journal).
+// names them (tmp_obj_*), with tag first.
 func createObjectTemp(dir, tag string) (*os.File, error) {
 	var rnd [6]byte
 	rand.Read(rnd[:])

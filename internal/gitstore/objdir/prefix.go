@@ -1,4 +1,4 @@
-package gitstore
+package objdir
 
 import (
 	"bufio"
@@ -16,10 +16,11 @@ import (
 	"github.com/wikid/wikid/internal/gitstore/gitformat"
 )
 
-// objectsWithPrefix lists the ids of the objects whose hex id starts with
-// prefix (at least two hex digits), from the loose object folders and the
-// pack indexes of the repository and its alternates.
-func (s *Store) objectsWithPrefix(prefix string) ([]plumbing.Hash, error) {
+// WithPrefix lists the ids of the objects whose hex id starts with prefix
+// (at least two lowercase hex digits), from the loose object folders and
+// the pack indexes of the object folder objects and its alternates. It
+// returns an error for a folder or pack index it cannot read.
+func WithPrefix(objects, prefix string) ([]plumbing.Hash, error) {
 	seen := make(map[plumbing.Hash]bool)
 	var ids []plumbing.Hash
 	add := func(id plumbing.Hash) {
@@ -28,7 +29,7 @@ func (s *Store) objectsWithPrefix(prefix string) ([]plumbing.Hash, error) {
 			ids = append(ids, id)
 		}
 	}
-	for _, dir := range objectDirs(filepath.Join(s.commonDir, "objects")) {
+	for _, dir := range Dirs(objects) {
 		if err := looseWithPrefix(dir, prefix, add); err != nil {
 			return nil, err
 		}
@@ -42,8 +43,9 @@ func (s *Store) objectsWithPrefix(prefix string) ([]plumbing.Hash, error) {
 	return ids, nil
 }
 
-// objectDirs returns dir and the object folders of its alternates.
-func objectDirs(dir string) []string {
+// Dirs returns the object folder dir and those of its alternates
+// (info/alternates), relative ones resolved.
+func Dirs(dir string) []string {
 	dirs := []string{dir}
 	f, err := os.Open(filepath.Join(dir, "info", "alternates"))
 	if err != nil {
