@@ -1,5 +1,12 @@
 // Package gitstore is the git repository behind a wiki, and the only package
-// that imports go-git. Store satisfies wiki.Store.
+// that imports go-git, with the packages under it. Store satisfies
+// wiki.Store.
+//
+// What needs no Store lives in those packages: gitformat (git's object,
+// ref, reflog and revision formats), gitindex (the index file), objdir
+// (loose objects, objects by short id), gitdir (finding a repository, its
+// config, the author's identity) and gitnotes (git notes, through the git
+// command). Package procid tells whether a lock's process still runs.
 //
 // # Reading
 //

@@ -125,7 +125,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		lockTimeout: timeout,
 		foreignWait: foreign,
 	}
-	s.unwritable, s.dir = derivedDir(l, opts.CacheDir)
+	s.unwritable, s.dir = derivedDir(d, opts.CacheDir)
 	s.trees.cost, s.trees.budget = (*tree).cost, treeCacheBudget
 	s.sizes.max = 1 << 18 // one int64 per blob: room for 100,000 notes and their recent versions
 	s.storage = filesystem.NewStorageWithOptions(s.gitFS(), cache.NewObjectLRU(objectCacheSize),

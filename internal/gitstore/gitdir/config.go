@@ -60,3 +60,17 @@ func ReadConfig(l Layout) (Config, error) {
 	}
 	return rc, nil
 }
+
+// Unwritable returns the first of the repository's git directory, object
+// folder and refs folder in which this user may not create files, and why
+// (a permission, a read-only file system); "" and nil when there is none.
+// Where access(2) is missing (Windows) a repository counts as writable, and
+// a write it refuses fails when it is tried.
+func Unwritable(l Layout) (string, error) {
+	for _, d := range []string{l.GitDir, filepath.Join(l.CommonDir, "objects"), filepath.Join(l.CommonDir, "refs")} {
+		if err := canWrite(d); err != nil {
+			return d, err
+		}
+	}
+	return "", nil
+}

@@ -92,3 +92,13 @@ func TestReadConfig(t *testing.T) {
 		})
 	}
 }
+
+func TestUnwritable(t *testing.T) {
+	l, err := Discover(gittest.Init(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, err := Unwritable(l); d != "" || err != nil {
+		t.Errorf("Unwritable = %q, %v; want a writable repository", d, err)
+	}
+}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package gitstore
+package gitdir
 
 import "golang.org/x/sys/unix"
 
