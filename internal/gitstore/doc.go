@@ -6,7 +6,8 @@
 // ref, reflog and revision formats), gitindex (the index file), objdir
 // (loose objects, objects by short id), gitdir (finding a repository, its
 // config, the author's identity) and gitnotes (git notes, through the git
-// command). Package procid tells whether a lock's process still runs.
+// command). Package procid tells whether a lock's process still runs, and
+// package noreplace renames a file without replacing one someone made.
 //
 // # Reading
 //

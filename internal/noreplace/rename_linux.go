@@ -1,4 +1,4 @@
-package gitstore
+package noreplace
 
 import (
 	"errors"
@@ -7,9 +7,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// renameNoReplace renames old to new unless new exists (an error wrapping
+// Rename renames old to new unless new exists (an error wrapping
 // fs.ErrExist then), atomically where the file system allows it.
-func renameNoReplace(old, new string) error {
+func Rename(old, new string) error {
 	err := unix.Renameat2(unix.AT_FDCWD, old, unix.AT_FDCWD, new, unix.RENAME_NOREPLACE)
 	switch {
 	case err == nil:
