@@ -177,6 +177,9 @@ func Parse(b []byte) (*File, error) {
 	n := int(binary.BigEndian.Uint32(b[8:12]))
 	end := len(b) - 20
 	ix.skipHash = isZero(b[end:])
+	if n > (end-12)/entryMetaSize {
+		return nil, errors.New("more entries than the file holds")
+	}
 	ix.entries = make([]entryRef, 0, n)
 	if ix.version == 4 {
 		ix.names = make([]byte, 0, len(b))
