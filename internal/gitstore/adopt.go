@@ -15,6 +15,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/gitindex"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -103,8 +105,8 @@ func (s *Store) AdoptCheckout(ctx context.Context, req wiki.CommitRequest) (ad *
 	}
 	done := make([]written, len(changes))
 	for i, c := range changes {
-		if fi := stats[c.path]; s.cfg.fileMode && fi.Mode()&0o100 != 0 {
-			c.mode = modeExec
+		if fi := stats[c.path]; s.cfg.FileMode && fi.Mode()&0o100 != 0 {
+			c.mode = gitformat.ModeExec
 		}
 		done[i] = written{c: c, fi: stats[c.path]}
 	}
@@ -137,14 +139,12 @@ func (s *Store) AdoptCheckout(ctx context.Context, req wiki.CommitRequest) (ad *
 	if err := checkUnborn(head); err != nil {
 		return nil, err
 	}
-	ix, err := readIndex(s.indexPath(), s.indexIn)
+	ix, err := gitindex.Read(s.indexPath(), s.indexIn)
 	if err != nil {
 		return nil, fmt.Errorf("adopt the checkout: %w", err)
 	}
-	if ix != nil {
-		if err := ix.unsupported(); err != nil {
-			return nil, fmt.Errorf("adopt the checkout: %w", err)
-		}
+	if err := unwritableIndex(ix); err != nil {
+		return nil, fmt.Errorf("adopt the checkout: %w", err)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -156,14 +156,14 @@ func (s *Store) AdoptCheckout(ctx context.Context, req wiki.CommitRequest) (ad *
 	if err := u.writeIndex(ix, plumbing.ZeroHash, done); err != nil {
 		return nil, fmt.Errorf("adopt the checkout: %w", err)
 	}
-	entry := reflogEntry{who: req.Committer, message: reflogMessage(req.Message, true)}
+	entry := reflogEntry{who: req.Committer, message: gitformat.ReflogMessage(req.Message, true)}
 	if err := s.moveRef(ctx, head.Branch, plumbing.ZeroHash, obj.id, entry); err != nil {
 		if rerr := u.rollback(); rerr != nil {
 			return nil, fmt.Errorf("adopt the checkout: %w (and %w: %w)", err, errNotPutBack, rerr)
 		}
 		return nil, fmt.Errorf("adopt the checkout: %w", err)
 	}
-	s.commits.put(obj.id, &commitInfo{tree: obj.tree})
+	s.commits.put(obj.id, &gitformat.Commit{Tree: obj.tree})
 	return &Adopted{Commit: obj.id.String(), Paths: paths, Skipped: skipped}, nil
 }
 

@@ -45,7 +45,7 @@ func (s *Store) IsAncestor(ctx context.Context, a, b string) (bool, error) {
 		if err != nil {
 			return false, fmt.Errorf("is ancestor: %w", err)
 		}
-		for _, p := range c.parents {
+		for _, p := range c.Parents {
 			if !seen[p] {
 				seen[p] = true
 				queue = append(queue, p)
@@ -131,7 +131,7 @@ func (s *Store) ancestors(ctx context.Context, id plumbing.Hash, walk func(plumb
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range c.parents {
+		for _, p := range c.Parents {
 			if !seen[p] {
 				seen[p] = true
 				queue = append(queue, p)

@@ -108,28 +108,3 @@ func BenchmarkGitCLICommit(b *testing.B) {
 	b.StopTimer()
 	reportMedian(b, times)
 }
-
-// BenchmarkIndex_Rewrite reads the index of a 10,000-note checkout,
-// replaces one entry and encodes it again, without the file system writes.
-func BenchmarkIndex_Rewrite(b *testing.B) {
-	dir, picks := benchRepo(b)
-	name := filepath.Join(dir, ".git", "index")
-	data, err := os.ReadFile(name)
-	if err != nil {
-		b.Fatal(err)
-	}
-	fi, err := os.Lstat(filepath.Join(dir, picks[0]))
-	if err != nil {
-		b.Fatal(err)
-	}
-	c := &change{path: picks[0], parts: strings.Split(picks[0], "/"), mode: modeFile}
-	b.SetBytes(int64(len(data)))
-	var out []byte
-	for b.Loop() {
-		ix, err := parseIndex(data)
-		if err != nil {
-			b.Fatal(err)
-		}
-		out = ix.rewrite([]written{{c: c, fi: fi}}, out)
-	}
-}

@@ -4,9 +4,10 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/wikid/wikid/internal/wiki"
-
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 // ReadBlob returns the content of a blob by its full hex id. An id that is
@@ -18,7 +19,7 @@ func (s *Store) ReadBlob(ctx context.Context, blob string) ([]byte, error) {
 	if err := s.check(ctx); err != nil {
 		return nil, err
 	}
-	id, ok := parseHex(blob)
+	id, ok := gitformat.ParseHex(blob)
 	if !ok {
 		return nil, wiki.Errorf(wiki.CodeNotFound, "%q is not a blob id", blob)
 	}

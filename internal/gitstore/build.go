@@ -3,12 +3,12 @@ package gitstore
 import (
 	"io/fs"
 	"slices"
-	"sort"
 	"strings"
 
-	"github.com/wikid/wikid/internal/wiki"
-
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 // change is one file of a commit request, resolved against the parent tree.
@@ -17,9 +17,9 @@ type change struct {
 	parts   []string
 	delete  bool
 	content []byte
-	mode    uint32        // mode of the new file
-	blob    plumbing.Hash // id of the new content; zero for a delete
-	old     treeEntry     // the file in the parent, if hadOld
+	mode    uint32              // mode of the new file
+	blob    plumbing.Hash       // id of the new content; zero for a delete
+	old     gitformat.TreeEntry // the file in the parent, if hadOld
 	hadOld  bool
 	// In a checkout, the file on disk as the worktree check found it (the
 	// parent's content, or the new one), to put back if the commit is
@@ -34,7 +34,7 @@ type change struct {
 type newTree struct {
 	id      plumbing.Hash
 	content []byte
-	entries []treeEntry
+	entries []gitformat.TreeEntry
 }
 
 // buildTree returns the id of tree id with the changes applied; changes are
@@ -60,7 +60,7 @@ func (s *Store) buildTree(id plumbing.Hash, depth int, changes []*change, out *[
 			}
 			below[name] = append(below[name], c)
 		case c.delete:
-			i, ok := search(entries, name, modeFile)
+			i, ok := gitformat.Search(entries, name, gitformat.ModeFile)
 			if !ok {
 				return plumbing.ZeroHash, wiki.Errorf(wiki.CodeNotFound, "delete %q: no such file in the parent commit", c.path)
 			}
@@ -70,14 +70,14 @@ func (s *Store) buildTree(id plumbing.Hash, depth int, changes []*change, out *[
 		}
 	}
 	for _, name := range folders {
-		if _, ok := search(entries, name, modeFile); ok {
+		if _, ok := gitformat.Search(entries, name, gitformat.ModeFile); ok {
 			return plumbing.ZeroHash, wiki.Errorf(wiki.CodeInvalidPath,
 				"cannot write %q: %q is a file", below[name][0].path, strings.Join(below[name][0].parts[:depth+1], "/"))
 		}
-		i, ok := search(entries, name, modeTree)
+		i, ok := gitformat.Search(entries, name, gitformat.ModeTree)
 		var sub plumbing.Hash
 		if ok {
-			sub = entries[i].id
+			sub = entries[i].ID
 		}
 		nid, err := s.buildTree(sub, depth+1, below[name], out)
 		if err != nil {
@@ -88,18 +88,18 @@ func (s *Store) buildTree(id plumbing.Hash, depth int, changes []*change, out *[
 			entries = slices.Delete(entries, i, i+1)
 		case nid.IsZero():
 		case ok:
-			entries[i].id = nid
+			entries[i].ID = nid
 		default:
-			entries = slices.Insert(entries, i, treeEntry{name: name, mode: modeTree, id: nid})
+			entries = slices.Insert(entries, i, gitformat.TreeEntry{Name: name, Mode: gitformat.ModeTree, ID: nid})
 		}
 	}
 	for _, c := range writes {
 		name := c.parts[depth]
-		if _, ok := search(entries, name, modeTree); ok {
+		if _, ok := gitformat.Search(entries, name, gitformat.ModeTree); ok {
 			return plumbing.ZeroHash, wiki.Errorf(wiki.CodeInvalidPath, "cannot write %q: it is a folder", c.path)
 		}
-		e := treeEntry{name: name, mode: c.mode, id: c.blob}
-		if i, ok := search(entries, name, modeFile); ok {
+		e := gitformat.TreeEntry{Name: name, Mode: c.mode, ID: c.blob}
+		if i, ok := gitformat.Search(entries, name, gitformat.ModeFile); ok {
 			entries[i] = e
 		} else {
 			entries = slices.Insert(entries, i, e)
@@ -108,22 +108,11 @@ func (s *Store) buildTree(id plumbing.Hash, depth int, changes []*change, out *[
 	if len(entries) == 0 {
 		return plumbing.ZeroHash, nil
 	}
-	b := encodeTree(entries)
-	nid := hashObject(plumbing.TreeObject, b)
+	b := gitformat.EncodeTree(entries)
+	nid := gitformat.HashObject(plumbing.TreeObject, b)
 	if nid == id {
 		return id, nil
 	}
 	*out = append(*out, newTree{id: nid, content: b, entries: entries})
 	return nid, nil
-}
-
-// search finds the entry called name of the given kind (tree or not) in
-// entries, which are in git's order; if there is none it returns where one
-// would be inserted.
-func search(entries []treeEntry, name string, mode uint32) (int, bool) {
-	i := sort.Search(len(entries), func(i int) bool {
-		return compareEntries(entries[i].name, entries[i].mode, name, mode) >= 0
-	})
-	ok := i < len(entries) && entries[i].name == name && isTreeMode(entries[i].mode) == isTreeMode(mode)
-	return i, ok
 }

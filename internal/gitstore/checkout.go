@@ -12,6 +12,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/gitindex"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -73,7 +75,7 @@ type indexBackup struct {
 // (ix, read under index.lock; nil if there is none) rewritten and renamed
 // over the old one. On error it puts back what it changed and returns the
 // error.
-func (s *Store) updateCheckout(ix *index, parent plumbing.Hash, changes []*change) (*checkoutUpdate, error) {
+func (s *Store) updateCheckout(ix *gitindex.File, parent plumbing.Hash, changes []*change) (*checkoutUpdate, error) {
 	u := &checkoutUpdate{s: s}
 	err := u.stage(changes)
 	var done []written
@@ -146,6 +148,15 @@ type written struct {
 	fi os.FileInfo // nil for a delete
 }
 
+// indexUpdates returns the index entries of the paths written.
+func indexUpdates(done []written) []gitindex.Update {
+	out := make([]gitindex.Update, len(done))
+	for i, w := range done {
+		out[i] = gitindex.Update{Path: w.c.path, Delete: w.c.delete, Mode: w.c.mode, ID: w.c.blob, Stat: w.fi}
+	}
+	return out
+}
+
 // apply removes the deleted files (and the folders they leave empty), then
 // renames the new files into place and stats them for the index. It stops
 // at the first error.
@@ -201,32 +212,32 @@ func (u *checkoutUpdate) apply() ([]written, error) {
 // commit, whose files are the whole tree; otherwise the index stays missing
 // (git status shows every file of HEAD as deleted from the index and
 // untracked there, before and after).
-func (u *checkoutUpdate) writeIndex(ix *index, parent plumbing.Hash, done []written) error {
+func (u *checkoutUpdate) writeIndex(ix *gitindex.File, parent plumbing.Hash, done []written) error {
 	s := u.s
 	if ix == nil && !parent.IsZero() {
 		return nil
 	}
 	backup := &indexBackup{}
 	if ix == nil {
-		ix = &index{version: 2}
+		ix = gitindex.New()
 	} else {
-		backup.existed, backup.perm, backup.mtime = true, ix.perm, ix.mtime
+		backup.existed, backup.perm, backup.mtime = true, ix.Perm(), ix.ModTime()
 	}
 	skip := make(map[string]bool, len(done))
 	for _, w := range done {
 		skip[w.c.path] = true
 	}
-	ix.smudgeRacy(s.workTree, skip)
+	ix.SmudgeRacy(s.workTree, skip)
 	if backup.existed {
 		link := filepath.Join(s.gitDir, ".wikid-"+s.tag+"-index.tmp")
 		if os.Link(s.indexPath(), link) == nil {
 			backup.link = link
 		}
 	}
-	backup.content = ix.file()
-	s.indexOut = ix.rewrite(done, s.indexOut)
-	if ix.buf != nil {
-		s.indexIn = ix.buf
+	backup.content = ix.Bytes()
+	s.indexOut = ix.Rewrite(indexUpdates(done), s.indexOut)
+	if b := ix.Buffer(); b != nil {
+		s.indexIn = b
 	}
 	if err := s.replaceFile(s.indexPath(), s.indexOut, 0o666, nil); err != nil {
 		if backup.link != "" {
@@ -366,7 +377,7 @@ func isDir(path string) bool {
 
 // gitPerm is the permissions git gives a file of mode (before the umask).
 func gitPerm(mode uint32) fs.FileMode {
-	if mode == modeExec {
+	if mode == gitformat.ModeExec {
 		return 0o777
 	}
 	return 0o666

@@ -5,6 +5,9 @@ import (
 	"fmt"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/gitindex"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -35,18 +38,18 @@ func (s *Store) CheckWorktree(ctx context.Context, parent string, files []wiki.F
 		}
 		c := &change{path: f.Path, parts: parts, delete: f.Delete, content: f.Content}
 		if !f.Delete {
-			c.blob = hashObject(plumbing.BlobObject, f.Content)
+			c.blob = gitformat.HashObject(plumbing.BlobObject, f.Content)
 		}
 		old, ok, err := s.lookup(root, parts)
 		if err != nil {
 			return fmt.Errorf("check worktree: %w", err)
 		}
-		if ok && isRegularMode(old.mode) {
+		if ok && gitformat.IsRegularMode(old.Mode) {
 			c.old, c.hadOld = old, true
 		}
 		changes = append(changes, c)
 	}
-	ix, err := readIndex(s.indexPath(), nil)
+	ix, err := gitindex.Read(s.indexPath(), nil)
 	if err != nil {
 		return fmt.Errorf("check worktree: %w", err)
 	}

@@ -8,6 +8,9 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/gitindex"
+	"github.com/wikid/wikid/internal/gitstore/objdir"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -121,12 +124,12 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (id string, 
 	if err := checkHead(head, req.Branch, req.Parent); err != nil {
 		return "", err
 	}
-	var ix *index
+	var ix *gitindex.File
 	if s.workTree != "" {
-		if ix, err = readIndex(s.indexPath(), s.indexIn); err != nil {
+		if ix, err = gitindex.Read(s.indexPath(), s.indexIn); err != nil {
 			return "", fmt.Errorf("commit: %w", err)
 		}
-		if err := ix.unsupported(); err != nil {
+		if err := unwritableIndex(ix); err != nil {
 			return "", fmt.Errorf("commit: %w", err)
 		}
 		if err := s.checkFiles(changes, ix); err != nil {
@@ -152,7 +155,7 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (id string, 
 	if testHookBeforeMoveRef != nil {
 		testHookBeforeMoveRef()
 	}
-	entry := reflogEntry{who: req.Committer, message: reflogMessage(req.Message, parent.IsZero())}
+	entry := reflogEntry{who: req.Committer, message: gitformat.ReflogMessage(req.Message, parent.IsZero())}
 	if err := s.moveRef(ctx, head.Branch, parent, obj.id, entry); err != nil {
 		if co != nil {
 			if rerr := co.rollback(); rerr != nil {
@@ -167,11 +170,7 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (id string, 
 	}
 	s.crashPoint("ref moved")
 	if obj.commit != nil {
-		parents := parentList(parent)
-		for _, id := range req.Merged {
-			parents = append(parents, plumbing.NewHash(id))
-		}
-		s.commits.put(obj.id, &commitInfo{tree: obj.tree, parents: parents})
+		s.commits.put(obj.id, &gitformat.Commit{Tree: obj.tree, Parents: commitParents(parent, req.Merged)})
 	}
 	s.log.Debug("commit", "id", obj.id.String(), "files", len(changes), "took", time.Since(start))
 	return obj.id.String(), nil
@@ -199,7 +198,7 @@ func journalPaths(changes []*change) []journalPath {
 	for i, c := range changes {
 		out[i].Path = c.path
 		if c.hadOld {
-			out[i].Old = c.old.id.String()
+			out[i].Old = c.old.ID.String()
 		}
 		if !c.delete {
 			out[i].New = c.blob.String()
@@ -223,6 +222,9 @@ func (s *Store) crashPoint(point string) {
 // checkout was updated and before the branch is moved. Only tests set it.
 var testHookBeforeMoveRef func()
 
+// objectsDir is the repository's object folder.
+func (s *Store) objectsDir() string { return filepath.Join(s.commonDir, "objects") }
+
 // indexPath is the checkout's index file.
 func (s *Store) indexPath() string { return filepath.Join(s.gitDir, "index") }
 
@@ -245,40 +247,48 @@ func (s *Store) buildObjects(parent, root plumbing.Hash, changes []*change, req 
 		}
 	}
 	if isEmptyTree(o.tree) {
-		o.trees = append(o.trees, newTree{id: emptyTree})
-		o.tree = emptyTree
+		o.trees = append(o.trees, newTree{id: gitformat.EmptyTree})
+		o.tree = gitformat.EmptyTree
 	}
-	o.commit = encodeCommit(o.tree, parent, req)
-	o.id = hashObject(plumbing.CommitObject, o.commit)
+	o.commit = gitformat.EncodeCommit(o.tree, commitParents(parent, req.Merged), gitformat.Signature(req.Author),
+		gitformat.Signature(req.Committer), req.Message)
+	o.id = gitformat.HashObject(plumbing.CommitObject, o.commit)
 	return o, nil
 }
 
-// writeObjects writes the new blobs, the trees and the commit.
+// writeObjects writes the new blobs, the trees and the commit, as loose
+// objects.
 func (s *Store) writeObjects(changes []*change, o *commitObjects) error {
 	for _, c := range changes {
-		if c.delete || (c.hadOld && c.old.id == c.blob) {
+		if c.delete || (c.hadOld && c.old.ID == c.blob) {
 			continue
 		}
-		if err := s.writeObject(plumbing.BlobObject, c.blob, c.content); err != nil {
+		if err := objdir.WriteLoose(s.objectsDir(), plumbing.BlobObject, c.blob, c.content, s.tag); err != nil {
 			return err
 		}
 	}
 	for _, t := range o.trees {
-		if err := s.writeObject(plumbing.TreeObject, t.id, t.content); err != nil {
+		if err := objdir.WriteLoose(s.objectsDir(), plumbing.TreeObject, t.id, t.content, s.tag); err != nil {
 			return err
 		}
 		if t.entries != nil {
 			s.trees.put(t.id, &tree{entries: t.entries})
 		}
 	}
-	return s.writeObject(plumbing.CommitObject, o.id, o.commit)
+	return objdir.WriteLoose(s.objectsDir(), plumbing.CommitObject, o.id, o.commit, s.tag)
 }
 
-func parentList(parent plumbing.Hash) []plumbing.Hash {
-	if parent.IsZero() {
-		return nil
+// commitParents lists the parents of a commit on parent (zero: none) that
+// merges the commits merged.
+func commitParents(parent plumbing.Hash, merged []string) []plumbing.Hash {
+	var parents []plumbing.Hash
+	if !parent.IsZero() {
+		parents = append(parents, parent)
 	}
-	return []plumbing.Hash{parent}
+	for _, id := range merged {
+		parents = append(parents, plumbing.NewHash(id))
+	}
+	return parents
 }
 
 // setNewBlobs sets NewBlob of every change to write to its blob id, for the
@@ -307,8 +317,8 @@ func (s *Store) fastForward(ctx context.Context, obj *commitObjects, parent plum
 	if err != nil {
 		return fmt.Errorf("fast-forward to %s: %w", describeID(id), err)
 	}
-	if c.tree != obj.tree {
-		return fmt.Errorf("fast-forward to %s: the changes give tree %s, not the commit's %s", describeID(id), obj.tree, c.tree)
+	if c.Tree != obj.tree {
+		return fmt.Errorf("fast-forward to %s: the changes give tree %s, not the commit's %s", describeID(id), obj.tree, c.Tree)
 	}
 	if !parent.IsZero() {
 		ok, err := s.IsAncestor(ctx, parent.String(), target)

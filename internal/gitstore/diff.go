@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -63,7 +64,7 @@ func (s *Store) diffTrees(ctx context.Context, prefix string, a, b plumbing.Hash
 			c = -1
 		default:
 			ea, eb := ta.entries[i], tb.entries[j]
-			c = compareEntries(ea.name, ea.mode, eb.name, eb.mode)
+			c = gitformat.CompareEntries(ea.Name, ea.Mode, eb.Name, eb.Mode)
 		}
 		switch {
 		case c < 0:
@@ -79,7 +80,7 @@ func (s *Store) diffTrees(ctx context.Context, prefix string, a, b plumbing.Hash
 		default:
 			ea, eb := &ta.entries[i], &tb.entries[j]
 			i, j = i+1, j+1
-			if ea.id == eb.id && isTreeMode(ea.mode) == isTreeMode(eb.mode) && isRegularMode(ea.mode) == isRegularMode(eb.mode) {
+			if ea.ID == eb.ID && gitformat.IsTreeMode(ea.Mode) == gitformat.IsTreeMode(eb.Mode) && gitformat.IsRegularMode(ea.Mode) == gitformat.IsRegularMode(eb.Mode) {
 				continue // the same file or subtree
 			}
 			if err := s.diffEntry(ctx, prefix, ea, eb, out); err != nil {
@@ -91,26 +92,26 @@ func (s *Store) diffTrees(ctx context.Context, prefix string, a, b plumbing.Hash
 }
 
 // diffEntry compares one entry present in a, b or both (same name and kind).
-func (s *Store) diffEntry(ctx context.Context, prefix string, ea, eb *treeEntry, out *[]wiki.FileChange) error {
+func (s *Store) diffEntry(ctx context.Context, prefix string, ea, eb *gitformat.TreeEntry, out *[]wiki.FileChange) error {
 	var name string
 	var treeA, treeB plumbing.Hash
 	var blobA, blobB string
 	if ea != nil {
-		name = ea.name
+		name = ea.Name
 		switch {
-		case isTreeMode(ea.mode):
-			treeA = emptyTreeOr(ea.id)
-		case isRegularMode(ea.mode):
-			blobA = ea.id.String()
+		case gitformat.IsTreeMode(ea.Mode):
+			treeA = emptyTreeOr(ea.ID)
+		case gitformat.IsRegularMode(ea.Mode):
+			blobA = ea.ID.String()
 		}
 	}
 	if eb != nil {
-		name = eb.name
+		name = eb.Name
 		switch {
-		case isTreeMode(eb.mode):
-			treeB = emptyTreeOr(eb.id)
-		case isRegularMode(eb.mode):
-			blobB = eb.id.String()
+		case gitformat.IsTreeMode(eb.Mode):
+			treeB = emptyTreeOr(eb.ID)
+		case gitformat.IsRegularMode(eb.Mode):
+			blobB = eb.ID.String()
 		}
 	}
 	p := path.Join(prefix, name)
@@ -123,11 +124,11 @@ func (s *Store) diffEntry(ctx context.Context, prefix string, ea, eb *treeEntry,
 	return nil
 }
 
-func isEmptyTree(id plumbing.Hash) bool { return id.IsZero() || id == emptyTree }
+func isEmptyTree(id plumbing.Hash) bool { return id.IsZero() || id == gitformat.EmptyTree }
 
 func emptyTreeOr(id plumbing.Hash) plumbing.Hash {
 	if id.IsZero() {
-		return emptyTree
+		return gitformat.EmptyTree
 	}
 	return id
 }

@@ -1,5 +1,13 @@
 // Package gitstore is the git repository behind a wiki, and the only package
-// that imports go-git. Store satisfies wiki.Store.
+// that imports go-git, with the packages under it. Store satisfies
+// wiki.Store.
+//
+// What needs no Store lives in those packages: gitformat (git's object,
+// ref, reflog and revision formats), gitindex (the index file), objdir
+// (loose objects, objects by short id), gitdir (finding a repository, its
+// config, the author's identity) and gitnotes (git notes, through the git
+// command). Package procid tells whether a lock's process still runs, and
+// package noreplace renames a file without replacing one someone made.
 //
 // # Reading
 //
@@ -32,10 +40,9 @@
 // and renamed into place (deleted files removed), the index rewritten to a
 // temporary file in the git directory and renamed over .git/index (atomic
 // for readers: index.lock serves only as the mutex, and is removed at the
-// end), and only then is the branch moved. The index is rewritten by copying
-// the runs of untouched entries from the file read, so a commit costs one
-// pass over the file plus its checksum, not a decode and encode of every
-// entry.
+// end), and only then is the branch moved. The index is rewritten by
+// package gitindex, which copies the runs of untouched entries from the
+// file read.
 //
 // The index goes first because of how `git commit` reads: HEAD, then the
 // index without the lock, and only then does it take index.lock and build
@@ -96,9 +103,9 @@
 //
 // Before it takes a lock, Commit records the commit in a journal,
 // <gitdir>/wikid/txn/<pid>-<start>-<tag>.json, synced: the process (its
-// pid and, on Linux, its start time from /proc, so that a reused pid is not
-// taken for it), the branch, the parent, the new commit and the checkout
-// files it will touch with their blob ids before and after. Its index.lock
+// procid.ID, which a process given the same pid later does not have), the
+// branch, the parent, the new commit and the checkout files it will touch
+// with their blob ids before and after. Its index.lock
 // is created by a hard link from a temporary file that already holds "wikid
 // <journal name>", and its ref lock the same way holding the new commit, so
 // that a lock never exists without the content that proves whose it is.
@@ -131,10 +138,8 @@
 // The worktree is compared byte for byte with the blobs: clean/smudge
 // filters and end-of-line conversion are not applied. Split indexes
 // (core.splitIndex) and sparse indexes are refused before anything is
-// written; sparse checkouts are not supported. Index extensions other than
-// the cache tree (TREE, invalidated along the touched paths) and resolve-undo
-// (REUC, kept) are dropped when the index is rewritten; git recreates the
-// untracked cache and the fsmonitor data when it needs them. A checkout whose
+// written; sparse checkouts are not supported. What a rewrite keeps of the
+// index's extensions is told in package gitindex. A checkout whose
 // index is missing gets a new index only on its first commit (the whole tree
 // is the change); otherwise the index stays missing. The reftable ref
 // backend and sha256 repositories are refused by Open; version 1 pack

@@ -3,6 +3,7 @@ package gitstore
 import (
 	"errors"
 
+	"github.com/wikid/wikid/internal/gitstore/gitdir"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -17,7 +18,7 @@ var ErrClosed = errors.New("store is closed")
 
 // ErrNoRepository is returned by Open when there is no git repository at or
 // above the path.
-var ErrNoRepository = errors.New("no git repository")
+var ErrNoRepository = gitdir.ErrNoRepository
 
 // errNotPutBack is wrapped, with the errors of the rollback, in the error
 // returned when a commit failed after it had changed the checkout and could

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/wikid/wikid/internal/procid"
 )
 
 // A journal records a commit in progress, so that a process killed in the
@@ -26,7 +28,7 @@ import (
 // recover one transaction at once, and one that is killed while recovering
 // leaves a claim the next process takes over.
 type journal struct {
-	Host   string        `json:"host"`             // where the pid means something (selfHost)
+	Host   string        `json:"host"`             // where the pid means something (procid.Host)
 	Branch string        `json:"branch"`           // the ref moved, "refs/heads/main"
 	Parent string        `json:"parent,omitempty"` // the commit it was at; "" on an unborn branch
 	Commit string        `json:"commit"`           // the new commit
@@ -34,8 +36,11 @@ type journal struct {
 
 	name  string // <pid>-<start>-<tag>
 	tag   string
-	file  string // where it is stored now
-	owner procID // the process that writes or recovers it
+	file  string    // where it is stored now
+	owner procid.ID // the process that writes or recovers it
+	// elsewhere is set for a journal of another host or pid namespace,
+	// whose pid names a process this one cannot see.
+	elsewhere bool
 }
 
 // journalPath is one touched file: its blob before and after the commit
@@ -58,6 +63,11 @@ func newTag() string {
 	return hex.EncodeToString(b[:])
 }
 
+// alive reports whether the journal's process may still run: it runs, or
+// it is elsewhere, or whether it runs cannot be told. A transaction is only
+// rolled back when its process is known to be gone.
+func (j *journal) alive() bool { return j.elsewhere || j.owner.Alive() }
+
 // indexLockContent is what this transaction's index.lock holds.
 func (j *journal) indexLockContent() []byte { return []byte("wikid " + j.name + "\n") }
 
@@ -69,8 +79,8 @@ func (j *journal) refLockContent() []byte { return []byte(j.Commit + "\n") }
 // returns.
 func (s *Store) writeJournal(j *journal) error {
 	j.tag = newTag()
-	j.owner, j.Host = self, selfHost
-	j.name = self.String() + "-" + j.tag
+	j.owner, j.Host = procid.Self(), procid.Host()
+	j.name = j.owner.String() + "-" + j.tag
 	b, err := json.Marshal(j)
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
@@ -122,15 +132,15 @@ func (s *Store) journals() []*journal {
 		if len(parts) != 3 {
 			continue
 		}
-		owner, ok := parseProcID(parts[0] + "-" + parts[1])
-		if !ok {
+		owner, err := procid.Parse(parts[0] + "-" + parts[1])
+		if err != nil {
 			continue
 		}
 		if claim != "" {
 			// Only a claim, <name>.json.recovering-<pid>-<start>, follows
 			// the name; anything else is no journal.
 			rest, claimed := strings.CutPrefix(claim, recoveringSuffix)
-			if owner, ok = parseProcID(rest); !claimed || !ok {
+			if owner, err = procid.Parse(rest); !claimed || err != nil {
 				continue
 			}
 		}
@@ -138,9 +148,7 @@ func (s *Store) journals() []*journal {
 		if b, err := os.ReadFile(j.file); err == nil {
 			json.Unmarshal(b, j)
 		}
-		if claim == "" && j.Host != "" && j.Host != selfHost {
-			j.owner.elsewhere = true
-		}
+		j.elsewhere = claim == "" && j.Host != "" && j.Host != procid.Host()
 		out = append(out, j)
 	}
 	return out
@@ -149,11 +157,12 @@ func (s *Store) journals() []*journal {
 // claim renames a journal to say that this process recovers it. It
 // reports false when another process claimed it first.
 func (s *Store) claim(j *journal) bool {
+	self := procid.Self()
 	to := filepath.Join(s.txnDir(), j.name+".json"+recoveringSuffix+self.String())
 	if err := os.Rename(j.file, to); err != nil {
 		return false
 	}
-	j.file, j.owner = to, self
+	j.file, j.owner, j.elsewhere = to, self, false
 	return true
 }
 

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/wikid/wikid/internal/procid"
 )
 
 // TestStore_journals lists the journals among the files of the journal
@@ -37,13 +39,13 @@ func TestStore_journals(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := map[string]procID{}
+	got := map[string]procid.ID{}
 	for _, j := range s.journals() {
 		got[j.name] = j.owner
 	}
-	want := map[string]procID{
-		"12-34-aa": {pid: 12, start: 34},
-		"12-34-bb": {pid: 56, start: 78},
+	want := map[string]procid.ID{
+		"12-34-aa": {PID: 12, Start: 34},
+		"12-34-bb": {PID: 56, Start: 78},
 	}
 	if len(got) != len(want) {
 		t.Errorf("journals %v, want %v", got, want)

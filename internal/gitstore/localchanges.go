@@ -11,11 +11,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/gitindex"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -51,7 +52,7 @@ func (s *Store) CheckoutChange(ctx context.Context, commit, file string) (string
 		if err != nil {
 			return "", fmt.Errorf("check %s: %w", file, err)
 		}
-		if ok && isRegularMode(old.mode) {
+		if ok && gitformat.IsRegularMode(old.Mode) {
 			c.old, c.hadOld = old, true
 		}
 	}
@@ -81,9 +82,9 @@ func (s *Store) LocalChanges(ctx context.Context, commit string, keep func(file 
 	if err != nil {
 		return lc, fmt.Errorf("local changes: %w", err)
 	}
-	sc := &scan{s: s, keep: keep, head: map[string]treeEntry{}, dirs: map[string]bool{}, budget: maxScanEntries}
+	sc := &scan{s: s, keep: keep, head: map[string]gitformat.TreeEntry{}, dirs: map[string]bool{}, budget: maxScanEntries}
 	if !root.IsZero() {
-		err := s.walk(root, "", func(p string, e treeEntry) {
+		err := s.walk(root, "", func(p string, e gitformat.TreeEntry) {
 			if !keep(p) || hasDotSegment(p) {
 				return
 			}
@@ -96,7 +97,7 @@ func (s *Store) LocalChanges(ctx context.Context, commit string, keep func(file 
 			return lc, fmt.Errorf("local changes: %w", err)
 		}
 	}
-	if sc.ix, err = readIndex(s.indexPath(), nil); err != nil {
+	if sc.ix, err = gitindex.Read(s.indexPath(), nil); err != nil {
 		return lc, fmt.Errorf("local changes: %w", err)
 	}
 	sc.seen = make(map[string]bool, len(sc.head))
@@ -126,10 +127,10 @@ var errScanBound = errors.New("scan bound reached")
 type scan struct {
 	s    *Store
 	keep func(string) bool
-	head map[string]treeEntry // the kept files at the commit
-	dirs map[string]bool      // the folders holding them
-	ix   *index               // nil without an index file
-	seen map[string]bool      // files of head found on disk
+	head map[string]gitformat.TreeEntry // the kept files at the commit
+	dirs map[string]bool                // the folders holding them
+	ix   *gitindex.File                 // nil without an index file
+	seen map[string]bool                // files of head found on disk
 
 	budget              int
 	modified, untracked []string
@@ -189,39 +190,20 @@ func (sc *scan) dir(ctx context.Context, rel string, parts []string, ps []gitign
 }
 
 // differs reports whether the file on disk lacks the content te has.
-func (sc *scan) differs(p, full string, te treeEntry) bool {
+func (sc *scan) differs(p, full string, te gitformat.TreeEntry) bool {
 	if sc.ix != nil {
-		if lo, hi := sc.ix.find(p); hi-lo == 1 {
-			meta := sc.ix.meta(sc.ix.entries[lo])
-			if metaStage(meta) == 0 && metaID(meta) == te.id {
-				fi, err := os.Lstat(full)
-				if err != nil {
-					return true
-				}
-				if statClean(meta, fi, sc.ix.mtime) {
-					return false
-				}
+		if e, n := sc.ix.Lookup(p); n == 1 && e.Stage() == 0 && e.ID() == te.ID {
+			fi, err := os.Lstat(full)
+			if err != nil {
+				return true
+			}
+			if sc.ix.StatClean(e, fi) {
+				return false
 			}
 		}
 	}
 	b, err := os.ReadFile(full)
-	return err != nil || hashObject(plumbing.BlobObject, b) != te.id
-}
-
-// statClean reports whether a file's stat data match its index entry's, and
-// the file was not changed in the same second as the index was written or
-// later (racily clean: its content must be compared).
-func statClean(meta []byte, fi os.FileInfo, indexTime time.Time) bool {
-	st := statData(fi)
-	for i, v := range st {
-		if i == fieldMode {
-			continue // git normalizes the mode it stores
-		}
-		if metaField(meta, i) != v {
-			return false
-		}
-	}
-	return indexTime.IsZero() || int64(st[fieldMtime]) < indexTime.Unix()
+	return err != nil || gitformat.HashObject(plumbing.BlobObject, b) != te.ID
 }
 
 // readIgnoreFile reads the patterns of a .gitignore or exclude file that

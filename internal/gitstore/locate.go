@@ -3,6 +3,7 @@ package gitstore
 import (
 	"path/filepath"
 
+	"github.com/wikid/wikid/internal/gitstore/gitdir"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -11,11 +12,11 @@ import (
 // (per linked worktree), whichever folder inside it path names. It reads
 // nothing but the layout, so it is cheap enough to run before every command.
 func Locate(path string) (string, error) {
-	l, err := discover(path)
+	l, err := gitdir.Discover(path)
 	if err != nil {
 		return "", err
 	}
-	dir, err := filepath.EvalSymlinks(l.gitDir)
+	dir, err := filepath.EvalSymlinks(l.GitDir)
 	if err != nil {
 		return "", err
 	}
@@ -25,9 +26,9 @@ func Locate(path string) (string, error) {
 // UserIdentityAt is UserIdentity for the repository containing path,
 // without opening it.
 func UserIdentityAt(path string, getenv func(string) string) (wiki.Identity, error) {
-	l, err := discover(path)
+	l, err := gitdir.Discover(path)
 	if err != nil {
 		return wiki.Identity{}, err
 	}
-	return userIdentity(l.commonDir, getenv)
+	return userIdentity(l.CommonDir, getenv)
 }

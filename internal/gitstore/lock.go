@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -130,7 +131,7 @@ func (s *Store) lockOwner(path string) (lockOwner, *journal) {
 	js := s.journals()
 	for _, j := range js {
 		if bytes.Equal(head, j.indexLockContent()) || (j.Commit != "" && bytes.Equal(head, j.refLockContent())) {
-			if j.owner.alive() {
+			if j.alive() {
 				return ownerLive, j
 			}
 			return ownerDead, j
@@ -201,7 +202,7 @@ func (s *Store) Blocked(ctx context.Context) string {
 	if s.workTree != "" {
 		locks = append(locks, s.indexPath()+".lock")
 	}
-	if head, err := s.readHead(); err == nil && head.Branch != "" && checkRefName(head.Branch) == nil {
+	if head, err := s.readHead(); err == nil && head.Branch != "" && gitformat.CheckRefName(head.Branch) == nil {
 		locks = append(locks, s.headPath()+".lock", filepath.Join(s.commonDir, filepath.FromSlash(head.Branch))+".lock")
 	}
 	for _, l := range locks {

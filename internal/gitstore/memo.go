@@ -4,6 +4,8 @@ import (
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
 )
 
 // memo caches values derived from immutable objects, keyed by object id.
@@ -52,6 +54,6 @@ func (c *memo[V]) limit() int {
 
 type (
 	treeCache   = memo[*tree]
-	commitCache = memo[*commitInfo]
+	commitCache = memo[*gitformat.Commit]
 	sizeCache   = memo[int64]
 )

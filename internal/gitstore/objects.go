@@ -1,30 +1,14 @@
 package gitstore
 
 import (
-	"crypto/sha1"
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/wikid/wikid/internal/wiki"
 )
-
-// hashObject returns the git object id of content stored as type t.
-// crypto/sha1 gives the same ids as go-git's collision-detecting hash, faster.
-func hashObject(t plumbing.ObjectType, content []byte) plumbing.Hash {
-	h := sha1.New()
-	h.Write(t.Bytes())
-	h.Write([]byte{' '})
-	h.Write(strconv.AppendInt(nil, int64(len(content)), 10))
-	h.Write([]byte{0})
-	h.Write(content)
-	var id plumbing.Hash
-	h.Sum(id[:0])
-	return id
-}
 
 // readObject returns the type and content of an object. A missing object is
 // a *wiki.MissingObjectError.

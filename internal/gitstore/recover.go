@@ -12,6 +12,9 @@ import (
 	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/gitindex"
 )
 
 // recoverAll rolls back the journaled transactions of processes that are
@@ -19,7 +22,7 @@ import (
 // commit that meets the transaction's lock tries again or reports it.
 func (s *Store) recoverAll(ctx context.Context) {
 	for _, j := range s.journals() {
-		if j.owner.alive() {
+		if j.alive() {
 			continue
 		}
 		if err := s.recoverTxn(ctx, j); err != nil {
@@ -50,7 +53,7 @@ func (s *Store) recoverTxn(ctx context.Context, j *journal) error {
 		}
 	}
 	var refDir string
-	if j.Branch != "" && checkRefName(j.Branch) == nil {
+	if j.Branch != "" && gitformat.CheckRefName(j.Branch) == nil {
 		ref := filepath.Join(s.commonDir, filepath.FromSlash(j.Branch))
 		refDir = filepath.Dir(ref)
 		if j.Commit != "" && bytes.Equal(readHead(ref+".lock", 64), j.refLockContent()) {
@@ -103,7 +106,7 @@ func (s *Store) restorePaths(j *journal) error {
 	if err != nil {
 		return err
 	}
-	ix, err := readIndex(s.indexPath(), nil)
+	ix, err := gitindex.Read(s.indexPath(), nil)
 	if err != nil {
 		return err
 	}
@@ -117,12 +120,12 @@ func (s *Store) restorePaths(j *journal) error {
 		if err != nil {
 			return err
 		}
-		if inHead && !isRegularMode(e.mode) {
+		if inHead && !gitformat.IsRegularMode(e.Mode) {
 			continue
 		}
-		c := &change{path: p.Path, parts: parts, delete: !inHead, mode: modeFile}
+		c := &change{path: p.Path, parts: parts, delete: !inHead, mode: gitformat.ModeFile}
 		if inHead {
-			c.mode, c.blob = e.mode, e.id
+			c.mode, c.blob = e.Mode, e.ID
 		}
 		full := filepath.Join(s.workTree, filepath.FromSlash(p.Path))
 		s.returnAside(full, p.Old, p.New)
@@ -148,16 +151,16 @@ func (s *Store) restorePaths(j *journal) error {
 		if ix == nil {
 			continue
 		}
-		lo, hi := ix.find(p.Path)
-		if hi-lo > 1 || (hi > lo && metaStage(ix.meta(ix.entries[lo])) != 0) {
+		ie, n := ix.Lookup(p.Path)
+		if n > 1 || (n == 1 && ie.Stage() != 0) {
 			continue // unmerged: someone else's doing
 		}
 		var staged plumbing.Hash
-		if hi > lo {
-			staged = metaID(ix.meta(ix.entries[lo]))
+		if n == 1 {
+			staged = ie.ID()
 		}
-		indexClean := (hi > lo) == inHead && staged == c.blob
-		ours := (p.New != "" && hi > lo && staged.String() == p.New) || (p.New == "" && hi == lo && p.Old != "")
+		indexClean := (n == 1) == inHead && staged == c.blob
+		ours := (p.New != "" && n == 1 && staged.String() == p.New) || (p.New == "" && n == 0 && p.Old != "")
 		switch {
 		case indexClean && !rewritten, !indexClean && !ours:
 			continue
@@ -178,8 +181,8 @@ func (s *Store) restorePaths(j *journal) error {
 	for _, w := range done {
 		skip[w.c.path] = true
 	}
-	ix.smudgeRacy(s.workTree, skip)
-	if err := s.replaceFile(s.indexPath(), ix.rewrite(done, nil), 0o666, nil); err != nil {
+	ix.SmudgeRacy(s.workTree, skip)
+	if err := s.replaceFile(s.indexPath(), ix.Rewrite(indexUpdates(done), nil), 0o666, nil); err != nil {
 		return fmt.Errorf("write index: %w", err)
 	}
 	return nil
@@ -263,7 +266,7 @@ func (s *Store) removeTemps(j *journal, refDir string) {
 			s.removeEmptyFolders(d) // made for a new file that never got there
 		}
 	}
-	objects := filepath.Join(s.commonDir, "objects")
+	objects := s.objectsDir()
 	entries, err := os.ReadDir(objects)
 	if err != nil {
 		return

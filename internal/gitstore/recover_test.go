@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wikid/wikid/internal/wiki"
-
 	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/procid"
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 // crashPoints are the places of Commit where TestStore_Open_Recovers kills
@@ -296,15 +296,16 @@ func TestStore_Open_LeavesLiveTransactions(t *testing.T) {
 		t.Skip("tells a reused pid by its start time in /proc")
 	}
 	ctx := context.Background()
+	self := procid.Self()
 	for _, tc := range []struct {
 		name  string
-		owner procID
+		owner procid.ID
 		host  string
 		live  bool
 	}{
-		{"running", self, selfHost, true},
-		{"pid reused", procID{pid: self.pid, start: self.start + 1}, selfHost, false},
-		{"other host", procID{pid: self.pid, start: self.start + 1}, "elsewhere", true},
+		{"running", self, procid.Host(), true},
+		{"pid reused", procid.ID{PID: self.PID, Start: self.Start + 1}, procid.Host(), false},
+		{"other host", procid.ID{PID: self.PID, Start: self.Start + 1}, "elsewhere", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := seeded(t, crashSeed)

@@ -1,8 +1,6 @@
 package gitstore
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,10 +9,10 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -31,7 +29,7 @@ func (s *Store) readHead() (wiki.Head, error) {
 	content := strings.TrimSpace(string(b))
 	target, symbolic := strings.CutPrefix(content, "ref:")
 	if !symbolic {
-		id, ok := parseHex(content)
+		id, ok := gitformat.ParseHex(content)
 		if !ok {
 			return h, fmt.Errorf("read HEAD: %q is neither a ref nor a commit id", content)
 		}
@@ -55,7 +53,7 @@ func (s *Store) readHead() (wiki.Head, error) {
 // its line in packed-refs.
 func (s *Store) readRef(name string) (string, plumbing.Hash, bool, error) {
 	for range maxSymrefDepth {
-		if err := checkRefName(name); err != nil {
+		if err := gitformat.CheckRefName(name); err != nil {
 			return name, plumbing.ZeroHash, false, err
 		}
 		v, err := s.readLooseRef(name)
@@ -70,7 +68,7 @@ func (s *Store) readRef(name string) (string, plumbing.Hash, bool, error) {
 			name = strings.TrimSpace(target)
 			continue
 		}
-		id, ok := parseHex(v)
+		id, ok := gitformat.ParseHex(v)
 		if !ok {
 			return name, plumbing.ZeroHash, false, fmt.Errorf("ref %s: bad value %q", name, v)
 		}
@@ -108,35 +106,12 @@ func (s *Store) refPath(name string) string {
 // isDirErr reports whether err comes from reading a folder as a file.
 func isDirErr(err error) bool { return errors.Is(err, syscall.EISDIR) }
 
-// checkRefName refuses names that could escape the git directory or that git
-// would not accept.
-func checkRefName(name string) error {
-	bad := name == "" || strings.HasPrefix(name, "/") || strings.HasSuffix(name, "/") ||
-		strings.HasSuffix(name, ".lock") || strings.Contains(name, "..") ||
-		strings.Contains(name, "//") || strings.ContainsAny(name, "\\ ~^:?*[\x00\x7f") ||
-		strings.Contains(name, "@{")
-	for _, r := range name {
-		bad = bad || r < ' '
-	}
-	if bad {
-		return fmt.Errorf("bad ref name %q", name)
-	}
-	return nil
-}
-
 // packedRefs caches the parsed packed-refs file, reloading it when the file
 // changes.
 type packedRefs struct {
 	mu   sync.Mutex
-	key  fileKey
+	fi   os.FileInfo // of the file parsed
 	refs map[string]plumbing.Hash
-}
-
-// fileKey identifies a version of a file.
-type fileKey struct {
-	size  int64
-	mtime time.Time
-	ino   uint64
 }
 
 // lookup returns a ref's id from the packed-refs file at path.
@@ -145,41 +120,26 @@ func (p *packedRefs) lookup(path, name string) (plumbing.Hash, bool, error) {
 	defer p.mu.Unlock()
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		p.refs, p.key = nil, fileKey{}
+		p.refs, p.fi = nil, nil
 		return plumbing.ZeroHash, false, nil
 	}
 	if err != nil {
 		return plumbing.ZeroHash, false, fmt.Errorf("read packed-refs: %w", err)
 	}
-	key := fileKey{size: fi.Size(), mtime: fi.ModTime(), ino: inode(fi)}
-	if p.refs == nil || key != p.key {
+	if p.refs == nil || !sameVersion(p.fi, fi) {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			return plumbing.ZeroHash, false, fmt.Errorf("read packed-refs: %w", err)
 		}
-		p.refs = parsePackedRefs(b)
-		p.key = key
+		p.refs = gitformat.ParsePackedRefs(b)
+		p.fi = fi
 	}
 	id, ok := p.refs[name]
 	return id, ok, nil
 }
 
-// parsePackedRefs reads "<id> <name>" lines, skipping the header comment and
-// peeled "^<id>" lines.
-func parsePackedRefs(b []byte) map[string]plumbing.Hash {
-	refs := make(map[string]plumbing.Hash)
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || line[0] == '#' || line[0] == '^' {
-			continue
-		}
-		hex, name, ok := strings.Cut(line, " ")
-		id, valid := parseHex(hex)
-		if ok && valid {
-			refs[strings.TrimSpace(name)] = id
-		}
-	}
-	return refs
+// sameVersion reports whether two stats of a file show one version of it:
+// the same file (not another renamed over it), size and modification time.
+func sameVersion(a, b os.FileInfo) bool {
+	return a.Size() == b.Size() && a.ModTime().Equal(b.ModTime()) && os.SameFile(a, b)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -21,7 +22,7 @@ import (
 // wrapping wiki.ErrHeadMoved, after removing its lock, if the ref moved, and
 // one of code LOCKED if another process holds the lock too long.
 func (s *Store) moveRef(ctx context.Context, ref string, old, new plumbing.Hash, entry reflogEntry) error {
-	if err := checkRefName(ref); err != nil {
+	if err := gitformat.CheckRefName(ref); err != nil {
 		return err
 	}
 	target := filepath.Join(s.commonDir, filepath.FromSlash(ref))

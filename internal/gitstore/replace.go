@@ -14,6 +14,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
+	"github.com/wikid/wikid/internal/noreplace"
 	"github.com/wikid/wikid/internal/note"
 )
 
@@ -47,7 +49,7 @@ type fileState struct {
 
 // stateOf returns the state of content read from a file.
 func stateOf(content []byte) fileState {
-	return fileState{present: true, size: int64(len(content)), id: hashObject(plumbing.BlobObject, content)}
+	return fileState{present: true, size: int64(len(content)), id: gitformat.HashObject(plumbing.BlobObject, content)}
 }
 
 // holds reports whether the regular file at name has the state's content: a
@@ -60,7 +62,7 @@ func (st fileState) holds(name string) bool {
 		return false
 	}
 	b, err := os.ReadFile(name)
-	return err == nil && hashObject(plumbing.BlobObject, b) == st.id
+	return err == nil && gitformat.HashObject(plumbing.BlobObject, b) == st.id
 }
 
 // replaceChecked puts the file tmp (a temporary file in the same folder) at
@@ -91,7 +93,7 @@ func (s *Store) replaceChecked(full, tmp string, want fileState, kind string, ke
 		}
 		s.crashPoint("moved aside")
 		if !want.holds(aside) {
-			if err := renameNoReplace(aside, full); err != nil {
+			if err := noreplace.Rename(aside, full); err != nil {
 				// Saved again in the moment the file was aside.
 				return "", fmt.Errorf("%w; one of the two saves is kept as %s", errChanged, s.keepCopy(aside, full))
 			}
@@ -99,7 +101,7 @@ func (s *Store) replaceChecked(full, tmp string, want fileState, kind string, ke
 		}
 	}
 	if tmp != "" {
-		if err := renameNoReplace(tmp, full); err != nil {
+		if err := noreplace.Rename(tmp, full); err != nil {
 			if aside != "" {
 				s.drop(aside, full, want) // what the check saw: HEAD's content, or the new one
 			}
@@ -119,7 +121,7 @@ func (s *Store) replaceChecked(full, tmp string, want fileState, kind string, ke
 	// Written to since it was compared, through a descriptor opened before
 	// it was moved: what was saved is kept, back in place of a removed
 	// file, else beside the new one.
-	if tmp == "" && renameNoReplace(aside, full) == nil {
+	if tmp == "" && noreplace.Rename(aside, full) == nil {
 		return "", errChanged
 	}
 	copyName := s.keepCopy(aside, full)
@@ -207,7 +209,7 @@ func (s *Store) sweep(before time.Time) {
 		}
 		b, err := io.ReadAll(io.NewSectionReader(h.f, 0, 1<<40))
 		h.f.Close()
-		if err != nil || (int64(len(b)) == h.was.size && hashObject(plumbing.BlobObject, b) == h.was.id) {
+		if err != nil || (int64(len(b)) == h.was.size && gitformat.HashObject(plumbing.BlobObject, b) == h.was.id) {
 			continue
 		}
 		s.putLate(h, b)
@@ -230,7 +232,7 @@ func (s *Store) putLate(h heldFile, content []byte) {
 		if tmp, err = s.writeTemp(filepath.Dir(h.full), content, 0o666, false); err != nil {
 			return
 		}
-	} else if renameNoReplace(tmp, h.full) == nil {
+	} else if noreplace.Rename(tmp, h.full) == nil {
 		return
 	}
 	s.keepCopy(tmp, h.full)
@@ -245,7 +247,7 @@ func (s *Store) keepCopy(aside, full string) string {
 	now := time.Now()
 	for n := 1; n < 100; n++ {
 		copyName := note.ConflictCopy(name, now, "saved during a commit", n)
-		err := renameNoReplace(aside, filepath.Join(dir, copyName))
+		err := noreplace.Rename(aside, filepath.Join(dir, copyName))
 		if err == nil {
 			s.log.Warn("kept what someone saved during a commit beside the note, as a conflict copy", "file", full, "copy", copyName)
 			return copyName
@@ -289,10 +291,10 @@ func (s *Store) returnAside(full string, known ...string) {
 		if err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
-		if kind == asideOld && renameNoReplace(aside, full) == nil {
+		if kind == asideOld && noreplace.Rename(aside, full) == nil {
 			continue
 		}
-		if b, err := os.ReadFile(aside); err == nil && slices.Contains(known, hashObject(plumbing.BlobObject, b).String()) {
+		if b, err := os.ReadFile(aside); err == nil && slices.Contains(known, gitformat.HashObject(plumbing.BlobObject, b).String()) {
 			os.Remove(aside)
 			continue
 		}
@@ -313,20 +315,20 @@ func (s *Store) renameBack(full, aside string, ours, was fileState) error {
 		}
 		if was.holds(aside) { // removed since: the removal stands
 			s.hold(aside, full, was, fileState{})
-		} else if err := renameNoReplace(aside, full); err != nil {
+		} else if err := noreplace.Rename(aside, full); err != nil {
 			s.drop(aside, full, was)
 		}
 		return errChanged
 	}
 	if !ours.holds(mine) {
-		if err := renameNoReplace(mine, full); err != nil {
+		if err := noreplace.Rename(mine, full); err != nil {
 			s.keepCopy(mine, full)
 		}
 		s.drop(aside, full, was)
 		return errChanged
 	}
 	defer s.hold(mine, full, ours, was)
-	if err := renameNoReplace(aside, full); err != nil {
+	if err := noreplace.Rename(aside, full); err != nil {
 		s.drop(aside, full, was)
 		if errors.Is(err, fs.ErrExist) {
 			return errChanged // created since

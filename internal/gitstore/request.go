@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -74,26 +75,26 @@ func (s *Store) planChanges(root plumbing.Hash, files []wiki.FileChange) ([]*cha
 				return nil, err
 			}
 		}
-		c := &change{path: f.Path, parts: parts, delete: f.Delete, content: f.Content, mode: modeFile}
+		c := &change{path: f.Path, parts: parts, delete: f.Delete, content: f.Content, mode: gitformat.ModeFile}
 		old, ok, err := s.lookup(root, parts)
 		if err != nil {
 			return nil, fmt.Errorf("read %q in the parent: %w", f.Path, err)
 		}
 		switch {
-		case ok && isTreeMode(old.mode):
+		case ok && gitformat.IsTreeMode(old.Mode):
 			return nil, wiki.Errorf(wiki.CodeInvalidPath, "%q is a folder", f.Path)
-		case ok && !isRegularMode(old.mode):
+		case ok && !gitformat.IsRegularMode(old.Mode):
 			return nil, wiki.Errorf(wiki.CodeInvalidPath, "%q is a symlink or a submodule, not a file", f.Path)
 		case ok:
 			c.old, c.hadOld = old, true
-			if old.mode == modeExec {
-				c.mode = modeExec
+			if old.Mode == gitformat.ModeExec {
+				c.mode = gitformat.ModeExec
 			}
 		case f.Delete:
 			return nil, wiki.Errorf(wiki.CodeNotFound, "delete %q: no such file in the parent commit", f.Path)
 		}
 		if !f.Delete {
-			c.blob = hashObject(plumbing.BlobObject, f.Content)
+			c.blob = gitformat.HashObject(plumbing.BlobObject, f.Content)
 		}
 		changes = append(changes, c)
 	}
@@ -113,39 +114,11 @@ func (s *Store) checkFolders(root plumbing.Hash, parts []string, deleted map[str
 			return nil
 		}
 		folder := strings.Join(parts[:i], "/")
-		if !isTreeMode(e.mode) && !deleted[folder] {
+		if !gitformat.IsTreeMode(e.Mode) && !deleted[folder] {
 			return wiki.Errorf(wiki.CodeInvalidPath, "cannot write %q: %q is a file", strings.Join(parts, "/"), folder)
 		}
 	}
 	return nil
-}
-
-// encodeCommit returns a commit object; the message ends with a newline.
-func encodeCommit(tree plumbing.Hash, parent plumbing.Hash, req *wiki.CommitRequest) []byte {
-	b := make([]byte, 0, 256+len(req.Message))
-	b = append(b, "tree "...)
-	b = append(b, tree.String()...)
-	b = append(b, '\n')
-	if !parent.IsZero() {
-		b = append(b, "parent "...)
-		b = append(b, parent.String()...)
-		b = append(b, '\n')
-	}
-	for _, id := range req.Merged {
-		b = append(b, "parent "...)
-		b = append(b, id...)
-		b = append(b, '\n')
-	}
-	b = append(b, "author "...)
-	b = appendSignature(b, req.Author)
-	b = append(b, "\ncommitter "...)
-	b = appendSignature(b, req.Committer)
-	b = append(b, "\n\n"...)
-	b = append(b, req.Message...)
-	if !strings.HasSuffix(req.Message, "\n") {
-		b = append(b, '\n')
-	}
-	return b
 }
 
 // stamp fills in a zero signature time with now.

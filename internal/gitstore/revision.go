@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/objdir"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -24,7 +25,7 @@ func (s *Store) ResolveRevision(ctx context.Context, rev string) (string, error)
 	if err := s.check(ctx); err != nil {
 		return "", err
 	}
-	base, ops := splitRevision(rev)
+	base, ops := gitformat.SplitRevision(rev)
 	id, err := s.resolveBase(base)
 	if err != nil {
 		return "", err
@@ -39,7 +40,7 @@ func (s *Store) ResolveRevision(ctx context.Context, rev string) (string, error)
 	}
 	for ops != "" {
 		op := ops[0]
-		n, rest, err := parseCount(ops[1:], op)
+		n, rest, err := gitformat.ParseCount(ops[1:], op)
 		if err != nil {
 			return "", wiki.Errorf(wiki.CodeNotFound, "resolve %q: %v", rev, err).
 				WithHint("write a revision as git does: an id, a branch or a tag, then ~n or ^n")
@@ -50,34 +51,6 @@ func (s *Store) ResolveRevision(ctx context.Context, rev string) (string, error)
 		}
 	}
 	return id.String(), nil
-}
-
-// splitRevision splits "main~2^" into "main" and "~2^".
-func splitRevision(rev string) (base, ops string) {
-	if i := strings.IndexAny(rev, "~^"); i >= 0 {
-		return rev[:i], rev[i:]
-	}
-	return rev, ""
-}
-
-// parseCount reads the number after '~' or '^' (1 when absent) and returns
-// the remaining suffixes.
-func parseCount(s string, op byte) (int, string, error) {
-	i := 0
-	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-		i++
-	}
-	if i == 0 {
-		if s != "" && s[0] != '~' && s[0] != '^' {
-			return 0, "", fmt.Errorf("unsupported revision syntax %q", string(op)+s)
-		}
-		return 1, s, nil
-	}
-	n, err := strconv.Atoi(s[:i])
-	if err != nil || n > 1<<20 {
-		return 0, "", fmt.Errorf("bad count %q", s[:i])
-	}
-	return n, s[i:], nil
 }
 
 // ancestor applies "~n" (n first parents) or "^n" (the n-th parent; ^0 is
@@ -95,11 +68,11 @@ func (s *Store) ancestor(id plumbing.Hash, op byte, n int) (plumbing.Hash, error
 		if err != nil {
 			return id, err
 		}
-		if parent >= len(c.parents) {
+		if parent >= len(c.Parents) {
 			return id, wiki.Errorf(wiki.CodeNotFound, "commit %s has no parent %d", id, parent+1).
 				WithHint("go back fewer commits; {activity} lists them")
 		}
-		id = c.parents[parent]
+		id = c.Parents[parent]
 	}
 	return id, nil
 }
@@ -121,7 +94,7 @@ func (s *Store) resolveBase(name string) (plumbing.Hash, error) {
 		}
 		return plumbing.NewHash(h.Commit), nil
 	}
-	if id, ok := parseHex(name); ok {
+	if id, ok := gitformat.ParseHex(name); ok {
 		_, _, err := s.readObject(id)
 		if errors.Is(err, wiki.ErrMissingObject) {
 			return id, wiki.Errorf(wiki.CodeNotFound, "unknown revision %q", name).
@@ -132,7 +105,7 @@ func (s *Store) resolveBase(name string) (plumbing.Hash, error) {
 	if id, ok, err := s.dwimRef(name); err != nil || ok {
 		return id, err
 	}
-	if isShortHex(name) {
+	if gitformat.IsShortHex(name) {
 		return s.resolvePrefix(name)
 	}
 	return plumbing.ZeroHash, wiki.Errorf(wiki.CodeNotFound, "unknown revision %q", name).
@@ -143,12 +116,12 @@ func (s *Store) resolveBase(name string) (plumbing.Hash, error) {
 // ORIG_HEAD only), refs/<name>, refs/tags/, refs/heads/, refs/remotes/ and
 // refs/remotes/<name>/HEAD.
 func (s *Store) dwimRef(name string) (plumbing.Hash, bool, error) {
-	if checkRefName(name) != nil {
+	if gitformat.CheckRefName(name) != nil {
 		return plumbing.ZeroHash, false, nil
 	}
 	candidates := []string{"refs/" + name, "refs/tags/" + name, "refs/heads/" + name,
 		"refs/remotes/" + name, "refs/remotes/" + name + "/HEAD"}
-	if strings.HasPrefix(name, "refs/") || isPseudoRef(name) {
+	if strings.HasPrefix(name, "refs/") || gitformat.IsPseudoRef(name) {
 		candidates = append([]string{name}, candidates...)
 	}
 	for _, ref := range candidates {
@@ -163,29 +136,12 @@ func (s *Store) dwimRef(name string) (plumbing.Hash, bool, error) {
 	return plumbing.ZeroHash, false, nil
 }
 
-// isPseudoRef reports whether name looks like HEAD, ORIG_HEAD, FETCH_HEAD.
-func isPseudoRef(name string) bool {
-	return strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") == "" && strings.HasSuffix(name, "HEAD")
-}
-
-func isShortHex(s string) bool {
-	if len(s) < 4 || len(s) > 40 {
-		return false
-	}
-	for i := range len(s) {
-		if _, ok := unhex(s[i]); !ok {
-			return false
-		}
-	}
-	return true
-}
-
 // resolvePrefix finds the commit whose id starts with a short hex prefix.
 // Objects that are not commits (or tags of commits) are ignored, as git does
 // where it expects a commit.
 func (s *Store) resolvePrefix(prefix string) (plumbing.Hash, error) {
 	prefix = strings.ToLower(prefix)
-	ids, err := s.objectsWithPrefix(prefix)
+	ids, err := objdir.WithPrefix(s.objectsDir(), prefix)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("resolve %q: %w", prefix, err)
 	}

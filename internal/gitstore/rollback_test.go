@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/gitindex"
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -161,7 +163,7 @@ func checkUpdated(t *testing.T, dir, parent string, files map[string]string, smu
 	slices.SortFunc(want, func(a, b string) int { return strings.Compare(a[2:], b[2:]) })
 	base := parent
 	if base == "" {
-		base = emptyTree.String()
+		base = gitformat.EmptyTree.String()
 	}
 	if got := gittest.Git(t, dir, "diff-index", "--cached", "--name-status", base); got != strings.Join(want, "") {
 		t.Errorf("before the branch moved: staged\n%swant\n%s", got, strings.Join(want, ""))
@@ -169,15 +171,15 @@ func checkUpdated(t *testing.T, dir, parent string, files map[string]string, smu
 	if smudged == "" {
 		return
 	}
-	ix, err := readIndex(filepath.Join(dir, ".git", "index"), nil)
+	ix, err := gitindex.Read(filepath.Join(dir, ".git", "index"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lo, hi := ix.find(smudged)
-	if lo == hi {
+	e, n := ix.Lookup(smudged)
+	if n == 0 {
 		t.Fatalf("%s is not in the index", smudged)
 	}
-	if size := metaField(ix.meta(ix.entries[lo]), fieldSize); size != 0 {
+	if size := e.Size(); size != 0 {
 		t.Errorf("before the branch moved: racily clean %s not smudged in the new index (size %d)", smudged, size)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -46,11 +47,11 @@ func (sn *snapshot) Stat(ctx context.Context, file string) (wiki.File, error) {
 	if err != nil {
 		return wiki.File{}, err
 	}
-	sizes, err := sn.s.blobSizes([]plumbing.Hash{e.id})
+	sizes, err := sn.s.blobSizes([]plumbing.Hash{e.ID})
 	if err != nil {
 		return wiki.File{}, fmt.Errorf("stat %q: %w", file, err)
 	}
-	return wiki.File{Path: file, Blob: e.id.String(), Size: sizes[0]}, nil
+	return wiki.File{Path: file, Blob: e.ID.String(), Size: sizes[0]}, nil
 }
 
 // Read returns the regular file at path and its content, or the errors of
@@ -60,32 +61,32 @@ func (sn *snapshot) Read(ctx context.Context, file string) (wiki.File, []byte, e
 	if err != nil {
 		return wiki.File{}, nil, err
 	}
-	typ, b, err := sn.s.readObject(e.id)
+	typ, b, err := sn.s.readObject(e.ID)
 	if err != nil {
 		return wiki.File{}, nil, fmt.Errorf("read %q: %w", file, err)
 	}
 	if typ != plumbing.BlobObject {
-		return wiki.File{}, nil, fmt.Errorf("read %q: object %s is a %s", file, e.id, typ)
+		return wiki.File{}, nil, fmt.Errorf("read %q: object %s is a %s", file, e.ID, typ)
 	}
-	sn.s.sizes.put(e.id, int64(len(b)))
-	return wiki.File{Path: file, Blob: e.id.String(), Size: int64(len(b))}, b, nil
+	sn.s.sizes.put(e.ID, int64(len(b)))
+	return wiki.File{Path: file, Blob: e.ID.String(), Size: int64(len(b))}, b, nil
 }
 
 // file returns the tree entry of a regular file.
-func (sn *snapshot) file(ctx context.Context, file string) (treeEntry, error) {
+func (sn *snapshot) file(ctx context.Context, file string) (gitformat.TreeEntry, error) {
 	if err := sn.s.check(ctx); err != nil {
-		return treeEntry{}, err
+		return gitformat.TreeEntry{}, err
 	}
 	parts, err := splitPath(file)
 	if err != nil {
-		return treeEntry{}, err
+		return gitformat.TreeEntry{}, err
 	}
 	e, ok, err := sn.s.lookup(sn.root, parts)
 	if err != nil {
-		return treeEntry{}, fmt.Errorf("stat %q: %w", file, err)
+		return gitformat.TreeEntry{}, fmt.Errorf("stat %q: %w", file, err)
 	}
-	if !ok || !isRegularMode(e.mode) {
-		return treeEntry{}, wiki.Errorf(wiki.CodeNotFound, "%q does not exist in %s", file, sn.name())
+	if !ok || !gitformat.IsRegularMode(e.Mode) {
+		return gitformat.TreeEntry{}, wiki.Errorf(wiki.CodeNotFound, "%q does not exist in %s", file, sn.name())
 	}
 	return e, nil
 }
@@ -112,14 +113,14 @@ func (sn *snapshot) Files(ctx context.Context, dir string) ([]wiki.File, error) 
 	if err != nil {
 		return nil, fmt.Errorf("list %q: %w", dir, err)
 	}
-	if !ok || !isTreeMode(e.mode) {
+	if !ok || !gitformat.IsTreeMode(e.Mode) {
 		return []wiki.File{}, nil
 	}
 	var files []wiki.File
 	var ids []plumbing.Hash
-	err = sn.s.walk(e.id, strings.Join(parts, "/"), func(p string, e treeEntry) {
-		files = append(files, wiki.File{Path: p, Blob: e.id.String()})
-		ids = append(ids, e.id)
+	err = sn.s.walk(e.ID, strings.Join(parts, "/"), func(p string, e gitformat.TreeEntry) {
+		files = append(files, wiki.File{Path: p, Blob: e.ID.String()})
+		ids = append(ids, e.ID)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("list %q: %w", dir, err)
@@ -137,7 +138,7 @@ func (sn *snapshot) Files(ctx context.Context, dir string) ([]wiki.File, error) 
 
 // walk calls fn for every regular file under tree id, in tree order, with
 // its path joined to prefix.
-func (s *Store) walk(id plumbing.Hash, prefix string, fn func(string, treeEntry)) error {
+func (s *Store) walk(id plumbing.Hash, prefix string, fn func(string, gitformat.TreeEntry)) error {
 	t, err := s.tree(id)
 	if err != nil {
 		return err
@@ -146,13 +147,13 @@ func (s *Store) walk(id plumbing.Hash, prefix string, fn func(string, treeEntry)
 		prefix += "/"
 	}
 	for _, e := range t.entries {
-		p := prefix + e.name
+		p := prefix + e.Name
 		switch {
-		case isTreeMode(e.mode):
-			if err := s.walk(e.id, p, fn); err != nil {
+		case gitformat.IsTreeMode(e.Mode):
+			if err := s.walk(e.ID, p, fn); err != nil {
 				return err
 			}
-		case isRegularMode(e.mode):
+		case gitformat.IsRegularMode(e.Mode):
 			fn(p, e)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 
+	"github.com/wikid/wikid/internal/gitstore/gitdir"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -42,7 +43,7 @@ type Options struct {
 // for concurrent use.
 type Store struct {
 	layout
-	cfg         repoConfig
+	cfg         gitdir.Config
 	log         *slog.Logger
 	lockTimeout time.Duration
 	foreignWait time.Duration
@@ -70,6 +71,13 @@ type Store struct {
 	dir        string
 }
 
+// layout is where the parts of the repository live (see gitdir.Layout).
+type layout struct {
+	gitDir    string // HEAD, index, logs/HEAD: per worktree
+	commonDir string // objects, refs, packed-refs, config: shared by worktrees
+	workTree  string // "" for a bare repository
+}
+
 // objectCacheSize bounds go-git's cache of decoded objects (delta bases
 // mostly); its default, 96 MiB, was most of what a history walk kept.
 const objectCacheSize = 16 * cache.MiByte
@@ -86,16 +94,17 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	l, err := discover(path)
+	d, err := gitdir.Discover(path)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := readConfig(l)
+	cfg, err := gitdir.ReadConfig(d)
 	if err != nil {
 		return nil, err
 	}
-	if cfg.workTree != "" {
-		l.workTree = cfg.workTree
+	l := layout{gitDir: d.GitDir, commonDir: d.CommonDir, workTree: d.WorkTree}
+	if cfg.WorkTree != "" {
+		l.workTree = cfg.WorkTree
 	}
 	logger := opts.Logger
 	if logger == nil {
@@ -116,7 +125,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		lockTimeout: timeout,
 		foreignWait: foreign,
 	}
-	s.unwritable, s.dir = derivedDir(l, opts.CacheDir)
+	s.unwritable, s.dir = derivedDir(d, opts.CacheDir)
 	s.trees.cost, s.trees.budget = (*tree).cost, treeCacheBudget
 	s.sizes.max = 1 << 18 // one int64 per blob: room for 100,000 notes and their recent versions
 	s.storage = filesystem.NewStorageWithOptions(s.gitFS(), cache.NewObjectLRU(objectCacheSize),
@@ -191,7 +200,7 @@ func (s *Store) check(ctx context.Context) error {
 // packDirTime returns the modification time of objects/pack, which changes
 // when git adds or removes a pack.
 func (s *Store) packDirTime() time.Time {
-	fi, err := os.Stat(filepath.Join(s.commonDir, "objects", "pack"))
+	fi, err := os.Stat(filepath.Join(s.objectsDir(), "pack"))
 	if err != nil {
 		return time.Time{}
 	}

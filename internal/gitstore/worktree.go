@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/wikid/wikid/internal/wiki"
-
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/wikid/wikid/internal/gitstore/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/gitindex"
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 // localChange is a touched path whose checkout differs from the parent.
@@ -23,12 +25,12 @@ type localChange struct {
 // none), its folders must be real folders, and the index must agree with the
 // parent. It returns an error of code LOCAL_CHANGES naming the paths that
 // differ.
-func (s *Store) checkFiles(changes []*change, ix *index) error {
+func (s *Store) checkFiles(changes []*change, ix *gitindex.File) error {
 	var local []localChange
 	for _, c := range changes {
 		if reason := s.checkFile(c); reason != "" {
 			local = append(local, localChange{c.path, reason})
-		} else if reason := ix.check(c); reason != "" {
+		} else if reason := indexCheck(ix, c); reason != "" {
 			local = append(local, localChange{c.path, reason})
 		}
 	}
@@ -91,15 +93,15 @@ func (s *Store) checkFile(c *change) string {
 		return "untracked"
 	case !fi.Mode().IsRegular():
 		return "not a regular file on disk"
-	case s.cfg.fileMode && (fi.Mode()&0o100 != 0) != (c.old.mode == modeExec):
+	case s.cfg.FileMode && (fi.Mode()&0o100 != 0) != (c.old.Mode == gitformat.ModeExec):
 		return "mode changed"
 	}
 	b, err := os.ReadFile(full)
 	if err != nil {
 		return err.Error()
 	}
-	id := hashObject(plumbing.BlobObject, b)
-	if id != c.old.id && (c.delete || id != c.blob) {
+	id := gitformat.HashObject(plumbing.BlobObject, b)
+	if id != c.old.ID && (c.delete || id != c.blob) {
 		// A file that already holds what the commit writes is adopted,
 		// as an untracked one is above.
 		return "modified"
@@ -114,4 +116,51 @@ func (s *Store) absent(c *change) string {
 		return "deleted"
 	}
 	return ""
+}
+
+// indexCheck returns why the index entry of a touched path differs from the
+// parent (staged or unmerged changes), or "". An entry staged already as
+// the commit writes the file does not differ. A nil index has no opinion.
+func indexCheck(ix *gitindex.File, c *change) string {
+	if ix == nil {
+		return ""
+	}
+	e, n := ix.Lookup(c.path)
+	switch {
+	case n == 1 && !c.delete && e.Stage() == 0 && e.ID() == c.blob:
+		return "" // staged already as the commit writes it
+	case !c.hadOld && n > 0:
+		return "added to the index"
+	case !c.hadOld:
+		return ""
+	case n == 0:
+		return "deleted in the index"
+	case n > 1 || e.Stage() != 0:
+		return "unmerged"
+	case e.ID() != c.old.ID:
+		return "staged changes"
+	}
+	return ""
+}
+
+// unwritableIndex returns an error of code READ_ONLY if the index uses an
+// extension that must be understood to rewrite it (see
+// gitindex.File.Unwritable). A nil index has none.
+func unwritableIndex(ix *gitindex.File) error {
+	if ix == nil {
+		return nil
+	}
+	switch sig := ix.Unwritable(); sig {
+	case "":
+		return nil
+	case "link":
+		return wiki.Errorf(wiki.CodeReadOnly, "the index is split (core.splitIndex), which wikid cannot write").
+			WithHint("run git update-index --no-split-index, then retry")
+	case "sdir":
+		return wiki.Errorf(wiki.CodeReadOnly, "the index is sparse, which wikid cannot write").
+			WithHint("run git sparse-checkout disable, then retry")
+	default:
+		return wiki.Errorf(wiki.CodeReadOnly, "the index has the extension %q, which wikid cannot write", sig).
+			WithHint("make this change with git; wikid does not know the index format this git writes")
+	}
 }

@@ -6,23 +6,21 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/wikid/wikid/internal/gitstore/gitdir"
 )
 
 // derivedDir returns where the derived state of the repository l lives:
 // its git folder's wikid/, or, when this user cannot write the repository,
 // a folder of its own under the cache folder (cacheDir, else
 // os.UserCacheDir()/wikid), and why.
-func derivedDir(l layout, cacheDir string) (unwritable, dir string) {
-	dir = filepath.Join(l.gitDir, "wikid")
-	for _, d := range []string{l.gitDir, filepath.Join(l.commonDir, "objects"), filepath.Join(l.commonDir, "refs")} {
-		if err := canWrite(d); err != nil {
-			unwritable = fmt.Sprintf("this user cannot write the repository (%s: %v)", d, err)
-			break
-		}
-	}
-	if unwritable == "" {
+func derivedDir(l gitdir.Layout, cacheDir string) (unwritable, dir string) {
+	dir = filepath.Join(l.GitDir, "wikid")
+	d, err := gitdir.Unwritable(l)
+	if err == nil {
 		return "", dir
 	}
+	unwritable = fmt.Sprintf("this user cannot write the repository (%s: %v)", d, err)
 	if cacheDir == "" {
 		base, err := os.UserCacheDir()
 		if err != nil {
@@ -30,9 +28,9 @@ func derivedDir(l layout, cacheDir string) (unwritable, dir string) {
 		}
 		cacheDir = filepath.Join(base, "wikid")
 	}
-	abs, err := filepath.Abs(l.gitDir)
+	abs, err := filepath.Abs(l.GitDir)
 	if err != nil {
-		abs = l.gitDir
+		abs = l.GitDir
 	}
 	sum := sha256.Sum256([]byte(abs))
 	return unwritable, filepath.Join(cacheDir, hex.EncodeToString(sum[:8]))

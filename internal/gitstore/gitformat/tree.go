@@ -1,0 +1,143 @@
+package gitformat
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Git file modes, as stored in trees and in the index.
+const (
+	ModeTree uint32 = 0o040000
+	ModeFile uint32 = 0o100644
+	ModeExec uint32 = 0o100755
+
+	modeTypeMask = 0o170000
+)
+
+// EmptyTree is the id of the tree with no entries, which git treats as
+// existing whether or not it is stored.
+var EmptyTree = plumbing.NewHash("4b825dc642cb6eb9a060e54bf8d69288fbee4904")
+
+// IsTreeMode reports whether m is a tree's mode.
+func IsTreeMode(m uint32) bool { return m&modeTypeMask == ModeTree }
+
+// IsRegularMode reports whether m is a regular file's mode, executable or
+// not (not a symlink or a submodule).
+func IsRegularMode(m uint32) bool { return m&modeTypeMask == 0o100000 }
+
+// TreeEntry is one entry of a tree object.
+type TreeEntry struct {
+	Name string
+	Mode uint32
+	ID   plumbing.Hash
+}
+
+// ParseTree decodes a tree object into its entries, in the order stored.
+// It returns an error for a malformed entry.
+func ParseTree(b []byte) ([]TreeEntry, error) {
+	var entries []TreeEntry
+	for len(b) > 0 {
+		sp := bytes.IndexByte(b, ' ')
+		if sp <= 0 {
+			return nil, fmt.Errorf("parse tree: bad mode")
+		}
+		mode, err := strconv.ParseUint(string(b[:sp]), 8, 32)
+		if err != nil {
+			return nil, fmt.Errorf("parse tree: bad mode %q", b[:sp])
+		}
+		b = b[sp+1:]
+		nul := bytes.IndexByte(b, 0)
+		if nul <= 0 || len(b) < nul+1+20 {
+			return nil, fmt.Errorf("parse tree: truncated entry")
+		}
+		e := TreeEntry{Name: string(b[:nul]), Mode: uint32(mode)}
+		copy(e.ID[:], b[nul+1:nul+21])
+		entries = append(entries, e)
+		b = b[nul+21:]
+	}
+	return entries, nil
+}
+
+// EncodeTree encodes entries, which must be in git's order, as a tree
+// object.
+func EncodeTree(entries []TreeEntry) []byte {
+	n := 0
+	for _, e := range entries {
+		n += len(e.Name) + 28
+	}
+	b := make([]byte, 0, n)
+	for _, e := range entries {
+		b = strconv.AppendUint(b, uint64(e.Mode), 8)
+		b = append(b, ' ')
+		b = append(b, e.Name...)
+		b = append(b, 0)
+		b = append(b, e.ID[:]...)
+	}
+	return b
+}
+
+// CompareEntries orders tree entries the way git does: by name, a tree
+// sorting as if its name ended in '/'.
+func CompareEntries(aName string, aMode uint32, bName string, bMode uint32) int {
+	n := min(len(aName), len(bName))
+	if c := compareStrings(aName[:n], bName[:n]); c != 0 {
+		return c
+	}
+	next := func(name string, mode uint32) byte {
+		if len(name) > n {
+			return name[n]
+		}
+		if IsTreeMode(mode) {
+			return '/'
+		}
+		return 0
+	}
+	ca, cb := next(aName, aMode), next(bName, bMode)
+	switch {
+	case ca < cb:
+		return -1
+	case ca > cb:
+		return 1
+	}
+	return 0
+}
+
+func compareStrings(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Find returns the entry called name, a file or a tree, whichever exists,
+// of entries in git's order.
+func Find(entries []TreeEntry, name string) (TreeEntry, bool) {
+	for _, mode := range [...]uint32{ModeFile, ModeTree} {
+		i := sort.Search(len(entries), func(i int) bool {
+			e := entries[i]
+			return CompareEntries(e.Name, e.Mode, name, mode) >= 0
+		})
+		if i < len(entries) && entries[i].Name == name {
+			return entries[i], true
+		}
+	}
+	return TreeEntry{}, false
+}
+
+// Search finds the entry called name of the given kind (tree or not) in
+// entries, which are in git's order; if there is none it returns where one
+// would be inserted.
+func Search(entries []TreeEntry, name string, mode uint32) (int, bool) {
+	i := sort.Search(len(entries), func(i int) bool {
+		return CompareEntries(entries[i].Name, entries[i].Mode, name, mode) >= 0
+	})
+	ok := i < len(entries) && entries[i].Name == name && IsTreeMode(entries[i].Mode) == IsTreeMode(mode)
+	return i, ok
+}
