@@ -2,6 +2,8 @@ package gitstore
 
 import (
 	"context"
+	"fmt"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -89,5 +91,49 @@ func TestStore_ReviewNotes(t *testing.T) {
 	gittest.Fsck(t, dir)
 	if st := gittest.Status(t, dir); st != "" {
 		t.Errorf("git status: %s", st)
+	}
+}
+
+// TestStore_ReviewNotes_Fanout reads the notes of many commits from a
+// notes tree that git split into fanout folders, and checks each against
+// git notes show.
+func TestStore_ReviewNotes_Fanout(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	gittest.Generate(t, dir, 20, 600)
+	commits := strings.Fields(gittest.Git(t, dir, "rev-list", "HEAD"))
+	var stream strings.Builder
+	fmt.Fprintf(&stream, "commit %s\ncommitter R <r@example.com> 1700000000 +0000\ndata 5\nmarks\n", wiki.ReviewNotesRef)
+	for i, c := range commits {
+		if i%3 == 0 {
+			continue // some commits have no note
+		}
+		text := fmt.Sprintf("reviewed %d\n", i)
+		fmt.Fprintf(&stream, "N inline %s\ndata %d\n%s", c, len(text), text)
+	}
+	cmd := exec.Command("git", "fast-import", "--quiet")
+	cmd.Dir, cmd.Env, cmd.Stdin = dir, gittest.Env(), strings.NewReader(stream.String())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git fast-import: %v\n%s", err, out)
+	}
+	if top := gittest.Git(t, dir, "ls-tree", wiki.ReviewNotesRef); !strings.Contains(top, " tree ") {
+		t.Fatalf("git wrote no fanout folders:\n%.300s", top)
+	}
+	want := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(gittest.Git(t, dir, "notes", "--ref="+wiki.ReviewNotesRef, "list")), "\n") {
+		_, commit, _ := strings.Cut(line, " ")
+		want[commit] = gittest.Git(t, dir, "notes", "--ref="+wiki.ReviewNotesRef, "show", commit)
+	}
+	got, err := openStore(t, dir).ReviewNotes(ctx, append(commits, strings.ToUpper(commits[1]), "not-a-commit"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) != 400 || len(got) != len(want)+1 {
+		t.Fatalf("read %d notes, git lists %d (want 400, and one under an upper-case id)", len(got), len(want))
+	}
+	for c, text := range want {
+		if got[c] != text {
+			t.Errorf("note of %s = %q, git notes show says %q", c, got[c], text)
+		}
 	}
 }

@@ -1,9 +1,9 @@
-// Package gitnotes reads and writes a repository's git notes with the git
-// command itself, under git's own locks, so that they are the notes git log
-// --notes, git notes merge and git push know.
+// Package gitnotes writes a repository's git notes with the git command
+// itself, under git's own locks, so that they are the notes git log
+// --notes, git notes merge and git push know. (The store reads them from
+// the objects, in process.)
 //
-// Notes are read with one git notes list and one git cat-file --batch for
-// any number of commits. A write runs one git notes command per commit and
+// A write runs one git notes command per commit and
 // is all or none: a failure part way moves the notes ref back to where it
 // was, unless someone moved it meanwhile. git runs with the repository's
 // git directory given explicitly, never prompting, and without the

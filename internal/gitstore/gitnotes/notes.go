@@ -1,7 +1,6 @@
 package gitnotes
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -22,58 +21,6 @@ type Notes struct {
 	// Log, when not nil, is told of a notes ref that could not be put
 	// back after a failed Write.
 	Log *slog.Logger
-}
-
-// Read returns the note of each of commits that has one, by commit id. It
-// returns git's message when git fails.
-func (n Notes) Read(ctx context.Context, commits []string) (map[string]string, error) {
-	out := map[string]string{}
-	if len(commits) == 0 {
-		return out, nil
-	}
-	list, err := n.git(ctx, nil, nil, "notes", n.refArg(), "list")
-	if err != nil {
-		return nil, err
-	}
-	want := make(map[string]bool, len(commits))
-	for _, c := range commits {
-		want[c] = true
-	}
-	var blobs, of []string
-	for _, line := range strings.Split(strings.TrimSpace(list), "\n") {
-		blob, commit, ok := strings.Cut(line, " ")
-		if ok && want[commit] {
-			blobs, of = append(blobs, blob), append(of, commit)
-		}
-	}
-	if len(blobs) == 0 {
-		return out, nil
-	}
-	raw, err := n.git(ctx, strings.NewReader(strings.Join(blobs, "\n")+"\n"), nil, "cat-file", "--batch")
-	if err != nil {
-		return nil, err
-	}
-	r := bufio.NewReader(strings.NewReader(raw))
-	for i := range blobs {
-		header, err := r.ReadString('\n')
-		if err != nil {
-			return nil, fmt.Errorf("git cat-file: %w", err)
-		}
-		f := strings.Fields(header)
-		if len(f) != 3 {
-			continue // "<id> missing": a note removed meanwhile
-		}
-		n, err := strconv.Atoi(f[2])
-		if err != nil {
-			return nil, fmt.Errorf("git cat-file: %q", header)
-		}
-		body := make([]byte, n+1) // the content and its "\n"
-		if _, err := io.ReadFull(r, body); err != nil {
-			return nil, fmt.Errorf("git cat-file: %w", err)
-		}
-		out[of[i]] = string(body[:n])
-	}
-	return out, nil
 }
 
 // Write gives each of commits the note text, or removes their notes when

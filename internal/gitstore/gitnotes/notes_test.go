@@ -22,9 +22,11 @@ func TestNotes(t *testing.T) {
 	by := gitformat.Signature{Name: "Pat Person", Email: "pat@example.com"}
 	read := func() map[string]string {
 		t.Helper()
-		got, err := n.Read(ctx, []string{first, second})
-		if err != nil {
-			t.Fatalf("Read: %v", err)
+		got := map[string]string{}
+		for _, c := range []string{first, second} {
+			if text, err := gittest.TryGit(dir, "notes", "--ref=test", "show", c); err == nil {
+				got[c] = text
+			}
 		}
 		return got
 	}
