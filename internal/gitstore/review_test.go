@@ -124,7 +124,8 @@ func TestStore_ReviewNotes_Fanout(t *testing.T) {
 		_, commit, _ := strings.Cut(line, " ")
 		want[commit] = gittest.Git(t, dir, "notes", "--ref="+wiki.ReviewNotesRef, "show", commit)
 	}
-	got, err := openStore(t, dir).ReviewNotes(ctx, append(commits, strings.ToUpper(commits[1]), "not-a-commit"))
+	s := openStore(t, dir)
+	got, err := s.ReviewNotes(ctx, append(commits, strings.ToUpper(commits[1]), "not-a-commit"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,5 +136,11 @@ func TestStore_ReviewNotes_Fanout(t *testing.T) {
 		if got[c] != text {
 			t.Errorf("note of %s = %q, git notes show says %q", c, got[c], text)
 		}
+	}
+	// Notes read once are kept until the ref moves: a note git changes
+	// afterwards is read anew.
+	gittest.Git(t, dir, "notes", "--ref="+wiki.ReviewNotesRef, "add", "-f", "-m", "changed by git", commits[1])
+	if got, err = s.ReviewNotes(ctx, commits[:2]); err != nil || got[commits[1]] != "changed by git\n" {
+		t.Errorf("after git notes add: %q, %v", got, err)
 	}
 }

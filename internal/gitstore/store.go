@@ -64,6 +64,7 @@ type Store struct {
 	commits commitCache
 	sizes   sizeCache
 	packed  packedRefs
+	reviews reviewMemo
 
 	// unwritable says why this user cannot write the repository, "" when
 	// they can; dir is where derived state lives (see Dir).
