@@ -1,9 +1,12 @@
 package web
 
 import (
+	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wikid/wikid/internal/wiki"
@@ -33,6 +36,61 @@ const (
 // when there is nothing to chart or the log cannot be read (the page
 // shows without it).
 func (h *Handler) changesChart(r *http.Request, page changesPage) *changesChart {
+	key, ok := chartKey(page)
+	if ok {
+		if c := h.charts.get(key); c != nil {
+			return c
+		}
+	}
+	c := h.drawChart(r, page)
+	if ok && c != nil {
+		h.charts.put(key, c)
+	}
+	return c
+}
+
+// chartKey returns what a page's chart depends on: its filters and the
+// newest commit it lists, below which the history never changes. A page
+// of unreviewed work has none, as its chart depends on the marks too.
+func chartKey(page changesPage) (string, bool) {
+	if len(page.Commits) == 0 || page.Filters["unreviewed"] != "" {
+		return "", false
+	}
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(page.Filters)) {
+		fmt.Fprintf(&b, "%s=%q ", k, page.Filters[k])
+	}
+	fmt.Fprintf(&b, "newest=%s next=%q", page.Commits[0].Commit, page.Next)
+	return b.String(), true
+}
+
+// chartMemo keeps the charts drawn lately, by chartKey: a page viewed
+// again, or by another person, draws none.
+type chartMemo struct {
+	mu     sync.Mutex
+	charts map[string]*changesChart
+}
+
+// maxCharts bounds the charts a chartMemo keeps; past it, it starts over.
+const maxCharts = 64
+
+func (m *chartMemo) get(key string) *changesChart {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.charts[key]
+}
+
+func (m *chartMemo) put(key string, c *changesChart) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.charts == nil || len(m.charts) >= maxCharts {
+		m.charts = map[string]*changesChart{}
+	}
+	m.charts[key] = c
+}
+
+// drawChart draws the chart of changesChart.
+func (h *Handler) drawChart(r *http.Request, page changesPage) *changesChart {
 	ctx := r.Context()
 	loc := h.w.Options().Location
 	f := page.Filters

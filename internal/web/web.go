@@ -55,6 +55,8 @@ type Handler struct {
 	tmpl *template.Template
 	mux  *http.ServeMux
 	acc  *access
+	// charts keeps the changes page's charts (see changesChart).
+	charts chartMemo
 }
 
 // sessionKey is the context key of the request's session.
