@@ -20,7 +20,8 @@ import (
 // the official TypeScript SDK client (see BenchmarkE2E for the metrics),
 // and the start again with a minimal JSON-RPC client in Go (_raw), which
 // leaves out the time the SDK takes to set up and to compile the output
-// schemas of tools/list. A call's overhead through the bridge is the
+// schemas of tools/list, next to `git --version` and `wikid version`, the
+// floor of a process start. A call's overhead through the bridge is the
 // difference of the medians.
 //
 //	go test -run '^$' -bench 'Daemon$' -benchtime 100x ./internal/e2e
@@ -37,6 +38,22 @@ func BenchmarkDaemon(b *testing.B) {
 	notePath := strings.TrimSuffix(files[len(files)/2], ".md")
 	bridge := startBridge(b)
 	shared := sharedEnv(b, dir)
+	// The floor of a process start on this machine, next to which the
+	// bridge's start reads: git's, and wikid's own without a wiki.
+	for _, base := range []struct{ name, bin, arg string }{{"git_version", "git", "--version"}, {"wikid_version", wikidBin, "version"}} {
+		b.Run(base.name, func(b *testing.B) {
+			ms := make([]float64, 0, b.N)
+			for range b.N {
+				start := time.Now()
+				if out, err := exec.Command(base.bin, base.arg).CombinedOutput(); err != nil {
+					b.Fatalf("%s %s: %v\n%s", base.bin, base.arg, err, out)
+				}
+				ms = append(ms, float64(time.Since(start).Microseconds())/1000)
+			}
+			raw, _ := json.Marshal(map[string]any{"ms": ms})
+			reportLatencies(b, raw)
+		})
+	}
 	modes := []struct {
 		name string
 		env  []string
