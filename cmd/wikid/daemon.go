@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -62,6 +63,10 @@ socket only you can open, in $XDG_RUNTIME_DIR/wikid (or WIKID_RUNTIME_DIR).
            (--json for all);
            a daemon that holds the repository's lock but does not answer
            yet is reported as starting
+
+With WIKID_HEAP_PROFILE=FILE in its environment, a daemon writes a heap
+profile of what it keeps to FILE once its indexes are built (for go tool
+pprof).
 
 Examples:
   wikid daemon start --repo ~/wiki
@@ -428,9 +433,30 @@ func releaseAfterBuild(ctx context.Context, w *wiki.Wiki, logger *slog.Logger) {
 		if (index.CaughtUp || !index.Enabled) && (history.CaughtUp || !history.Enabled) && (graph.CaughtUp || !graph.Enabled) {
 			debug.FreeOSMemory()
 			logger.Info("indexes built", "took", time.Since(start).Round(time.Millisecond))
+			writeHeapProfile(os.Getenv(heapProfileEnv), logger)
 			return
 		}
 	}
+}
+
+// heapProfileEnv names a file the daemon writes a heap profile of what it
+// keeps to once its indexes are built, for `go tool pprof`.
+const heapProfileEnv = "WIKID_HEAP_PROFILE"
+
+// writeHeapProfile writes the heap profile to path, when path is set.
+func writeHeapProfile(path string, logger *slog.Logger) {
+	if path == "" {
+		return
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = errors.Join(pprof.WriteHeapProfile(f), f.Close())
+	}
+	if err != nil {
+		logger.Warn("heap profile not written", "file", path, "err", err)
+		return
+	}
+	logger.Info("heap profile written", "file", path)
 }
 
 // guardInterval is how often the daemon looks for commits made outside
