@@ -431,6 +431,9 @@ func releaseAfterBuild(ctx context.Context, w *wiki.Wiki, logger *slog.Logger) {
 			continue
 		}
 		if (index.CaughtUp || !index.Enabled) && (history.CaughtUp || !history.Enabled) && (graph.CaughtUp || !graph.Enabled) {
+			// Twice: what the build left in sync.Pools survives one
+			// collection, in the pools' victim caches.
+			debug.FreeOSMemory()
 			debug.FreeOSMemory()
 			logger.Info("indexes built", "took", time.Since(start).Round(time.Millisecond))
 			writeHeapProfile(os.Getenv(heapProfileEnv), logger)

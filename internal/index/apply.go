@@ -49,6 +49,10 @@ func (x *Index) Apply(ctx context.Context, u *wiki.Update) error {
 			u.Progress(i+1, len(changes))
 		}
 	}
+	if len(changes) >= indexBatch {
+		// The words a long update stemmed are not the next edit's.
+		defer forgetWords()
+	}
 	return x.apply(ctx, u.To, docs, deleted)
 }
 

@@ -2,7 +2,9 @@ package index
 
 import (
 	"fmt"
+	"slices"
 	"sync"
+	"weak"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/registry"
@@ -26,6 +28,7 @@ func init() {
 			return nil, fmt.Errorf("%s: filters must be a list of names", memoType)
 		}
 		m := &memo{words: map[string][]byte{}}
+		memos.add(m)
 		for _, n := range names {
 			name, ok := n.(string)
 			if !ok {
@@ -41,6 +44,36 @@ func init() {
 	})
 	if err != nil {
 		panic(err)
+	}
+}
+
+// memos are the memos in use, so that forgetWords reaches them all; an
+// index closed lets its memos go.
+var memos memoList
+
+type memoList struct {
+	mu   sync.Mutex
+	list []weak.Pointer[memo]
+}
+
+func (l *memoList) add(m *memo) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.list = slices.DeleteFunc(l.list, func(p weak.Pointer[memo]) bool { return p.Value() == nil })
+	l.list = append(l.list, weak.Make(m))
+}
+
+// forgetWords empties every memo: after a build, which filled one for each
+// language's chain, what they hold is memory an edit does not need.
+func forgetWords() {
+	memos.mu.Lock()
+	defer memos.mu.Unlock()
+	for _, p := range memos.list {
+		if m := p.Value(); m != nil {
+			m.mu.Lock()
+			m.words = map[string][]byte{}
+			m.mu.Unlock()
+		}
 	}
 }
 

@@ -38,3 +38,31 @@ func terms(ts analysis.TokenStream) []string {
 	}
 	return out
 }
+
+// TestForgetWords checks that forgetWords, which a long update ends with,
+// empties the memos of the stemming chains that indexing filled.
+func TestForgetWords(t *testing.T) {
+	x, _ := openTest(t)
+	c := newCorpus(50)
+	c.buildBatches(t, x, 50)
+	words := func() int {
+		memos.mu.Lock()
+		defer memos.mu.Unlock()
+		n := 0
+		for _, p := range memos.list {
+			if m := p.Value(); m != nil {
+				m.mu.RLock()
+				n += len(m.words)
+				m.mu.RUnlock()
+			}
+		}
+		return n
+	}
+	if words() == 0 {
+		t.Fatal("indexing filled no memo")
+	}
+	forgetWords()
+	if n := words(); n > 0 {
+		t.Errorf("the memos hold %d words after forgetWords", n)
+	}
+}

@@ -87,7 +87,7 @@ func Open(ctx context.Context, d Deps, opts Options) (*Wiki, error) {
 		store: d.Store,
 		opts:  opts,
 		log:   opts.Logger.WithGroup("wiki"),
-		notes: newNoteCache(4096),
+		notes: newNoteCache(4096, noteCacheBudget),
 		hist:  d.History,
 		index: d.Index,
 		graph: d.Graph,
