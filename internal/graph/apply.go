@@ -164,6 +164,9 @@ func newNode(f File) *node {
 			n.aliases = append(n.aliases, a)
 		}
 	}
+	// Sized once: a graph keeps every note's links, and append's
+	// doubling left up to half of them spare.
+	n.links = make([]link, 0, len(nt.Links))
 	for _, l := range nt.Links {
 		if ln, ok := newLink(nt, l); ok {
 			n.links = append(n.links, ln)
