@@ -176,6 +176,9 @@ type lane struct {
 	// started is closed when a long update starts (building turns true),
 	// so that a mutation waiting for the lane stops waiting for it.
 	started chan struct{}
+	// followUp is closed when the lane is through with the last commit
+	// the wiki made (see committed); nil before the first.
+	followUp chan struct{}
 }
 
 func newLane(s DerivedStore) *lane {
@@ -315,6 +318,14 @@ func (w *Wiki) await(ctx context.Context, l *lane) (Head, error) {
 	if l.store.Commit() == head.Commit {
 		return head, nil
 	}
+	// The follow-up of the wiki's last commit brings the store there
+	// with the files it holds already: wait for it, not do it again.
+	if err := l.awaitFollowUp(ctx); err != nil {
+		return Head{}, err
+	}
+	if l.store.Commit() == head.Commit {
+		return head, nil
+	}
 	if err := l.lock(ctx); err != nil {
 		return Head{}, err
 	}
@@ -344,6 +355,9 @@ func (w *Wiki) awaitCommit(ctx context.Context, l *lane, commit string) error {
 // hold runs fn with a store at commit, holding it there: no update runs
 // until fn returns.
 func (w *Wiki) hold(ctx context.Context, l *lane, commit string, fn func() error) error {
+	if err := l.awaitFollowUp(ctx); err != nil {
+		return err
+	}
 	if err := l.lock(ctx); err != nil {
 		return err
 	}
@@ -352,27 +366,6 @@ func (w *Wiki) hold(ctx context.Context, l *lane, commit string, fn func() error
 		return err
 	}
 	return fn()
-}
-
-// committed brings every store to a commit the wiki made, before the
-// mutation returns, so a read issued after it sees the change: a store at
-// the commit's parent takes the committed files as they are (changes with
-// their content and blob ids), without reading them back; one behind
-// catches up. A store in a long update is left to it.
-func (w *Wiki) committed(ctx context.Context, parent, commit string, changes []FileChange) {
-	c := &Update{From: parent, To: commit, changes: changes, listed: true, own: make(map[string]*FileChange, len(changes))}
-	for i := range changes {
-		c.own[changes[i].Path] = &changes[i]
-	}
-	for _, l := range w.lanes {
-		if !l.lockUnlessBuilding() {
-			continue
-		}
-		if err := w.advance(ctx, l, commit, c, nil); err != nil {
-			w.log.Warn("not updated", "store", l.store.Name(), "commit", short(commit), "err", err)
-		}
-		l.release()
-	}
 }
 
 // advance moves a store from its commit to `to`: by the changes in between

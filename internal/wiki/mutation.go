@@ -260,7 +260,7 @@ func (t *txn) finish(ctx context.Context, tool string, m Mutation) (*Result, err
 	for i, s := range sources {
 		res.Changes[i].Version = blobs[s.file]
 	}
-	t.w.committed(ctx, t.head.Commit, commit, req.Changes)
+	t.w.committed(t.head.Commit, commit, req.Changes)
 	return res, nil
 }
 
