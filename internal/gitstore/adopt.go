@@ -120,7 +120,7 @@ func (s *Store) AdoptCheckout(ctx context.Context, req wiki.CommitRequest) (ad *
 	// that the next process proves ours and removes.
 	s.recoverAll(ctx)
 	j := &journal{Branch: head.Branch, Commit: obj.id.String()}
-	if err := s.writeJournal(j); err != nil {
+	if err := s.writeJournal(j, nil); err != nil {
 		return nil, fmt.Errorf("adopt the checkout: %w", err)
 	}
 	s.tag = j.tag
@@ -157,7 +157,7 @@ func (s *Store) AdoptCheckout(ctx context.Context, req wiki.CommitRequest) (ad *
 		return nil, fmt.Errorf("adopt the checkout: %w", err)
 	}
 	entry := reflogEntry{who: req.Committer, message: gitformat.ReflogMessage(req.Message, true)}
-	if err := s.moveRef(ctx, head.Branch, plumbing.ZeroHash, obj.id, entry); err != nil {
+	if err := s.moveRef(ctx, head.Branch, plumbing.ZeroHash, obj.id, entry, ""); err != nil {
 		if rerr := u.rollback(); rerr != nil {
 			return nil, fmt.Errorf("adopt the checkout: %w (and %w: %w)", err, errNotPutBack, rerr)
 		}

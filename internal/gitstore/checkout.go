@@ -388,11 +388,17 @@ func gitPerm(mode uint32) fs.FileMode {
 // .wikid-<tag>-<random>.tmp during a journaled commit (see journal), so that
 // recovery finds it, else .wikid-<random>.tmp.
 func (s *Store) writeTemp(dir string, content []byte, perm fs.FileMode, sync bool) (string, error) {
+	return writeTemp(dir, s.tag, content, perm, sync)
+}
+
+// writeTemp is Store.writeTemp for the transaction tagged tag ("" for
+// none).
+func writeTemp(dir, tag string, content []byte, perm fs.FileMode, sync bool) (string, error) {
 	var rnd [8]byte
 	rand.Read(rnd[:])
 	prefix := ".wikid-"
-	if s.tag != "" {
-		prefix += s.tag + "-"
+	if tag != "" {
+		prefix += tag + "-"
 	}
 	name := filepath.Join(dir, prefix+hex.EncodeToString(rnd[:])+".tmp")
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)

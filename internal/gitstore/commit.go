@@ -3,6 +3,7 @@ package gitstore
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -93,11 +94,21 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (id string, 
 	if s.workTree != "" {
 		j.Paths = journalPaths(changes)
 	}
-	if err := s.writeJournal(j); err != nil {
+	// The branch's lock will hold the new commit, synced: its file is
+	// written and synced now, with the journal, so that the two syncs go
+	// to the disk together.
+	var refTmp string
+	if err := s.writeJournal(j, func() { refTmp = s.prepareRefLock(head.Branch, obj.id, j.tag) }); err != nil {
+		if refTmp != "" {
+			os.Remove(refTmp)
+		}
 		return "", fmt.Errorf("commit: %w", err)
 	}
 	s.tag = j.tag
 	defer func() {
+		if refTmp != "" {
+			os.Remove(refTmp)
+		}
 		s.tag = ""
 		s.removeJournal(j)
 	}()
@@ -156,7 +167,7 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (id string, 
 		testHookBeforeMoveRef()
 	}
 	entry := reflogEntry{who: req.Committer, message: gitformat.ReflogMessage(req.Message, parent.IsZero())}
-	if err := s.moveRef(ctx, head.Branch, parent, obj.id, entry); err != nil {
+	if err := s.moveRef(ctx, head.Branch, parent, obj.id, entry, refTmp); err != nil {
 		if co != nil {
 			if rerr := co.rollback(); rerr != nil {
 				s.log.Warn("the checkout could not be put back after a failed commit", "err", rerr)

@@ -69,7 +69,7 @@ func (s *Store) recoverTxn(ctx context.Context, j *journal) error {
 	if s.workTree != "" {
 		lock := s.indexPath() + ".lock"
 		if !bytes.Equal(readHead(lock, 128), j.indexLockContent()) {
-			if err := s.createLock(lock, j.indexLockContent(), false); err != nil {
+			if err := s.createLock(lock, j.indexLockContent(), false, ""); err != nil {
 				s.unclaim(j)
 				if errors.Is(err, fs.ErrExist) {
 					owner, _ := s.lockOwner(lock)

@@ -312,7 +312,7 @@ func TestStore_Open_LeavesLiveTransactions(t *testing.T) {
 			head := rev(t, dir, "HEAD")
 			s := openStore(t, dir)
 			j := &journal{Branch: "refs/heads/main", Parent: head, Commit: strings.Repeat("1", 40)}
-			if err := s.writeJournal(j); err != nil {
+			if err := s.writeJournal(j, nil); err != nil {
 				t.Fatal(err)
 			}
 			if tc.owner != self {
