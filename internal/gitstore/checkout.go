@@ -235,11 +235,11 @@ func (u *checkoutUpdate) writeIndex(ix *gitindex.File, parent plumbing.Hash, don
 		}
 	}
 	backup.content = ix.Bytes()
-	s.indexOut = ix.Rewrite(indexUpdates(done), s.indexOut)
+	s.indexOut = ix.RewriteBody(indexUpdates(done), s.indexOut)
 	if b := ix.Buffer(); b != nil {
 		s.indexIn = b
 	}
-	if err := s.replaceFile(s.indexPath(), s.indexOut, 0o666, nil); err != nil {
+	if err := s.replaceIndex(ix, s.indexOut); err != nil {
 		if backup.link != "" {
 			os.Remove(backup.link)
 		}
@@ -394,14 +394,7 @@ func (s *Store) writeTemp(dir string, content []byte, perm fs.FileMode, sync boo
 // writeTemp is Store.writeTemp for the transaction tagged tag ("" for
 // none).
 func writeTemp(dir, tag string, content []byte, perm fs.FileMode, sync bool) (string, error) {
-	var rnd [8]byte
-	rand.Read(rnd[:])
-	prefix := ".wikid-"
-	if tag != "" {
-		prefix += tag + "-"
-	}
-	name := filepath.Join(dir, prefix+hex.EncodeToString(rnd[:])+".tmp")
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	f, err := createTemp(dir, tag, perm)
 	if err != nil {
 		return "", err
 	}
@@ -413,10 +406,22 @@ func writeTemp(dir, tag string, content []byte, perm fs.FileMode, sync bool) (st
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(name)
+		os.Remove(f.Name())
 		return "", err
 	}
-	return name, nil
+	return f.Name(), nil
+}
+
+// createTemp creates a new hidden file in dir, named as writeTemp names
+// them, with permissions perm (before the umask).
+func createTemp(dir, tag string, perm fs.FileMode) (*os.File, error) {
+	var rnd [8]byte
+	rand.Read(rnd[:])
+	prefix := ".wikid-"
+	if tag != "" {
+		prefix += tag + "-"
+	}
+	return os.OpenFile(filepath.Join(dir, prefix+hex.EncodeToString(rnd[:])+".tmp"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 }
 
 // replaceFile writes content to a temporary file next to name, created
@@ -436,6 +441,34 @@ func (s *Store) replaceFile(name string, content []byte, perm fs.FileMode, adjus
 	}
 	if err != nil {
 		os.Remove(tmp)
+	}
+	return err
+}
+
+// replaceIndex writes the index file whose body is body (see
+// gitindex.File.RewriteBody) to a temporary file, computing its checksum
+// meanwhile, and renames it over the index.
+func (s *Store) replaceIndex(ix *gitindex.File, body []byte) error {
+	sum := make(chan []byte, 1)
+	go func() { sum <- ix.Checksum(body) }()
+	name := s.indexPath()
+	f, err := createTemp(filepath.Dir(name), s.tag, 0o666)
+	if err != nil {
+		<-sum
+		return err
+	}
+	_, err = f.Write(body)
+	if b := <-sum; err == nil {
+		_, err = f.Write(b)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), name)
+	}
+	if err != nil {
+		os.Remove(f.Name())
 	}
 	return err
 }
