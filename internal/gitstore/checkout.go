@@ -227,7 +227,7 @@ func (u *checkoutUpdate) writeIndex(ix *gitindex.File, parent plumbing.Hash, don
 	for _, w := range done {
 		skip[w.c.path] = true
 	}
-	ix.SmudgeRacy(s.workTree, skip)
+	ix.SmudgeRacy(s.workTree, skip, &s.racy)
 	if backup.existed {
 		link := filepath.Join(s.gitDir, ".wikid-"+s.tag+"-index.tmp")
 		if os.Link(s.indexPath(), link) == nil {

@@ -181,7 +181,7 @@ func (s *Store) restorePaths(j *journal) error {
 	for _, w := range done {
 		skip[w.c.path] = true
 	}
-	ix.SmudgeRacy(s.workTree, skip)
+	ix.SmudgeRacy(s.workTree, skip, nil)
 	if err := s.replaceFile(s.indexPath(), ix.Rewrite(indexUpdates(done), nil), 0o666, nil); err != nil {
 		return fmt.Errorf("write index: %w", err)
 	}

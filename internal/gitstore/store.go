@@ -16,6 +16,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 
 	"github.com/wikid/wikid/internal/gitstore/gitdir"
+	"github.com/wikid/wikid/internal/gitstore/gitindex"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -53,10 +54,11 @@ type Store struct {
 	packTime time.Time // mtime of objects/pack when go-git last listed packs
 	closed   atomic.Bool
 
-	write    sync.Mutex  // serializes Commit, guards the fields below
-	tag      string      // names the temporary files of the journaled commit (see journal)
-	indexIn  []byte      // the index read, reused from commit to commit
-	indexOut []byte      // the index written
+	write    sync.Mutex // serializes Commit, guards the fields below
+	tag      string     // names the temporary files of the journaled commit (see journal)
+	indexIn  []byte     // the index read, reused from commit to commit
+	indexOut []byte     // the index written
+	racy     gitindex.RacyChecks
 	held     []heldFile  // old checkout files still open (see hold)
 	sweeper  *time.Timer // sweeps them once they are old enough
 
