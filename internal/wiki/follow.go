@@ -286,17 +286,28 @@ func (l *lane) lockUnlessBuilding() bool {
 	}
 }
 
-// follow starts bringing every derived store to HEAD in the background.
-func (w *Wiki) follow(ctx context.Context) {
+// follow starts bringing every derived store to HEAD, head when the wiki
+// opened, in the background. A store that a read or the follower moved in
+// the meantime is theirs; one still where it was goes to head, and on to
+// HEAD unless the follower has a commit of the wiki's to bring it to (it
+// takes that from head without reading the commit back).
+func (w *Wiki) follow(ctx context.Context, head string) {
 	for _, l := range w.lanes {
+		from := l.store.Commit()
 		w.bg.Add(1)
 		go func() {
 			defer w.bg.Done()
 			l.acquire()
 			defer l.release()
-			head, err := w.store.Head(ctx)
-			if err == nil {
-				err = w.advance(ctx, l, head.Commit, nil, nil)
+			if l.store.Commit() != from {
+				return
+			}
+			err := w.advance(ctx, l, head, nil, nil)
+			if err == nil && !l.followUpPending() {
+				var now Head
+				if now, err = w.store.Head(ctx); err == nil {
+					err = w.advance(ctx, l, now.Commit, nil, nil)
+				}
 			}
 			if err != nil && ctx.Err() == nil {
 				w.log.Error("catch-up failed", "store", l.store.Name(), "err", err)
@@ -320,7 +331,7 @@ func (w *Wiki) await(ctx context.Context, l *lane) (Head, error) {
 	}
 	// The follow-up of the wiki's last commit brings the store there
 	// with the files it holds already: wait for it, not do it again.
-	if err := l.awaitFollowUp(ctx); err != nil {
+	if err := w.awaitFollowUp(ctx, l); err != nil {
 		return Head{}, err
 	}
 	if l.store.Commit() == head.Commit {
@@ -355,7 +366,7 @@ func (w *Wiki) awaitCommit(ctx context.Context, l *lane, commit string) error {
 // hold runs fn with a store at commit, holding it there: no update runs
 // until fn returns.
 func (w *Wiki) hold(ctx context.Context, l *lane, commit string, fn func() error) error {
-	if err := l.awaitFollowUp(ctx); err != nil {
+	if err := w.awaitFollowUp(ctx, l); err != nil {
 		return err
 	}
 	if err := l.lock(ctx); err != nil {

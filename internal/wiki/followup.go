@@ -2,6 +2,8 @@ package wiki
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -26,12 +28,27 @@ func (f *followUp) finish(from int) {
 	}
 }
 
+// followQuiet is how long the follower lets a burst of writes go on
+// before it applies them: while a mutation runs, or the next one comes
+// within followQuiet of the last, it waits, and then applies the burst as
+// one update of each store (one segment of the search index, not one per
+// write), unless a read needs a store first. A write's answer never waits
+// for it, and the next write does not share the machine with it.
+const followQuiet = 3 * time.Millisecond
+
+// followBatch is how many commits wait at most: past it they are applied
+// even while the burst goes on.
+const followBatch = 64
+
 // follower queues the follow-ups, in commit order, for one goroutine.
 type follower struct {
 	mu      sync.Mutex
 	queue   []*followUp
+	active  int           // mutations running or waiting for writeMu
+	last    time.Time     // when the last one ended
+	hurry   bool          // a read waits for the queue: apply it now
 	stopped bool          // set by Close: apply what is queued, then exit
-	wake    chan struct{} // a value when the queue grew or stopped was set
+	wake    chan struct{} // a value when any of the above changed
 	exited  chan struct{} // closed when the goroutine returns
 }
 
@@ -44,6 +61,30 @@ func (f *follower) signal() {
 	case f.wake <- struct{}{}:
 	default:
 	}
+}
+
+// begin and end bracket a mutation: the follower waits for it.
+func (f *follower) begin() {
+	f.mu.Lock()
+	f.active++
+	f.mu.Unlock()
+}
+
+func (f *follower) end() {
+	f.mu.Lock()
+	f.active--
+	f.last = time.Now()
+	f.mu.Unlock()
+	f.signal()
+}
+
+// hurryUp makes the follower apply what is queued without waiting for the
+// burst to end.
+func (f *follower) hurryUp() {
+	f.mu.Lock()
+	f.hurry = true
+	f.mu.Unlock()
+	f.signal()
 }
 
 // committed hands a commit the wiki made to the follower, which brings
@@ -76,44 +117,74 @@ func (w *Wiki) committed(parent, commit string, changes []FileChange) {
 	w.follower.signal()
 }
 
-// followCommits applies the follow-ups as they come, until Close stops it
-// and what was queued before is applied. ctx is never done; bg, the
-// context of the catch-ups, is done when Close begins.
+// followCommits applies the follow-ups as bursts of writes end (see
+// followQuiet), until Close stops it and what was queued before is
+// applied. ctx is never done; bg, the context of the catch-ups, is done
+// when Close begins.
 func (w *Wiki) followCommits(ctx, bg context.Context) {
-	defer close(w.follower.exited)
+	f := w.follower
+	defer close(f.exited)
 	for {
-		w.follower.mu.Lock()
-		if len(w.follower.queue) == 0 {
-			stopped := w.follower.stopped
-			w.follower.mu.Unlock()
+		f.mu.Lock()
+		if len(f.queue) == 0 {
+			stopped := f.stopped
+			f.mu.Unlock()
 			if stopped {
 				return
 			}
-			<-w.follower.wake
+			<-f.wake
 			continue
 		}
-		f := w.follower.queue[0]
-		w.follower.queue = w.follower.queue[1:]
-		stopped := w.follower.stopped
-		w.follower.mu.Unlock()
-		w.applyFollowUp(ctx, bg, f, stopped)
+		if !f.stopped && !f.hurry && len(f.queue) < followBatch {
+			if f.active > 0 {
+				f.mu.Unlock()
+				<-f.wake
+				continue
+			}
+			if wait := followQuiet - time.Since(f.last); wait > 0 {
+				f.mu.Unlock()
+				t := time.NewTimer(wait)
+				select {
+				case <-f.wake:
+				case <-t.C:
+				}
+				t.Stop()
+				continue
+			}
+		}
+		batch, stopped := f.queue, f.stopped
+		f.queue, f.hurry = nil, false
+		f.mu.Unlock()
+		w.applyFollowUps(ctx, bg, batch, stopped)
 	}
 }
 
-// applyFollowUp brings every store to the commit of f, one store at a time,
-// in the lanes' order (the history index before the search index, which
-// reads its file times). A store in a long update is left to it. A store
-// that is not at the commit's parent catches up with HEAD, in bg, unless
-// the wiki is closing: then it is left for the next start.
-func (w *Wiki) applyFollowUp(ctx, bg context.Context, f *followUp, closing bool) {
-	c := f.update
+// applyFollowUps brings every store to the last commit of batch, one store
+// at a time, in the lanes' order (the history index before the search
+// index, which reads its file times). The history index takes the commits
+// one by one; another store at the parent of the first takes them all as
+// one update. A store in a long update is left to it. A store elsewhere
+// catches up with HEAD, in bg, unless the wiki is closing: then it is left
+// for the next start.
+func (w *Wiki) applyFollowUps(ctx, bg context.Context, batch []*followUp, closing bool) {
+	first, last := batch[0].update, batch[len(batch)-1].update
+	var merged *Update
 	for i, l := range w.lanes {
 		if l.lockUnlessBuilding() {
 			var err error
-			switch from := l.store.Commit(); {
-			case from == c.From:
-				err = w.advance(ctx, l, c.To, c, nil)
-			case !closing:
+			if l == w.historyLane {
+				for _, f := range batch {
+					if err == nil && l.store.Commit() == f.update.From {
+						err = w.advance(ctx, l, f.update.To, f.update, nil)
+					}
+				}
+			} else if l.store.Commit() == first.From {
+				if merged == nil {
+					merged = mergeUpdates(batch)
+				}
+				err = w.advance(ctx, l, last.To, merged, nil)
+			}
+			if err == nil && l.store.Commit() != last.To && !closing {
 				var head Head
 				if head, err = w.store.Head(bg); err == nil {
 					err = w.advance(bg, l, head.Commit, nil, nil)
@@ -121,11 +192,47 @@ func (w *Wiki) applyFollowUp(ctx, bg context.Context, f *followUp, closing bool)
 			}
 			l.release()
 			if err != nil && bg.Err() == nil {
-				w.log.Warn("not updated", "store", l.store.Name(), "commit", short(c.To), "err", err)
+				w.log.Warn("not updated", "store", l.store.Name(), "commit", short(last.To), "err", err)
 			}
 		}
-		close(f.done[i])
+		for _, f := range batch {
+			close(f.done[i])
+		}
 	}
+}
+
+// mergeUpdates returns the update of a store from the parent of the first
+// commit of batch to the last, with every file changed on the way as it
+// is at the last: its blob id there and, from the first commit that
+// touched it, the one it had before. A file made and removed again in the
+// batch is no change.
+func mergeUpdates(batch []*followUp) *Update {
+	first, last := batch[0].update, batch[len(batch)-1].update
+	if len(batch) == 1 {
+		return first
+	}
+	byPath := make(map[string]FileChange)
+	for _, f := range batch {
+		for _, ch := range f.update.changes {
+			if prev, ok := byPath[ch.Path]; ok {
+				ch.OldBlob = prev.OldBlob
+			}
+			byPath[ch.Path] = ch
+		}
+	}
+	changes := make([]FileChange, 0, len(byPath))
+	for _, ch := range byPath {
+		if ch.Delete && ch.OldBlob == "" {
+			continue
+		}
+		changes = append(changes, ch)
+	}
+	slices.SortFunc(changes, func(a, b FileChange) int { return strings.Compare(a.Path, b.Path) })
+	u := &Update{From: first.From, To: last.To, changes: changes, listed: true, own: make(map[string]*FileChange, len(changes))}
+	for i := range changes {
+		u.own[changes[i].Path] = &changes[i]
+	}
+	return u
 }
 
 // stopFollowing applies the follow-ups queued and stops the follower. The
@@ -138,11 +245,28 @@ func (w *Wiki) stopFollowing() {
 	<-w.follower.exited
 }
 
+// followUpPending reports whether the follower has yet to bring the lane
+// to the last commit the wiki made.
+func (l *lane) followUpPending() bool {
+	l.stateMu.Lock()
+	ch := l.followUp
+	l.stateMu.Unlock()
+	if ch == nil {
+		return false
+	}
+	select {
+	case <-ch:
+		return false
+	default:
+		return true
+	}
+}
+
 // awaitFollowUp waits until the lane is through with the last commit the
-// wiki handed to the follower, reporting that it waits to ctx's progress
-// function every progressEvery; it returns the context's error when ctx
-// is done first.
-func (l *lane) awaitFollowUp(ctx context.Context) error {
+// wiki handed to the follower, which it hurries, reporting that it waits
+// to ctx's progress function every progressEvery; it returns the context's
+// error when ctx is done first.
+func (w *Wiki) awaitFollowUp(ctx context.Context, l *lane) error {
 	l.stateMu.Lock()
 	ch := l.followUp
 	l.stateMu.Unlock()
@@ -154,6 +278,7 @@ func (l *lane) awaitFollowUp(ctx context.Context) error {
 		return nil
 	default:
 	}
+	w.follower.hurryUp()
 	tick := time.NewTicker(progressEvery)
 	defer tick.Stop()
 	for {

@@ -108,6 +108,8 @@ func (w *Wiki) mutate(ctx context.Context, tool string, m Mutation, build func(c
 		return nil, Errorf(CodeReadOnly, "the wiki is read-only").
 			WithHint("restart wikid without {read_only} to allow changes")
 	}
+	w.follower.begin()
+	defer w.follower.end()
 	w.writeMu.Lock()
 	defer w.writeMu.Unlock()
 

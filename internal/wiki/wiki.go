@@ -108,7 +108,7 @@ func Open(ctx context.Context, d Deps, opts Options) (*Wiki, error) {
 	}
 	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	w.cancel = cancel
-	w.follow(bg)
+	w.follow(bg, head.Commit)
 	// Close lets the follower finish what is queued, so its context is
 	// not cancelled.
 	w.follower = newFollower()
