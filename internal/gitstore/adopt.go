@@ -149,11 +149,11 @@ func (s *Store) AdoptCheckout(ctx context.Context, req wiki.CommitRequest) (ad *
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := s.writeObjects(changes, obj); err != nil {
+	if err := s.writeObjects(changes, obj, s.tag); err != nil {
 		return nil, fmt.Errorf("adopt the checkout: %w", err)
 	}
 	u := &checkoutUpdate{s: s}
-	if err := u.writeIndex(ix, plumbing.ZeroHash, done); err != nil {
+	if err := u.writeIndex(ix, plumbing.ZeroHash, done, func() error { return nil }); err != nil {
 		return nil, fmt.Errorf("adopt the checkout: %w", err)
 	}
 	entry := reflogEntry{who: req.Committer, message: gitformat.ReflogMessage(req.Message, true)}

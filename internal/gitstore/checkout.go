@@ -73,9 +73,10 @@ type indexBackup struct {
 // updateCheckout puts the changes into the checkout: the new files in place,
 // the deleted ones removed with the folders they leave empty, and the index
 // (ix, read under index.lock; nil if there is none) rewritten and renamed
-// over the old one. On error it puts back what it changed and returns the
+// over the old one once objects, which waits for the commit's objects,
+// returns nil. On error it puts back what it changed and returns the
 // error.
-func (s *Store) updateCheckout(ix *gitindex.File, parent plumbing.Hash, changes []*change) (*checkoutUpdate, error) {
+func (s *Store) updateCheckout(ix *gitindex.File, parent plumbing.Hash, changes []*change, objects func() error) (*checkoutUpdate, error) {
 	u := &checkoutUpdate{s: s}
 	err := u.stage(changes)
 	var done []written
@@ -85,7 +86,7 @@ func (s *Store) updateCheckout(ix *gitindex.File, parent plumbing.Hash, changes 
 	}
 	if err == nil {
 		s.crashPoint("files in place")
-		err = u.writeIndex(ix, parent, done)
+		err = u.writeIndex(ix, parent, done, objects)
 	}
 	if err == nil {
 		s.crashPoint("index written")
@@ -212,7 +213,7 @@ func (u *checkoutUpdate) apply() ([]written, error) {
 // commit, whose files are the whole tree; otherwise the index stays missing
 // (git status shows every file of HEAD as deleted from the index and
 // untracked there, before and after).
-func (u *checkoutUpdate) writeIndex(ix *gitindex.File, parent plumbing.Hash, done []written) error {
+func (u *checkoutUpdate) writeIndex(ix *gitindex.File, parent plumbing.Hash, done []written, objects func() error) error {
 	s := u.s
 	if ix == nil && !parent.IsZero() {
 		return nil
@@ -239,7 +240,7 @@ func (u *checkoutUpdate) writeIndex(ix *gitindex.File, parent plumbing.Hash, don
 	if b := ix.Buffer(); b != nil {
 		s.indexIn = b
 	}
-	if err := s.replaceIndex(ix, s.indexOut); err != nil {
+	if err := s.replaceIndex(ix, s.indexOut, objects); err != nil {
 		if backup.link != "" {
 			os.Remove(backup.link)
 		}
@@ -447,8 +448,8 @@ func (s *Store) replaceFile(name string, content []byte, perm fs.FileMode, adjus
 
 // replaceIndex writes the index file whose body is body (see
 // gitindex.File.RewriteBody) to a temporary file, computing its checksum
-// meanwhile, and renames it over the index.
-func (s *Store) replaceIndex(ix *gitindex.File, body []byte) error {
+// meanwhile, and renames it over the index once before returns nil.
+func (s *Store) replaceIndex(ix *gitindex.File, body []byte, before func() error) error {
 	sum := make(chan []byte, 1)
 	go func() { sum <- ix.Checksum(body) }()
 	name := s.indexPath()
@@ -463,6 +464,9 @@ func (s *Store) replaceIndex(ix *gitindex.File, body []byte) error {
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		err = before()
 	}
 	if err == nil {
 		err = os.Rename(f.Name(), name)

@@ -151,17 +151,38 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (id string, 
 		return "", err
 	}
 
+	// In a checkout the objects are written while the files are put in
+	// place; the new index, which names them, is renamed into place only
+	// once they are all written.
+	objects := func() error { return nil }
 	if obj.commit != nil {
-		if err := s.writeObjects(changes, obj); err != nil {
+		done := make(chan error, 1)
+		tag := s.tag
+		go func() {
+			err := s.writeObjects(changes, obj, tag)
+			if err == nil {
+				s.crashPoint("objects written")
+			}
+			done <- err
+		}()
+		var objErr error
+		waited := false
+		objects = func() error {
+			if !waited {
+				objErr, waited = <-done, true
+			}
+			return objErr
+		}
+		defer objects() // no object is written after Commit returns
+	}
+	var co *checkoutUpdate
+	if s.workTree != "" {
+		if co, err = s.updateCheckout(ix, parent, changes, objects); err != nil {
 			return "", fmt.Errorf("commit: %w", err)
 		}
 	}
-	s.crashPoint("objects written")
-	var co *checkoutUpdate
-	if s.workTree != "" {
-		if co, err = s.updateCheckout(ix, parent, changes); err != nil {
-			return "", fmt.Errorf("commit: %w", err)
-		}
+	if err := objects(); err != nil {
+		return "", fmt.Errorf("commit: %w", err)
 	}
 	if testHookBeforeMoveRef != nil {
 		testHookBeforeMoveRef()
@@ -268,25 +289,25 @@ func (s *Store) buildObjects(parent, root plumbing.Hash, changes []*change, req 
 }
 
 // writeObjects writes the new blobs, the trees and the commit, as loose
-// objects.
-func (s *Store) writeObjects(changes []*change, o *commitObjects) error {
+// objects, their temporary files named with tag (see journal).
+func (s *Store) writeObjects(changes []*change, o *commitObjects, tag string) error {
 	for _, c := range changes {
 		if c.delete || (c.hadOld && c.old.ID == c.blob) {
 			continue
 		}
-		if err := objdir.WriteLoose(s.objectsDir(), plumbing.BlobObject, c.blob, c.content, s.tag); err != nil {
+		if err := objdir.WriteLoose(s.objectsDir(), plumbing.BlobObject, c.blob, c.content, tag); err != nil {
 			return err
 		}
 	}
 	for _, t := range o.trees {
-		if err := objdir.WriteLoose(s.objectsDir(), plumbing.TreeObject, t.id, t.content, s.tag); err != nil {
+		if err := objdir.WriteLoose(s.objectsDir(), plumbing.TreeObject, t.id, t.content, tag); err != nil {
 			return err
 		}
 		if t.entries != nil {
 			s.trees.put(t.id, &tree{entries: t.entries})
 		}
 	}
-	return objdir.WriteLoose(s.objectsDir(), plumbing.CommitObject, o.id, o.commit, s.tag)
+	return objdir.WriteLoose(s.objectsDir(), plumbing.CommitObject, o.id, o.commit, tag)
 }
 
 // commitParents lists the parents of a commit on parent (zero: none) that

@@ -20,7 +20,9 @@ import (
 )
 
 // crashPoints are the places of Commit where TestStore_Open_Recovers kills
-// the committing process, in the order Commit passes them.
+// the committing process, in the order Commit passes them; "objects
+// written" comes anywhere from "index locked" to "index written", as the
+// objects are written while the files are put in place.
 var crashPoints = []string{
 	"journaled", "index locked", "objects written", "files staged", "moved aside", "files in place",
 	"index written", "ref locked", "ref moved",
