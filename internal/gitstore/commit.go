@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -298,6 +299,7 @@ func (s *Store) writeObjects(changes []*change, o *commitObjects, tag string) er
 		if err := objdir.WriteLoose(s.objectsDir(), plumbing.BlobObject, c.blob, c.content, tag); err != nil {
 			return err
 		}
+		s.written.put(c.blob, bytes.Clone(c.content))
 	}
 	for _, t := range o.trees {
 		if err := objdir.WriteLoose(s.objectsDir(), plumbing.TreeObject, t.id, t.content, tag); err != nil {

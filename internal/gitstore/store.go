@@ -65,6 +65,10 @@ type Store struct {
 	trees   treeCache
 	commits commitCache
 	sizes   sizeCache
+	// written holds the contents of the blobs the last commits wrote: the
+	// next change of a note reads it from here, not from its new loose
+	// object.
+	written blobCache
 	packed  packedRefs
 
 	// unwritable says why this user cannot write the repository, "" when
@@ -129,6 +133,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	}
 	s.unwritable, s.dir = derivedDir(d, opts.CacheDir)
 	s.trees.cost, s.trees.budget = (*tree).cost, treeCacheBudget
+	s.written.cost, s.written.budget = func(b []byte) int { return len(b) }, writtenBlobBudget
 	s.sizes.max = 1 << 18 // one int64 per blob: room for 100,000 notes and their recent versions
 	s.storage = filesystem.NewStorageWithOptions(s.gitFS(), cache.NewObjectLRU(objectCacheSize),
 		filesystem.Options{MaxOpenDescriptors: 16})
