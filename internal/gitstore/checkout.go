@@ -302,12 +302,13 @@ func (u *checkoutUpdate) rollback() error {
 	return errors.Join(errs...)
 }
 
-// done ends a checkout update whose commit landed: the old files and the
-// old index kept for a rollback are removed. An old file written to since
-// it was moved aside, through a descriptor opened before, holds what
-// someone saved: it is put back in place of the commit's file (which the
-// commit keeps), as if they had saved just after the commit.
-func (u *checkoutUpdate) done() {
+// done ends a checkout update whose commit landed: the old files kept for
+// a rollback are removed, and the link to the old index is returned ("" for
+// none) for the caller to remove, which frees its blocks. An old file
+// written to since it was moved aside, through a descriptor opened before,
+// holds what someone saved: it is put back in place of the commit's file
+// (which the commit keeps), as if they had saved just after the commit.
+func (u *checkoutUpdate) done() (oldIndex string) {
 	for _, st := range u.undo {
 		switch {
 		case st.aside == "":
@@ -319,10 +320,11 @@ func (u *checkoutUpdate) done() {
 			}
 		}
 	}
-	if u.index != nil && u.index.link != "" {
-		os.Remove(u.index.link)
+	if u.index != nil {
+		oldIndex = u.index.link
 	}
 	u.undo, u.index = nil, nil
+	return oldIndex
 }
 
 // undoRewrite puts back the file of st as it was before the commit, if it is

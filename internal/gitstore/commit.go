@@ -106,12 +106,27 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (id string, 
 		return "", fmt.Errorf("commit: %w", err)
 	}
 	s.tag = j.tag
+	// What a landed commit leaves to remove (the old index, whose blocks
+	// take a while to free) goes after it returns, and its journal last, so
+	// that a crash meanwhile leaves the files to recovery.
+	var retired []string
 	defer func() {
 		if refTmp != "" {
 			os.Remove(refTmp)
 		}
 		s.tag = ""
-		s.removeJournal(j)
+		if len(retired) == 0 {
+			s.removeJournal(j)
+			return
+		}
+		s.retiring.Add(1)
+		go func() {
+			defer s.retiring.Done()
+			for _, name := range retired {
+				os.Remove(name)
+			}
+			s.removeJournal(j)
+		}()
 	}()
 	s.crashPoint("journaled")
 
@@ -199,7 +214,9 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (id string, 
 		return "", fmt.Errorf("commit: %w", err)
 	}
 	if co != nil {
-		co.done()
+		if old := co.done(); old != "" {
+			retired = append(retired, old)
+		}
 	}
 	s.crashPoint("ref moved")
 	if obj.commit != nil {

@@ -335,6 +335,7 @@ func TestStore_Open_LeavesLiveTransactions(t *testing.T) {
 			s2 := openStore(t, dir)
 			start := time.Now()
 			_, err := s2.Commit(ctx, request(head, "edit", map[string]string{"a.md": "x\n"}))
+			s2.retiring.Wait()
 			if !tc.live {
 				if err != nil {
 					t.Fatalf("Commit: %v", err)

@@ -54,6 +54,8 @@ type Store struct {
 	packTime time.Time // mtime of objects/pack when go-git last listed packs
 	closed   atomic.Bool
 
+	retiring sync.WaitGroup // removes what landed commits left (see Commit)
+
 	write    sync.Mutex // serializes Commit, guards the fields below
 	tag      string     // names the temporary files of the journaled commit (see journal)
 	indexIn  []byte     // the index read, reused from commit to commit
@@ -173,6 +175,7 @@ func (s *Store) Head(ctx context.Context) (wiki.Head, error) {
 
 // Close releases the repository's open files. Later calls return ErrClosed.
 func (s *Store) Close(ctx context.Context) error {
+	s.retiring.Wait()
 	s.write.Lock()
 	defer s.write.Unlock()
 	s.git.Lock()
