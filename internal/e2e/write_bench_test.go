@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wikid/wikid/internal/gittest"
 )
@@ -69,6 +70,7 @@ func BenchmarkWrites(b *testing.B) {
 		req["env"] = envMap(sharedEnvFor(b, bin.path, bin.dir))
 		bin.c = connectTS(b, bridge, req)
 		bin.ms = map[string][]float64{}
+		waitBuilt(b, bin.c)
 		// A first call of each tool, untimed: it loads what a warm daemon
 		// holds.
 		bin.c.time(b, "write_note", map[string]any{"path": "bench/warm", "content": "# Warm\n"}, 1)
@@ -109,6 +111,30 @@ func BenchmarkWrites(b *testing.B) {
 	}
 	b.Log("\n" + table.String())
 	fmt.Fprint(os.Stderr, table.String())
+}
+
+// waitBuilt waits until wiki_status says that every derived store it
+// names reflects HEAD, so that no first build runs while calls are timed.
+func waitBuilt(tb testing.TB, c *tsClient) {
+	tb.Helper()
+	deadline := time.Now().Add(120 * time.Second)
+	for {
+		var st map[string]any
+		json.Unmarshal(c.call(tb, "wiki_status", map[string]any{}).StructuredContent, &st)
+		built := true
+		for _, store := range []string{"index", "history", "graph"} {
+			if m, ok := st[store].(map[string]any); ok && m["caught_up"] != true {
+				built = false
+			}
+		}
+		if built {
+			return
+		}
+		if time.Now().After(deadline) {
+			tb.Fatalf("the derived stores did not catch up: %v", st)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // time calls a tool n times in Node, one call after another, and returns
