@@ -175,9 +175,9 @@ func (s *Store) Head(ctx context.Context) (wiki.Head, error) {
 
 // Close releases the repository's open files. Later calls return ErrClosed.
 func (s *Store) Close(ctx context.Context) error {
-	s.retiring.Wait()
 	s.write.Lock()
 	defer s.write.Unlock()
+	s.retiring.Wait() // Commit adds to it under s.write
 	s.git.Lock()
 	defer s.git.Unlock()
 	if s.closed.Swap(true) {
