@@ -120,7 +120,7 @@ func (s *Store) AdoptCheckout(ctx context.Context, req wiki.CommitRequest) (ad *
 	// that the next process proves ours and removes.
 	s.recoverAll(ctx)
 	j := &journal{Branch: head.Branch, Commit: obj.id.String()}
-	if err := s.writeJournal(j); err != nil {
+	if err := s.writeJournal(j, nil); err != nil {
 		return nil, fmt.Errorf("adopt the checkout: %w", err)
 	}
 	s.tag = j.tag
@@ -149,15 +149,15 @@ func (s *Store) AdoptCheckout(ctx context.Context, req wiki.CommitRequest) (ad *
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := s.writeObjects(changes, obj); err != nil {
+	if err := s.writeObjects(changes, obj, s.tag); err != nil {
 		return nil, fmt.Errorf("adopt the checkout: %w", err)
 	}
 	u := &checkoutUpdate{s: s}
-	if err := u.writeIndex(ix, plumbing.ZeroHash, done); err != nil {
+	if err := u.writeIndex(ix, plumbing.ZeroHash, done, func() error { return nil }); err != nil {
 		return nil, fmt.Errorf("adopt the checkout: %w", err)
 	}
 	entry := reflogEntry{who: req.Committer, message: gitformat.ReflogMessage(req.Message, true)}
-	if err := s.moveRef(ctx, head.Branch, plumbing.ZeroHash, obj.id, entry); err != nil {
+	if err := s.moveRef(ctx, head.Branch, plumbing.ZeroHash, obj.id, entry, ""); err != nil {
 		if rerr := u.rollback(); rerr != nil {
 			return nil, fmt.Errorf("adopt the checkout: %w (and %w: %w)", err, errNotPutBack, rerr)
 		}

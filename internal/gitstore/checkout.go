@@ -73,9 +73,10 @@ type indexBackup struct {
 // updateCheckout puts the changes into the checkout: the new files in place,
 // the deleted ones removed with the folders they leave empty, and the index
 // (ix, read under index.lock; nil if there is none) rewritten and renamed
-// over the old one. On error it puts back what it changed and returns the
+// over the old one once objects, which waits for the commit's objects,
+// returns nil. On error it puts back what it changed and returns the
 // error.
-func (s *Store) updateCheckout(ix *gitindex.File, parent plumbing.Hash, changes []*change) (*checkoutUpdate, error) {
+func (s *Store) updateCheckout(ix *gitindex.File, parent plumbing.Hash, changes []*change, objects func() error) (*checkoutUpdate, error) {
 	u := &checkoutUpdate{s: s}
 	err := u.stage(changes)
 	var done []written
@@ -85,7 +86,7 @@ func (s *Store) updateCheckout(ix *gitindex.File, parent plumbing.Hash, changes 
 	}
 	if err == nil {
 		s.crashPoint("files in place")
-		err = u.writeIndex(ix, parent, done)
+		err = u.writeIndex(ix, parent, done, objects)
 	}
 	if err == nil {
 		s.crashPoint("index written")
@@ -212,7 +213,7 @@ func (u *checkoutUpdate) apply() ([]written, error) {
 // commit, whose files are the whole tree; otherwise the index stays missing
 // (git status shows every file of HEAD as deleted from the index and
 // untracked there, before and after).
-func (u *checkoutUpdate) writeIndex(ix *gitindex.File, parent plumbing.Hash, done []written) error {
+func (u *checkoutUpdate) writeIndex(ix *gitindex.File, parent plumbing.Hash, done []written, objects func() error) error {
 	s := u.s
 	if ix == nil && !parent.IsZero() {
 		return nil
@@ -227,7 +228,7 @@ func (u *checkoutUpdate) writeIndex(ix *gitindex.File, parent plumbing.Hash, don
 	for _, w := range done {
 		skip[w.c.path] = true
 	}
-	ix.SmudgeRacy(s.workTree, skip)
+	ix.SmudgeRacy(s.workTree, skip, &s.racy)
 	if backup.existed {
 		link := filepath.Join(s.gitDir, ".wikid-"+s.tag+"-index.tmp")
 		if os.Link(s.indexPath(), link) == nil {
@@ -235,11 +236,11 @@ func (u *checkoutUpdate) writeIndex(ix *gitindex.File, parent plumbing.Hash, don
 		}
 	}
 	backup.content = ix.Bytes()
-	s.indexOut = ix.Rewrite(indexUpdates(done), s.indexOut)
+	s.indexOut = ix.RewriteBody(indexUpdates(done), s.indexOut)
 	if b := ix.Buffer(); b != nil {
 		s.indexIn = b
 	}
-	if err := s.replaceFile(s.indexPath(), s.indexOut, 0o666, nil); err != nil {
+	if err := s.replaceIndex(ix, s.indexOut, objects); err != nil {
 		if backup.link != "" {
 			os.Remove(backup.link)
 		}
@@ -301,12 +302,13 @@ func (u *checkoutUpdate) rollback() error {
 	return errors.Join(errs...)
 }
 
-// done ends a checkout update whose commit landed: the old files and the
-// old index kept for a rollback are removed. An old file written to since
-// it was moved aside, through a descriptor opened before, holds what
-// someone saved: it is put back in place of the commit's file (which the
-// commit keeps), as if they had saved just after the commit.
-func (u *checkoutUpdate) done() {
+// done ends a checkout update whose commit landed: the old files kept for
+// a rollback are removed, and the link to the old index is returned ("" for
+// none) for the caller to remove, which frees its blocks. An old file
+// written to since it was moved aside, through a descriptor opened before,
+// holds what someone saved: it is put back in place of the commit's file
+// (which the commit keeps), as if they had saved just after the commit.
+func (u *checkoutUpdate) done() (oldIndex string) {
 	for _, st := range u.undo {
 		switch {
 		case st.aside == "":
@@ -318,10 +320,11 @@ func (u *checkoutUpdate) done() {
 			}
 		}
 	}
-	if u.index != nil && u.index.link != "" {
-		os.Remove(u.index.link)
+	if u.index != nil {
+		oldIndex = u.index.link
 	}
 	u.undo, u.index = nil, nil
+	return oldIndex
 }
 
 // undoRewrite puts back the file of st as it was before the commit, if it is
@@ -388,14 +391,13 @@ func gitPerm(mode uint32) fs.FileMode {
 // .wikid-<tag>-<random>.tmp during a journaled commit (see journal), so that
 // recovery finds it, else .wikid-<random>.tmp.
 func (s *Store) writeTemp(dir string, content []byte, perm fs.FileMode, sync bool) (string, error) {
-	var rnd [8]byte
-	rand.Read(rnd[:])
-	prefix := ".wikid-"
-	if s.tag != "" {
-		prefix += s.tag + "-"
-	}
-	name := filepath.Join(dir, prefix+hex.EncodeToString(rnd[:])+".tmp")
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	return writeTemp(dir, s.tag, content, perm, sync)
+}
+
+// writeTemp is Store.writeTemp for the transaction tagged tag ("" for
+// none).
+func writeTemp(dir, tag string, content []byte, perm fs.FileMode, sync bool) (string, error) {
+	f, err := createTemp(dir, tag, perm)
 	if err != nil {
 		return "", err
 	}
@@ -407,10 +409,22 @@ func (s *Store) writeTemp(dir string, content []byte, perm fs.FileMode, sync boo
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(name)
+		os.Remove(f.Name())
 		return "", err
 	}
-	return name, nil
+	return f.Name(), nil
+}
+
+// createTemp creates a new hidden file in dir, named as writeTemp names
+// them, with permissions perm (before the umask).
+func createTemp(dir, tag string, perm fs.FileMode) (*os.File, error) {
+	var rnd [8]byte
+	rand.Read(rnd[:])
+	prefix := ".wikid-"
+	if tag != "" {
+		prefix += tag + "-"
+	}
+	return os.OpenFile(filepath.Join(dir, prefix+hex.EncodeToString(rnd[:])+".tmp"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 }
 
 // replaceFile writes content to a temporary file next to name, created
@@ -430,6 +444,37 @@ func (s *Store) replaceFile(name string, content []byte, perm fs.FileMode, adjus
 	}
 	if err != nil {
 		os.Remove(tmp)
+	}
+	return err
+}
+
+// replaceIndex writes the index file whose body is body (see
+// gitindex.File.RewriteBody) to a temporary file, computing its checksum
+// meanwhile, and renames it over the index once before returns nil.
+func (s *Store) replaceIndex(ix *gitindex.File, body []byte, before func() error) error {
+	sum := make(chan []byte, 1)
+	go func() { sum <- ix.Checksum(body) }()
+	name := s.indexPath()
+	f, err := createTemp(filepath.Dir(name), s.tag, 0o666)
+	if err != nil {
+		<-sum
+		return err
+	}
+	_, err = f.Write(body)
+	if b := <-sum; err == nil {
+		_, err = f.Write(b)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = before()
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), name)
+	}
+	if err != nil {
+		os.Remove(f.Name())
 	}
 	return err
 }

@@ -1,8 +1,10 @@
 package gitstore
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -93,13 +95,38 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (id string, 
 	if s.workTree != "" {
 		j.Paths = journalPaths(changes)
 	}
-	if err := s.writeJournal(j); err != nil {
+	// The branch's lock will hold the new commit, synced: its file is
+	// written and synced now, with the journal, so that the two syncs go
+	// to the disk together.
+	var refTmp string
+	if err := s.writeJournal(j, func() { refTmp = s.prepareRefLock(head.Branch, obj.id, j.tag) }); err != nil {
+		if refTmp != "" {
+			os.Remove(refTmp)
+		}
 		return "", fmt.Errorf("commit: %w", err)
 	}
 	s.tag = j.tag
+	// What a landed commit leaves to remove (the old index, whose blocks
+	// take a while to free) goes after it returns, and its journal last, so
+	// that a crash meanwhile leaves the files to recovery.
+	var retired []string
 	defer func() {
+		if refTmp != "" {
+			os.Remove(refTmp)
+		}
 		s.tag = ""
-		s.removeJournal(j)
+		if len(retired) == 0 {
+			s.removeJournal(j)
+			return
+		}
+		s.retiring.Add(1)
+		go func() {
+			defer s.retiring.Done()
+			for _, name := range retired {
+				os.Remove(name)
+			}
+			s.removeJournal(j)
+		}()
 	}()
 	s.crashPoint("journaled")
 
@@ -140,23 +167,44 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (id string, 
 		return "", err
 	}
 
+	// In a checkout the objects are written while the files are put in
+	// place; the new index, which names them, is renamed into place only
+	// once they are all written.
+	objects := func() error { return nil }
 	if obj.commit != nil {
-		if err := s.writeObjects(changes, obj); err != nil {
+		done := make(chan error, 1)
+		tag := s.tag
+		go func() {
+			err := s.writeObjects(changes, obj, tag)
+			if err == nil {
+				s.crashPoint("objects written")
+			}
+			done <- err
+		}()
+		var objErr error
+		waited := false
+		objects = func() error {
+			if !waited {
+				objErr, waited = <-done, true
+			}
+			return objErr
+		}
+		defer objects() // no object is written after Commit returns
+	}
+	var co *checkoutUpdate
+	if s.workTree != "" {
+		if co, err = s.updateCheckout(ix, parent, changes, objects); err != nil {
 			return "", fmt.Errorf("commit: %w", err)
 		}
 	}
-	s.crashPoint("objects written")
-	var co *checkoutUpdate
-	if s.workTree != "" {
-		if co, err = s.updateCheckout(ix, parent, changes); err != nil {
-			return "", fmt.Errorf("commit: %w", err)
-		}
+	if err := objects(); err != nil {
+		return "", fmt.Errorf("commit: %w", err)
 	}
 	if testHookBeforeMoveRef != nil {
 		testHookBeforeMoveRef()
 	}
 	entry := reflogEntry{who: req.Committer, message: gitformat.ReflogMessage(req.Message, parent.IsZero())}
-	if err := s.moveRef(ctx, head.Branch, parent, obj.id, entry); err != nil {
+	if err := s.moveRef(ctx, head.Branch, parent, obj.id, entry, refTmp); err != nil {
 		if co != nil {
 			if rerr := co.rollback(); rerr != nil {
 				s.log.Warn("the checkout could not be put back after a failed commit", "err", rerr)
@@ -166,7 +214,9 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (id string, 
 		return "", fmt.Errorf("commit: %w", err)
 	}
 	if co != nil {
-		co.done()
+		if old := co.done(); old != "" {
+			retired = append(retired, old)
+		}
 	}
 	s.crashPoint("ref moved")
 	if obj.commit != nil {
@@ -257,25 +307,26 @@ func (s *Store) buildObjects(parent, root plumbing.Hash, changes []*change, req 
 }
 
 // writeObjects writes the new blobs, the trees and the commit, as loose
-// objects.
-func (s *Store) writeObjects(changes []*change, o *commitObjects) error {
+// objects, their temporary files named with tag (see journal).
+func (s *Store) writeObjects(changes []*change, o *commitObjects, tag string) error {
 	for _, c := range changes {
 		if c.delete || (c.hadOld && c.old.ID == c.blob) {
 			continue
 		}
-		if err := objdir.WriteLoose(s.objectsDir(), plumbing.BlobObject, c.blob, c.content, s.tag); err != nil {
+		if err := objdir.WriteLoose(s.objectsDir(), plumbing.BlobObject, c.blob, c.content, tag); err != nil {
 			return err
 		}
+		s.written.put(c.blob, bytes.Clone(c.content))
 	}
 	for _, t := range o.trees {
-		if err := objdir.WriteLoose(s.objectsDir(), plumbing.TreeObject, t.id, t.content, s.tag); err != nil {
+		if err := objdir.WriteLoose(s.objectsDir(), plumbing.TreeObject, t.id, t.content, tag); err != nil {
 			return err
 		}
 		if t.entries != nil {
 			s.trees.put(t.id, &tree{entries: t.entries})
 		}
 	}
-	return objdir.WriteLoose(s.objectsDir(), plumbing.CommitObject, o.id, o.commit, s.tag)
+	return objdir.WriteLoose(s.objectsDir(), plumbing.CommitObject, o.id, o.commit, tag)
 }
 
 // commitParents lists the parents of a commit on parent (zero: none) that

@@ -2,6 +2,7 @@ package gitstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -263,5 +264,23 @@ func verifyCommit(t *testing.T, repo string, prev wiki.Head, id string, req wiki
 		}
 	} else if n != 1 {
 		t.Errorf("%d commits after the first", n)
+	}
+}
+
+// TestStore_Commit_RemembersBlobs checks that the content of a blob a
+// commit wrote is read back without its object: the next change of the
+// note starts from it. Another store reads the object.
+func TestStore_Commit_RemembersBlobs(t *testing.T) {
+	ctx := context.Background()
+	dir := seeded(t, map[string]string{"a.md": "a\n"})
+	s := openStore(t, dir)
+	mustCommit(t, s, request(rev(t, dir, "HEAD"), "edit", map[string]string{"a.md": "a, again\n"}))
+	blob := rev(t, dir, "HEAD:a.md")
+	gittest.RemoveObjects(t, dir, blob)
+	if b, err := s.ReadBlob(ctx, blob); err != nil || string(b) != "a, again\n" {
+		t.Errorf("the blob just written: %q, %v", b, err)
+	}
+	if _, err := openStore(t, dir).ReadBlob(ctx, blob); !errors.Is(err, wiki.ErrNotFound) {
+		t.Errorf("another store, without the object: %v, want ErrNotFound", err)
 	}
 }

@@ -60,13 +60,15 @@ func request(parent, message string, files map[string]string) wiki.CommitRequest
 	return req
 }
 
-// mustCommit commits through the store and fails the test on error.
+// mustCommit commits through the store and fails the test on error. It
+// returns once what the commit left to remove is gone.
 func mustCommit(tb testing.TB, s *Store, req wiki.CommitRequest) string {
 	tb.Helper()
 	id, err := s.Commit(context.Background(), req)
 	if err != nil {
 		tb.Fatalf("Commit: %v", err)
 	}
+	s.retiring.Wait()
 	return id
 }
 

@@ -76,8 +76,10 @@ func (j *journal) indexLockContent() []byte { return []byte("wikid " + j.name + 
 func (j *journal) refLockContent() []byte { return []byte(j.Commit + "\n") }
 
 // writeJournal stores a new journal for this process, synced before it
-// returns.
-func (s *Store) writeJournal(j *journal) error {
+// returns. alongside, when not nil, runs while the journal is synced, once
+// it exists, so that a file it writes (named with the journal's tag) is
+// one recovery finds, and its sync goes to the disk with the journal's.
+func (s *Store) writeJournal(j *journal, alongside func()) error {
 	j.tag = newTag()
 	j.owner, j.Host = procid.Self(), procid.Host()
 	j.name = j.owner.String() + "-" + j.tag
@@ -94,11 +96,22 @@ func (s *Store) writeJournal(j *journal) error {
 		return lockCreateError(j.file, err)
 	}
 	_, err = f.Write(b)
+	var other chan struct{}
+	if err == nil && alongside != nil {
+		other = make(chan struct{})
+		go func() {
+			defer close(other)
+			alongside()
+		}()
+	}
 	if err == nil {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
+	}
+	if other != nil {
+		<-other
 	}
 	if err != nil {
 		os.Remove(j.file)

@@ -44,12 +44,20 @@ const (
 // file, the context's error when it is cancelled first, or one of code
 // READ_ONLY when the repository cannot be written.
 func (s *Store) acquireLock(ctx context.Context, target string, content []byte, sync bool) (*lockFile, error) {
+	return s.acquireLockFrom(ctx, target, content, sync, "")
+}
+
+// acquireLockFrom is acquireLock with the lock's content written ahead of
+// time to prepared, a temporary file next to the lock (synced if sync is
+// set), which every attempt links instead of writing one; "" writes one
+// per attempt. prepared stays for the caller to remove.
+func (s *Store) acquireLockFrom(ctx context.Context, target string, content []byte, sync bool, prepared string) (*lockFile, error) {
 	path := target + ".lock"
 	start := time.Now()
 	wait := time.Millisecond
 	recovered := false
 	for {
-		err := s.createLock(path, content, sync)
+		err := s.createLock(path, content, sync, prepared)
 		if err == nil {
 			return &lockFile{path: path, target: target}, nil
 		}
@@ -85,18 +93,24 @@ func (s *Store) acquireLock(ctx context.Context, target string, content []byte, 
 }
 
 // createLock creates the lock file path with content, exclusively. The
-// content is written to a temporary file first and hard-linked to path,
-// which fails if path exists: the lock never exists without its content,
-// so a lock left by a crash can always be told as wikid's or not. Where
-// hard links are not supported it falls back to an exclusive create and
-// a write (a crash in between leaves an empty lock, reported as foreign).
-func (s *Store) createLock(path string, content []byte, sync bool) error {
-	tmp, err := s.writeTemp(filepath.Dir(path), content, 0o666, sync)
-	if err != nil {
-		return err
+// content is written to a temporary file first (or was, to prepared, when
+// that is not "") and hard-linked to path, which fails if path exists: the
+// lock never exists without its content, so a lock left by a crash can
+// always be told as wikid's or not. Where hard links are not supported it
+// falls back to an exclusive create and a write (a crash in between leaves
+// an empty lock, reported as foreign).
+func (s *Store) createLock(path string, content []byte, sync bool, prepared string) error {
+	tmp := prepared
+	if tmp == "" {
+		var err error
+		if tmp, err = s.writeTemp(filepath.Dir(path), content, 0o666, sync); err != nil {
+			return err
+		}
 	}
-	err = os.Link(tmp, path)
-	os.Remove(tmp)
+	err := os.Link(tmp, path)
+	if prepared == "" {
+		os.Remove(tmp)
+	}
 	var le *os.LinkError
 	if err == nil || errors.Is(err, fs.ErrExist) || !errors.As(err, &le) ||
 		!(errors.Is(le.Err, syscall.EPERM) || errors.Is(le.Err, syscall.ENOTSUP) || errors.Is(le.Err, syscall.EXDEV)) {

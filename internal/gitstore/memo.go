@@ -52,7 +52,12 @@ func (c *memo[V]) limit() int {
 	return 1 << 16
 }
 
+// writtenBlobBudget bounds the bytes of the contents the store keeps of
+// the blobs it wrote.
+const writtenBlobBudget = 4 << 20
+
 type (
+	blobCache   = memo[[]byte]
 	treeCache   = memo[*tree]
 	commitCache = memo[*gitformat.Commit]
 	sizeCache   = memo[int64]

@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,9 @@ import (
 // readObject returns the type and content of an object. A missing object is
 // a *wiki.MissingObjectError.
 func (s *Store) readObject(id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+	if b, ok := s.written.get(id); ok && !s.closed.Load() {
+		return plumbing.BlobObject, bytes.Clone(b), nil
+	}
 	s.git.Lock()
 	defer s.git.Unlock()
 	if s.closed.Load() {

@@ -69,7 +69,7 @@ func (s *Store) recoverTxn(ctx context.Context, j *journal) error {
 	if s.workTree != "" {
 		lock := s.indexPath() + ".lock"
 		if !bytes.Equal(readHead(lock, 128), j.indexLockContent()) {
-			if err := s.createLock(lock, j.indexLockContent(), false); err != nil {
+			if err := s.createLock(lock, j.indexLockContent(), false, ""); err != nil {
 				s.unclaim(j)
 				if errors.Is(err, fs.ErrExist) {
 					owner, _ := s.lockOwner(lock)
@@ -181,7 +181,7 @@ func (s *Store) restorePaths(j *journal) error {
 	for _, w := range done {
 		skip[w.c.path] = true
 	}
-	ix.SmudgeRacy(s.workTree, skip)
+	ix.SmudgeRacy(s.workTree, skip, nil)
 	if err := s.replaceFile(s.indexPath(), ix.Rewrite(indexUpdates(done), nil), 0o666, nil); err != nil {
 		return fmt.Errorf("write index: %w", err)
 	}

@@ -20,7 +20,9 @@ import (
 )
 
 // crashPoints are the places of Commit where TestStore_Open_Recovers kills
-// the committing process, in the order Commit passes them.
+// the committing process, in the order Commit passes them; "objects
+// written" comes anywhere from "index locked" to "index written", as the
+// objects are written while the files are put in place.
 var crashPoints = []string{
 	"journaled", "index locked", "objects written", "files staged", "moved aside", "files in place",
 	"index written", "ref locked", "ref moved",
@@ -312,7 +314,7 @@ func TestStore_Open_LeavesLiveTransactions(t *testing.T) {
 			head := rev(t, dir, "HEAD")
 			s := openStore(t, dir)
 			j := &journal{Branch: "refs/heads/main", Parent: head, Commit: strings.Repeat("1", 40)}
-			if err := s.writeJournal(j); err != nil {
+			if err := s.writeJournal(j, nil); err != nil {
 				t.Fatal(err)
 			}
 			if tc.owner != self {
@@ -333,6 +335,7 @@ func TestStore_Open_LeavesLiveTransactions(t *testing.T) {
 			s2 := openStore(t, dir)
 			start := time.Now()
 			_, err := s2.Commit(ctx, request(head, "edit", map[string]string{"a.md": "x\n"}))
+			s2.retiring.Wait()
 			if !tc.live {
 				if err != nil {
 					t.Fatalf("Commit: %v", err)

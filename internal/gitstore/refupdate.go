@@ -18,10 +18,12 @@ import (
 // that a HEAD.lock of someone else's stops wikid as it stops git), then
 // <ref>.lock exclusively, holding the new value (synced), check that the ref
 // (loose, else packed) still points at old (zero: does not exist), append
-// the reflog lines, rename the lock over the ref. It returns an error
-// wrapping wiki.ErrHeadMoved, after removing its lock, if the ref moved, and
-// one of code LOCKED if another process holds the lock too long.
-func (s *Store) moveRef(ctx context.Context, ref string, old, new plumbing.Hash, entry reflogEntry) error {
+// the reflog lines, rename the lock over the ref. prepared, when not "",
+// is a temporary file next to the ref that holds the new value, synced
+// (see prepareRefLock), for the lock. It returns an error wrapping
+// wiki.ErrHeadMoved, after removing its lock, if the ref moved, and one of
+// code LOCKED if another process holds the lock too long.
+func (s *Store) moveRef(ctx context.Context, ref string, old, new plumbing.Hash, entry reflogEntry, prepared string) error {
 	if err := gitformat.CheckRefName(ref); err != nil {
 		return err
 	}
@@ -41,7 +43,7 @@ func (s *Store) moveRef(ctx context.Context, ref string, old, new plumbing.Hash,
 	} else if h.Branch != ref {
 		return fmt.Errorf("%w: HEAD points at %s now, not %s", wiki.ErrHeadMoved, cmp.Or(h.Branch, "a commit (detached)"), ref)
 	}
-	lock, err := s.acquireLock(ctx, target, []byte(new.String()+"\n"), true)
+	lock, err := s.acquireLockFrom(ctx, target, []byte(new.String()+"\n"), true, prepared)
 	if err != nil {
 		return fmt.Errorf("update %s: %w", ref, err)
 	}
@@ -64,6 +66,25 @@ func (s *Store) moveRef(ctx context.Context, ref string, old, new plumbing.Hash,
 		return fmt.Errorf("update %s: %w", ref, err)
 	}
 	return nil
+}
+
+// prepareRefLock writes the content of the lock of ref for a move to new
+// (see moveRef) to a temporary file next to it, named with tag (see
+// journal), and syncs it; it returns the file, "" when it could not be
+// written: moveRef then writes its own and reports why that fails.
+func (s *Store) prepareRefLock(ref string, new plumbing.Hash, tag string) string {
+	if gitformat.CheckRefName(ref) != nil {
+		return ""
+	}
+	dir := filepath.Dir(filepath.Join(s.commonDir, filepath.FromSlash(ref)))
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return ""
+	}
+	tmp, err := writeTemp(dir, tag, []byte(new.String()+"\n"), 0o666, true)
+	if err != nil {
+		return ""
+	}
+	return tmp
 }
 
 // describeID names an id in an error message.

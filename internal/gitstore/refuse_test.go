@@ -306,30 +306,30 @@ func TestStore_moveRef(t *testing.T) {
 	s := openStore(t, dir)
 	entry := reflogEntry{who: testCommitter, message: "test"}
 	loose := filepath.Join(dir, ".git", "refs", "heads", "main")
-	err := s.moveRef(ctx, "refs/heads/main", hash(c1), hash(c1), entry)
+	err := s.moveRef(ctx, "refs/heads/main", hash(c1), hash(c1), entry, "")
 	if !errors.Is(err, wiki.ErrHeadMoved) || !strings.Contains(err.Error(), c2) {
 		t.Errorf("stale old value against a packed ref: %v", err)
 	}
 	if _, err := os.Stat(loose + ".lock"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("lock left behind: %v", err)
 	}
-	if err := s.moveRef(ctx, "refs/heads/main", hash(c2), hash(c1), entry); err != nil {
+	if err := s.moveRef(ctx, "refs/heads/main", hash(c2), hash(c1), entry, ""); err != nil {
 		t.Fatalf("move a packed ref: %v", err)
 	}
 	if b, _ := os.ReadFile(loose); string(b) != c1+"\n" {
 		t.Errorf("loose ref = %q", b)
 	}
-	if err := s.moveRef(ctx, "refs/heads/main", hash(c2), hash(c2), entry); !errors.Is(err, wiki.ErrHeadMoved) {
+	if err := s.moveRef(ctx, "refs/heads/main", hash(c2), hash(c2), entry, ""); !errors.Is(err, wiki.ErrHeadMoved) {
 		t.Errorf("stale old value against a loose ref: %v", err)
 	}
 	// Only the branch HEAD points at moves: a checkout of another branch
 	// since HEAD was read would take the commit.
-	if err := s.moveRef(ctx, "refs/heads/new/branch", hash(""), hash(c2), entry); !errors.Is(err, wiki.ErrHeadMoved) ||
+	if err := s.moveRef(ctx, "refs/heads/new/branch", hash(""), hash(c2), entry, ""); !errors.Is(err, wiki.ErrHeadMoved) ||
 		!strings.Contains(err.Error(), "HEAD points at refs/heads/main") {
 		t.Errorf("a branch HEAD does not point at: %v", err)
 	}
 	gittest.Git(t, dir, "symbolic-ref", "HEAD", "refs/heads/new/branch")
-	if err := s.moveRef(ctx, "refs/heads/new/branch", hash(""), hash(c2), entry); err != nil {
+	if err := s.moveRef(ctx, "refs/heads/new/branch", hash(""), hash(c2), entry, ""); err != nil {
 		t.Fatalf("create a branch: %v", err)
 	}
 	if got := rev(t, dir, "new/branch"); got != c2 {

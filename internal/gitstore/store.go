@@ -16,6 +16,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 
 	"github.com/wikid/wikid/internal/gitstore/gitdir"
+	"github.com/wikid/wikid/internal/gitstore/gitindex"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -53,16 +54,23 @@ type Store struct {
 	packTime time.Time // mtime of objects/pack when go-git last listed packs
 	closed   atomic.Bool
 
-	write    sync.Mutex  // serializes Commit, guards the fields below
-	tag      string      // names the temporary files of the journaled commit (see journal)
-	indexIn  []byte      // the index read, reused from commit to commit
-	indexOut []byte      // the index written
+	retiring sync.WaitGroup // removes what landed commits left (see Commit)
+
+	write    sync.Mutex // serializes Commit, guards the fields below
+	tag      string     // names the temporary files of the journaled commit (see journal)
+	indexIn  []byte     // the index read, reused from commit to commit
+	indexOut []byte     // the index written
+	racy     gitindex.RacyChecks
 	held     []heldFile  // old checkout files still open (see hold)
 	sweeper  *time.Timer // sweeps them once they are old enough
 
 	trees   treeCache
 	commits commitCache
 	sizes   sizeCache
+	// written holds the contents of the blobs the last commits wrote: the
+	// next change of a note reads it from here, not from its new loose
+	// object.
+	written blobCache
 	packed  packedRefs
 	reviews reviewMemo
 
@@ -128,6 +136,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	}
 	s.unwritable, s.dir = derivedDir(d, opts.CacheDir)
 	s.trees.cost, s.trees.budget = (*tree).cost, treeCacheBudget
+	s.written.cost, s.written.budget = func(b []byte) int { return len(b) }, writtenBlobBudget
 	s.sizes.max = 1 << 18 // one int64 per blob: room for 100,000 notes and their recent versions
 	s.storage = filesystem.NewStorageWithOptions(s.gitFS(), cache.NewObjectLRU(objectCacheSize),
 		filesystem.Options{MaxOpenDescriptors: 16})
@@ -169,6 +178,7 @@ func (s *Store) Head(ctx context.Context) (wiki.Head, error) {
 func (s *Store) Close(ctx context.Context) error {
 	s.write.Lock()
 	defer s.write.Unlock()
+	s.retiring.Wait() // Commit adds to it under s.write
 	s.git.Lock()
 	defer s.git.Unlock()
 	if s.closed.Swap(true) {

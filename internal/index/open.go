@@ -9,8 +9,16 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
+	zap "github.com/blevesearch/zapx/v17"
 	bolterrors "go.etcd.io/bbolt/errors"
 )
+
+// zapx sizes the buffer of a new segment for the batch's documents and
+// 100 more, at the average size of the last segment it built: for the one
+// note of a write, about 3 MiB allocated and dropped again, most of what a
+// write allocates and so of the collector's work. The buffer grows as
+// needed from the batch's own estimate.
+func init() { zap.NewSegmentBufferNumResultsBump = 0 }
 
 // storeConfig is the configuration of bleve's scorch store, at creation
 // and on every open. bolt_timeout bounds the wait for the lock on the root

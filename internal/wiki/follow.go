@@ -176,6 +176,9 @@ type lane struct {
 	// started is closed when a long update starts (building turns true),
 	// so that a mutation waiting for the lane stops waiting for it.
 	started chan struct{}
+	// followUp is closed when the lane is through with the last commit
+	// the wiki made (see committed); nil before the first.
+	followUp chan struct{}
 }
 
 func newLane(s DerivedStore) *lane {
@@ -283,17 +286,28 @@ func (l *lane) lockUnlessBuilding() bool {
 	}
 }
 
-// follow starts bringing every derived store to HEAD in the background.
-func (w *Wiki) follow(ctx context.Context) {
+// follow starts bringing every derived store to HEAD, head when the wiki
+// opened, in the background. A store that a read or the follower moved in
+// the meantime is theirs; one still where it was goes to head, and on to
+// HEAD unless the follower has a commit of the wiki's to bring it to (it
+// takes that from head without reading the commit back).
+func (w *Wiki) follow(ctx context.Context, head string) {
 	for _, l := range w.lanes {
+		from := l.store.Commit()
 		w.bg.Add(1)
 		go func() {
 			defer w.bg.Done()
 			l.acquire()
 			defer l.release()
-			head, err := w.store.Head(ctx)
-			if err == nil {
-				err = w.advance(ctx, l, head.Commit, nil, nil)
+			if l.store.Commit() != from {
+				return
+			}
+			err := w.advance(ctx, l, head, nil, nil)
+			if err == nil && !l.followUpPending() {
+				var now Head
+				if now, err = w.store.Head(ctx); err == nil {
+					err = w.advance(ctx, l, now.Commit, nil, nil)
+				}
 			}
 			if err != nil && ctx.Err() == nil {
 				w.log.Error("catch-up failed", "store", l.store.Name(), "err", err)
@@ -311,6 +325,14 @@ func (w *Wiki) await(ctx context.Context, l *lane) (Head, error) {
 	head, err := w.store.Head(ctx)
 	if err != nil {
 		return Head{}, fmt.Errorf("read HEAD: %w", err)
+	}
+	if l.store.Commit() == head.Commit {
+		return head, nil
+	}
+	// The follow-up of the wiki's last commit brings the store there
+	// with the files it holds already: wait for it, not do it again.
+	if err := w.awaitFollowUp(ctx, l); err != nil {
+		return Head{}, err
 	}
 	if l.store.Commit() == head.Commit {
 		return head, nil
@@ -344,6 +366,9 @@ func (w *Wiki) awaitCommit(ctx context.Context, l *lane, commit string) error {
 // hold runs fn with a store at commit, holding it there: no update runs
 // until fn returns.
 func (w *Wiki) hold(ctx context.Context, l *lane, commit string, fn func() error) error {
+	if err := w.awaitFollowUp(ctx, l); err != nil {
+		return err
+	}
 	if err := l.lock(ctx); err != nil {
 		return err
 	}
@@ -352,27 +377,6 @@ func (w *Wiki) hold(ctx context.Context, l *lane, commit string, fn func() error
 		return err
 	}
 	return fn()
-}
-
-// committed brings every store to a commit the wiki made, before the
-// mutation returns, so a read issued after it sees the change: a store at
-// the commit's parent takes the committed files as they are (changes with
-// their content and blob ids), without reading them back; one behind
-// catches up. A store in a long update is left to it.
-func (w *Wiki) committed(ctx context.Context, parent, commit string, changes []FileChange) {
-	c := &Update{From: parent, To: commit, changes: changes, listed: true, own: make(map[string]*FileChange, len(changes))}
-	for i := range changes {
-		c.own[changes[i].Path] = &changes[i]
-	}
-	for _, l := range w.lanes {
-		if !l.lockUnlessBuilding() {
-			continue
-		}
-		if err := w.advance(ctx, l, commit, c, nil); err != nil {
-			w.log.Warn("not updated", "store", l.store.Name(), "commit", short(commit), "err", err)
-		}
-		l.release()
-	}
 }
 
 // advance moves a store from its commit to `to`: by the changes in between

@@ -98,3 +98,37 @@ func TestLane_lockUnlessBuilding(t *testing.T) {
 		t.Error("the lane of a finished update was not taken")
 	}
 }
+
+// TestMergeUpdates checks the update that a burst of the wiki's commits
+// makes for a store: each file as the last commit left it, with the
+// version it had before the first; a file made and deleted in the burst is
+// no change, one deleted and made again is a change.
+func TestMergeUpdates(t *testing.T) {
+	commit := func(from, to string, changes ...FileChange) *followUp {
+		return &followUp{update: &Update{From: from, To: to, changes: changes, listed: true}}
+	}
+	batch := []*followUp{
+		commit("c0", "c1", FileChange{Path: "b.md", Content: []byte("b1"), OldBlob: "b0", NewBlob: "b1"},
+			FileChange{Path: "tmp.md", Content: []byte("t"), NewBlob: "t1"}),
+		commit("c1", "c2", FileChange{Path: "a.md", Content: []byte("a"), NewBlob: "a1"},
+			FileChange{Path: "d.md", Delete: true, OldBlob: "d0"}),
+		commit("c2", "c3", FileChange{Path: "b.md", Content: []byte("b2"), OldBlob: "b1", NewBlob: "b2"},
+			FileChange{Path: "d.md", Content: []byte("d"), NewBlob: "d1"},
+			FileChange{Path: "tmp.md", Delete: true, OldBlob: "t1"}),
+	}
+	u := mergeUpdates(batch)
+	if u.From != "c0" || u.To != "c3" {
+		t.Errorf("update %s..%s, want c0..c3", u.From, u.To)
+	}
+	var got []string
+	for _, ch := range u.changes {
+		got = append(got, ch.Path+" "+ch.OldBlob+">"+ch.NewBlob+" "+string(ch.Content))
+		if u.own[ch.Path] == nil || string(u.own[ch.Path].Content) != string(ch.Content) {
+			t.Errorf("%s: own content %v", ch.Path, u.own[ch.Path])
+		}
+	}
+	want := []string{"a.md >a1 a", "b.md b0>b2 b2", "d.md d0>d1 d"}
+	if !slices.Equal(got, want) {
+		t.Errorf("changes %q, want %q", got, want)
+	}
+}

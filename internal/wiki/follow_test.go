@@ -25,6 +25,10 @@ type titleStore struct {
 	commit string
 	titles map[string]string
 	resets int
+	// applies counts the updates, and lastChanges holds the last one's
+	// changes.
+	applies     int
+	lastChanges []wiki.FileChange
 }
 
 func (s *titleStore) Name() string { return "title table" }
@@ -70,6 +74,8 @@ func (s *titleStore) Apply(ctx context.Context, u *wiki.Update) error {
 	}
 	maps.Copy(s.titles, next)
 	s.commit = u.To
+	s.applies++
+	s.lastChanges = changes
 	return nil
 }
 
@@ -80,7 +86,7 @@ func (s *titleStore) snapshot() (string, map[string]string) {
 }
 
 // TestFollow_DerivedStore follows a store of the test's own: it is built
-// from HEAD, takes the wiki's commits before they return, catches up with
+// from HEAD, takes the wiki's commits once they returned, catches up with
 // commits made by git, and is rebuilt when history is rewritten.
 func TestFollow_DerivedStore(t *testing.T) {
 	ctx := context.Background()
@@ -116,7 +122,10 @@ func TestFollow_DerivedStore(t *testing.T) {
 	if _, err := w.Write(ctx, wiki.WriteRequest{Path: "d", Content: "# Delta\n"}); err != nil {
 		t.Fatal(err)
 	}
-	want("after a write, without waiting", map[string]string{"a": "Alpha", "b/c": "Charlie", "d": "Delta"})
+	if err := w.CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want("after a write", map[string]string{"a": "Alpha", "b/c": "Charlie", "d": "Delta"})
 
 	gittest.Git(t, dir, "rm", "-q", "a.md")
 	gittest.Commit(t, dir, "by git", map[string]string{"e.md": "# Echo\n"})
@@ -134,6 +143,75 @@ func TestFollow_DerivedStore(t *testing.T) {
 	want("after a rewrite", map[string]string{"a": "Alpha", "b/c": "Charlie", "f": "Foxtrot"})
 	if ts.resets != resets+1 {
 		t.Errorf("rewritten history: %d resets, want 1", ts.resets-resets)
+	}
+}
+
+// TestFollow_Burst makes a burst of writes, one right after the other:
+// they reach a derived store as one update, from the commit before the
+// burst to the last, with each file as the last commit left it, and a read
+// after the burst waits for it.
+func TestFollow_Burst(t *testing.T) {
+	ctx := context.Background()
+	dir := seeded(t, map[string]string{"a.md": "# Alpha\n", "b.md": "# Bravo\n"})
+	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := &titleStore{titles: map[string]string{}}
+	d := deps(t, store, nil, nil)
+	d.Derived = []wiki.DerivedStore{ts}
+	w, err := wiki.Open(ctx, d, wiki.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close(ctx)
+	if err := w.CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ts.mu.Lock()
+	applies, before := ts.applies, ts.commit
+	ts.mu.Unlock()
+	edits := []func() error{
+		func() error { _, err := w.Write(ctx, wiki.WriteRequest{Path: "c", Content: "# Charlie\n"}); return err },
+		func() error {
+			_, err := w.Write(ctx, wiki.WriteRequest{Path: "a", Content: "# Alpha 2\n", Overwrite: true})
+			return err
+		},
+		func() error { _, err := w.Write(ctx, wiki.WriteRequest{Path: "d", Content: "# Delta\n"}); return err },
+		func() error {
+			_, err := w.Write(ctx, wiki.WriteRequest{Path: "a", Content: "# Alpha 3\n", Overwrite: true})
+			return err
+		},
+	}
+	for _, edit := range edits {
+		if err := edit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	head := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD"))
+	commit, titles := ts.snapshot()
+	if want := map[string]string{"a": "Alpha 3", "b": "Bravo", "c": "Charlie", "d": "Delta"}; commit != head || !maps.Equal(titles, want) {
+		t.Fatalf("after the burst: store at %.7s with %v, want %.7s with %v", commit, titles, head, want)
+	}
+	ts.mu.Lock()
+	n, last := ts.applies-applies, ts.lastChanges
+	ts.mu.Unlock()
+	// The burst is one update unless the machine paused for longer than
+	// the follower waits between two of its writes.
+	if n == 1 {
+		oldA := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", before+":a.md"))
+		var got []string
+		for _, ch := range last {
+			got = append(got, fmt.Sprintf("%s delete=%v old=%v", ch.Path, ch.Delete, ch.OldBlob == oldA))
+		}
+		if want := []string{"a.md delete=false old=true", "c.md delete=false old=false", "d.md delete=false old=false"}; !slices.Equal(got, want) {
+			t.Errorf("the burst's update: %q, want %q", got, want)
+		}
+	} else {
+		t.Logf("the burst took %d updates", n)
 	}
 }
 
@@ -157,7 +235,8 @@ func (s *countingStore) ReadBlob(ctx context.Context, blob string) ([]byte, erro
 // TestFollow_WikiCommitNotReadBack checks that a commit the wiki makes
 // reaches every derived store, the history index included, as the changes
 // it wrote: no store diffs the commit's trees or reads back a content it
-// wrote, and each is at the commit when the write returns.
+// wrote, and a read after the write (CatchUp) waits for that rather than
+// doing it again.
 func TestFollow_WikiCommitNotReadBack(t *testing.T) {
 	ctx := context.Background()
 	dir := seeded(t, map[string]string{"a.md": "# A\n\n[[b]]\n", "b.md": "# B\n"})
@@ -200,6 +279,9 @@ func TestFollow_WikiCommitNotReadBack(t *testing.T) {
 			cs.blobs.Store(0)
 			res, err := step.write()
 			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.CatchUp(ctx); err != nil {
 				t.Fatal(err)
 			}
 			if n := cs.diffs.Load(); n != 0 {

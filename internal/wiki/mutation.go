@@ -108,6 +108,8 @@ func (w *Wiki) mutate(ctx context.Context, tool string, m Mutation, build func(c
 		return nil, Errorf(CodeReadOnly, "the wiki is read-only").
 			WithHint("restart wikid without {read_only} to allow changes")
 	}
+	w.follower.begin()
+	defer w.follower.end()
 	w.writeMu.Lock()
 	defer w.writeMu.Unlock()
 
@@ -260,7 +262,7 @@ func (t *txn) finish(ctx context.Context, tool string, m Mutation) (*Result, err
 	for i, s := range sources {
 		res.Changes[i].Version = blobs[s.file]
 	}
-	t.w.committed(ctx, t.head.Commit, commit, req.Changes)
+	t.w.committed(t.head.Commit, commit, req.Changes)
 	return res, nil
 }
 

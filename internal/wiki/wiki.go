@@ -46,6 +46,9 @@ type Wiki struct {
 
 	cancel context.CancelFunc // stops background work
 	bg     sync.WaitGroup
+	// follower applies the wiki's own commits to the derived stores
+	// after the mutations answered (see committed).
+	follower *follower
 
 	syncMu   sync.Mutex
 	sync     SyncReporter    // nil when nothing syncs
@@ -105,17 +108,23 @@ func Open(ctx context.Context, d Deps, opts Options) (*Wiki, error) {
 	}
 	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	w.cancel = cancel
-	w.follow(bg)
+	w.follow(bg, head.Commit)
+	// Close lets the follower finish what is queued, so its context is
+	// not cancelled.
+	w.follower = newFollower()
+	go w.followCommits(context.WithoutCancel(ctx), bg)
 	return w, nil
 }
 
 // Close stops background work, waits for the mutation in flight, if any,
-// and closes the index and the store.
+// and for the derived stores to take the wiki's last commits, and closes
+// the index and the store.
 func (w *Wiki) Close(ctx context.Context) error {
 	w.cancel()
 	w.bg.Wait()
 	w.writeMu.Lock()
 	defer w.writeMu.Unlock()
+	w.stopFollowing()
 	var errs []error
 	w.indexLane.acquire()
 	errs = append(errs, w.index.Close(ctx))

@@ -22,6 +22,7 @@ const (
 
 // Indexes of the stat fields (32-bit words) at the start of an entry.
 const (
+	fieldCtime = 0
 	fieldMtime = 2
 	fieldMode  = 6
 	fieldSize  = 9

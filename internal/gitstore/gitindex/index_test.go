@@ -282,3 +282,72 @@ func BenchmarkFile_Rewrite(b *testing.B) {
 		out = ix.Rewrite([]Update{{Path: p, Mode: 0o100644, Stat: fi}}, out)
 	}
 }
+
+// TestFile_SmudgeRacy_checks checks what RacyChecks keeps: a racily clean
+// entry whose file was read and found unchanged is remembered once its
+// last change is older than the margin, a file changed since (same size,
+// same mtime) is read again and its entry smudged, and an entry no longer
+// racy is forgotten.
+func TestFile_SmudgeRacy_checks(t *testing.T) {
+	dir := seeded(t, map[string]string{"a.md": "aaaa\n"})
+	full := filepath.Join(dir, "a.md")
+	index := filepath.Join(dir, ".git", "index")
+	// The index is written in the second of the file: the entry is racy.
+	fi, err := os.Lstat(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(index, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	read := func() *File {
+		t.Helper()
+		ix, err := Read(index, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ix
+	}
+	touch := func(content string) {
+		t.Helper()
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(full, fi.ModTime(), fi.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var checks RacyChecks
+	touch("aaaa\n") // changed just now, to the same content
+	read().SmudgeRacy(dir, nil, &checks)
+	if len(checks.m) != 0 {
+		t.Errorf("a file changed within the margin is remembered: %v", checks.m)
+	}
+	time.Sleep(racyMargin + 10*time.Millisecond)
+	ix := read()
+	ix.SmudgeRacy(dir, nil, &checks)
+	if _, ok := checks.m["a.md"]; !ok || !bytes.Equal(ix.Bytes(), ix.Buffer()) {
+		t.Fatalf("an unchanged racy file: remembered %v, smudged %v", ok, !bytes.Equal(ix.Bytes(), ix.Buffer()))
+	}
+
+	touch("bbbb\n") // same size, same mtime: only the content (and the ctime) changed
+	ix = read()
+	ix.SmudgeRacy(dir, nil, &checks)
+	if e, _ := ix.Lookup("a.md"); e.Size() != 0 {
+		t.Errorf("a file changed since it was checked: entry size %d, want 0 (smudged)", e.Size())
+	}
+	if len(checks.m) != 0 {
+		t.Errorf("a changed file is still remembered: %v", checks.m)
+	}
+
+	// An index newer than the file: nothing is racy, nothing remembered.
+	checks.m = map[string]racyCheck{"a.md": {}}
+	later := fi.ModTime().Add(2 * time.Second)
+	if err := os.Chtimes(index, later, later); err != nil {
+		t.Fatal(err)
+	}
+	read().SmudgeRacy(dir, nil, &checks)
+	if len(checks.m) != 0 {
+		t.Errorf("an entry no longer racy is remembered: %v", checks.m)
+	}
+}

@@ -30,6 +30,13 @@ type Update struct {
 // The file is built in dst, which is reused when large enough. updates,
 // one per path, are sorted by path.
 func (ix *File) Rewrite(updates []Update, dst []byte) []byte {
+	body := ix.RewriteBody(updates, dst)
+	return append(body, ix.Checksum(body)...)
+}
+
+// RewriteBody is Rewrite without the trailing checksum, which Checksum
+// gives: a caller can write the body while the checksum is computed.
+func (ix *File) RewriteBody(updates []Update, dst []byte) []byte {
 	slices.SortFunc(updates, func(a, b Update) int { return strings.Compare(a.Path, b.Path) })
 	out := append(dst[:0], "DIRC"...)
 	out = binary.BigEndian.AppendUint32(out, ix.version)
@@ -71,11 +78,18 @@ func (ix *File) Rewrite(updates []Update, dst []byte) []byte {
 		out = binary.BigEndian.AppendUint32(out, uint32(len(data)))
 		out = append(out, data...)
 	}
+	return out
+}
+
+// Checksum returns the trailing checksum of an index file whose body,
+// everything before it, is body: its SHA-1, or zeros when the file read
+// had none (index.skipHash).
+func (ix *File) Checksum(body []byte) []byte {
 	if ix.skipHash {
-		return append(out, make([]byte, 20)...)
+		return make([]byte, sha1.Size)
 	}
-	sum := sha1.Sum(out)
-	return append(out, sum[:]...)
+	sum := sha1.Sum(body)
+	return sum[:]
 }
 
 // search returns the position of the first entry whose path is not before
