@@ -62,8 +62,8 @@ type ListResult struct {
 }
 
 // NoteSummary is a note as lists show it, with its dates: the
-// frontmatter's, else git's (absent while the history index is still being
-// built).
+// frontmatter's, else git's (absent from a list by path while the history
+// index is still being built; a list by date waits for it).
 type NoteSummary struct {
 	Path  string
 	Title string
@@ -165,8 +165,12 @@ func (w *Wiki) List(ctx context.Context, req ListRequest) (*ListResult, error) {
 	}
 	res.Total = len(items)
 
-	// Sort, then cut the page.
+	// Sort, then cut the page. An order by date waits for git's dates: an
+	// order without them would not be the one the next page continues.
 	if order != SortAlpha {
+		if err := w.syncHistoryTo(ctx, snap.Commit()); err != nil {
+			return nil, err
+		}
 		times := w.itemTimes(ctx, snap.Commit(), items)
 		for i := range items {
 			if err := w.fillItem(ctx, snap, &items[i], times); err != nil {
