@@ -19,7 +19,16 @@ import (
 // sharedEnv is the environment of a wikid that uses the repository's
 // daemon: serveEnv without WIKID_NO_DAEMON, with a runtime folder of the
 // test's own. The test's cleanup stops the daemon of dir.
-func sharedEnv(tb testing.TB, dir string) []string {
+func sharedEnv(tb testing.TB, dir string) []string { return daemonEnv(tb, wikidBin, dir, true) }
+
+// sharedEnvFor is sharedEnv for the daemon of another wikid binary: the
+// test's cleanup stops it with that binary. A binary that has no daemon
+// serves in its own process and ignores the runtime folder.
+func sharedEnvFor(tb testing.TB, bin, dir string) []string { return daemonEnv(tb, bin, dir, false) }
+
+// daemonEnv is sharedEnv with bin's daemon; with mustStop, a stop that
+// fails fails the test.
+func daemonEnv(tb testing.TB, bin, dir string, mustStop bool) []string {
 	tb.Helper()
 	// A short folder: unix socket paths are limited to about 104 bytes.
 	rt, err := os.MkdirTemp("", "wkd")
@@ -34,9 +43,9 @@ func sharedEnv(tb testing.TB, dir string) []string {
 	}
 	env = append(env, "WIKID_RUNTIME_DIR="+rt)
 	tb.Cleanup(func() {
-		stop := exec.Command(wikidBin, "daemon", "stop", "--repo", dir)
+		stop := exec.Command(bin, "daemon", "stop", "--repo", dir)
 		stop.Env = env
-		if out, err := stop.CombinedOutput(); err != nil {
+		if out, err := stop.CombinedOutput(); err != nil && mustStop {
 			tb.Errorf("wikid daemon stop: %v\n%s", err, out)
 		}
 		if tb.Failed() {

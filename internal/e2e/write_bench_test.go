@@ -154,28 +154,3 @@ func (c *tsClient) time(tb testing.TB, name string, args map[string]any, n int) 
 	}
 	return res.MS
 }
-
-// sharedEnvFor is sharedEnv for the daemon of another wikid binary: the
-// test's cleanup stops it with that binary. A binary that has no daemon
-// serves in its own process and ignores the runtime folder.
-func sharedEnvFor(tb testing.TB, bin, dir string) []string {
-	tb.Helper()
-	rt, err := os.MkdirTemp("", "wkd")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var env []string
-	for _, kv := range serveEnv() {
-		if kv != "WIKID_NO_DAEMON=1" {
-			env = append(env, kv)
-		}
-	}
-	env = append(env, "WIKID_RUNTIME_DIR="+rt)
-	tb.Cleanup(func() {
-		stop := exec.Command(bin, "daemon", "stop", "--repo", dir)
-		stop.Env = env
-		stop.Run() // a binary without a daemon has no such command
-		os.RemoveAll(rt)
-	})
-	return env
-}
