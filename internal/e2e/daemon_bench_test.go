@@ -119,7 +119,9 @@ func BenchmarkDaemon(b *testing.B) {
 // answers before it (there must be none), the time until every index is
 // built, and the daemon's memory: its peak during the build and its
 // resident memory 5 s after. WIKID_BENCH_NOTES sets the number of notes
-// (default 10,000; the commits are a fifth of them).
+// (default 10,000; the commits are a fifth of them);
+// WIKID_BENCH_HEAP_PROFILE names a file for the daemon's heap profile once
+// its indexes are built (see WIKID_HEAP_PROFILE).
 //
 //	go test -run '^$' -bench DaemonColdStart -benchtime 1x ./internal/e2e
 func BenchmarkDaemonColdStart(b *testing.B) {
@@ -133,6 +135,9 @@ func BenchmarkDaemonColdStart(b *testing.B) {
 		dir := b.TempDir()
 		gittest.Generate(b, dir, notes, max(notes/5, 1))
 		env := sharedEnv(b, dir)
+		if heap := os.Getenv("WIKID_BENCH_HEAP_PROFILE"); heap != "" {
+			env = append(env, "WIKID_HEAP_PROFILE="+heap)
+		}
 		want := len(strings.Fields(gittest.Git(b, dir, "ls-files", "*.md")))
 		b.StartTimer()
 		start := time.Now()
