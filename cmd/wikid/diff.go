@@ -60,7 +60,7 @@ func (c *diffCommand) print(res *wiki.DiffResult, stat bool) error {
 	if res.LinesUnknown {
 		for _, f := range res.Files {
 			if f.LinesUnknown {
-				fmt.Fprintf(c.stderr, "wikid: %s left out: %s\n", f.File, missingVersion)
+				fmt.Fprintf(c.stderr, "wikid: %s left out: %s\n", f.File, render.MissingVersion)
 			}
 		}
 	}

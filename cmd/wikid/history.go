@@ -39,6 +39,3 @@ func (c *historyCommand) Run(ctx context.Context, args []string) error {
 	}
 	return cl.printText("note_history", res, render.History(res))
 }
-
-// missingVersion says why a count or a rename is unknown.
-const missingVersion = "a version is missing from this repository (a partial clone?)"

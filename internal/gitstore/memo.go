@@ -61,4 +61,5 @@ type (
 	treeCache   = memo[*tree]
 	commitCache = memo[*gitformat.Commit]
 	sizeCache   = memo[int64]
+	reviewCache = memo[reviewNote]
 )

@@ -3,8 +3,6 @@ package gitstore
 import (
 	"context"
 	"errors"
-	"strings"
-	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/wikid/wikid/internal/gitstore/gitformat"
@@ -41,21 +39,22 @@ func (s *Store) ReviewNotes(ctx context.Context, commits []string) (map[string]s
 	}
 	var root plumbing.Hash
 	for _, c := range commits {
-		if _, ok := gitformat.ParseHex(c); !ok {
+		id, ok := gitformat.ParseHex(c)
+		if !ok {
 			continue
 		}
-		id := strings.ToLower(c)
-		n, known := s.reviews.get(tip, id)
-		if !known {
+		n, known := s.reviews.get(id)
+		if !known || n.tip != tip {
 			if root.IsZero() {
 				if root, err = s.rootTree(tip.String()); err != nil {
 					return nil, err
 				}
 			}
-			if n, err = s.readNote(root, id); err != nil {
+			if n, err = s.readNote(root, id.String()); err != nil {
 				return nil, err
 			}
-			s.reviews.put(tip, id, n)
+			n.tip = tip
+			s.reviews.put(id, n)
 		}
 		if n.ok {
 			out[c] = n.text
@@ -77,46 +76,14 @@ func (s *Store) readNote(root plumbing.Hash, hex string) (reviewNote, error) {
 	return reviewNote{text: string(b), ok: true}, nil
 }
 
-// reviewNote is a commit's review note; ok is false when it has none.
+// reviewNote is a commit's review note as read at one tip of the notes
+// ref; ok is false when it has none. The store keeps those it read (see
+// reviewCache): a page of the changes asks for the same commits on every
+// view, and the notes do not change until the ref moves, whoever moves it.
 type reviewNote struct {
+	tip  plumbing.Hash
 	text string
 	ok   bool
-}
-
-// reviewMemo keeps the review notes read at one tip of the notes ref, by
-// commit id, those without a note too: a page of the changes asks for the
-// same commits on every view, and the notes do not change until the ref
-// moves, whoever moves it.
-type reviewMemo struct {
-	mu    sync.Mutex
-	tip   plumbing.Hash
-	notes map[string]reviewNote
-}
-
-// maxReviewMemo bounds the commits a reviewMemo holds; past it the memo
-// starts over.
-const maxReviewMemo = 20000
-
-// get returns the note of commit id at tip, and whether the memo knows it.
-func (m *reviewMemo) get(tip plumbing.Hash, id string) (reviewNote, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.tip != tip {
-		return reviewNote{}, false
-	}
-	n, ok := m.notes[id]
-	return n, ok
-}
-
-// put records the note of commit id at tip; a tip other than the memo's
-// starts it over, as does a memo that is full.
-func (m *reviewMemo) put(tip plumbing.Hash, id string, n reviewNote) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.tip != tip || len(m.notes) >= maxReviewMemo {
-		m.tip, m.notes = tip, map[string]reviewNote{}
-	}
-	m.notes[id] = n
 }
 
 // noteBlob finds the note of the commit whose id is hex in a notes tree:

@@ -72,7 +72,7 @@ type Store struct {
 	// object.
 	written blobCache
 	packed  packedRefs
-	reviews reviewMemo
+	reviews reviewCache
 
 	// unwritable says why this user cannot write the repository, "" when
 	// they can; dir is where derived state lives (see Dir).

@@ -21,7 +21,7 @@ func History(res *wiki.HistoryResult) string {
 			what += " from " + r.OldPath
 		}
 		if r.RenameUnknown {
-			what += ", or renamed: " + missingNote
+			what += ", or renamed: " + MissingVersion
 		}
 		b.Line("- %s %s %s: %s (%s, %s)", r.Short, Time(r.Date), r.Author, r.Subject, what, lines(r.Additions, r.Deletions, r.LinesUnknown))
 	}
@@ -81,7 +81,7 @@ func Blame(res *wiki.BlameResult) string {
 			from = " (as " + r.OldPath + ")"
 		}
 		if r.OriginUnknown {
-			from += " (or an earlier commit: " + missingNote + ")"
+			from += " (or an earlier commit: " + MissingVersion + ")"
 		}
 		b.Line("- %s: %s %s %s: %s%s", span, r.Short, Time(r.Date), r.Author, r.Subject, from)
 	}
@@ -108,7 +108,7 @@ func Activity(res *wiki.ActivityResult) string {
 		}
 		counts := fmt.Sprintf("+%d -%d", c.Additions, c.Deletions)
 		if c.LinesUnknown {
-			counts += ", some lines unknown: " + missingNote
+			counts += ", some lines unknown: " + MissingVersion
 		}
 		b.Line("- %s %s %s%s: %s (%s)", c.Short, Time(c.Date), c.Author, via, c.Subject, counts)
 		var files []string
@@ -133,7 +133,7 @@ func Activity(res *wiki.ActivityResult) string {
 			files = append(files, fmt.Sprintf("and %d more", more))
 		}
 		if c.FilesUnknown {
-			files = append(files, "files unknown: "+missingNote)
+			files = append(files, "files unknown: "+MissingVersion)
 		}
 		if len(files) > 0 {
 			b.Line("  %s", strings.Join(files, ", "))

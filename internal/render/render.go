@@ -161,15 +161,15 @@ func verb(n int, one, many string) string {
 	return many
 }
 
-// missingNote is what the text says about a version missing from the
+// MissingVersion is what a rendering says of a version missing from the
 // repository.
-const missingNote = "a version is missing from this repository (a partial clone?)"
+const MissingVersion = "a version is missing from this repository (a partial clone?)"
 
 // lines renders added and deleted line counts.
 func lines(add, del int, unknown bool) string {
 	switch {
 	case unknown:
-		return "lines unknown: " + missingNote
+		return "lines unknown: " + MissingVersion
 	case add < 0:
 		return "binary"
 	}
