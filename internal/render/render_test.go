@@ -23,6 +23,8 @@ func TestRenderings_SaidInEachFrontEndsWords(t *testing.T) {
 	read := &wiki.ReadResult{Path: "a", Title: "A", Version: "0123456789", Content: "# A\nbody", Truncated: true, Offset: 0, NextOffset: 8, TotalChars: 20}
 	moved := &wiki.Result{DryRun: true, Changes: []wiki.NoteChange{{Path: "c", From: "b", Action: wiki.ActionMoved}},
 		BrokenLinks: []wiki.LinkedNote{{Path: "a", Links: []wiki.LinkChange{{Line: 1}}}}, Risk: "low", Summary: "renames b.md to c.md"}
+	scanned := &wiki.SearchResult{Total: 1, Results: []wiki.SearchHit{{Path: "p", Title: "Plan"}},
+		Scan: &wiki.ScanInfo{Scanned: 640, Notes: 10000}}
 	tests := []struct {
 		name      string
 		text      string
@@ -32,6 +34,9 @@ func TestRenderings_SaidInEachFrontEndsWords(t *testing.T) {
 		{"a read cut short", render.Read(read, false), "shown; read on with offset 8", "20 shown\n"},
 		{"a move that leaves links", render.Moved("b", "c", moved, false),
 			"To update these links, set update_links: true.", "To update these links, leave out --no-update-links."},
+		{"a search from a scan", render.Search("plan", scanned),
+			"searched 640 of 10000 notes, those that hold the query's words as written first; once wiki_status shows",
+			"once wikid daemon status shows"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

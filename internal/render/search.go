@@ -18,6 +18,7 @@ func Search(query string, res *wiki.SearchResult) string {
 		} else {
 			b.Line("No notes found matching %q.", query)
 		}
+		scanNote(&b, res)
 		return b.String()
 	}
 	if res.QuestionWords > 0 {
@@ -46,16 +47,31 @@ func Search(query string, res *wiki.SearchResult) string {
 		}
 	}
 	b.Line("")
-	if res.NextCursor != "" {
+	switch {
+	case res.NextCursor != "":
 		b.Line("More results: pass {cursor} %q.", res.NextCursor)
-	} else {
+	case res.Scan == nil:
 		b.Line("No more results.")
 	}
+	scanNote(&b, res)
 	if res.Mode != "" && res.Mode != wiki.SearchText || res.Fallback != "" {
 		b.Line("Ranked by: %s.", res.Mode)
 	}
 	semanticNotes(&b, res)
 	return b.String()
+}
+
+// scanNote says that a search answered from a scan while the index is
+// built, and how much of the wiki it read.
+func scanNote(b *Builder, res *wiki.SearchResult) {
+	sc := res.Scan
+	switch {
+	case sc == nil:
+	case sc.Scanned >= sc.Notes:
+		b.Line("Note: the search index is being built, so every note was read for this answer; later searches rank by the whole index.")
+	default:
+		b.Line("Note: the search index is being built, so this answer searched %d of %s, those that hold the query's words as written first; once {status} shows the index built, a search covers every note.", sc.Scanned, Plural(sc.Notes, "note"))
+	}
 }
 
 // Related renders the notes nearest a note by meaning.

@@ -30,6 +30,9 @@ type Index interface {
 	Containing(ctx context.Context, strs []string, folder string) (paths []string, ok bool, err error)
 	// Tags counts the notes per tag, nested tags counted for every ancestor.
 	Tags(ctx context.Context, req TagsRequest) ([]TagCount, error)
+	// Scratch returns an empty index in memory with this one's semantics,
+	// for a search to answer from while this one is built (see scans).
+	Scratch() (ScratchIndex, error)
 	// Len returns the number of indexed notes.
 	Len(ctx context.Context) (int, error)
 	// Close releases the index.
@@ -133,6 +136,9 @@ type SearchResult struct {
 	// the number of its content words. The notes with every word come
 	// first, then those with most of them (SearchHit.Matched).
 	QuestionWords int
+	// Scan is set when the search index was being built and the search
+	// answered from a scan of the notes at HEAD instead (see scans).
+	Scan *ScanInfo
 }
 
 // SearchHit is one matching note. The index sets Modified to the date it

@@ -31,8 +31,9 @@ type SearchParams struct {
 }
 
 // Search runs a ranked full-text search. It first applies commits others
-// made since the last search, and waits for a build of the index in
-// progress (see refreshIndex), so that it answers from the whole of HEAD.
+// made since the last search, so that it answers from the whole of HEAD;
+// while the index is being built, it answers from a scan of HEAD instead
+// (see scans), or waits for the build when the scan cannot answer.
 // links:, linkedfrom:
 // and BacklinksTo are answered from the link graph when the wiki has one,
 // so a link by title or alias counts. It returns
@@ -58,10 +59,7 @@ func (w *Wiki) Search(ctx context.Context, p SearchParams) (*SearchResult, error
 	if req.Linked, err = w.linkedNotes(ctx, req); err != nil {
 		return nil, err
 	}
-	if err := w.refreshIndex(ctx); err != nil {
-		return nil, fmt.Errorf("search: %w", err)
-	}
-	res, err := w.index.Search(ctx, req)
+	res, err := w.textSearch(ctx, req)
 	if err != nil {
 		return nil, err
 	}

@@ -212,11 +212,8 @@ func (w *Wiki) searchByMeaning(ctx context.Context, p SearchParams) (*SearchResu
 	if mode == SearchSemantic {
 		ranked = fromNeighbours(near)
 	} else {
-		if err := w.refreshIndex(ctx); err != nil {
-			return nil, fmt.Errorf("search: %w", err)
-		}
 		req.Limit, req.Snippets, req.Cursor = SemanticDepth, p.Snippets, ""
-		textRes, err := w.index.Search(ctx, req)
+		textRes, err := w.textSearch(ctx, req)
 		if err != nil {
 			return nil, err
 		}
@@ -224,6 +221,7 @@ func (w *Wiki) searchByMeaning(ctx context.Context, p SearchParams) (*SearchResu
 			res.Mode, res.Fallback = SearchText, "the semantic ranking failed, so these are text results: "+nerr.Error()
 		}
 		ranked = fuse(textRes.Results, near)
+		res.Scan = textRes.Scan
 	}
 	res.Total = len(ranked)
 	end := min(offset+limit, len(ranked))
