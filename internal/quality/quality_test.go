@@ -80,8 +80,10 @@ func runSet(t *testing.T, name string) {
 		}
 		t.Fatal(err)
 	}
+	scan := measureScan(t, dir, set)
 	w := open(t, dir, m)
 	report := measure(t, w, dir, set)
+	report.scan = scan
 	t.Log("\n" + report.String())
 	f := floors[name]
 	if got := report.hybrid.Share5(); got < f.hybrid5 {
@@ -89,6 +91,9 @@ func runSet(t *testing.T, name string) {
 	}
 	if got := report.gatherShare(); got < f.gather {
 		t.Errorf("gather_context brings a right note for %.0f%%, under the floor of %.0f%%", 100*got, 100*f.gather)
+	}
+	if got, text := report.scan.Share5(), report.text.Share5(); got < text-0.05 {
+		t.Errorf("while the index is built, text search top-5 %.0f%%, more than 5 points under the index's %.0f%%", 100*got, 100*text)
 	}
 	if report.empty > 0 {
 		t.Errorf("%d questions typed as they are found nothing: %q", report.empty, report.emptyQuestions)
@@ -130,11 +135,68 @@ func open(t *testing.T, dir string, m *staticembed.Model) *wiki.Wiki {
 	return w
 }
 
+// heldIndex is a search index whose updates wait for the wiki to close:
+// the wiki sees it being built for as long as it is open.
+type heldIndex struct{ wiki.Index }
+
+func (h heldIndex) Apply(ctx context.Context, u *wiki.Update) error {
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// measureScan asks the set's questions as typed while the search index
+// is first built, of a wiki over dir whose search index stays empty (in a
+// folder of its own), and returns their figures: the answers come from
+// scans of the notes.
+func measureScan(t *testing.T, dir string, set *quality.Set) quality.Figures {
+	ctx := context.Background()
+	logger := slog.New(slog.DiscardHandler)
+	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := index.Open(ctx, filepath.Join(t.TempDir(), "index"), index.Options{Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist, err := history.Open(ctx, store, history.Options{Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: heldIndex{idx}, History: hist, Graph: graph.New()}, wiki.Options{Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close(ctx)
+	for !w.IndexState().Building {
+		time.Sleep(time.Millisecond)
+	}
+	var f quality.Figures
+	for _, q := range set.Questions {
+		res, err := w.Search(ctx, wiki.SearchParams{Query: q.Question, Limit: 10})
+		if err != nil {
+			t.Fatalf("%q while the index is built: %v", q.Question, err)
+		}
+		if res.Scan == nil {
+			t.Fatalf("%q while the index is built: not answered from a scan", q.Question)
+		}
+		paths := make([]string, len(res.Results))
+		for i, h := range res.Results {
+			paths[i] = h.Path
+		}
+		f.Add(quality.Rank(paths, q.Notes))
+	}
+	return f
+}
+
 // report holds a set's figures for every way of asking.
 type report struct {
 	set                          string
 	notes                        int
 	text, semantic, hybrid, grep quality.Figures
+	// scan is text search while the search index is built, answered
+	// from a scan of the notes (see wiki.ScanInfo).
+	scan quality.Figures
 	// either takes, for each question, the better of the text and the
 	// semantic rank: the most any fusion of the two rankings could reach.
 	either quality.Figures
@@ -175,6 +237,7 @@ func (r *report) String() string {
 	n := max(r.text.N, 1)
 	fmt.Fprintf(&b, "%s: %d questions over %d notes\n", r.set, r.text.N, r.notes)
 	fmt.Fprintf(&b, "  %-28s %s  (%d found nothing)\n", "search_notes, as typed", r.text, r.empty)
+	fmt.Fprintf(&b, "  %-28s %s\n", "as typed, index being built", r.scan)
 	fmt.Fprintf(&b, "  %-28s %s\n", "mode semantic", r.semantic)
 	fmt.Fprintf(&b, "  %-28s %s; the 4 notes most often in its top 5 hold %d of its %d places\n", "mode hybrid", r.hybrid, r.hubPlaces(4), 5*r.text.N)
 	fmt.Fprintf(&b, "  %-28s %s\n", "better of text and semantic", r.either)

@@ -24,7 +24,7 @@ func TestRenderings_SaidInEachFrontEndsWords(t *testing.T) {
 	moved := &wiki.Result{DryRun: true, Changes: []wiki.NoteChange{{Path: "c", From: "b", Action: wiki.ActionMoved}},
 		BrokenLinks: []wiki.LinkedNote{{Path: "a", Links: []wiki.LinkChange{{Line: 1}}}}, Risk: "low", Summary: "renames b.md to c.md"}
 	scanned := &wiki.SearchResult{Total: 1, Results: []wiki.SearchHit{{Path: "p", Title: "Plan"}},
-		Scan: &wiki.ScanInfo{Scanned: 640, Notes: 10000}}
+		Scan: &wiki.ScanInfo{Read: 6400, Searched: 300, Notes: 10000}}
 	tests := []struct {
 		name      string
 		text      string
@@ -35,7 +35,7 @@ func TestRenderings_SaidInEachFrontEndsWords(t *testing.T) {
 		{"a move that leaves links", render.Moved("b", "c", moved, false),
 			"To update these links, set update_links: true.", "To update these links, leave out --no-update-links."},
 		{"a search from a scan", render.Search("plan", scanned),
-			"searched 640 of 10000 notes, those that hold the query's words as written first; once wiki_status shows",
+			"searched the 300 notes that hold most of the query's words, of 10000 notes (6400 read for its words); once wiki_status shows",
 			"once wikid daemon status shows"},
 	}
 	for _, tt := range tests {

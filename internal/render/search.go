@@ -62,15 +62,16 @@ func Search(query string, res *wiki.SearchResult) string {
 }
 
 // scanNote says that a search answered from a scan while the index is
-// built, and how much of the wiki it read.
+// built, and how much of the wiki it searched.
 func scanNote(b *Builder, res *wiki.SearchResult) {
 	sc := res.Scan
 	switch {
 	case sc == nil:
-	case sc.Scanned >= sc.Notes:
+	case sc.Searched >= sc.Notes:
 		b.Line("Note: the search index is being built, so every note was read for this answer; later searches rank by the whole index.")
 	default:
-		b.Line("Note: the search index is being built, so this answer searched %d of %s, those that hold the query's words as written first; once {status} shows the index built, a search covers every note.", sc.Scanned, Plural(sc.Notes, "note"))
+		b.Line("Note: the search index is being built, so this answer searched the %d notes that hold most of the query's words, of %s (%d read for its words); once {status} shows the index built, a search covers every note.",
+			sc.Searched, Plural(sc.Notes, "note"), sc.Read)
 	}
 }
 

@@ -2,8 +2,11 @@ package wiki
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -15,15 +18,15 @@ import (
 
 // While the search index is built (a fresh clone, a rebuild, a pull of
 // thousands of notes), a text search does not wait for it: it answers
-// from a scan of the notes at HEAD. The scan reads the notes into a
+// from a scan of the notes at HEAD, in two passes. The first reads the
+// notes as raw text and weighs each by the query's words it holds
+// (scanLiterals), rare words weighing more and words in the path most,
+// for scanRead at most. The second parses the scanPick heaviest into a
 // scratch index in memory, which has the index's mapping and query
-// compiler, so a note it finds matches the query exactly as the index
-// would match it; only the ranking is over the notes read so far. Notes
-// that hold the query's words, as raw text, are read first, so that a
-// page fills with the notes most likely to match; the scan stops once a
-// page is full and scanSoft has passed, or at scanHard whatever it has
-// found; the notes put off are read while scanSoft lasts. It says how
-// many notes it searched (SearchResult.Scan).
+// compiler, and runs the search there: a note it finds matches the query
+// exactly as the index would match it, and the ranking is the index's
+// over those notes. The result says how many notes were read and how many
+// searched (SearchResult.Scan).
 
 // ScratchIndex is a search index in memory for one search (see
 // Index.Scratch): the notes added to it, searched with the semantics of
@@ -38,24 +41,28 @@ type ScratchIndex interface {
 }
 
 // ScanInfo says that a search answered from a scan of the notes at HEAD
-// while the search index was being built: it read Scanned of Notes notes,
-// and its total counts the matches among those.
+// while the search index was being built: it read Read of Notes notes
+// for the query's words and searched the Searched most likely to match;
+// its total counts the matches among those.
 type ScanInfo struct {
-	Scanned, Notes int
+	Read, Searched, Notes int
 }
 
-// Budgets of a scan: it stops once a page is full and scanSoft has
-// passed, and at scanHard in any case.
-const (
-	scanSoft = 700 * time.Millisecond
-	scanHard = 15 * time.Second
-)
+// scanRead bounds a scan's first pass, which reads the notes as text.
+const scanRead = time.Second
 
-// scanBatch is how many notes a scan adds to its scratch index at a time.
-const scanBatch = 128
+// scanPick is how many notes a scan searches: the most likely to match,
+// at least ten pages of the search's.
+func scanPick(limit int) int {
+	return min(max(300, 10*limit), 1000)
+}
 
-// scanWorkers read and parse notes in parallel.
+// scanWorkers read notes in parallel.
 const scanWorkers = 3
+
+// scanChunk is how many notes the workers read between two looks at the
+// clock and the context.
+const scanChunk = 256
 
 // scans reports whether a text search answers from a scan: the index is
 // being built (or not begun), and the search needs nothing the scan lacks.
@@ -94,14 +101,6 @@ func (w *Wiki) textSearch(ctx context.Context, req SearchRequest) (*SearchResult
 	return w.index.Search(ctx, req)
 }
 
-// scanned is one note a scan read: its document, or its path alone when
-// the scan put it off (it lacks some of the query's words).
-type scanned struct {
-	file string
-	doc  Document
-	tier int // 0: holds every literal group, 1: some, 2: none
-}
-
 // scanSearch answers a text search from the notes at HEAD (see the top of
 // this file). Its result has no cursor: pages of a scan do not line up
 // with the index's.
@@ -121,107 +120,143 @@ func (w *Wiki) scanSearch(ctx context.Context, req SearchRequest) (*SearchResult
 			files = append(files, f.Path)
 		}
 	}
+	s := &scan{ctx: ctx, snap: snap, lits: scanLiterals(req), start: start, notes: len(files), next: start.Add(progressEvery)}
+	weights, err := s.weigh(files)
+	if err != nil {
+		return nil, err
+	}
+	picked := pick(files[:len(weights)], weights, scanPick(req.Limit))
 	scratch, err := w.index.Scratch()
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
 	defer scratch.Close()
-
-	s := &scan{w: w, ctx: ctx, req: req, snap: snap, scratch: scratch, lits: scanLiterals(req),
-		start: start, notes: len(files), nextReport: start.Add(progressEvery)}
-	s.need = req.Limit
-	if s.need <= 0 {
-		s.need = 10
-	}
-	// First every note, adding those with all the literals; then the
-	// notes put off, those with some of them first.
-	later, err := s.run(files, true)
+	docs := make([]Document, len(picked))
+	err = s.each(picked, func(i int, f File, content []byte) {
+		p, _, _ := note.SplitFileName(f.Path)
+		// Git's dates come with the history index; the frontmatter's
+		// are here.
+		docs[i] = document(note.ParseIn(p, content, w.opts.Location), f, FileTimes{})
+	})
 	if err != nil {
 		return nil, err
 	}
-	if !s.done {
-		var some, none []string
-		for _, sc := range later {
-			if sc.tier == 1 {
-				some = append(some, sc.file)
-			} else {
-				none = append(none, sc.file)
-			}
-		}
-		if _, err := s.run(append(some, none...), false); err != nil {
-			return nil, err
-		}
+	if err := scratch.Add(ctx, docs); err != nil {
+		return nil, fmt.Errorf("search: scan: %w", err)
 	}
 	res, err := scratch.Search(ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	res.NextCursor = ""
-	res.Scan = &ScanInfo{Scanned: s.added, Notes: s.notes}
-	w.log.Debug("search answered from a scan", "scanned", s.added, "notes", s.notes, "took", time.Since(start))
+	res.Scan = &ScanInfo{Read: len(weights), Searched: len(picked), Notes: len(files)}
+	w.log.Debug("search answered from a scan", "read", len(weights), "searched", len(picked), "notes", len(files), "took", time.Since(start))
 	return res, nil
 }
 
 // scan is the state of one scanSearch.
 type scan struct {
-	w       *Wiki
-	ctx     context.Context
-	req     SearchRequest
-	snap    Snapshot
-	scratch ScratchIndex
-	lits    [][]string
-	need    int
-
-	start      time.Time
-	nextReport time.Time
-	notes      int
-	read       int // notes read, some of them put off
-	added      int // notes in the scratch index
-	done       bool
+	ctx   context.Context
+	snap  Snapshot
+	lits  [][]string
+	start time.Time
+	notes int
+	next  time.Time // when to report progress next
 }
 
-// run reads files, scanBatch at a time in parallel, and adds them to the
-// scratch index; with sift, only those with every literal, and it returns
-// the others, put off. It stops early, setting done, when the budgets say
-// so (see enough).
-func (s *scan) run(files []string, sift bool) ([]scanned, error) {
-	var later []scanned
-	batch := make([]Document, 0, scanBatch)
-	chunk := make([]scanned, scanBatch)
-	for len(files) > 0 {
-		n := min(len(files), scanBatch)
-		if err := s.readAll(files[:n], chunk[:n], sift); err != nil {
+// weigh reads the files in order, scanChunk at a time, until they are
+// all read or scanRead has passed, and returns the weight of each file it
+// read: the sum, over the literal groups a note holds, of the group's
+// inverse document frequency among the notes read, tripled when its path
+// holds it too, and raised a little by how often the text does.
+func (s *scan) weigh(files []string) ([]float64, error) {
+	type held struct {
+		text, path uint64   // bit g: group g held
+		tf         []uint16 // occurrences of each group's first literal
+	}
+	groups := min(len(s.lits), 64)
+	found := make([]held, 0, len(files))
+	for at := 0; at < len(files); at += scanChunk {
+		if at > 0 && time.Since(s.start) >= scanRead {
+			break
+		}
+		chunk := files[at:min(at+scanChunk, len(files))]
+		got := make([]held, len(chunk))
+		err := s.each(chunk, func(i int, f File, content []byte) {
+			lower := bytes.ToLower(content)
+			lowerPath := strings.ToLower(f.Path)
+			h := held{tf: make([]uint16, groups)}
+			for g, group := range s.lits[:groups] {
+				if holdsAll(lower, group) {
+					h.text |= 1 << g
+					h.tf[g] = uint16(min(bytes.Count(lower, []byte(group[0])), math.MaxUint16))
+				}
+				if holdsAll([]byte(lowerPath), group) {
+					h.path |= 1 << g
+				}
+			}
+			got[i] = h
+		})
+		if err != nil {
 			return nil, err
 		}
-		files = files[n:]
-		s.read += n
-		for _, sc := range chunk[:n] {
-			if sc.tier > 0 && sift {
-				later = append(later, scanned{file: sc.file, tier: sc.tier})
+		found = append(found, got...)
+		s.report(len(found))
+	}
+	df := make([]int, groups)
+	for _, h := range found {
+		for g := range groups {
+			if (h.text|h.path)&(1<<g) != 0 {
+				df[g]++
+			}
+		}
+	}
+	weights := make([]float64, len(found))
+	for i, h := range found {
+		for g := range groups {
+			bit := uint64(1) << g
+			if (h.text|h.path)&bit == 0 {
 				continue
 			}
-			batch = append(batch, sc.doc)
-		}
-		if len(batch) >= scanBatch/2 || len(files) == 0 {
-			if err := s.scratch.Add(s.ctx, batch); err != nil {
-				return nil, fmt.Errorf("search: scan: %w", err)
+			wt := math.Log(1+float64(len(found))/float64(df[g])) * (1 + 0.3*math.Log1p(float64(h.tf[g])))
+			if h.path&bit != 0 {
+				wt *= 3
 			}
-			s.added += len(batch)
-			batch = batch[:0]
-			if s.enough(sift) {
-				s.done = true
-				return later, nil
-			}
+			weights[i] += wt
 		}
-		s.report()
 	}
-	return later, nil
+	return weights, nil
 }
 
-// readAll reads files into out in parallel, scanWorkers at a time: each
-// note's document, and its tier by the literals it holds. With sift, a
-// note that lacks some literal is not parsed.
-func (s *scan) readAll(files []string, out []scanned, sift bool) error {
+// holdsAll reports whether lowered text holds every literal of a group.
+func holdsAll(lower []byte, group []string) bool {
+	for _, l := range group {
+		if !bytes.Contains(lower, []byte(l)) {
+			return false
+		}
+	}
+	return true
+}
+
+// pick returns the n heaviest files, heaviest first, in path order among
+// equals.
+func pick(files []string, weights []float64, n int) []string {
+	order := make([]int, len(files))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(weights[b], weights[a]) })
+	out := make([]string, 0, min(n, len(order)))
+	for _, i := range order[:min(n, len(order))] {
+		out = append(out, files[i])
+	}
+	return out
+}
+
+// each reads files in parallel, scanWorkers at a time, and calls fn with
+// each one's index and content; fn may run concurrently for different
+// files.
+func (s *scan) each(files []string, fn func(i int, f File, content []byte)) error {
 	var wg sync.WaitGroup
 	errs := make([]error, scanWorkers)
 	for k := range scanWorkers {
@@ -232,10 +267,12 @@ func (s *scan) readAll(files []string, out []scanned, sift bool) error {
 				if errs[k] = s.ctx.Err(); errs[k] != nil {
 					return
 				}
-				out[i], errs[k] = s.readNote(files[i], sift)
-				if errs[k] != nil {
+				f, content, err := s.snap.Read(s.ctx, files[i])
+				if err != nil {
+					errs[k] = fmt.Errorf("search: scan %s: %w", files[i], err)
 					return
 				}
+				fn(i, f, content)
 			}
 		}()
 	}
@@ -248,64 +285,31 @@ func (s *scan) readAll(files []string, out []scanned, sift bool) error {
 	return nil
 }
 
-// readNote reads one note of the snapshot, with its tier.
-func (s *scan) readNote(file string, sift bool) (scanned, error) {
-	f, content, err := s.snap.Read(s.ctx, file)
-	if err != nil {
-		return scanned{}, fmt.Errorf("search: scan %s: %w", file, err)
-	}
-	sc := scanned{file: file, tier: tier(content, s.lits)}
-	if sift && sc.tier > 0 {
-		return sc, nil
-	}
-	p, _, _ := note.SplitFileName(file)
-	// Git's dates come with the history index; the frontmatter's are here.
-	sc.doc = document(note.ParseIn(p, content, s.w.opts.Location), f, FileTimes{})
-	return sc, nil
-}
-
-// enough reports whether the scan may stop: scanHard has passed; or
-// scanSoft has and a page is full; or, with the notes put off (which only
-// match by another form of a word, if at all), scanSoft alone.
-func (s *scan) enough(sift bool) bool {
-	elapsed := time.Since(s.start)
-	switch {
-	case elapsed >= scanHard:
-		return true
-	case elapsed < scanSoft:
-		return false
-	case !sift:
-		return true
-	}
-	probe := s.req
-	probe.Snippets = 0
-	res, err := s.scratch.Search(s.ctx, probe)
-	return err == nil && len(res.Results) >= s.need
-}
-
-// report tells the caller how far the scan is, every progressEvery.
-func (s *scan) report() {
-	if now := time.Now(); now.After(s.nextReport) {
-		reportProgress(s.ctx, Progress{Done: s.read, Total: s.notes, Message: "reading the notes while the search index is built"})
-		s.nextReport = now.Add(progressEvery)
+// report tells the caller how far the first pass is, every progressEvery.
+func (s *scan) report(read int) {
+	if now := time.Now(); now.After(s.next) {
+		reportProgress(s.ctx, Progress{Done: read, Total: s.notes, Message: "reading the notes while the search index is built"})
+		s.next = now.Add(progressEvery)
 	}
 }
 
-// scanLiterals returns the literals of a search's terms that a note must
-// hold, as lowercased raw text, to match them as written: for each term
-// not negated (of the free text, the title, or a tag), the beginnings of
-// its words. A word's other forms share its beginning ("plugin" and
-// "plugins", "happy" and "happiness"), so a beginning is kept, not the
-// whole word. They only order the scan: a note without them is read too,
-// later, in case it holds another form.
+// scanLiterals returns, for each term of a search not negated, the
+// literals a note holds, as lowercased raw text with its path, when it
+// matches the term as written: the beginnings of the words of its value
+// (and of its key, for a property). A word's other forms share its
+// beginning ("plugin" and "plugins", "happy" and "happiness"), so a
+// beginning is kept, not the whole word. They only weigh the notes for a
+// scan (see weigh): which match is the scratch index's to say.
 func scanLiterals(req SearchRequest) [][]string {
 	var lits [][]string
-	add := func(value string, prefix bool) {
+	add := func(prefix bool, values ...string) {
 		var words []string
-		for _, w := range strings.FieldsFunc(strings.ToLower(value), func(r rune) bool {
-			return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-		}) {
-			words = append(words, beginning(w, prefix))
+		for _, v := range values {
+			for _, w := range strings.FieldsFunc(strings.ToLower(v), func(r rune) bool {
+				return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+			}) {
+				words = append(words, beginning(w, prefix))
+			}
 		}
 		if len(words) > 0 {
 			lits = append(lits, words)
@@ -329,8 +333,12 @@ func scanLiterals(req SearchRequest) [][]string {
 				return
 			}
 			switch n.Field {
-			case grammar.FieldText, grammar.FieldTitle, grammar.FieldTag:
-				add(n.Value, n.Prefix)
+			case grammar.FieldCreated, grammar.FieldModified, grammar.FieldLinkedFrom:
+				// Nothing a note holds: dates, or another note's links.
+			case grammar.FieldText, grammar.FieldTitle, grammar.FieldTag, grammar.FieldFolder, grammar.FieldPath, grammar.FieldLinks:
+				add(n.Prefix, n.Value)
+			default: // a property
+				add(n.Prefix, n.Field, n.Value)
 			}
 		}
 	}
@@ -338,7 +346,7 @@ func scanLiterals(req SearchRequest) [][]string {
 		walk(req.Query.Root, true)
 	}
 	for _, t := range req.Tags {
-		add(t, false)
+		add(false, t)
 	}
 	return lits
 }
@@ -357,33 +365,4 @@ func beginning(w string, prefix bool) string {
 		}
 	}
 	return w[:max(4, (len(w)*3+4)/5)]
-}
-
-// tier is 0 for content that holds every literal group (all the words of
-// each), 1 for content that holds some group, and 2 for the rest.
-func tier(content []byte, lits [][]string) int {
-	if len(lits) == 0 {
-		return 0
-	}
-	lower := bytes.ToLower(content)
-	held := 0
-	for _, group := range lits {
-		all := true
-		for _, w := range group {
-			if !bytes.Contains(lower, []byte(w)) {
-				all = false
-				break
-			}
-		}
-		if all {
-			held++
-		}
-	}
-	switch held {
-	case len(lits):
-		return 0
-	case 0:
-		return 2
-	}
-	return 1
 }
