@@ -232,12 +232,14 @@ func (g *Graph) resolveNode(v *view, s *node) {
 		if l.to != nil && l.to != s {
 			disconnect(s, l.to)
 		}
-		l.to, l.file, l.by, l.others = v.resolveLink(l, s, s.path)
+		var others []string
+		l.to, l.file, l.by, others = v.resolveLink(l, s, s.path)
+		l.setOthers(others)
 		switch {
 		case l.file != "":
 			l.ok = true
 		case l.to != nil:
-			l.ok = l.heading == "" || l.to.hasHeading(l.heading)
+			l.ok = l.heading() == "" || l.to.hasHeading(l.heading())
 			if l.to != s {
 				connect(s, l.to)
 			}
@@ -300,14 +302,15 @@ func deleteFrom(fs []string, f string) []string {
 // Obsidian also finds by name.
 func (l *link) lookupKeys() []string {
 	var ks []string
-	if l.key != "" {
-		ks = append(ks, l.key)
+	key := l.key()
+	if key != "" {
+		ks = append(ks, key)
 	}
-	if l.kind == note.LinkMarkdown && l.mode != modeFilePath || l.mode == modeSelf {
+	if l.kind == kindMarkdown && l.mode != modeFilePath || l.mode == modeSelf {
 		return ks
 	}
 	name, _ := splitNoteExt(baseName(strings.ToLower(strings.TrimSpace(l.target))))
-	if name != "" && name != l.key {
+	if name != "" && name != key {
 		ks = append(ks, name)
 	}
 	return ks

@@ -36,10 +36,10 @@ func (g *Graph) AmbiguousLinks(folder string) []wiki.AmbiguousLink {
 	for _, n := range g.sortedUnder(folder) {
 		for i := range n.links {
 			l := &n.links[i]
-			if len(l.others) == 0 {
+			if len(l.others()) == 0 {
 				continue
 			}
-			a := wiki.AmbiguousLink{Path: n.path, LinkSite: l.site(), To: l.file, Others: l.others}
+			a := wiki.AmbiguousLink{Path: n.path, LinkSite: l.site(), To: l.file, Others: l.others()}
 			if l.to != nil {
 				a.To = l.to.path
 			}

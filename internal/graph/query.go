@@ -70,9 +70,9 @@ func (g *Graph) missingBacklinks(notePath string) []wiki.Backlink {
 			return false
 		}
 		if l.mode == modePath {
-			return l.key == keys[0]
+			return l.key() == keys[0]
 		}
-		return slices.Contains(keys, l.key)
+		return slices.Contains(keys, l.key())
 	}
 	seen := make(map[*node]int)
 	for _, k := range keys {
@@ -112,7 +112,7 @@ func (g *Graph) Outlinks(notePath string) []wiki.OutLink {
 	out := make([]wiki.OutLink, 0, len(n.links))
 	for i := range n.links {
 		l := &n.links[i]
-		o := wiki.OutLink{LinkSite: l.site(), Broken: l.broken(), Ambiguous: l.others}
+		o := wiki.OutLink{LinkSite: l.site(), Broken: l.broken(), Ambiguous: l.others()}
 		switch {
 		case l.file != "":
 			o.Path = l.file
@@ -136,7 +136,7 @@ func (l *link) broken() string {
 	case l.to == nil:
 		return wiki.BrokenNoNote
 	}
-	for _, seg := range strings.Split(l.heading, "#") {
+	for _, seg := range strings.Split(l.heading(), "#") {
 		if seg = strings.TrimSpace(seg); strings.HasPrefix(seg, "^") && !l.to.hasHeading(seg) {
 			return "no block " + seg
 		}
