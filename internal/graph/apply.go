@@ -217,11 +217,11 @@ func (g *Graph) remove(file string, p *patch) {
 			}
 		}
 	}
-	for t := range n.out {
-		delete(t.in, n)
+	for _, e := range n.out.list {
+		e.n.in.unlink(n)
 	}
-	for s := range n.in {
-		p.dirty[s] = true
+	for _, e := range n.in.list {
+		p.dirty[e.n] = true
 	}
 }
 
@@ -249,24 +249,16 @@ func (g *Graph) resolveNode(v *view, s *node) {
 	}
 }
 
+// connect counts a link from s to t.
 func connect(s, t *node) {
-	if s.out == nil {
-		s.out = make(map[*node]int)
-	}
-	if t.in == nil {
-		t.in = make(map[*node]int)
-	}
-	s.out[t]++
-	t.in[s]++
+	s.out.add(t)
+	t.in.add(s)
 }
 
+// disconnect counts a link from s to t less.
 func disconnect(s, t *node) {
-	if s.out[t]--; s.out[t] <= 0 {
-		delete(s.out, t)
-	}
-	if t.in[s]--; t.in[s] <= 0 {
-		delete(t.in, s)
-	}
+	s.out.remove(t)
+	t.in.remove(s)
 }
 
 func addTo(table map[string][]*node, key string, n *node) {

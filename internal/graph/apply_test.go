@@ -53,10 +53,18 @@ func dump(g *Graph) string {
 	return b.String()
 }
 
-func counts(m map[*node]int) string {
+// counts renders edges by file, and says when their index does not match
+// their list.
+func counts(es edges) string {
 	var out []string
-	for n, c := range m {
-		out = append(out, fmt.Sprintf("%s:%d", n.file, c))
+	for i, e := range es.list {
+		out = append(out, fmt.Sprintf("%s:%d", e.n.file, e.links))
+		if j, ok := es.index[e.n]; es.index != nil && (!ok || j != i) {
+			out = append(out, "(index wrong)")
+		}
+	}
+	if (es.index != nil) != (len(es.list) > indexAt) || es.index != nil && len(es.index) != len(es.list) {
+		out = append(out, "(index wrong)")
 	}
 	sort.Strings(out)
 	return strings.Join(out, " ")

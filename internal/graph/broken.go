@@ -56,7 +56,7 @@ func (g *Graph) Orphans(folder string) []wiki.NoteRef {
 	defer g.mu.RUnlock()
 	var out []wiki.NoteRef
 	for _, n := range g.sortedUnder(folder) {
-		if len(n.in) == 0 {
+		if n.in.len() == 0 {
 			out = append(out, n.ref())
 		}
 	}

@@ -51,7 +51,7 @@ type node struct {
 	headings                   map[string]bool // headingKeys of every heading, and "^id" block ids
 	links                      []link
 	// out and in count the links between this note and other notes.
-	out, in map[*node]int
+	out, in edges
 }
 
 // link is one link of a note and what it resolves to. Graphs keep every

@@ -57,7 +57,7 @@ func (g *Graph) Backlinks(notePath string) []wiki.Backlink {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
 	if n := g.lookupNode(notePath); n != nil {
-		return collect(sortedNodes(n.in), func(l *link) bool { return l.to == n })
+		return collect(n.in.sorted(), func(l *link) bool { return l.to == n })
 	}
 	return g.missingBacklinks(notePath)
 }
@@ -204,20 +204,19 @@ func sortByPath(ns []*node) {
 
 // adjacent returns the other notes next to n in a direction, by path.
 func adjacent(n *node, dir wiki.Direction) []*node {
-	var set map[*node]int
 	switch dir {
 	case wiki.DirIn:
-		set = n.in
+		return n.in.sorted()
 	case wiki.DirOut:
-		set = n.out
-	default:
-		set = make(map[*node]int, len(n.in)+len(n.out))
-		for t := range n.in {
-			set[t]++
-		}
-		for t := range n.out {
-			set[t]++
-		}
+		return n.out.sorted()
 	}
-	return sortedNodes(set)
+	ns := make([]*node, 0, n.in.len()+n.out.len())
+	for _, e := range n.in.list {
+		ns = append(ns, e.n)
+	}
+	for _, e := range n.out.list {
+		ns = append(ns, e.n)
+	}
+	sortByPath(ns)
+	return slices.Compact(ns)
 }

@@ -32,8 +32,8 @@ func (g *Graph) Relinks(moves map[string]string) []wiki.Relink {
 	sources := make(map[*node]int)
 	for _, n := range moved {
 		sources[n]++
-		for s := range n.in {
-			sources[s]++
+		for _, e := range n.in.list {
+			sources[e.n]++
 		}
 		to := v.moved[n]
 		if to == "" {

@@ -98,13 +98,13 @@ func TestGraph_Neighbors(t *testing.T) {
 		}
 		// everything not reachable either way is an island: no links at all
 		for _, n := range g.sortedUnder("") {
-			if !seen[n.path] && (len(n.in) > 0 || len(n.out) > 0) {
+			if !seen[n.path] && (n.in.len() > 0 || n.out.len() > 0) {
 				reach := false
-				for m := range n.in {
-					reach = reach || seen[m.path]
+				for _, e := range n.in.list {
+					reach = reach || seen[e.n.path]
 				}
-				for m := range n.out {
-					reach = reach || seen[m.path]
+				for _, e := range n.out.list {
+					reach = reach || seen[e.n.path]
 				}
 				if reach {
 					t.Errorf("%s is linked with a reached note but was not reached", n.path)
