@@ -157,7 +157,7 @@ func (g *Graph) add(f File, p *patch) {
 // newNode returns the node of a parsed note, links not yet resolved.
 func newNode(f File) *node {
 	nt := f.Note
-	n := &node{file: f.File, path: nt.Path, version: f.Version, title: strings.TrimSpace(nt.Title), headings: headingSet(nt),
+	n := &node{file: f.File, path: nt.Path, version: f.Version, title: strings.TrimSpace(nt.Title), headings: headingKeys(nt),
 		fileTitle: nt.TitleSource == note.TitleFromFileName}
 	for _, a := range nt.Aliases {
 		if a = strings.TrimSpace(a); a != "" && !slices.Contains(n.aliases, a) {

@@ -20,7 +20,7 @@ func dump(g *Graph) string {
 	fmt.Fprintf(&b, "commit %s\n", g.commit)
 	for _, f := range slices.Sorted(maps.Keys(g.notes)) {
 		n := g.notes[f]
-		fmt.Fprintf(&b, "note %s %s %s %q %q %v\n", n.file, n.path, n.version, n.title, n.aliases, slices.Sorted(maps.Keys(n.headings)))
+		fmt.Fprintf(&b, "note %s %s %s %q %q %v\n", n.file, n.path, n.version, n.title, n.aliases, n.headings)
 		for _, l := range n.links {
 			to := ""
 			if l.to != nil {

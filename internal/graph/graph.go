@@ -48,7 +48,7 @@ type node struct {
 	file, path, version, title string
 	fileTitle                  bool // the title is the file name
 	aliases                    []string
-	headings                   map[string]bool // headingKeys of every heading, and "^id" block ids
+	headings                   []string // headingKeys of every heading, and "^id" block ids; sorted, each once
 	links                      []link
 	// out and in count the links between this note and other notes.
 	out, in edges

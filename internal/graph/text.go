@@ -2,6 +2,7 @@ package graph
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -45,18 +46,28 @@ func contextLine(raw []byte, start, end int) string {
 	return out
 }
 
-// headingSet returns the keys of a note's headings (their lowercased text
-// and their slug) and of its block ids ("^id", lowercased).
-func headingSet(n *note.Note) map[string]bool {
-	set := make(map[string]bool, 2*len(n.Headings))
+// headingKeys returns the keys of a note's headings (their lowercased
+// text and their slug) and of its block ids ("^id", lowercased), sorted,
+// each once.
+func headingKeys(n *note.Note) []string {
+	keys := make([]string, 0, 2*len(n.Headings))
 	for _, h := range n.Headings {
-		set[strings.ToLower(strings.TrimSpace(h.Text))] = true
-		set[slug(h.Text)] = true
+		keys = append(keys, strings.ToLower(strings.TrimSpace(h.Text)), slug(h.Text))
 	}
 	body := n.Raw[min(n.BodyStart, len(n.Raw)):]
-	if bytes.IndexByte(body, '^') < 0 {
-		return set
+	if bytes.IndexByte(body, '^') >= 0 {
+		keys = appendBlockIDs(keys, body)
 	}
+	slices.Sort(keys)
+	if keys = slices.Compact(keys); len(keys) < cap(keys) {
+		keys = slices.Clone(keys) // every note's keys are kept: no spare room
+	}
+	return keys
+}
+
+// appendBlockIDs appends the keys of the block ids of a note's body: the
+// "^id" that ends a line, alone or after a blank.
+func appendBlockIDs(keys []string, body []byte) []string {
 	for line := range bytes.Lines(body) {
 		line = bytes.TrimRight(line, " \t\r\n")
 		i := bytes.LastIndexByte(line, '^')
@@ -64,10 +75,10 @@ func headingSet(n *note.Note) map[string]bool {
 			continue
 		}
 		if id := line[i+1:]; len(id) > 0 && isBlockID(id) {
-			set["^"+strings.ToLower(string(id))] = true
+			keys = append(keys, "^"+strings.ToLower(string(id)))
 		}
 	}
-	return set
+	return keys
 }
 
 func isBlockID(id []byte) bool {
@@ -87,11 +98,17 @@ func (n *node) hasHeading(h string) bool {
 		if seg == "" {
 			continue
 		}
-		if !n.headings[strings.ToLower(seg)] && !n.headings[slug(seg)] {
+		if !n.hasKey(strings.ToLower(seg)) && !n.hasKey(slug(seg)) {
 			return false
 		}
 	}
 	return true
+}
+
+// hasKey reports whether the note has a heading or block id with key k.
+func (n *node) hasKey(k string) bool {
+	_, ok := slices.BinarySearch(n.headings, k)
+	return ok
 }
 
 // slug is a heading's anchor as GitHub makes it: lowercase, letters,
