@@ -172,6 +172,7 @@ func newNode(f File) *node {
 			n.links = append(n.links, ln)
 		}
 	}
+	shareContexts(n.links)
 	return n
 }
 

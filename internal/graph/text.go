@@ -46,6 +46,35 @@ func contextLine(raw []byte, start, end int) string {
 	return out
 }
 
+// shareContexts makes the context lines of a note's links substrings of
+// one string, a line that links in a row share written once: a graph keeps
+// every link's line, and one allocation a note costs less than one a link.
+func shareContexts(ls []link) {
+	fresh := func(i int) bool { return i == 0 || ls[i].context != ls[i-1].context }
+	size := 0
+	for i := range ls {
+		if fresh(i) {
+			size += len(ls[i].context)
+		}
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for i := range ls {
+		if fresh(i) {
+			b.WriteString(ls[i].context)
+		}
+	}
+	text := b.String()
+	for i := range ls {
+		if !fresh(i) {
+			ls[i].context = ls[i-1].context
+			continue
+		}
+		n := len(ls[i].context)
+		ls[i].context, text = text[:n], text[n:]
+	}
+}
+
 // headingKeys returns the keys of a note's headings (their lowercased
 // text and their slug) and of its block ids ("^id", lowercased), sorted,
 // each once.
