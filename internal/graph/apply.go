@@ -157,8 +157,8 @@ func (g *Graph) add(f File, p *patch) {
 // newNode returns the node of a parsed note, links not yet resolved.
 func newNode(f File) *node {
 	nt := f.Note
-	n := &node{file: f.File, path: nt.Path, version: f.Version, title: strings.TrimSpace(nt.Title), headings: headingKeys(nt),
-		fileTitle: nt.TitleSource == note.TitleFromFileName}
+	n := &node{file: f.File, path: within(f.File, nt.Path), version: f.Version, headings: headingKeys(nt),
+		title: within(f.File, strings.TrimSpace(nt.Title)), fileTitle: nt.TitleSource == note.TitleFromFileName}
 	for _, a := range nt.Aliases {
 		if a = strings.TrimSpace(a); a != "" && !slices.Contains(n.aliases, a) {
 			n.aliases = append(n.aliases, a)
@@ -172,7 +172,7 @@ func newNode(f File) *node {
 			n.links = append(n.links, ln)
 		}
 	}
-	shareContexts(n.links)
+	shareText(n.links)
 	return n
 }
 

@@ -46,10 +46,11 @@ func contextLine(raw []byte, start, end int) string {
 	return out
 }
 
-// shareContexts makes the context lines of a note's links substrings of
-// one string, a line that links in a row share written once: a graph keeps
-// every link's line, and one allocation a note costs less than one a link.
-func shareContexts(ls []link) {
+// shareText makes the text of a note's links share memory, as a graph
+// keeps every link's: their context lines become substrings of one
+// string, a line that links in a row share written once, and a target or
+// lookup key that stands on its line a substring of the line.
+func shareText(ls []link) {
 	fresh := func(i int) bool { return i == 0 || ls[i].context != ls[i-1].context }
 	size := 0
 	for i := range ls {
@@ -73,6 +74,19 @@ func shareContexts(ls []link) {
 		n := len(ls[i].context)
 		ls[i].context, text = text[:n], text[n:]
 	}
+	for i := range ls {
+		l := &ls[i]
+		l.target, l.want = within(l.context, l.target), within(l.context, l.want)
+	}
+}
+
+// within returns t as a substring of s when s holds it, so that t's own
+// memory can go.
+func within(s, t string) string {
+	if i := strings.Index(s, t); i >= 0 && t != "" {
+		return s[i : i+len(t)]
+	}
+	return t
 }
 
 // headingKeys returns the keys of a note's headings (their lowercased
