@@ -218,11 +218,11 @@ func (g *Graph) remove(file string, p *patch) {
 			}
 		}
 	}
-	for _, e := range n.out.list {
-		e.n.in.unlink(n)
+	for t := range n.out.all() {
+		t.in.unlink(n)
 	}
-	for _, e := range n.in.list {
-		p.dirty[e.n] = true
+	for s := range n.in.all() {
+		p.dirty[s] = true
 	}
 }
 

@@ -53,18 +53,15 @@ func dump(g *Graph) string {
 	return b.String()
 }
 
-// counts renders edges by file, and says when their index does not match
-// their list.
+// counts renders edges by file, and says when they are both a list and a
+// map.
 func counts(es edges) string {
 	var out []string
-	for i, e := range es.list {
-		out = append(out, fmt.Sprintf("%s:%d", e.n.file, e.links))
-		if j, ok := es.index[e.n]; es.index != nil && (!ok || j != i) {
-			out = append(out, "(index wrong)")
-		}
+	for n, c := range es.all() {
+		out = append(out, fmt.Sprintf("%s:%d", n.file, c))
 	}
-	if (es.index != nil) != (len(es.list) > indexAt) || es.index != nil && len(es.index) != len(es.list) {
-		out = append(out, "(index wrong)")
+	if es.m != nil && es.list != nil {
+		out = append(out, "(list and map)")
 	}
 	sort.Strings(out)
 	return strings.Join(out, " ")

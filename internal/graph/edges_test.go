@@ -7,9 +7,9 @@ import (
 )
 
 // TestEdges adds and removes links at random, past the length at which
-// edges are indexed and back, and checks the counts against a map.
+// edges become a map and back, and checks the counts against a map.
 func TestEdges(t *testing.T) {
-	ns := make([]*node, 3*indexAt)
+	ns := make([]*node, 3*mapAt)
 	for i := range ns {
 		ns[i] = &node{file: fmt.Sprintf("n%02d.md", i)}
 	}
@@ -18,7 +18,7 @@ func TestEdges(t *testing.T) {
 	want := make(map[*node]int32)
 	for step := range 20000 {
 		n := ns[r.IntN(len(ns))]
-		// grow for a while, then shrink, so the index comes and goes
+		// grow for a while, then shrink, so the map comes and goes
 		switch grow := step/2000%2 == 0; {
 		case r.IntN(10) == 0:
 			es.unlink(n)
@@ -35,12 +35,12 @@ func TestEdges(t *testing.T) {
 		if es.len() != len(want) {
 			t.Fatalf("step %d: %d notes, want %d", step, es.len(), len(want))
 		}
-		if (es.index != nil) != (es.len() > indexAt) {
-			t.Fatalf("step %d: index %v with %d notes", step, es.index != nil, es.len())
+		if es.m != nil && es.list != nil || es.m == nil && es.len() > mapAt {
+			t.Fatalf("step %d: a list of %d and a map of %d", step, len(es.list), len(es.m))
 		}
-		for i, e := range es.list {
-			if e.links != want[e.n] || es.find(e.n) != i {
-				t.Fatalf("step %d: %s has %d links at %d, want %d at %d", step, e.n.file, e.links, es.find(e.n), want[e.n], i)
+		for n, c := range es.all() {
+			if c != want[n] || !es.has(n) {
+				t.Fatalf("step %d: %s has %d links, want %d", step, n.file, c, want[n])
 			}
 		}
 	}

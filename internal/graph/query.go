@@ -211,11 +211,11 @@ func adjacent(n *node, dir wiki.Direction) []*node {
 		return n.out.sorted()
 	}
 	ns := make([]*node, 0, n.in.len()+n.out.len())
-	for _, e := range n.in.list {
-		ns = append(ns, e.n)
+	for t := range n.in.all() {
+		ns = append(ns, t)
 	}
-	for _, e := range n.out.list {
-		ns = append(ns, e.n)
+	for t := range n.out.all() {
+		ns = append(ns, t)
 	}
 	sortByPath(ns)
 	return slices.Compact(ns)

@@ -94,8 +94,8 @@ func (g *Graph) pageRank() (map[*node]float64, int) {
 	outs := make([][]int32, len(nodes))
 	for i, n := range nodes {
 		ts := make([]int32, 0, n.out.len())
-		for _, e := range n.out.list {
-			ts = append(ts, index[e.n])
+		for t := range n.out.all() {
+			ts = append(ts, index[t])
 		}
 		slices.Sort(ts)
 		outs[i] = ts

@@ -32,8 +32,8 @@ func (g *Graph) Relinks(moves map[string]string) []wiki.Relink {
 	sources := make(map[*node]int)
 	for _, n := range moved {
 		sources[n]++
-		for _, e := range n.in.list {
-			sources[e.n]++
+		for s := range n.in.all() {
+			sources[s]++
 		}
 		to := v.moved[n]
 		if to == "" {

@@ -100,11 +100,11 @@ func TestGraph_Neighbors(t *testing.T) {
 		for _, n := range g.sortedUnder("") {
 			if !seen[n.path] && (n.in.len() > 0 || n.out.len() > 0) {
 				reach := false
-				for _, e := range n.in.list {
-					reach = reach || seen[e.n.path]
+				for m := range n.in.all() {
+					reach = reach || seen[m.path]
 				}
-				for _, e := range n.out.list {
-					reach = reach || seen[e.n.path]
+				for m := range n.out.all() {
+					reach = reach || seen[m.path]
 				}
 				if reach {
 					t.Errorf("%s is linked with a reached note but was not reached", n.path)
