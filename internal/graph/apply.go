@@ -157,8 +157,8 @@ func (g *Graph) add(f File, p *patch) {
 // newNode returns the node of a parsed note, links not yet resolved.
 func newNode(f File) *node {
 	nt := f.Note
-	n := &node{file: f.File, path: nt.Path, version: f.Version, title: strings.TrimSpace(nt.Title), headings: headingSet(nt),
-		fileTitle: nt.TitleSource == note.TitleFromFileName}
+	n := &node{file: f.File, path: within(f.File, nt.Path), version: f.Version, headings: headingKeys(nt),
+		title: within(f.File, strings.TrimSpace(nt.Title)), fileTitle: nt.TitleSource == note.TitleFromFileName}
 	for _, a := range nt.Aliases {
 		if a = strings.TrimSpace(a); a != "" && !slices.Contains(n.aliases, a) {
 			n.aliases = append(n.aliases, a)
@@ -172,6 +172,7 @@ func newNode(f File) *node {
 			n.links = append(n.links, ln)
 		}
 	}
+	shareText(n.links)
 	return n
 }
 
@@ -217,10 +218,10 @@ func (g *Graph) remove(file string, p *patch) {
 			}
 		}
 	}
-	for t := range n.out {
-		delete(t.in, n)
+	for t := range n.out.all() {
+		t.in.unlink(n)
 	}
-	for s := range n.in {
+	for s := range n.in.all() {
 		p.dirty[s] = true
 	}
 }
@@ -232,12 +233,14 @@ func (g *Graph) resolveNode(v *view, s *node) {
 		if l.to != nil && l.to != s {
 			disconnect(s, l.to)
 		}
-		l.to, l.file, l.by, l.others = v.resolveLink(l, s, s.path)
+		var others []string
+		l.to, l.file, l.by, others = v.resolveLink(l, s, s.path)
+		l.setOthers(others)
 		switch {
 		case l.file != "":
 			l.ok = true
 		case l.to != nil:
-			l.ok = l.heading == "" || l.to.hasHeading(l.heading)
+			l.ok = l.heading() == "" || l.to.hasHeading(l.heading())
 			if l.to != s {
 				connect(s, l.to)
 			}
@@ -247,24 +250,16 @@ func (g *Graph) resolveNode(v *view, s *node) {
 	}
 }
 
+// connect counts a link from s to t.
 func connect(s, t *node) {
-	if s.out == nil {
-		s.out = make(map[*node]int)
-	}
-	if t.in == nil {
-		t.in = make(map[*node]int)
-	}
-	s.out[t]++
-	t.in[s]++
+	s.out.add(t)
+	t.in.add(s)
 }
 
+// disconnect counts a link from s to t less.
 func disconnect(s, t *node) {
-	if s.out[t]--; s.out[t] <= 0 {
-		delete(s.out, t)
-	}
-	if t.in[s]--; t.in[s] <= 0 {
-		delete(t.in, s)
-	}
+	s.out.remove(t)
+	t.in.remove(s)
 }
 
 func addTo(table map[string][]*node, key string, n *node) {
@@ -300,14 +295,15 @@ func deleteFrom(fs []string, f string) []string {
 // Obsidian also finds by name.
 func (l *link) lookupKeys() []string {
 	var ks []string
-	if l.key != "" {
-		ks = append(ks, l.key)
+	key := l.key()
+	if key != "" {
+		ks = append(ks, key)
 	}
-	if l.kind == note.LinkMarkdown && l.mode != modeFilePath || l.mode == modeSelf {
+	if l.kind == kindMarkdown && l.mode != modeFilePath || l.mode == modeSelf {
 		return ks
 	}
 	name, _ := splitNoteExt(baseName(strings.ToLower(strings.TrimSpace(l.target))))
-	if name != "" && name != l.key {
+	if name != "" && name != key {
 		ks = append(ks, name)
 	}
 	return ks

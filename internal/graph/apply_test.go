@@ -20,14 +20,14 @@ func dump(g *Graph) string {
 	fmt.Fprintf(&b, "commit %s\n", g.commit)
 	for _, f := range slices.Sorted(maps.Keys(g.notes)) {
 		n := g.notes[f]
-		fmt.Fprintf(&b, "note %s %s %s %q %q %v\n", n.file, n.path, n.version, n.title, n.aliases, slices.Sorted(maps.Keys(n.headings)))
+		fmt.Fprintf(&b, "note %s %s %s %q %q %v\n", n.file, n.path, n.version, n.title, n.aliases, n.headings)
 		for _, l := range n.links {
 			to := ""
 			if l.to != nil {
 				to = l.to.file
 			}
 			fmt.Fprintf(&b, "  link %d %s %q %q mode=%d key=%q to=%s by=%d ok=%v file=%s others=%q ctx=%q\n",
-				l.line, l.kind, l.target, l.heading, l.mode, l.key, to, l.by, l.ok, l.file, l.others, l.context)
+				l.line, l.kind, l.target, l.heading(), l.mode, l.key(), to, l.by, l.ok, l.file, l.others(), l.context)
 		}
 		fmt.Fprintf(&b, "  out %s\n  in %s\n", counts(n.out), counts(n.in))
 	}
@@ -53,10 +53,15 @@ func dump(g *Graph) string {
 	return b.String()
 }
 
-func counts(m map[*node]int) string {
+// counts renders edges by file, and says when they are both a list and a
+// map.
+func counts(es edges) string {
 	var out []string
-	for n, c := range m {
+	for n, c := range es.all() {
 		out = append(out, fmt.Sprintf("%s:%d", n.file, c))
+	}
+	if es.m != nil && es.list != nil {
+		out = append(out, "(list and map)")
 	}
 	sort.Strings(out)
 	return strings.Join(out, " ")

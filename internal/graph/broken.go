@@ -36,10 +36,10 @@ func (g *Graph) AmbiguousLinks(folder string) []wiki.AmbiguousLink {
 	for _, n := range g.sortedUnder(folder) {
 		for i := range n.links {
 			l := &n.links[i]
-			if len(l.others) == 0 {
+			if len(l.others()) == 0 {
 				continue
 			}
-			a := wiki.AmbiguousLink{Path: n.path, LinkSite: l.site(), To: l.file, Others: l.others}
+			a := wiki.AmbiguousLink{Path: n.path, LinkSite: l.site(), To: l.file, Others: l.others()}
 			if l.to != nil {
 				a.To = l.to.path
 			}
@@ -56,7 +56,7 @@ func (g *Graph) Orphans(folder string) []wiki.NoteRef {
 	defer g.mu.RUnlock()
 	var out []wiki.NoteRef
 	for _, n := range g.sortedUnder(folder) {
-		if len(n.in) == 0 {
+		if n.in.len() == 0 {
 			out = append(out, n.ref())
 		}
 	}

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"strings"
 	"sync"
 
 	"github.com/wikid/wikid/internal/note"
@@ -47,33 +48,68 @@ type node struct {
 	file, path, version, title string
 	fileTitle                  bool // the title is the file name
 	aliases                    []string
-	headings                   map[string]bool // headingKeys of every heading, and "^id" block ids
+	headings                   []string // headingKeys of every heading, and "^id" block ids; sorted, each once
 	links                      []link
 	// out and in count the links between this note and other notes.
-	out, in map[*node]int
+	out, in edges
 }
 
-// link is one link of a note and what it resolves to.
+// link is one link of a note and what it resolves to. Graphs keep every
+// link of every note, so it is kept small: the fields most links leave
+// empty are in extra, and the lookup key is want lowercased on demand.
 type link struct {
-	kind    note.LinkKind
 	target  string // as parsed: decoded for markdown links
-	raw     string // the target bytes as written, for markdown links
+	want    string // lookup key with its case as written; "" resolves to nothing
+	context string // the line it sits on, as backlinks show it
+	file    string // the file that is not a note it resolves to
+	to      *node  // the note it resolves to, nil if none
+	x       *extra // nil when all its fields are empty
+	line    uint32
+	start   uint32 // byte range of the target text
+	end     uint32
+	kind    kind
+	mode    mode
+	by      match
+	ok      bool // the heading, if any, exists
+}
+
+// extra holds the fields of a link that few links have.
+type extra struct {
+	raw     string // the target as written when it differs from target: an encoded markdown link
 	angle   bool   // a markdown destination in <angle brackets>
 	heading string
-	line    int
-	start   int // byte range of the target text
-	end     int
-	context string
+	others  []string // for a bare name, the other notes or files it names
+}
 
-	mode mode
-	key  string // lookup key, lowercased; "" resolves to nothing
-	want string // key with its case as written
+// kind is a link's note.LinkKind.
+type kind uint8
 
-	to     *node  // the note it resolves to, nil if none
-	file   string // the file that is not a note it resolves to
-	by     match
-	ok     bool     // the heading, if any, exists
-	others []string // for a bare name, the other notes or files it names
+const (
+	kindWiki kind = iota
+	kindEmbed
+	kindMarkdown
+)
+
+// kindOf returns the kind of a parsed link.
+func kindOf(k note.LinkKind) kind {
+	switch k {
+	case note.LinkEmbed:
+		return kindEmbed
+	case note.LinkMarkdown:
+		return kindMarkdown
+	}
+	return kindWiki
+}
+
+// String returns the kind's note.LinkKind.
+func (k kind) String() string {
+	switch k {
+	case kindEmbed:
+		return string(note.LinkEmbed)
+	case kindMarkdown:
+		return string(note.LinkMarkdown)
+	}
+	return string(note.LinkWiki)
 }
 
 // New returns an empty graph that resolves links by path, then title, then
@@ -136,13 +172,55 @@ func (n *node) ref() wiki.NoteRef { return wiki.NoteRef{Path: n.path, Title: n.t
 
 // site returns the link as written.
 func (l *link) site() wiki.LinkSite {
-	return wiki.LinkSite{Line: l.line, Kind: string(l.kind), Target: l.target, Heading: l.heading, Context: l.context}
+	return wiki.LinkSite{Line: int(l.line), Kind: l.kind.String(), Target: l.target, Heading: l.heading(), Context: l.context}
 }
+
+// key returns the link's lookup key, lowercased.
+func (l *link) key() string { return strings.ToLower(l.want) }
+
+// heading returns the heading after '#', "" when there is none.
+func (l *link) heading() string {
+	if l.x == nil {
+		return ""
+	}
+	return l.x.heading
+}
+
+// others returns, for a bare name, the other notes or files it names.
+func (l *link) others() []string {
+	if l.x == nil {
+		return nil
+	}
+	return l.x.others
+}
+
+// setOthers records the other notes or files a bare name names.
+func (l *link) setOthers(others []string) {
+	if l.x != nil || len(others) > 0 {
+		l.extras().others = others
+	}
+}
+
+// extras returns the link's extra fields, adding them when it has none.
+func (l *link) extras() *extra {
+	if l.x == nil {
+		l.x = &extra{}
+	}
+	return l.x
+}
+
+// encoded reports whether a markdown link's target is written otherwise
+// than it reads: percent-encoded.
+func (l *link) encoded() bool { return l.x != nil && l.x.raw != "" }
+
+// angle reports whether a markdown link's destination is in <angle
+// brackets>.
+func (l *link) angle() bool { return l.x != nil && l.x.angle }
 
 // written returns the target text as it stands in the note.
 func (l *link) written() string {
-	if l.kind == note.LinkMarkdown {
-		return l.raw
+	if l.encoded() {
+		return l.x.raw
 	}
 	return l.target
 }

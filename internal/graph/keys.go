@@ -51,14 +51,21 @@ var attachmentExts = map[string]bool{
 // link that names neither a note nor a file.
 func newLink(n *note.Note, l note.Link) (link, bool) {
 	out := link{
-		kind: l.Kind, target: l.Target, heading: l.Heading, line: l.Line,
-		start: l.TargetStart, end: l.TargetEnd, context: contextLine(n.Raw, l.Start, l.End),
+		kind: kindOf(l.Kind), target: l.Target, line: uint32(l.Line),
+		start: uint32(l.TargetStart), end: uint32(l.TargetEnd), context: contextLine(n.Raw, l.Start, l.End),
+	}
+	if l.Heading != "" {
+		out.extras().heading = l.Heading
 	}
 	dir := path.Dir(n.Path)
 	switch {
 	case l.Kind == note.LinkMarkdown:
-		out.raw = string(n.Raw[l.TargetStart:l.TargetEnd])
-		out.angle = l.TargetStart > 0 && n.Raw[l.TargetStart-1] == '<'
+		if raw := n.Raw[l.TargetStart:l.TargetEnd]; string(raw) != l.Target {
+			out.extras().raw = string(raw)
+		}
+		if l.TargetStart > 0 && n.Raw[l.TargetStart-1] == '<' {
+			out.extras().angle = true
+		}
 		out.mode, out.want = markdownTarget(l.Target, dir)
 	case l.Target == "":
 		out.mode = modeSelf
@@ -67,7 +74,6 @@ func newLink(n *note.Note, l note.Link) (link, bool) {
 	default:
 		out.mode, out.want = noteTarget(l.Target, dir)
 	}
-	out.key = strings.ToLower(out.want)
 	return out, true
 }
 
@@ -108,9 +114,8 @@ func markdownTarget(target, dir string) (mode, string) {
 
 // nameLink is a wiki link to target written in a note in folder dir.
 func nameLink(target, dir string) *link {
-	l := &link{kind: note.LinkWiki, target: target}
+	l := &link{kind: kindWiki, target: target}
 	l.mode, l.want = noteTarget(target, dir)
-	l.key = strings.ToLower(l.want)
 	return l
 }
 

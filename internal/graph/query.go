@@ -57,7 +57,7 @@ func (g *Graph) Backlinks(notePath string) []wiki.Backlink {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
 	if n := g.lookupNode(notePath); n != nil {
-		return collect(sortedNodes(n.in), func(l *link) bool { return l.to == n })
+		return collect(n.in.sorted(), func(l *link) bool { return l.to == n })
 	}
 	return g.missingBacklinks(notePath)
 }
@@ -70,9 +70,9 @@ func (g *Graph) missingBacklinks(notePath string) []wiki.Backlink {
 			return false
 		}
 		if l.mode == modePath {
-			return l.key == keys[0]
+			return l.key() == keys[0]
 		}
-		return slices.Contains(keys, l.key)
+		return slices.Contains(keys, l.key())
 	}
 	seen := make(map[*node]int)
 	for _, k := range keys {
@@ -112,7 +112,7 @@ func (g *Graph) Outlinks(notePath string) []wiki.OutLink {
 	out := make([]wiki.OutLink, 0, len(n.links))
 	for i := range n.links {
 		l := &n.links[i]
-		o := wiki.OutLink{LinkSite: l.site(), Broken: l.broken(), Ambiguous: l.others}
+		o := wiki.OutLink{LinkSite: l.site(), Broken: l.broken(), Ambiguous: l.others()}
 		switch {
 		case l.file != "":
 			o.Path = l.file
@@ -136,7 +136,7 @@ func (l *link) broken() string {
 	case l.to == nil:
 		return wiki.BrokenNoNote
 	}
-	for _, seg := range strings.Split(l.heading, "#") {
+	for _, seg := range strings.Split(l.heading(), "#") {
 		if seg = strings.TrimSpace(seg); strings.HasPrefix(seg, "^") && !l.to.hasHeading(seg) {
 			return "no block " + seg
 		}
@@ -204,20 +204,19 @@ func sortByPath(ns []*node) {
 
 // adjacent returns the other notes next to n in a direction, by path.
 func adjacent(n *node, dir wiki.Direction) []*node {
-	var set map[*node]int
 	switch dir {
 	case wiki.DirIn:
-		set = n.in
+		return n.in.sorted()
 	case wiki.DirOut:
-		set = n.out
-	default:
-		set = make(map[*node]int, len(n.in)+len(n.out))
-		for t := range n.in {
-			set[t]++
-		}
-		for t := range n.out {
-			set[t]++
-		}
+		return n.out.sorted()
 	}
-	return sortedNodes(set)
+	ns := make([]*node, 0, n.in.len()+n.out.len())
+	for t := range n.in.all() {
+		ns = append(ns, t)
+	}
+	for t := range n.out.all() {
+		ns = append(ns, t)
+	}
+	sortByPath(ns)
+	return slices.Compact(ns)
 }

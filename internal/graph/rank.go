@@ -42,7 +42,7 @@ func (g *Graph) Hubs(metric wiki.HubMetric, folder string, limit int) []wiki.Hub
 		if !under(n.path, folder) {
 			continue
 		}
-		h := wiki.Hub{Path: n.path, Title: n.title, InDegree: len(n.in), OutDegree: len(n.out)}
+		h := wiki.Hub{Path: n.path, Title: n.title, InDegree: n.in.len(), OutDegree: n.out.len()}
 		switch metric {
 		case wiki.HubPageRank:
 			h.Score = ranks[n]
@@ -93,8 +93,8 @@ func (g *Graph) pageRank() (map[*node]float64, int) {
 	// outs[i] are the targets of note i, in order.
 	outs := make([][]int32, len(nodes))
 	for i, n := range nodes {
-		ts := make([]int32, 0, len(n.out))
-		for t := range n.out {
+		ts := make([]int32, 0, n.out.len())
+		for t := range n.out.all() {
 			ts = append(ts, index[t])
 		}
 		slices.Sort(ts)

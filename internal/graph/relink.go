@@ -3,7 +3,6 @@ package graph
 import (
 	"strings"
 
-	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -33,7 +32,7 @@ func (g *Graph) Relinks(moves map[string]string) []wiki.Relink {
 	sources := make(map[*node]int)
 	for _, n := range moved {
 		sources[n]++
-		for s := range n.in {
+		for s := range n.in.all() {
 			sources[s]++
 		}
 		to := v.moved[n]
@@ -88,7 +87,7 @@ func (v *view) relinks(s *node) []wiki.LinkEdit {
 		if now == l.to && to != "" && (l.by != matchPath || by == matchPath) {
 			continue
 		}
-		e := wiki.LinkEdit{Line: l.line, Start: l.start, End: l.end, Old: l.written(), To: to}
+		e := wiki.LinkEdit{Line: int(l.line), Start: int(l.start), End: int(l.end), Old: l.written(), To: to}
 		if now != nil {
 			e.Now = v.pathOf(now)
 		}
@@ -111,7 +110,7 @@ func (v *view) relinkFile(l *link, s *node, sp string) (wiki.LinkEdit, bool) {
 	dir := folderOf(sp)
 	// a markdown path that named the file must still name it: Obsidian's
 	// lookup by file name is not enough
-	exact := l.kind == note.LinkMarkdown && v.g.resolveFile(l, s.path) != ""
+	exact := l.kind == kindMarkdown && v.g.resolveFile(l, s.path) != ""
 	resolves := func(text string) (bool, string) {
 		c := l.relocated(text, dir)
 		if exact {
@@ -128,7 +127,7 @@ func (v *view) relinkFile(l *link, s *node, sp string) (wiki.LinkEdit, bool) {
 	if same {
 		return wiki.LinkEdit{}, false
 	}
-	e := wiki.LinkEdit{Line: l.line, Start: l.start, End: l.end, Old: l.written(), To: l.file, Now: now}
+	e := wiki.LinkEdit{Line: int(l.line), Start: int(l.start), End: int(l.end), Old: l.written(), To: l.file, Now: now}
 	for _, t := range fileTexts(l, dir) {
 		if ok, _ := resolves(t.target); ok {
 			e.New = t.text
@@ -152,8 +151,8 @@ func fileTexts(l *link, dir string) []fileText {
 	if strings.HasPrefix(l.target, "./") && !strings.HasPrefix(rel, "../") {
 		rel = "./" + rel
 	}
-	if l.kind == note.LinkMarkdown {
-		return []fileText{{rel, escapeDest(rel, l.raw != l.target, l.angle)}}
+	if l.kind == kindMarkdown {
+		return []fileText{{rel, escapeDest(rel, l.encoded(), l.angle())}}
 	}
 	var out []fileText
 	add := func(t string) {
@@ -179,14 +178,13 @@ func fileTexts(l *link, dir string) []fileText {
 func (l *link) relocated(target, dir string) *link {
 	c := &link{kind: l.kind, target: target}
 	switch {
-	case l.kind == note.LinkMarkdown:
+	case l.kind == kindMarkdown:
 		c.mode, c.want = markdownTarget(target, dir)
 	case l.mode == modeFile || l.mode == modeFilePath:
 		c.mode, c.want = fileTarget(target, dir)
 	default:
 		c.mode, c.want = noteTarget(target, dir)
 	}
-	c.key = strings.ToLower(c.want)
 	return c
 }
 
@@ -199,15 +197,15 @@ func (v *view) rewrite(l *link, s, target *node) string {
 		got, by := v.resolve(l.relocated(text, dir), s, sp)
 		return got == target && (l.by != matchPath || by == matchPath)
 	}
-	if l.kind == note.LinkMarkdown {
+	if l.kind == kindMarkdown {
 		rel := relPath(dir, to+target.file[len(target.path):])
-		if strings.HasPrefix(l.raw, "./") && !strings.HasPrefix(rel, "../") {
+		if strings.HasPrefix(l.written(), "./") && !strings.HasPrefix(rel, "../") {
 			rel = "./" + rel
 		}
 		if !resolves(rel) {
 			return ""
 		}
-		return escapeDest(rel, l.raw != l.target, l.angle)
+		return escapeDest(rel, l.encoded(), l.angle())
 	}
 	base, ext := splitNoteExt(l.target)
 	var tries []string

@@ -3,8 +3,6 @@ package graph
 import (
 	"slices"
 	"strings"
-
-	"github.com/wikid/wikid/internal/note"
 )
 
 // view is the graph as it is, or as it would be after some notes moved to
@@ -125,7 +123,7 @@ func (v *view) resolveLink(l *link, src *node, srcPath string) (*node, string, m
 	switch {
 	case l.mode == modeSelf:
 		return src, "", matchPath, nil
-	case v.g.obsidian && l.kind != note.LinkMarkdown:
+	case v.g.obsidian && l.kind != kindMarkdown:
 		c, cs, ok := v.obsidian(l.target, srcPath)
 		if !ok {
 			return nil, "", matchNone, nil
@@ -144,7 +142,7 @@ func (v *view) resolveLink(l *link, src *node, srcPath string) (*node, string, m
 		return nil, c.file, matchPath, others
 	case l.mode == modeFile || l.mode == modeFilePath:
 		f := v.g.resolveFile(l, srcPath)
-		if f == "" && v.g.obsidian && l.kind == note.LinkMarkdown {
+		if f == "" && v.g.obsidian && l.kind == kindMarkdown {
 			// Obsidian looks a markdown link's path up as it does a wiki
 			// link's; only a file that is not a note is taken
 			if c, _, ok := v.obsidian(l.target, srcPath); ok && c.n == nil {
@@ -153,12 +151,13 @@ func (v *view) resolveLink(l *link, src *node, srcPath string) (*node, string, m
 		}
 		return nil, f, matchNone, nil
 	}
-	n, by := v.resolveNote(l, src, srcPath)
+	key := l.key()
+	n, by := v.resolveNote(l, key, src, srcPath)
 	if n == nil || !isBareName(l.target) || l.mode != modeName {
 		return n, "", by, nil
 	}
 	var others []string
-	for _, o := range v.lookup(tableOf(by), l.key) {
+	for _, o := range v.lookup(tableOf(by), key) {
 		if o != n {
 			others = append(others, v.pathOf(o))
 		}
@@ -178,32 +177,33 @@ func tableOf(by match) table {
 	return tableSuffix
 }
 
-// resolveNote resolves a link by path, then title, then alias.
-func (v *view) resolveNote(l *link, src *node, srcPath string) (*node, match) {
+// resolveNote resolves a link, whose lookup key is key, by path, then
+// title, then alias.
+func (v *view) resolveNote(l *link, key string, src *node, srcPath string) (*node, match) {
 	switch l.mode {
 	case modeSelf:
 		return src, matchPath
 	case modePath:
-		if c := v.exact(l.key, l.want); c != nil {
+		if c := v.exact(key, l.want); c != nil {
 			return c, matchPath
 		}
 	case modeName:
-		if l.key == "" {
+		if key == "" {
 			return nil, matchNone
 		}
-		if strings.Contains(l.key, "/") {
-			if c := v.exact(l.key, l.want); c != nil {
+		if strings.Contains(key, "/") {
+			if c := v.exact(key, l.want); c != nil {
 				return c, matchPath
 			}
 		}
 		dir := folderOf(srcPath)
-		if c := v.nearest(v.lookup(tableSuffix, l.key), dir, l.want, matchPath); c != nil {
+		if c := v.nearest(v.lookup(tableSuffix, key), dir, l.want, matchPath); c != nil {
 			return c, matchPath
 		}
-		if c := v.nearest(v.lookup(tableTitle, l.key), dir, l.want, matchTitle); c != nil {
+		if c := v.nearest(v.lookup(tableTitle, key), dir, l.want, matchTitle); c != nil {
 			return c, matchTitle
 		}
-		if c := v.nearest(v.lookup(tableAlias, l.key), dir, l.want, matchAlias); c != nil {
+		if c := v.nearest(v.lookup(tableAlias, key), dir, l.want, matchAlias); c != nil {
 			return c, matchAlias
 		}
 	}
@@ -300,13 +300,14 @@ func sharedFolders(a, b string) int {
 // that is not a path from the root the nearest file whose path ends with
 // the target.
 func (g *Graph) resolveFile(l *link, srcPath string) string {
-	if l.key == "" {
+	key := l.key()
+	if key == "" {
 		return ""
 	}
-	cs := g.fileSuffix[l.key]
+	cs := g.fileSuffix[key]
 	var exact string
 	for _, f := range cs {
-		if strings.ToLower(f) == l.key && (exact == "" || better(f == l.want, exact == l.want, f, exact)) {
+		if strings.ToLower(f) == key && (exact == "" || better(f == l.want, exact == l.want, f, exact)) {
 			exact = f
 		}
 	}

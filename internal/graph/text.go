@@ -2,6 +2,7 @@ package graph
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -45,18 +46,71 @@ func contextLine(raw []byte, start, end int) string {
 	return out
 }
 
-// headingSet returns the keys of a note's headings (their lowercased text
-// and their slug) and of its block ids ("^id", lowercased).
-func headingSet(n *note.Note) map[string]bool {
-	set := make(map[string]bool, 2*len(n.Headings))
+// shareText makes the text of a note's links share memory, as a graph
+// keeps every link's: their context lines become substrings of one
+// string, a line that links in a row share written once, and a target or
+// lookup key that stands on its line a substring of the line.
+func shareText(ls []link) {
+	fresh := func(i int) bool { return i == 0 || ls[i].context != ls[i-1].context }
+	size := 0
+	for i := range ls {
+		if fresh(i) {
+			size += len(ls[i].context)
+		}
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for i := range ls {
+		if fresh(i) {
+			b.WriteString(ls[i].context)
+		}
+	}
+	text := b.String()
+	for i := range ls {
+		if !fresh(i) {
+			ls[i].context = ls[i-1].context
+			continue
+		}
+		n := len(ls[i].context)
+		ls[i].context, text = text[:n], text[n:]
+	}
+	for i := range ls {
+		l := &ls[i]
+		l.target, l.want = within(l.context, l.target), within(l.context, l.want)
+	}
+}
+
+// within returns t as a substring of s when s holds it, so that t's own
+// memory can go.
+func within(s, t string) string {
+	if i := strings.Index(s, t); i >= 0 && t != "" {
+		return s[i : i+len(t)]
+	}
+	return t
+}
+
+// headingKeys returns the keys of a note's headings (their lowercased
+// text and their slug) and of its block ids ("^id", lowercased), sorted,
+// each once.
+func headingKeys(n *note.Note) []string {
+	keys := make([]string, 0, 2*len(n.Headings))
 	for _, h := range n.Headings {
-		set[strings.ToLower(strings.TrimSpace(h.Text))] = true
-		set[slug(h.Text)] = true
+		keys = append(keys, strings.ToLower(strings.TrimSpace(h.Text)), slug(h.Text))
 	}
 	body := n.Raw[min(n.BodyStart, len(n.Raw)):]
-	if bytes.IndexByte(body, '^') < 0 {
-		return set
+	if bytes.IndexByte(body, '^') >= 0 {
+		keys = appendBlockIDs(keys, body)
 	}
+	slices.Sort(keys)
+	if keys = slices.Compact(keys); len(keys) < cap(keys) {
+		keys = slices.Clone(keys) // every note's keys are kept: no spare room
+	}
+	return keys
+}
+
+// appendBlockIDs appends the keys of the block ids of a note's body: the
+// "^id" that ends a line, alone or after a blank.
+func appendBlockIDs(keys []string, body []byte) []string {
 	for line := range bytes.Lines(body) {
 		line = bytes.TrimRight(line, " \t\r\n")
 		i := bytes.LastIndexByte(line, '^')
@@ -64,10 +118,10 @@ func headingSet(n *note.Note) map[string]bool {
 			continue
 		}
 		if id := line[i+1:]; len(id) > 0 && isBlockID(id) {
-			set["^"+strings.ToLower(string(id))] = true
+			keys = append(keys, "^"+strings.ToLower(string(id)))
 		}
 	}
-	return set
+	return keys
 }
 
 func isBlockID(id []byte) bool {
@@ -87,11 +141,17 @@ func (n *node) hasHeading(h string) bool {
 		if seg == "" {
 			continue
 		}
-		if !n.headings[strings.ToLower(seg)] && !n.headings[slug(seg)] {
+		if !n.hasKey(strings.ToLower(seg)) && !n.hasKey(slug(seg)) {
 			return false
 		}
 	}
 	return true
+}
+
+// hasKey reports whether the note has a heading or block id with key k.
+func (n *node) hasKey(k string) bool {
+	_, ok := slices.BinarySearch(n.headings, k)
+	return ok
 }
 
 // slug is a heading's anchor as GitHub makes it: lowercase, letters,

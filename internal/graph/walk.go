@@ -53,8 +53,7 @@ func (g *Graph) Neighbors(notePath string, dir wiki.Direction, depth, limit int)
 // direction says how t is linked with u: u links to it (out), it links to
 // u (in), or both.
 func direction(u, t *node) wiki.Direction {
-	_, out := u.out[t]
-	_, in := u.in[t]
+	out, in := u.out.has(t), u.in.has(t)
 	switch {
 	case out && in:
 		return wiki.DirBoth

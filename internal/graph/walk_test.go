@@ -98,12 +98,12 @@ func TestGraph_Neighbors(t *testing.T) {
 		}
 		// everything not reachable either way is an island: no links at all
 		for _, n := range g.sortedUnder("") {
-			if !seen[n.path] && (len(n.in) > 0 || len(n.out) > 0) {
+			if !seen[n.path] && (n.in.len() > 0 || n.out.len() > 0) {
 				reach := false
-				for m := range n.in {
+				for m := range n.in.all() {
 					reach = reach || seen[m.path]
 				}
-				for m := range n.out {
+				for m := range n.out.all() {
 					reach = reach || seen[m.path]
 				}
 				if reach {
