@@ -179,9 +179,10 @@ func BenchmarkDaemonColdStart(b *testing.B) {
 			wrong++
 		}
 		rareScan := pg
-		// Polled by status: a search polled while the index is built
-		// would scan the notes each time, and slow the build.
-		for indexDone := false; ; time.Sleep(20 * time.Millisecond) {
+		// Polled by status, twice a second: a search polled while the
+		// index is built would scan the notes each time, and a status
+		// at 100,000 notes lists them all and looks at the checkout.
+		for indexDone := false; ; time.Sleep(500 * time.Millisecond) {
 			var st struct {
 				Index, History, Graph struct {
 					CaughtUp bool `json:"caught_up"`
