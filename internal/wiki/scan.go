@@ -110,14 +110,17 @@ func (w *Wiki) scanSearch(ctx context.Context, req SearchRequest) (*SearchResult
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	all, err := snap.Files(ctx, req.Folder)
+	all, _, err := w.noteFiles(ctx, snap, true)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	var files []string
-	for _, f := range all {
-		if _, _, ok := note.SplitFileName(f.Path); ok {
-			files = append(files, f.Path)
+	files := all
+	if req.Folder != "" {
+		files = nil
+		for _, f := range all {
+			if strings.HasPrefix(f, req.Folder+"/") {
+				files = append(files, f)
+			}
 		}
 	}
 	s := &scan{ctx: ctx, snap: snap, lits: scanLiterals(req), start: start, notes: len(files), next: start.Add(progressEvery)}
@@ -354,7 +357,7 @@ func scanLiterals(req SearchRequest) [][]string {
 // beginning returns the part of a lowercased word that its other forms
 // share: the whole of a prefix, of a short word or of one beyond ASCII
 // (whose forms a byte prefix cannot be trusted to cover), else its first
-// three fifths, four bytes at least.
+// half, four bytes at least: "happiness" and "happy" share "happ".
 func beginning(w string, prefix bool) string {
 	if prefix || len(w) <= 4 {
 		return w
@@ -364,5 +367,5 @@ func beginning(w string, prefix bool) string {
 			return w
 		}
 	}
-	return w[:max(4, (len(w)*3+4)/5)]
+	return w[:max(4, len(w)/2)]
 }

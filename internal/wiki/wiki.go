@@ -35,6 +35,7 @@ type Wiki struct {
 	recent   recentCache
 	times    timesCache // git times of every file at one head
 	local    localCache // the last scan of the checkout
+	listed   noteList   // the note files of the last commit listed
 
 	// lanes are the derived stores the follower keeps in step with HEAD,
 	// in the order they take a commit: the history index first, which the
