@@ -22,7 +22,8 @@ import (
 // notes as raw text and weighs each by the query's words it holds
 // (scanLiterals), rare words weighing more and words in the path most,
 // for scanRead at most. The second parses the scanPick heaviest into a
-// scratch index in memory, which has the index's mapping and query
+// scratch index in memory (of those that hold any, when the query has
+// words), which has the index's mapping and query
 // compiler, and runs the search there: a note it finds matches the query
 // exactly as the index would match it, and the ranking is the index's
 // over those notes. The result says how many notes were read and how many
@@ -123,12 +124,12 @@ func (w *Wiki) scanSearch(ctx context.Context, req SearchRequest) (*SearchResult
 			}
 		}
 	}
-	s := &scan{ctx: ctx, snap: snap, lits: scanLiterals(req), start: start, notes: len(files), next: start.Add(progressEvery)}
+	s := &scan{ctx: ctx, snap: snap, lits: scanLiterals(req), linked: linkedSet(req), start: start, notes: len(files), next: start.Add(progressEvery)}
 	weights, err := s.weigh(files)
 	if err != nil {
 		return nil, err
 	}
-	picked := pick(files[:len(weights)], weights, scanPick(req.Limit))
+	picked := pick(files[:len(weights)], weights, scanPick(req.Limit), len(s.lits) > 0 || s.linked != nil)
 	scratch, err := w.index.Scratch()
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
@@ -159,23 +160,28 @@ func (w *Wiki) scanSearch(ctx context.Context, req SearchRequest) (*SearchResult
 
 // scan is the state of one scanSearch.
 type scan struct {
-	ctx   context.Context
-	snap  Snapshot
-	lits  [][]string
-	start time.Time
-	notes int
-	next  time.Time // when to report progress next
+	ctx  context.Context
+	snap Snapshot
+	lits [][]string
+	// linked holds the notes the link graph gives for the search's link
+	// terms and backlinks filter, nil when it has none.
+	linked map[string]bool
+	start  time.Time
+	notes  int
+	next   time.Time // when to report progress next
 }
 
 // weigh reads the files in order, scanChunk at a time, until they are
 // all read or scanRead has passed, and returns the weight of each file it
 // read: the sum, over the literal groups a note holds, of the group's
 // inverse document frequency among the notes read, tripled when its path
-// holds it too, and raised a little by how often the text does.
+// holds it too, and raised a little by how often the text does; and as
+// much as a group in the path for a note the link graph gave.
 func (s *scan) weigh(files []string) ([]float64, error) {
 	type held struct {
 		text, path uint64   // bit g: group g held
 		tf         []uint16 // occurrences of each group's first literal
+		linked     bool     // in scan.linked
 	}
 	groups := min(len(s.lits), 64)
 	found := make([]held, 0, len(files))
@@ -198,6 +204,10 @@ func (s *scan) weigh(files []string) ([]float64, error) {
 					h.path |= 1 << g
 				}
 			}
+			if s.linked != nil {
+				p, _, _ := note.SplitFileName(f.Path)
+				h.linked = s.linked[p]
+			}
 			got[i] = h
 		})
 		if err != nil {
@@ -215,7 +225,11 @@ func (s *scan) weigh(files []string) ([]float64, error) {
 		}
 	}
 	weights := make([]float64, len(found))
+	linkedWeight := 3 * math.Log(1+float64(len(found))/float64(max(len(s.linked), 1)))
 	for i, h := range found {
+		if h.linked {
+			weights[i] += linkedWeight
+		}
 		for g := range groups {
 			bit := uint64(1) << g
 			if (h.text|h.path)&bit == 0 {
@@ -231,6 +245,21 @@ func (s *scan) weigh(files []string) ([]float64, error) {
 	return weights, nil
 }
 
+// linkedSet returns the notes the link graph gave for a search's link
+// terms and backlinks filter (SearchRequest.Linked), nil when it has none.
+func linkedSet(req SearchRequest) map[string]bool {
+	if len(req.Linked) == 0 {
+		return nil
+	}
+	set := map[string]bool{}
+	for _, paths := range req.Linked {
+		for _, p := range paths {
+			set[p] = true
+		}
+	}
+	return set
+}
+
 // holdsAll reports whether lowered text holds every literal of a group.
 func holdsAll(lower []byte, group []string) bool {
 	for _, l := range group {
@@ -242,11 +271,13 @@ func holdsAll(lower []byte, group []string) bool {
 }
 
 // pick returns the n heaviest files, heaviest first, in path order among
-// equals.
-func pick(files []string, weights []float64, n int) []string {
-	order := make([]int, len(files))
-	for i := range order {
-		order[i] = i
+// equals; with held, only those that hold some literal.
+func pick(files []string, weights []float64, n int, held bool) []string {
+	order := make([]int, 0, len(files))
+	for i := range files {
+		if !held || weights[i] > 0 {
+			order = append(order, i)
+		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(weights[b], weights[a]) })
 	out := make([]string, 0, min(n, len(order)))
@@ -336,9 +367,11 @@ func scanLiterals(req SearchRequest) [][]string {
 				return
 			}
 			switch n.Field {
-			case grammar.FieldCreated, grammar.FieldModified, grammar.FieldLinkedFrom:
-				// Nothing a note holds: dates, or another note's links.
-			case grammar.FieldText, grammar.FieldTitle, grammar.FieldTag, grammar.FieldFolder, grammar.FieldPath, grammar.FieldLinks:
+			case grammar.FieldCreated, grammar.FieldModified, grammar.FieldLinks, grammar.FieldLinkedFrom:
+				// Nothing a note holds as written: dates, or links,
+				// which the link graph resolves by title and alias
+				// too (see scan.linked).
+			case grammar.FieldText, grammar.FieldTitle, grammar.FieldTag, grammar.FieldFolder, grammar.FieldPath:
 				add(n.Prefix, n.Value)
 			default: // a property
 				add(n.Prefix, n.Field, n.Value)

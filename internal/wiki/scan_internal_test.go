@@ -21,7 +21,7 @@ func TestScanLiterals(t *testing.T) {
 		{"plug*", nil, "[[plug]]"},
 		{"title:Meeting -tag:finance", nil, "[[meet]]"},
 		{"status:active OR folder:Journal", nil, "[[stat acti] [jour]]"},
-		{"modified:>=2024-01-01 linkedfrom:home links:roadmap", nil, "[[road]]"},
+		{"modified:>=2024-01-01 linkedfrom:home links:roadmap", nil, "[]"},
 		{"NOT (budget OR plan)", nil, "[]"},
 		{"Notizen über Häuser", nil, "[[noti] [über] [häuser]]"},
 		{"", []string{"project/alpha"}, "[[proj alph]]"},
@@ -43,11 +43,14 @@ func TestScanLiterals(t *testing.T) {
 
 func TestPick_HeaviestFirst(t *testing.T) {
 	files := []string{"a", "b", "c", "d"}
-	got := pick(files, []float64{1, 3, 0, 3}, 3)
+	got := pick(files, []float64{1, 3, 0, 3}, 3, false)
 	if want := []string{"b", "d", "a"}; !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
-	if got := pick(files, []float64{0, 0, 0, 0}, 10); !slices.Equal(got, files) {
+	if got := pick(files, []float64{0, 0, 0, 0}, 10, false); !slices.Equal(got, files) {
 		t.Errorf("equal weights: got %v, want path order", got)
+	}
+	if got := pick(files, []float64{0, 2, 0, 1}, 10, true); !slices.Equal(got, []string{"b", "d"}) {
+		t.Errorf("held only: got %v, want [b d]", got)
 	}
 }

@@ -96,8 +96,8 @@ func TestWiki_Search_ScanWhileBuilding(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%+v: %v", p, err)
 				}
-				if res.Scan == nil || res.Scan.Read != res.Scan.Notes || res.Scan.Searched != res.Scan.Notes {
-					t.Fatalf("%+v: not answered from a whole scan: %+v", p, res.Scan)
+				if res.Scan == nil || res.Scan.Read != res.Scan.Notes {
+					t.Fatalf("%+v: not answered from a scan that read every note: %+v", p, res.Scan)
 				}
 				scanned[i] = res
 			}
