@@ -21,13 +21,13 @@ import (
 // from a scan of the notes at HEAD, in two passes. The first reads the
 // notes as raw text and weighs each by the query's words it holds
 // (scanLiterals), rare words weighing more and words in the path most,
-// for scanRead at most. The second parses the scanPick heaviest into a
-// scratch index in memory (of those that hold any, when the query has
-// words), which has the index's mapping and query
-// compiler, and runs the search there: a note it finds matches the query
-// exactly as the index would match it, and the ranking is the index's
-// over those notes. The result says how many notes were read and how many
-// searched (SearchResult.Scan).
+// for scanRead at most. The second parses the scanPick heaviest (of those
+// that hold any, when the query has words) into a scratch index in
+// memory, which has the index's mapping and query compiler, and runs the
+// search there: a note it finds matches the query exactly as the index
+// would match it, and the ranking is the index's over those notes. The
+// result says how many notes were read and how many searched
+// (SearchResult.Scan).
 
 // ScratchIndex is a search index in memory for one search (see
 // Index.Scratch): the notes added to it, searched with the semantics of
