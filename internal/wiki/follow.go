@@ -388,7 +388,12 @@ func (w *Wiki) advance(ctx context.Context, l *lane, to string, c *Update, progr
 	if from == to {
 		return nil
 	}
-	defer func() { l.finish(err) }()
+	defer func() {
+		l.finish(err)
+		if l == w.indexLane {
+			w.listed.drop() // the scans' list, kept while the index was built
+		}
+	}()
 	own := c != nil && c.From == from // the wiki's commit, on the store's commit
 	if from != "" && !own {
 		ok, err := w.store.IsAncestor(ctx, from, to)

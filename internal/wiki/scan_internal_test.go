@@ -54,3 +54,15 @@ func TestPick_HeaviestFirst(t *testing.T) {
 		t.Errorf("held only: got %v, want [b d]", got)
 	}
 }
+
+// TestNoteList_KeptWhileAsked checks that the note list is kept only when
+// asked (while the index is built) and forgotten once dropped, its length
+// remembered.
+func TestNoteList_KeptWhileAsked(t *testing.T) {
+	var c noteList
+	c.commit, c.n, c.files = "c1", 2, []string{"a.md", "b.md"}
+	c.drop()
+	if c.files != nil || c.n != 2 || c.commit != "c1" {
+		t.Errorf("after drop: %+v", c)
+	}
+}

@@ -163,6 +163,13 @@ type noteList struct {
 	n      int
 }
 
+// drop forgets the list, keeping its length.
+func (c *noteList) drop() {
+	c.mu.Lock()
+	c.files = nil
+	c.mu.Unlock()
+}
+
 // noteFiles returns the note files of snap (nil unless keep) and how many
 // there are, listing them once per commit; with keep, the list is kept.
 func (w *Wiki) noteFiles(ctx context.Context, snap Snapshot, keep bool) ([]string, int, error) {
