@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"slices"
 
 	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/tool"
@@ -32,7 +33,7 @@ func relatedNotesTool() *tool.Tool {
 		Name: "related_notes", Group: tool.GroupSearch, Title: "Notes related by meaning", Idempotent: true, NeedsSemantic: true,
 		Description: "The notes nearest in meaning to a note, with their closest section. Use it to find what to link or read next.",
 		Input:       in,
-		Output:      searchResultSchema(true),
+		Output:      relatedResultSchema(),
 		Run: tool.Bind(in, func(ctx context.Context, s *tool.Env, a *relatedArgs) (any, string, error) {
 			res, err := s.Wiki.Related(ctx, wiki.RelatedRequest{Path: a.Path, Folder: a.Folder, Limit: a.Limit})
 			if err != nil {
@@ -42,6 +43,14 @@ func relatedNotesTool() *tool.Tool {
 			return out, render.Related(a.Path, res), nil
 		}),
 	}
+}
+
+// relatedResultSchema is the search result's schema without what only a
+// search by words returns: a question's words, a scan's counts.
+func relatedResultSchema() *tool.Schema {
+	s := searchResultSchema(true)
+	s.Props = slices.DeleteFunc(s.Props, func(p tool.Prop) bool { return p.Name == "question_words" || p.Name == "scan" })
+	return s
 }
 
 type relatedArgs struct {
