@@ -104,24 +104,13 @@ func runSet(t *testing.T, name string) {
 // and waits until every note is indexed and embedded.
 func open(t *testing.T, dir string, m *staticembed.Model) *wiki.Wiki {
 	ctx := context.Background()
-	logger := slog.New(slog.DiscardHandler)
-	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
+	d := deps(t, dir, "")
+	sem, err := semantic.Open(ctx, filepath.Join(d.Store.Dir(), "semantic"), m, semantic.Options{Logger: quiet, Reads: m.Reads})
 	if err != nil {
 		t.Fatal(err)
 	}
-	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hist, err := history.Open(ctx, store, history.Options{Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sem, err := semantic.Open(ctx, filepath.Join(store.Dir(), "semantic"), m, semantic.Options{Logger: logger, Reads: m.Reads})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New(), Semantic: sem}, wiki.Options{Logger: logger})
+	d.Semantic = sem
+	w, err := wiki.Open(ctx, d, wiki.Options{Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,6 +122,31 @@ func open(t *testing.T, dir string, m *staticembed.Model) *wiki.Wiki {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return w
+}
+
+// quiet discards the logs.
+var quiet = slog.New(slog.DiscardHandler)
+
+// deps opens the store of the checkout at dir, its history index and a
+// search index in indexDir ("" for the store's own), and a link graph.
+func deps(t *testing.T, dir, indexDir string) wiki.Deps {
+	ctx := context.Background()
+	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if indexDir == "" {
+		indexDir = filepath.Join(store.Dir(), "index")
+	}
+	idx, err := index.Open(ctx, indexDir, index.Options{Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist, err := history.Open(ctx, store, history.Options{Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New()}
 }
 
 // heldIndex is a search index whose updates wait for the wiki to close:
@@ -150,20 +164,9 @@ func (h heldIndex) Apply(ctx context.Context, u *wiki.Update) error {
 // scans of the notes.
 func measureScan(t *testing.T, dir string, set *quality.Set) quality.Figures {
 	ctx := context.Background()
-	logger := slog.New(slog.DiscardHandler)
-	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	idx, err := index.Open(ctx, filepath.Join(t.TempDir(), "index"), index.Options{Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hist, err := history.Open(ctx, store, history.Options{Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: heldIndex{idx}, History: hist, Graph: graph.New()}, wiki.Options{Logger: logger})
+	d := deps(t, dir, filepath.Join(t.TempDir(), "index"))
+	d.Index = heldIndex{d.Index}
+	w, err := wiki.Open(ctx, d, wiki.Options{Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
