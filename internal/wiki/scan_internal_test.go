@@ -63,6 +63,6 @@ func TestNoteList_KeptWhileAsked(t *testing.T) {
 	c.commit, c.n, c.files = "c1", 2, []string{"a.md", "b.md"}
 	c.drop()
 	if c.files != nil || c.n != 2 || c.commit != "c1" {
-		t.Errorf("after drop: %+v", c)
+		t.Errorf("after drop: files %v, %d notes of %q", c.files, c.n, c.commit)
 	}
 }
