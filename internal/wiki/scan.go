@@ -67,9 +67,9 @@ const scanChunk = 256
 
 // scans reports whether a text search answers from a scan: the index is
 // being built (or not yet begun), and the search needs nothing the scan
-// lacks.
-// A date term, a date sort or filter needs git's dates, which the history
-// index gives while it is built too; a cursor belongs to the index.
+// lacks. A date term, a date sort or filter needs git's dates, which the
+// history index gives while it is built too; a cursor belongs to the
+// index.
 func (w *Wiki) scans(req SearchRequest) bool {
 	// Not begun is the moment before a first build starts; after one that
 	// failed, the search asks for the index, which tries again.
@@ -110,6 +110,16 @@ func (w *Wiki) textSearch(ctx context.Context, req SearchRequest) (*SearchResult
 // with the index's.
 func (w *Wiki) scanSearch(ctx context.Context, req SearchRequest) (*SearchResult, error) {
 	start := time.Now()
+	scratch, err := w.index.Scratch()
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	defer scratch.Close()
+	// A query the index cannot compile, or a bad limit, fails here, on
+	// the empty scratch index, before any note is read.
+	if _, err := scratch.Search(ctx, req); err != nil {
+		return nil, err
+	}
 	_, snap, err := w.head(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
@@ -133,11 +143,6 @@ func (w *Wiki) scanSearch(ctx context.Context, req SearchRequest) (*SearchResult
 		return nil, err
 	}
 	picked := pick(files[:len(weights)], weights, scanPick(req.Limit), len(s.lits) > 0 || s.linked != nil)
-	scratch, err := w.index.Scratch()
-	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
-	}
-	defer scratch.Close()
 	docs := make([]Document, len(picked))
 	err = s.each(picked, func(i int, f File, content []byte) {
 		p, _, _ := note.SplitFileName(f.Path)

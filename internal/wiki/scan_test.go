@@ -101,6 +101,12 @@ func TestWiki_Search_ScanWhileBuilding(t *testing.T) {
 				}
 				scanned[i] = res
 			}
+			// A query the index cannot compile is INVALID_QUERY from a scan too.
+			if _, err := w.Search(ctx, wiki.SearchParams{Query: "path:/"}); err == nil {
+				t.Fatal("path:/ while the index is built: no error")
+			} else {
+				wantCode(t, err, wiki.CodeInvalidQuery)
+			}
 			// By date, a search waits for the index.
 			waiting, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 			_, err := w.Search(waiting, wiki.SearchParams{Query: "modified:>=2020-01-01"})
