@@ -473,7 +473,7 @@ func openDaemonWiki(ctx context.Context, e env, set daemonSettings) (*wiki.Wiki,
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		var got config.Config
-		w, err := openWikiWith(ctx, e, set.repo, func(cfg *config.Config) {
+		w, err := openWikiWith(ctx, e, set.repo, true, func(cfg *config.Config) {
 			cfg.ReadOnly = cfg.ReadOnly || set.readOnly
 			got = *cfg
 		})

@@ -44,7 +44,7 @@ func openWiki(ctx context.Context, e env, dir string, edit func(*config.Config))
 	if e.shared != nil {
 		return e.shared(e.path(dir))
 	}
-	w, err := openWikiWith(ctx, e, dir, edit)
+	w, err := openWikiWith(ctx, e, dir, false, edit)
 	if err != nil {
 		return nil, nil, lockedIndex(ctx, e, dir, err)
 	}
@@ -67,7 +67,9 @@ func openWikiAs(ctx context.Context, e env, dir, author string) (*wiki.Wiki, fun
 	return w, release, who, nil
 }
 
-func openWikiWith(ctx context.Context, e env, dir string, edit func(*config.Config)) (*wiki.Wiki, error) {
+// openWikiWith opens the wiki at dir; serving is set for a daemon or a
+// server, whose wiki outlives its calls (see wiki.Options.Serving).
+func openWikiWith(ctx context.Context, e env, dir string, serving bool, edit func(*config.Config)) (*wiki.Wiki, error) {
 	logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	store, err := gitstore.Open(ctx, dir, gitstore.Options{Logger: logger})
 	if errors.Is(err, gitstore.ErrNoRepository) {
@@ -91,7 +93,7 @@ func openWikiWith(ctx context.Context, e env, dir string, edit func(*config.Conf
 		return nil, err
 	}
 	opts := cfg.WikiOptions()
-	opts.Logger = logger
+	opts.Logger, opts.Serving = logger, serving
 	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{Logger: logger, Location: opts.Location})
 	if err != nil {
 		store.Close(ctx)

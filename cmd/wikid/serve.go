@@ -168,7 +168,7 @@ func (c *serveCommand) Run(ctx context.Context, args []string) error {
 		}
 		fmt.Fprintf(c.stderr, "wikid: %v; serving in this process instead\n", err)
 	}
-	w, err := openWikiWith(ctx, c.env, f.repo, func(cfg *config.Config) { cfg.ReadOnly = cfg.ReadOnly || f.readOnly })
+	w, err := openWikiWith(ctx, c.env, f.repo, true, func(cfg *config.Config) { cfg.ReadOnly = cfg.ReadOnly || f.readOnly })
 	if err != nil {
 		return lockedIndex(ctx, c.env, f.repo, err)
 	}

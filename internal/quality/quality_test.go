@@ -166,7 +166,7 @@ func measureScan(t *testing.T, dir string, set *quality.Set) quality.Figures {
 	ctx := context.Background()
 	d := deps(t, dir, filepath.Join(t.TempDir(), "index"))
 	d.Index = heldIndex{d.Index}
-	w, err := wiki.Open(ctx, d, wiki.Options{Logger: quiet})
+	w, err := wiki.Open(ctx, d, wiki.Options{Logger: quiet, Serving: true})
 	if err != nil {
 		t.Fatal(err)
 	}

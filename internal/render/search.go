@@ -66,7 +66,7 @@ func Search(query string, res *wiki.SearchResult) string {
 func scanNote(b *Builder, res *wiki.SearchResult) {
 	sc := res.Scan
 	switch {
-	case sc == nil:
+	case sc == nil || sc.Notes == 0:
 	case sc.Searched >= sc.Notes:
 		b.Line("Note: the search index is being built, so every note was read for this answer; later searches rank by the whole index.")
 	default:

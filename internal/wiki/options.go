@@ -20,6 +20,11 @@ type Options struct {
 	Committer Identity
 	// ReadOnly refuses every mutation with ErrReadOnly.
 	ReadOnly bool
+	// Serving says the wiki outlives its calls (a daemon, a server): while
+	// the search index is built, a text search answers from a scan of the
+	// notes and the build goes on (see scans). A one-shot command waits
+	// for the build, which it keeps for the next.
+	Serving bool
 	// Location is the time zone for daily notes and dates; default UTC.
 	Location *time.Location
 	// MaxNoteSize is the largest note content a mutation may write, in bytes.

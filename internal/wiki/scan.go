@@ -65,16 +65,16 @@ const scanWorkers = 3
 // clock and the context.
 const scanChunk = 256
 
-// scans reports whether a text search answers from a scan: the index is
-// being built (or not yet begun), and the search needs nothing the scan
-// lacks. A date term, a date sort or filter needs git's dates, which the
+// scans reports whether a text search answers from a scan: the wiki is
+// Serving, its index is being built (or not yet begun), and the search
+// needs nothing the scan lacks. A date term, a date sort or filter needs git's dates, which the
 // history index gives while it is built too; a cursor belongs to the
 // index.
 func (w *Wiki) scans(req SearchRequest) bool {
 	// Not begun is the moment before a first build starts; after one that
 	// failed, the search asks for the index, which tries again.
 	st := w.indexLane.state()
-	if !st.Building && (st.Commit != "" || st.Error != "") {
+	if !w.opts.Serving || !st.Building && (st.Commit != "" || st.Error != "") {
 		return false
 	}
 	switch req.Sort {

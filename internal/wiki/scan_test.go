@@ -30,8 +30,9 @@ func (h heldIndex) Apply(ctx context.Context, u *wiki.Update) error {
 }
 
 // openHeld opens a wiki over dir whose search index is held in its first
-// build until the returned function is called.
-func openHeld(t *testing.T, dir string) (*wiki.Wiki, func()) {
+// build until the returned function is called; serving sets
+// Options.Serving.
+func openHeld(t *testing.T, dir string, serving bool) (*wiki.Wiki, func()) {
 	t.Helper()
 	ctx := context.Background()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -42,7 +43,7 @@ func openHeld(t *testing.T, dir string) (*wiki.Wiki, func()) {
 	d := deps(t, store, logger, nil)
 	held := heldIndex{d.Index, make(chan struct{})}
 	d.Index = held
-	w, err := wiki.Open(ctx, d, wiki.Options{Logger: logger})
+	w, err := wiki.Open(ctx, d, wiki.Options{Logger: logger, Serving: serving})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func TestWiki_Search_ScanWhileBuilding(t *testing.T) {
 	}
 	for _, fixture := range []string{"basic", "obsidian"} {
 		t.Run(fixture, func(t *testing.T) {
-			w, release := openHeld(t, fixtureRepo(t, fixture))
+			w, release := openHeld(t, fixtureRepo(t, fixture), true)
 			defer release()
 			scanned := make([]*wiki.SearchResult, len(queries))
 			for i, p := range queries {
@@ -156,4 +157,17 @@ func hitPaths(res *wiki.SearchResult) []string {
 		out[i] = h.Path
 	}
 	return out
+}
+
+// TestWiki_Search_CommandWaitsForTheIndex checks that a wiki that is not
+// serving (a one-shot command) waits for the index rather than scanning:
+// the build it waits for is kept for the next command.
+func TestWiki_Search_CommandWaitsForTheIndex(t *testing.T) {
+	w, release := openHeld(t, fixtureRepo(t, "basic"), false)
+	defer release()
+	waiting, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := w.Search(waiting, wiki.SearchParams{Query: "milestones"}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a command's search while the index is built: %v, want it to wait", err)
+	}
 }
