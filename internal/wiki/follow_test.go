@@ -3,6 +3,7 @@ package wiki_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"maps"
 	"slices"
@@ -85,27 +86,21 @@ func (s *titleStore) snapshot() (string, map[string]string) {
 	return s.commit, maps.Clone(s.titles)
 }
 
+// openTitled opens a wiki over dir that also keeps a titleStore in step.
+func openTitled(t *testing.T, dir string) (*wiki.Wiki, *titleStore) {
+	t.Helper()
+	ts := &titleStore{titles: map[string]string{}}
+	w := openWikiDeps(t, dir, nil, io.Discard, func(d *wiki.Deps) { d.Derived = []wiki.DerivedStore{ts} })
+	return w, ts
+}
+
 // TestFollow_DerivedStore follows a store of the test's own: it is built
 // from HEAD, takes the wiki's commits once they returned, catches up with
 // commits made by git, and is rebuilt when history is rewritten.
 func TestFollow_DerivedStore(t *testing.T) {
 	ctx := context.Background()
 	dir := seeded(t, map[string]string{"a.md": "# Alpha\n", "b/c.md": "---\ntitle: Charlie\n---\ntext\n", "img.png": "png"})
-	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := &titleStore{titles: map[string]string{}}
-	d := deps(t, store, nil, nil)
-	d.Derived = []wiki.DerivedStore{ts}
-	w, err := wiki.Open(ctx, d, wiki.Options{
-		Author: wiki.Identity{Name: "Ada", Email: "ada@example.com"},
-		Logger: slog.New(slog.DiscardHandler),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close(ctx)
+	w, ts := openTitled(t, dir)
 	want := func(step string, titles map[string]string) {
 		t.Helper()
 		head := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD"))
@@ -153,18 +148,7 @@ func TestFollow_DerivedStore(t *testing.T) {
 func TestFollow_Burst(t *testing.T) {
 	ctx := context.Background()
 	dir := seeded(t, map[string]string{"a.md": "# Alpha\n", "b.md": "# Bravo\n"})
-	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := &titleStore{titles: map[string]string{}}
-	d := deps(t, store, nil, nil)
-	d.Derived = []wiki.DerivedStore{ts}
-	w, err := wiki.Open(ctx, d, wiki.Options{Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close(ctx)
+	w, ts := openTitled(t, dir)
 	if err := w.CatchUp(ctx); err != nil {
 		t.Fatal(err)
 	}

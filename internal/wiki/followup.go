@@ -245,38 +245,36 @@ func (w *Wiki) stopFollowing() {
 	<-w.follower.exited
 }
 
-// followUpPending reports whether the follower has yet to bring the lane
-// to the last commit the wiki made.
-func (l *lane) followUpPending() bool {
+// pendingFollowUp returns the channel closed when the follower is through
+// with the last commit the wiki made, nil when it already is (or none
+// was made).
+func (l *lane) pendingFollowUp() <-chan struct{} {
 	l.stateMu.Lock()
 	ch := l.followUp
 	l.stateMu.Unlock()
 	if ch == nil {
-		return false
+		return nil
 	}
 	select {
 	case <-ch:
-		return false
+		return nil
 	default:
-		return true
+		return ch
 	}
 }
+
+// followUpPending reports whether the follower has yet to bring the lane
+// to the last commit the wiki made.
+func (l *lane) followUpPending() bool { return l.pendingFollowUp() != nil }
 
 // awaitFollowUp waits until the lane is through with the last commit the
 // wiki handed to the follower, which it hurries, reporting that it waits
 // to ctx's progress function every progressEvery; it returns the context's
 // error when ctx is done first.
 func (w *Wiki) awaitFollowUp(ctx context.Context, l *lane) error {
-	l.stateMu.Lock()
-	ch := l.followUp
-	l.stateMu.Unlock()
+	ch := l.pendingFollowUp()
 	if ch == nil {
 		return nil
-	}
-	select {
-	case <-ch:
-		return nil
-	default:
 	}
 	w.follower.hurryUp()
 	tick := time.NewTicker(progressEvery)

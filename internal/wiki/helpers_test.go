@@ -34,6 +34,17 @@ func openWikiLogged(tb testing.TB, dir string, edit func(*wiki.Options), log io.
 // (nil for a new one).
 func openWikiWith(tb testing.TB, dir string, edit func(*wiki.Options), log io.Writer, g wiki.Graph) *wiki.Wiki {
 	tb.Helper()
+	return openWikiDeps(tb, dir, edit, log, func(d *wiki.Deps) {
+		if g != nil {
+			d.Graph = g
+		}
+	})
+}
+
+// openWikiDeps is openWiki with the logs written to log and the adapters
+// of deps changed by change (nil for none).
+func openWikiDeps(tb testing.TB, dir string, edit func(*wiki.Options), log io.Writer, change func(*wiki.Deps)) *wiki.Wiki {
+	tb.Helper()
 	logger := slog.New(slog.NewTextHandler(log, nil))
 	ctx := context.Background()
 	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
@@ -50,8 +61,8 @@ func openWikiWith(tb testing.TB, dir string, edit func(*wiki.Options), log io.Wr
 		edit(&opts)
 	}
 	d := deps(tb, store, logger, opts.Location)
-	if g != nil {
-		d.Graph = g
+	if change != nil {
+		change(&d)
 	}
 	w, err := wiki.Open(ctx, d, opts)
 	if err != nil {

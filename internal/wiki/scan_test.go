@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"io"
-	"log/slog"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
-	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -34,30 +33,14 @@ func (h heldIndex) Apply(ctx context.Context, u *wiki.Update) error {
 // Options.Serving.
 func openHeld(t *testing.T, dir string, serving bool) (*wiki.Wiki, func()) {
 	t.Helper()
-	ctx := context.Background()
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := deps(t, store, logger, nil)
-	held := heldIndex{d.Index, make(chan struct{})}
-	d.Index = held
-	w, err := wiki.Open(ctx, d, wiki.Options{Logger: logger, Serving: serving})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { w.Close(ctx) })
+	release := make(chan struct{})
+	w := openWikiDeps(t, dir, func(o *wiki.Options) { o.Serving = serving }, io.Discard,
+		func(d *wiki.Deps) { d.Index = heldIndex{d.Index, release} })
 	for !w.IndexState().Building {
 		time.Sleep(time.Millisecond)
 	}
-	released := false
-	return w, func() {
-		if !released {
-			close(held.release)
-			released = true
-		}
-	}
+	var once sync.Once
+	return w, func() { once.Do(func() { close(release) }) }
 }
 
 // TestWiki_Search_ScanWhileBuilding checks that a search while the index
