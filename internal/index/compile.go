@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -42,9 +41,14 @@ type compiler struct {
 	bi     bleve.Index
 	im     *mapping.IndexMappingImpl
 	linked map[wiki.LinkTerm][]string
-	common commonWords  // see bodyPhrase
-	langs  []string     // the stem languages of the index, see forms
-	hl     *highlighter // nil: no snippets
+	dates  wiki.GitDates // git's dates of the notes, for date terms and sorts
+	tables *dateTables   // the index's tables of git's dates
+	// searchDates is set once a date term or sort needs git's dates: the
+	// search's query must then be wrapped by withDates.
+	searchDates *searchDates
+	common      commonWords  // see bodyPhrase
+	langs       []string     // the stem languages of the index, see forms
+	hl          *highlighter // nil: no snippets
 }
 
 // compile returns the bleve query for q; a nil query, or one without a
@@ -179,9 +183,9 @@ func (c *compiler) term(ctx context.Context, t *grammar.Term, positive bool) (qu
 		}
 		return c.linkedFrom(ctx, t)
 	case grammar.FieldCreated:
-		return dateRange(t, fieldCreated)
+		return c.dateRange(t, createdDate)
 	case grammar.FieldModified:
-		return dateRange(t, fieldModified)
+		return c.dateRange(t, modifiedDate)
 	default:
 		key := strings.ToLower(strings.TrimSpace(t.Field))
 		return c.keyword(fieldProps, propTerm(key, t.Value), t.Prefix), nil
@@ -345,40 +349,12 @@ func (c *compiler) links(ctx context.Context, src string) ([]string, error) {
 
 // dateRange compiles a created: or modified: term into its half-open
 // interval [From, To).
-func dateRange(t *grammar.Term, field string) (query.Query, error) {
+func (c *compiler) dateRange(t *grammar.Term, k *dateKind) (query.Query, error) {
 	r := t.Date
 	if r == nil {
 		return nil, queryError(t, "%s: needs a date such as >=2024-01-01 or 2024-01..2024-03", t.Field)
 	}
-	if r.From.IsZero() && r.To.IsZero() {
-		return query.NewMatchAllQuery(), nil
-	}
-	return dateQuery(field, r.From, r.To), nil
-}
-
-// dateQuery matches the notes whose date field is in [from, to), a zero
-// bound leaving that side open. Bounds beyond what bleve can store (before
-// 1677 or after 2262) are no error: a from after every storable date
-// matches nothing, a to after it leaves the range open, and so on.
-func dateQuery(field string, from, to time.Time) query.Query {
-	switch {
-	case !from.IsZero() && from.After(query.MaxRFC3339CompatibleTime),
-		!to.IsZero() && !to.After(query.MinRFC3339CompatibleTime):
-		return query.NewMatchNoneQuery()
-	}
-	if from.Before(query.MinRFC3339CompatibleTime) {
-		from = time.Time{}
-	}
-	if to.After(query.MaxRFC3339CompatibleTime) {
-		to = time.Time{}
-	}
-	if from.IsZero() && to.IsZero() {
-		return query.NewMatchAllQuery()
-	}
-	inclusive, exclusive := true, false
-	q := query.NewDateRangeInclusiveQuery(from, to, &inclusive, &exclusive)
-	q.SetField(field)
-	return q
+	return c.dateTerm(k, r.From, r.To), nil
 }
 
 // key returns the single term the keyword analyzer makes of s.

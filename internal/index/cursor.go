@@ -32,27 +32,37 @@ func parseSort(s string) (string, error) {
 	}
 }
 
-// sortOrder returns bleve's sort for a sort order. Every order ends with
-// the note path (the document id), so that no two notes compare equal and
-// a cursor is exact. (Sorting on a doc-values copy of the path instead
+// sorting is a sort order and the git dates its date keys need.
+type sorting struct {
+	mode  string
+	dates *searchDates
+}
+
+// sorting returns the sort order mode of a search compiled by c.
+func (c *compiler) sorting(mode string) sorting {
+	s := sorting{mode: mode}
+	if mode == sortModified || mode == sortCreated {
+		s.dates = c.gitDates()
+	}
+	return s
+}
+
+// order returns bleve's sort for a sort order. Every order ends with the
+// note path (the document id), so that no two notes compare equal and a
+// cursor is exact. (Sorting on a doc-values copy of the path instead
 // measured twice as slow.)
-func sortOrder(mode string) search.SortOrder {
+func (s sorting) order() search.SortOrder {
 	byID := &search.SortDocID{}
-	switch mode {
+	switch s.mode {
 	case sortModified:
-		return search.SortOrder{keyDesc(fieldModKey), byID}
+		return search.SortOrder{&dateSort{kind: modifiedDate, dates: s.dates, desc: true}, byID}
 	case sortCreated:
-		return search.SortOrder{keyDesc(fieldCreatedKey), byID}
+		return search.SortOrder{&dateSort{kind: createdDate, dates: s.dates, desc: true}, byID}
 	case sortTitle:
 		return search.SortOrder{&search.SortField{Field: fieldTitleSort, Type: search.SortFieldAsString}, byID}
 	default:
 		return search.SortOrder{&search.SortScore{Desc: true}, byID}
 	}
-}
-
-// keyDesc sorts on a time key, newest first.
-func keyDesc(field string) *search.SortField {
-	return &search.SortField{Field: field, Type: search.SortFieldAsString, Desc: true}
 }
 
 // cursor is the position after the last hit of a page: that hit's sort

@@ -2,7 +2,6 @@ package index
 
 import (
 	"cmp"
-	"fmt"
 	"path"
 	"sort"
 	"strconv"
@@ -37,31 +36,28 @@ func fields(d *wiki.Document, pairs []string) map[string]any {
 	for _, l := range d.Links {
 		links = append(links, normPath(l))
 	}
-	return map[string]any{
-		fieldPath:       d.Path,
-		fieldFolders:    folders(d.Path),
-		fieldTitle:      d.Title,
-		fieldTitleSort:  title,
-		fieldAliases:    d.Aliases,
-		fieldBody:       d.Body,
-		fieldScript:     cmp.Or(dominantScript(d.Title, d.Body), "-"),
-		fieldFront:      d.Frontmatter,
-		fieldPairs:      pairs,
-		fieldUnsure:     unsure(d.Frontmatter, d.Body),
-		fieldBodyLine:   strconv.Itoa(d.BodyLine),
-		fieldTags:       tagAncestors(d.Tags),
-		fieldTagsExact:  tagAncestors(d.Tags),
-		fieldTagNames:   d.Tags,
-		fieldProps:      props,
-		fieldCreated:    indexTime(d.Created),
-		fieldModified:   indexTime(d.Modified),
-		fieldCreatedKey: timeKey(d.Created),
-		fieldModKey:     timeKey(d.Modified),
-		fieldModStamp:   d.Modified.Format(time.RFC3339Nano),
-		fieldLinks:      links,
-		fieldFile:       d.File,
-		fieldVersion:    d.Version,
+	doc := map[string]any{
+		fieldPath:      d.Path,
+		fieldFolders:   folders(d.Path),
+		fieldTitle:     d.Title,
+		fieldTitleSort: title,
+		fieldAliases:   d.Aliases,
+		fieldBody:      d.Body,
+		fieldScript:    cmp.Or(dominantScript(d.Title, d.Body), "-"),
+		fieldFront:     d.Frontmatter,
+		fieldPairs:     pairs,
+		fieldUnsure:    unsure(d.Frontmatter, d.Body),
+		fieldBodyLine:  strconv.Itoa(d.BodyLine),
+		fieldTags:      tagAncestors(d.Tags),
+		fieldTagsExact: tagAncestors(d.Tags),
+		fieldTagNames:  d.Tags,
+		fieldProps:     props,
+		fieldLinks:     links,
+		fieldFile:      d.File,
+		fieldVersion:   d.Version,
 	}
+	addDates(doc, d)
+	return doc
 }
 
 // unsure returns "true" when Containing cannot rule out texts by their
@@ -101,7 +97,19 @@ func unsureRune(r rune, size int) bool {
 // timeKey returns t (unknownTime when zero) as a string that sorts as the
 // times do: the nanoseconds since 1970, sign bit flipped, in 16 hex digits.
 func timeKey(t time.Time) string {
-	return fmt.Sprintf("%016x", uint64(indexTime(t).UnixNano())^(1<<63))
+	return nanosKey(indexTime(t).UnixNano())
+}
+
+// nanosKey is timeKey of a time in nanoseconds since 1970.
+func nanosKey(n int64) string {
+	const digits = "0123456789abcdef"
+	var b [16]byte
+	u := uint64(n) ^ (1 << 63)
+	for i := 15; i >= 0; i-- {
+		b[i] = digits[u&0xf]
+		u >>= 4
+	}
+	return string(b[:])
 }
 
 // isTimeKey reports whether s has the form of a timeKey.

@@ -51,8 +51,9 @@ type Index struct {
 	commitMu sync.Mutex
 	commit   string // the commit recorded in bi
 
-	common commonOf // the common words of bi, for phrases
-	langs  langsOf  // the stem languages of bi
+	common commonOf   // the common words of bi, for phrases
+	langs  langsOf    // the stem languages of bi
+	dates  dateTables // git's dates by document number, for searches by date
 
 	// writeMu serializes Apply and Reset, so that the recorded commit
 	// follows the order of the calls.

@@ -12,7 +12,7 @@ import (
 // schemaVersion names the mapping below and the way documents are shaped.
 // Bump it whenever either changes: an index recorded with another version
 // is removed and rebuilt on Open.
-const schemaVersion = "9"
+const schemaVersion = "10"
 
 // Field names in the bleve documents, besides the stem fields of each
 // language (see fieldStem).
@@ -31,11 +31,12 @@ const (
 	fieldTagsExact  = "tags_as"      // keyword as written, with ancestors, for list_tags
 	fieldTagNames   = "tag_names"    // stored only: the tags as written
 	fieldProps      = "props"        // keyword, lowercased "key=value"
-	fieldCreated    = "created"      // datetime
-	fieldModified   = "modified"     // datetime
+	fieldCreated    = "created"      // datetime: the frontmatter's, absent when it has none (see dates.go)
+	fieldModified   = "modified"     // datetime: the frontmatter's, absent when it has none
 	fieldCreatedKey = "created_key"  // keyword: created as a sortable string
 	fieldModKey     = "modified_key" // keyword: modified as a sortable string
 	fieldModStamp   = "mtime"        // stored only: modified, RFC 3339 with nanoseconds
+	fieldGitDated   = "git_dated"    // keyword: "created", "modified": the dates the frontmatter lacks
 	fieldLinks      = "links"        // keyword, lowercased; stored for linkedfrom
 	fieldFile       = "file"         // stored only
 	fieldVersion    = "version"      // stored only
@@ -119,6 +120,7 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 	doc.AddFieldMappingsAt(fieldCreatedKey, keywordField(analyzerExact, false, true))
 	doc.AddFieldMappingsAt(fieldModKey, keywordField(analyzerExact, false, true))
 	doc.AddFieldMappingsAt(fieldModStamp, storedField())
+	doc.AddFieldMappingsAt(fieldGitDated, keywordField(analyzerExact, false, false))
 	doc.AddFieldMappingsAt(fieldLinks, keywordField(analyzerKey, true, false))
 	doc.AddFieldMappingsAt(fieldFile, storedField())
 	doc.AddFieldMappingsAt(fieldVersion, storedField())

@@ -19,7 +19,7 @@ func (x *Index) Matching(ctx context.Context, req wiki.SearchRequest) (_ []strin
 	if x.bi == nil {
 		return nil, ErrClosed
 	}
-	c := &compiler{bi: x.bi, im: x.im, linked: req.Linked, common: x.common.get(), langs: x.langs.get()}
+	c := &compiler{bi: x.bi, im: x.im, linked: req.Linked, dates: req.GitDates, tables: &x.dates, common: x.common.get(), langs: x.langs.get()}
 	q, err := c.compile(ctx, req.Query)
 	if err != nil {
 		return nil, err
@@ -28,7 +28,7 @@ func (x *Index) Matching(ctx context.Context, req wiki.SearchRequest) (_ []strin
 	if err != nil {
 		return nil, err
 	}
-	sreq := bleve.NewSearchRequestOptions(withFilter(q, c.filters(req)), int(n)+1, 0, false)
+	sreq := bleve.NewSearchRequestOptions(c.withDates(withFilter(q, c.filters(req))), int(n)+1, 0, false)
 	sreq.Score = "none"
 	res, err := x.bi.SearchInContext(ctx, sreq)
 	if err != nil {

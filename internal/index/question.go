@@ -509,7 +509,7 @@ func (x *Index) questionPage(ctx context.Context, c *compiler, q *question, stri
 	}
 	out.Results = make([]wiki.SearchHit, len(page))
 	for i, h := range page {
-		out.Results[i] = hit(h)
+		out.Results[i] = hit(h, c.dates)
 		out.Results[i].Score, out.Results[i].Matched = byID[h.ID].score, byID[h.ID].matched
 	}
 	if snippets > 0 {

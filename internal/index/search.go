@@ -56,7 +56,7 @@ func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (_ *wiki.Sea
 	if x.bi == nil {
 		return nil, ErrClosed
 	}
-	c := &compiler{bi: x.bi, im: x.im, linked: req.Linked, common: x.common.get(), langs: x.langs.get()}
+	c := &compiler{bi: x.bi, im: x.im, linked: req.Linked, dates: req.GitDates, tables: &x.dates, common: x.common.get(), langs: x.langs.get()}
 	if req.Snippets > 0 {
 		c.hl = newHighlighter()
 	}
@@ -65,6 +65,7 @@ func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (_ *wiki.Sea
 		return nil, err
 	}
 	filter := c.filters(req)
+	order := c.sorting(mode)
 
 	ask := (*question)(nil)
 	if mode == sortRelevance {
@@ -78,7 +79,7 @@ func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (_ *wiki.Sea
 		if ask == nil {
 			return nil, badCursor("it belongs to a question, and this query is none")
 		}
-		strict, _, err := x.top(ctx, withFilter(q, filter), mode, nil, questionDepth, nil)
+		strict, _, err := x.top(ctx, c.withDates(withFilter(q, filter)), order, nil, questionDepth, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -94,7 +95,7 @@ func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (_ *wiki.Sea
 			}
 		}
 	}
-	hits, total, err := x.top(ctx, withFilter(q, filter), mode, after, limit, fields)
+	hits, total, err := x.top(ctx, c.withDates(withFilter(q, filter)), order, after, limit, fields)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +109,7 @@ func (x *Index) Search(ctx context.Context, req wiki.SearchRequest) (_ *wiki.Sea
 			out.NextCursor = cursorAfter(mode, hits[i-1])
 			break
 		}
-		out.Results = append(out.Results, hit(h))
+		out.Results = append(out.Results, hit(h, req.GitDates))
 	}
 	if req.Snippets > 0 {
 		addSnippets(c, hits[:len(out.Results)], out.Results, req.Snippets)
@@ -133,8 +134,9 @@ func addSnippets(c *compiler, page []*search.DocumentMatch, hits []wiki.SearchHi
 	}
 }
 
-// hit turns a bleve hit into a search hit, without snippets.
-func hit(h *search.DocumentMatch) wiki.SearchHit {
+// hit turns a bleve hit into a search hit, without snippets, modified
+// the frontmatter's date, else git's as dates gives it.
+func hit(h *search.DocumentMatch, dates wiki.GitDates) wiki.SearchHit {
 	out := wiki.SearchHit{
 		Path:  h.ID,
 		Title: firstString(h.Fields[fieldTitle]),
@@ -146,6 +148,8 @@ func hit(h *search.DocumentMatch) wiki.SearchHit {
 	}
 	if t, err := time.Parse(time.RFC3339Nano, firstString(h.Fields[fieldModStamp])); err == nil {
 		out.Modified = t
+	} else {
+		out.Modified = dates[h.ID].Modified
 	}
 	return out
 }
@@ -168,7 +172,7 @@ func (c *compiler) filters(req wiki.SearchRequest) query.Query {
 		qs = append(qs, c.keyword(fieldLinks, p, false))
 	}
 	if !req.ModifiedSince.IsZero() {
-		qs = append(qs, dateQuery(fieldModified, req.ModifiedSince, time.Time{}))
+		qs = append(qs, c.dateTerm(modifiedDate, req.ModifiedSince, time.Time{}))
 	}
 	switch len(qs) {
 	case 0:

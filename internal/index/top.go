@@ -23,18 +23,18 @@ import (
 // alone (the score, a date or the title), with the paths of the hits it
 // returns only; that page is kept when no note outside it ties with its
 // last hit. Otherwise the page is collected again in the full order.
-func (x *Index) top(ctx context.Context, q query.Query, mode string, after []string, limit int, fields []string) ([]*search.DocumentMatch, uint64, error) {
-	hits, total, ok, err := x.topByKey(ctx, q, mode, after, limit, fields)
+func (x *Index) top(ctx context.Context, q query.Query, s sorting, after []string, limit int, fields []string) ([]*search.DocumentMatch, uint64, error) {
+	hits, total, ok, err := x.topByKey(ctx, q, s, after, limit, fields)
 	if err != nil || ok {
 		return hits, total, err
 	}
-	return x.topExact(ctx, q, mode, after, limit, fields)
+	return x.topExact(ctx, q, s, after, limit, fields)
 }
 
 // topExact collects a page in the full order of its sort.
-func (x *Index) topExact(ctx context.Context, q query.Query, mode string, after []string, limit int, fields []string) ([]*search.DocumentMatch, uint64, error) {
+func (x *Index) topExact(ctx context.Context, q query.Query, s sorting, after []string, limit int, fields []string) ([]*search.DocumentMatch, uint64, error) {
 	sreq := searchRequest(q, limit+1, fields)
-	sreq.SortByCustom(sortOrder(mode))
+	sreq.SortByCustom(s.order())
 	sreq.SearchAfter = after
 	res, err := x.bi.SearchInContext(ctx, sreq)
 	if err != nil {
@@ -46,13 +46,13 @@ func (x *Index) topExact(ctx context.Context, q query.Query, mode string, after 
 // topByKey collects a page by its sort key alone. It reports false when
 // hits it did not collect may belong to the page: notes tied with the
 // page's last hit, or with the cursor's, may be missing.
-func (x *Index) topByKey(ctx context.Context, q query.Query, mode string, after []string, limit int, fields []string) ([]*search.DocumentMatch, uint64, bool, error) {
-	order := sortOrder(mode)[:1]
+func (x *Index) topByKey(ctx context.Context, q query.Query, s sorting, after []string, limit int, fields []string) ([]*search.DocumentMatch, uint64, bool, error) {
+	order := s.order()[:1]
 	size := limit + 1
 	var cur *search.DocumentMatch
 	var from []string
 	if after != nil {
-		cur, from = cursorKey(mode, after)
+		cur, from = cursorKey(s.mode, after)
 		// Bleve skips the notes whose key is SearchAfter's or before
 		// it: start from just before the cursor's key, so that the notes
 		// tied with the cursor's note come back too, and leave room for
@@ -66,7 +66,7 @@ func (x *Index) topByKey(ctx context.Context, q query.Query, mode string, after 
 	if err != nil {
 		return nil, 0, false, searchError(ctx, err)
 	}
-	byKey := func(a, b *search.DocumentMatch) int { return compareKeys(mode, a, b) }
+	byKey := func(a, b *search.DocumentMatch) int { return compareKeys(s.mode, a, b) }
 	hits := res.Hits
 	complete := len(hits) < size
 	var last *search.DocumentMatch

@@ -72,11 +72,11 @@ func walkTop(t *testing.T, x *Index, mode string) {
 		for _, limit := range []int{1, 2, 3, 7, 50} {
 			var after []string
 			for page := 0; ; page++ {
-				want, wantTotal, err := x.topExact(ctx, q, mode, after, limit, nil)
+				want, wantTotal, err := x.topExact(ctx, q, c.sorting(mode), after, limit, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, total, ok, err := x.topByKey(ctx, q, mode, after, limit, nil)
+				got, total, ok, err := x.topByKey(ctx, q, c.sorting(mode), after, limit, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

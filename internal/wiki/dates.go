@@ -51,11 +51,48 @@ func pickDate(fm, git time.Time) (*time.Time, string) {
 	return nil, ""
 }
 
-// timesCache holds the git times of every file at one head.
+// timesCache holds the git times of every file at one head, and the
+// notes' by path once a search by date asked for them.
 type timesCache struct {
-	mu   sync.Mutex
-	head string
-	all  map[string]FileTimes
+	mu    sync.Mutex
+	head  string
+	all   map[string]FileTimes
+	notes GitDates
+}
+
+// searchDates returns git's dates of the notes at HEAD for a search that
+// needs them (SearchRequest.NeedsDates), nil for another. It brings the
+// history index to HEAD, waiting for its first build and reporting its
+// progress.
+func (w *Wiki) searchDates(ctx context.Context, req SearchRequest) (GitDates, error) {
+	if !req.NeedsDates() {
+		return nil, nil
+	}
+	head, err := w.syncHistory(ctx)
+	if err != nil || head.Commit == "" {
+		return nil, err
+	}
+	commit := head.Commit
+	all, err := w.allTimes(ctx, commit)
+	if err != nil {
+		return nil, err
+	}
+	c := &w.times
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.head == commit && c.notes != nil {
+		return c.notes, nil
+	}
+	notes := make(GitDates, len(all))
+	for f, t := range all {
+		if p, _, ok := note.SplitFileName(f); ok {
+			notes[p] = GitDate{Created: t.Created, Modified: t.Modified}
+		}
+	}
+	if c.head == commit {
+		c.notes = notes
+	}
+	return notes, nil
 }
 
 // gitTimes returns when each of files, as it is at commit, was created and
@@ -125,7 +162,7 @@ func (w *Wiki) allTimes(ctx context.Context, head string) (map[string]FileTimes,
 	if err != nil {
 		return nil, err
 	}
-	c.head, c.all = head, all
+	c.head, c.all, c.notes = head, all, nil
 	return all, nil
 }
 

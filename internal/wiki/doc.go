@@ -18,9 +18,10 @@
 // and any other given in Deps.Derived) is a DerivedStore itself: a commit, a
 // Reset and an Apply of an Update, the files changed between two commits,
 // read and parsed once for all stores; for a commit the wiki made, the
-// changes it wrote, never read back. The history index takes an update
-// first, and the git times of the search index's documents
-// (Update.Document) are its answers. The follower builds each store in the
+// changes it wrote, never read back. The stores do not wait for each
+// other: the search index keeps only the frontmatter's dates, and a search
+// by date takes git's from the history index (SearchRequest.GitDates). The
+// follower builds each store in the
 // background at Open, applies every commit the wiki makes to each before
 // the mutation returns, catches a store up with commits made by others
 // before a read that needs it (the read waits, reporting progress, rather

@@ -5,14 +5,13 @@ import (
 	"path"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/wikid/wikid/internal/note"
 )
 
-// document turns a parsed note into what the index stores. Created and
-// modified come from the frontmatter when it has them, else from t.
-func document(n *note.Note, f File, t FileTimes) Document {
+// document turns a parsed note into what the index stores, with the
+// frontmatter's dates only (see Document.Created).
+func document(n *note.Note, f File) Document {
 	d := Document{
 		Path: n.Path, File: f.Path, Version: f.Blob,
 		Title: n.Title, Aliases: n.Aliases,
@@ -20,23 +19,14 @@ func document(n *note.Note, f File, t FileTimes) Document {
 		Body:        string(n.Raw[n.BodyStart:]), BodyLine: n.BodyLine,
 		Tags:       make([]string, len(n.Tags)),
 		Properties: properties(n.Properties),
-		Created:    firstSet(n.Created, t.Created),
-		Modified:   firstSet(n.Modified, t.Modified),
+		Created:    n.Created,
+		Modified:   n.Modified,
 		Links:      linkTargets(n),
 	}
 	for i, tag := range n.Tags {
 		d.Tags[i] = tag.Name
 	}
 	return d
-}
-
-func firstSet(ts ...time.Time) time.Time {
-	for _, t := range ts {
-		if !t.IsZero() {
-			return t
-		}
-	}
-	return time.Time{}
 }
 
 // properties flattens frontmatter values to strings: scalars, and lists of

@@ -48,8 +48,6 @@ type Update struct {
 	// which hold their content and blob ids.
 	own  map[string]*FileChange
 	snap Snapshot
-	// times holds the git times of the notes changed, once read.
-	times map[string]FileTimes
 }
 
 // Changes returns the files that changed from From to To, sorted by path
@@ -101,48 +99,14 @@ func (u *Update) Note(ctx context.Context, file string) (*note.Note, File, bool,
 	return u.w.parse(p, f, content), f, true, nil
 }
 
-// Document returns what the search index stores of a note that changed:
-// the note at To, with its git times, which the history index gives (the
-// follower brings it to To first, waiting for it), and false for a file
-// that is not a note.
+// Document returns what the search index stores of a note that changed,
+// the note at To, and false for a file that is not a note.
 func (u *Update) Document(ctx context.Context, file string) (Document, bool, error) {
 	n, f, ok, err := u.Note(ctx, file)
 	if !ok || err != nil {
 		return Document{}, ok, err
 	}
-	if u.times == nil {
-		if u.times, err = u.noteTimes(ctx); err != nil {
-			return Document{}, true, err
-		}
-	}
-	return document(n, f, u.times[file]), true, nil
-}
-
-// noteTimes returns the git times at To of every note the update changes,
-// from the history index brought to To: in one pass over the history for
-// many notes, as for a rebuild.
-func (u *Update) noteTimes(ctx context.Context) (map[string]FileTimes, error) {
-	changes, err := u.Changes(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var files []string
-	for _, ch := range changes {
-		if _, _, ok := note.SplitFileName(ch.Path); ok && !ch.Delete {
-			files = append(files, ch.Path)
-		}
-	}
-	if u.To == "" || len(files) == 0 {
-		return map[string]FileTimes{}, nil
-	}
-	if err := u.w.awaitCommit(ctx, u.w.historyLane, u.To); err != nil {
-		return nil, fmt.Errorf("file times: %w", err)
-	}
-	times, err := u.w.hist.Times(ctx, u.To, files)
-	if err != nil {
-		return nil, fmt.Errorf("file times: %w", err)
-	}
-	return times, nil
+	return document(n, f), true, nil
 }
 
 // Progress reports that done of total pieces of the update are applied:

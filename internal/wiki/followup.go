@@ -160,8 +160,7 @@ func (w *Wiki) followCommits(ctx, bg context.Context) {
 }
 
 // applyFollowUps brings every store to the last commit of batch, one store
-// at a time, in the lanes' order (the history index before the search
-// index, which reads its file times). The history index takes the commits
+// at a time, in the lanes' order. The history index takes the commits
 // one by one; another store at the parent of the first takes them all as
 // one update. A store in a long update is left to it. A store elsewhere
 // catches up with HEAD, in bg, unless the wiki is closing: then it is left

@@ -15,9 +15,9 @@ import (
 // was rewritten), drops every commit u.To cannot reach; interrupted by ctx,
 // it keeps what it added and stays usable. The queries take the head to
 // answer at, which it must have been brought to before; they answer as the
-// git CLI would at that commit. Its times are the git times of the search
-// index's documents (Update.Document). Implementations are safe for
-// concurrent use.
+// git CLI would at that commit. Its times are the notes' git dates, which
+// a search by date passes to the search index (SearchRequest.GitDates).
+// Implementations are safe for concurrent use.
 type History interface {
 	DerivedStore
 	// Log returns the commits of head's history that changed file, newest

@@ -59,8 +59,12 @@ type Document struct {
 	// Properties are the frontmatter keys with scalar values (and lists of
 	// scalars), lowercased keys, values as strings.
 	Properties map[string][]string
-	Created    time.Time
-	Modified   time.Time
+	// Created and Modified are the frontmatter's dates, zero when it has
+	// none: the index does not store git's, so that it is built without
+	// waiting for the history; a search by date passes them in
+	// SearchRequest.GitDates.
+	Created  time.Time
+	Modified time.Time
 	// Links are the note paths this note links to (resolved where possible,
 	// else the target as written, lowercased).
 	Links []string
@@ -80,6 +84,11 @@ type SearchRequest struct {
 	// then matches those paths rather than the link targets it stores; a
 	// term missing from Linked matches no note.
 	Linked map[LinkTerm][]string
+	// GitDates are git's dates of the notes, for a note whose frontmatter
+	// lacks one: a search with a date term, a date sort or ModifiedSince
+	// must have them (see NeedsDates), others ignore them. A note they do
+	// not hold has no date.
+	GitDates GitDates
 	// Sort is relevance (default), modified, created or title.
 	Sort   string
 	Limit  int
@@ -87,6 +96,31 @@ type SearchRequest struct {
 	// Snippets is how many snippets a hit gets at most: 0 for none.
 	Snippets int
 }
+
+// NeedsDates reports whether a search looks at the notes' dates: by a
+// created: or modified: term, a date sort or ModifiedSince. It must then
+// have git's dates (GitDates).
+func (r SearchRequest) NeedsDates() bool {
+	if r.Sort == SortModified || r.Sort == SortCreated || !r.ModifiedSince.IsZero() {
+		return true
+	}
+	for _, t := range r.Query.Terms() {
+		if t.Field == grammar.FieldCreated || t.Field == grammar.FieldModified {
+			return true
+		}
+	}
+	return false
+}
+
+// GitDates are the git dates of the notes at one commit, by note path
+// (without extension). A map once passed to a search never changes (the
+// index keeps what it derives from it for as long as it gets the same
+// map): new dates come in a new map.
+type GitDates map[string]GitDate
+
+// GitDate is when git says a note was created and last changed (see
+// FileTimes).
+type GitDate struct{ Created, Modified time.Time }
 
 // LinkTerm is one question a search asks the link graph, as
 // Graph.LinkedNotes takes it: the notes that link to the note Name

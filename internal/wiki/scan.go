@@ -77,20 +77,7 @@ func (w *Wiki) scans(req SearchRequest) bool {
 	if !w.opts.Serving || !st.Building && (st.Commit != "" || st.Error != "") {
 		return false
 	}
-	switch req.Sort {
-	case "", "relevance", "title":
-	default:
-		return false
-	}
-	if req.Cursor != "" || !req.ModifiedSince.IsZero() {
-		return false
-	}
-	for _, t := range req.Query.Terms() {
-		if t.Field == grammar.FieldCreated || t.Field == grammar.FieldModified {
-			return false
-		}
-	}
-	return true
+	return req.Cursor == "" && !req.NeedsDates()
 }
 
 // textSearch runs a text search: from a scan of HEAD while the index is
@@ -102,6 +89,11 @@ func (w *Wiki) textSearch(ctx context.Context, req SearchRequest) (*SearchResult
 	if err := w.refreshIndex(ctx); err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
+	dates, err := w.searchDates(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	req.GitDates = dates
 	return w.index.Search(ctx, req)
 }
 
@@ -148,7 +140,7 @@ func (w *Wiki) scanSearch(ctx context.Context, req SearchRequest) (*SearchResult
 		p, _, _ := note.SplitFileName(f.Path)
 		// Git's dates come with the history index; the frontmatter's
 		// are here.
-		docs[i] = document(note.ParseIn(p, content, w.opts.Location), f, FileTimes{})
+		docs[i] = document(note.ParseIn(p, content, w.opts.Location), f)
 	})
 	if err != nil {
 		return nil, err

@@ -284,6 +284,11 @@ func (w *Wiki) searchFilter(ctx context.Context, req SearchRequest) (func(string
 	if err := w.refreshIndex(ctx); err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
+	dates, err := w.searchDates(ctx, filter)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	filter.GitDates = dates
 	paths, err := w.index.Matching(ctx, filter)
 	if err != nil {
 		return nil, err
