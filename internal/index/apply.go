@@ -3,6 +3,8 @@ package index
 import (
 	"context"
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
@@ -17,7 +19,8 @@ const indexBatch = 500
 // Apply brings the index from u.From, its commit, to u.To: it stores the
 // document the update gives for every note that changed (Update.Document)
 // and removes the deleted notes, indexBatch at a time, reporting its
-// progress to the update. An interrupted update leaves the index at
+// progress to the update. The notes of the next batch are read and parsed
+// while bleve indexes a batch. An interrupted update leaves the index at
 // u.From, holding some of the new documents, and the next one applies them
 // again. It returns the update's errors and apply's.
 func (x *Index) Apply(ctx context.Context, u *wiki.Update) error {
@@ -25,35 +28,156 @@ func (x *Index) Apply(ctx context.Context, u *wiki.Update) error {
 	if err != nil {
 		return err
 	}
-	var docs []wiki.Document
-	var deleted []string
+	if len(changes) >= indexBatch {
+		// The words a long update stemmed are not the next edit's.
+		defer forgetWords()
+	}
+	x.writeMu.Lock()
+	defer x.writeMu.Unlock()
+	ctx, cancel := context.WithCancel(ctx)
+	batches := make(chan docBatch, 1)
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		defer close(batches)
+		readBatches(ctx, u, changes, batches)
+	}()
+	var (
+		workers  sync.WaitGroup
+		slots    = make(chan struct{}, applyWorkers)
+		mu       sync.Mutex
+		firstErr error
+		done     int
+	)
+	fail := func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if firstErr == nil {
+			firstErr = err
+			cancel()
+		}
+	}
+	progress := func(n int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if n > done {
+			done = n
+			u.Progress(done, len(changes))
+		}
+	}
+	failed := func() error {
+		mu.Lock()
+		defer mu.Unlock()
+		return firstErr
+	}
+	defer func() {
+		cancel()
+		for range batches {
+		}
+		<-read // the update is the caller's again
+		workers.Wait()
+	}()
+	first := true
+	for b := range batches {
+		if b.err != nil {
+			fail(b.err)
+			break
+		}
+		if first || b.last {
+			// The first batch alone, as it may choose the common words
+			// of an empty index; the last alone after every other, as
+			// it records u.To.
+			workers.Wait()
+			if err := failed(); err != nil {
+				break
+			}
+			to := u.From
+			if b.last {
+				to = u.To
+			}
+			if err := x.applyBatch(ctx, to, b.docs, b.deleted, b.last); err != nil {
+				fail(err)
+				break
+			}
+			first = false
+			if !b.last {
+				progress(b.done)
+			}
+			continue
+		}
+		slots <- struct{}{}
+		workers.Add(1)
+		go func(b docBatch) {
+			defer workers.Done()
+			defer func() { <-slots }()
+			if err := x.applyBatch(ctx, u.From, b.docs, b.deleted, false); err != nil {
+				fail(err)
+				return
+			}
+			progress(b.done)
+		}(b)
+	}
+	workers.Wait()
+	if err := failed(); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// applyWorkers is how many batches of a long update bleve indexes at
+// once: each makes its own segment, on a core of its own.
+const applyWorkers = 2
+
+// docBatch is what Apply gives apply at once: the documents of the notes
+// that changed and the paths of those deleted, done of the update's
+// changes with them; last for the update's last batch, err when reading
+// failed.
+type docBatch struct {
+	docs    []wiki.Document
+	deleted []string
+	done    int
+	last    bool
+	err     error
+}
+
+// readBatches sends the update's changes as batches of indexBatch notes,
+// the last one marked, or stops at the first error, sent, or when ctx is
+// done.
+func readBatches(ctx context.Context, u *wiki.Update, changes []wiki.FileChange, out chan<- docBatch) {
+	send := func(b docBatch) bool {
+		select {
+		case out <- b:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	var b docBatch
 	for i, ch := range changes {
 		p, _, ok := note.SplitFileName(ch.Path)
 		if !ok {
 			continue
 		}
 		if ch.Delete {
-			deleted = append(deleted, p)
+			b.deleted = append(b.deleted, p)
 		} else {
 			d, _, err := u.Document(ctx, ch.Path)
 			if err != nil {
-				return err
+				send(docBatch{err: err})
+				return
 			}
-			docs = append(docs, d)
+			b.docs = append(b.docs, d)
 		}
-		if len(docs)+len(deleted) >= indexBatch {
-			if err := x.apply(ctx, u.From, docs, deleted); err != nil {
-				return err
+		if len(b.docs)+len(b.deleted) >= indexBatch {
+			b.done = i + 1
+			if !send(b) {
+				return
 			}
-			docs, deleted = docs[:0], deleted[:0]
-			u.Progress(i+1, len(changes))
+			b = docBatch{}
 		}
 	}
-	if len(changes) >= indexBatch {
-		// The words a long update stemmed are not the next edit's.
-		defer forgetWords()
-	}
-	return x.apply(ctx, u.To, docs, deleted)
+	b.done, b.last = len(changes), true
+	send(b)
 }
 
 // apply brings the index to commit `to`: it adds or replaces docs (by
@@ -69,11 +193,18 @@ func (x *Index) Apply(ctx context.Context, u *wiki.Update) error {
 //
 // apply returns ErrClosed after Close, the context's error if it is done
 // before the write, and an error when a note cannot be mapped or written.
-func (x *Index) apply(ctx context.Context, to string, docs []wiki.Document, deleted []string) (err error) {
-	defer x.guard(&err)
-	defer faultGuard()()
+func (x *Index) apply(ctx context.Context, to string, docs []wiki.Document, deleted []string) error {
 	x.writeMu.Lock()
 	defer x.writeMu.Unlock()
+	return x.applyBatch(ctx, to, docs, deleted, true)
+}
+
+// applyBatch is apply with writeMu held by the caller, who may run
+// batches of one update at once: all but its last (last false), which
+// records the update's commit and the stem languages of all of them.
+func (x *Index) applyBatch(ctx context.Context, to string, docs []wiki.Document, deleted []string, last bool) (err error) {
+	defer x.guard(&err)
+	defer faultGuard()()
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	if x.bi == nil {
@@ -92,7 +223,7 @@ func (x *Index) apply(ctx context.Context, to string, docs []wiki.Document, dele
 			}
 		}
 	}
-	langs, grown := x.langs.get(), false
+	var added []string // the stem languages new to the index
 	for i := range docs {
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -104,24 +235,22 @@ func (x *Index) apply(ctx context.Context, to string, docs []wiki.Document, dele
 			pairs = common.pairs(c.tokens(analyzerText, docs[i].Body))
 		}
 		f := fields(&docs[i], pairs)
-		var added bool
-		langs, added = withLang(langs, addForms(f, &docs[i]))
-		grown = grown || added
+		if lang := addForms(f, &docs[i]); !slices.Contains(x.langs.get(), lang) {
+			added, _ = withLang(added, lang)
+		}
 		if err := b.Index(docs[i].Path, f); err != nil {
 			return fmt.Errorf("index note %q: %w", docs[i].Path, err)
 		}
 	}
 	b.SetInternal(internalCommit, []byte(to))
-	if grown {
-		b.SetInternal(internalLangs, encodeLangs(langs))
-	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if grown {
-		// Before the batch, so that a search that sees its notes looks
-		// up their stems.
-		x.langs.set(langs)
+	// The languages are set before the batch, so that a search that sees
+	// its notes looks up their stems; the last batch of an update records
+	// those of all its batches.
+	if langs, grown := x.langs.add(added); grown || last && len(langs) > 0 {
+		b.SetInternal(internalLangs, encodeLangs(langs))
 	}
 	saved := x.unsaved.add()
 	b.SetPersistedCallback(func(error) { saved() })

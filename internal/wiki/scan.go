@@ -67,9 +67,8 @@ const scanChunk = 256
 
 // scans reports whether a text search answers from a scan: the wiki is
 // Serving, its index is being built (or not yet begun), and the search
-// needs nothing the scan lacks. A date term, a date sort or filter needs git's dates, which the
-// history index gives while it is built too; a cursor belongs to the
-// index.
+// needs nothing the scan lacks: a search by date must find every note of
+// its dates, and a cursor belongs to the index.
 func (w *Wiki) scans(req SearchRequest) bool {
 	// Not begun is the moment before a first build starts; after one that
 	// failed, the search asks for the index, which tries again.
