@@ -431,6 +431,7 @@ func releaseAfterBuild(ctx context.Context, w *wiki.Wiki, logger *slog.Logger) {
 			continue
 		}
 		if (index.CaughtUp || !index.Enabled) && (history.CaughtUp || !history.Enabled) && (graph.CaughtUp || !graph.Enabled) {
+			w.ReleaseCaches()
 			// Twice: what the build left in sync.Pools survives one
 			// collection, in the pools' victim caches.
 			debug.FreeOSMemory()

@@ -39,7 +39,14 @@ func TestStore_Changes(t *testing.T) {
 		c1 + ":old.md", c1 + ":f", c2 + ":a.md", c2 + ":new/n.md", c2 + ":f/inside.md"} {
 		blobs[rev(t, dir, spec)] = strings.TrimSpace(gittest.Git(t, dir, "show", spec))
 	}
-	for _, tc := range tests {
+	for i, tc := range tests {
+		if i == 2 {
+			// The caches emptied halfway: the trees are read again.
+			s.ReleaseCaches()
+			if n := len(s.trees.m); n != 0 {
+				t.Fatalf("%d trees cached after ReleaseCaches", n)
+			}
+		}
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := s.Changes(ctx, tc.from, tc.to)
 			if err != nil {

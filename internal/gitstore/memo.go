@@ -45,6 +45,13 @@ func (c *memo[V]) put(id plumbing.Hash, v V) {
 	c.spent += n
 }
 
+// clear empties the cache.
+func (c *memo[V]) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m, c.spent = nil, 0
+}
+
 func (c *memo[V]) limit() int {
 	if c.max > 0 {
 		return c.max

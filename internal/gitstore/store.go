@@ -64,6 +64,7 @@ type Store struct {
 	held     []heldFile  // old checkout files still open (see hold)
 	sweeper  *time.Timer // sweeps them once they are old enough
 
+	objects *cache.ObjectLRU // go-git's cache of decoded objects
 	trees   treeCache
 	commits commitCache
 	sizes   sizeCache
@@ -138,8 +139,8 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	s.trees.cost, s.trees.budget = (*tree).cost, treeCacheBudget
 	s.written.cost, s.written.budget = func(b []byte) int { return len(b) }, writtenBlobBudget
 	s.sizes.max = 1 << 18 // one int64 per blob: room for 100,000 notes and their recent versions
-	s.storage = filesystem.NewStorageWithOptions(s.gitFS(), cache.NewObjectLRU(objectCacheSize),
-		filesystem.Options{MaxOpenDescriptors: 16})
+	s.objects = cache.NewObjectLRU(objectCacheSize)
+	s.storage = filesystem.NewStorageWithOptions(s.gitFS(), s.objects, filesystem.Options{MaxOpenDescriptors: 16})
 	s.packTime = s.packDirTime()
 	s.log.Debug("open", "git_dir", l.gitDir, "common_dir", l.commonDir, "work_tree", l.workTree)
 	if s.unwritable == "" {

@@ -74,3 +74,13 @@ func (s *Store) lookup(root plumbing.Hash, parts []string) (gitformat.TreeEntry,
 	}
 	return e, true, nil
 }
+
+// ReleaseCaches empties the caches of decoded trees and objects, which a
+// walk of the whole history (the history index's first build) fills with
+// trees later reads seldom need; they fill again as reads need them.
+func (s *Store) ReleaseCaches() {
+	s.trees.clear()
+	s.git.Lock()
+	defer s.git.Unlock()
+	s.objects.Clear()
+}
