@@ -50,6 +50,8 @@ type Wiki struct {
 	// follower applies the wiki's own commits to the derived stores
 	// after the mutations answered (see committed).
 	follower *follower
+	// watchers are told of every move of the branch (see Watch).
+	watchers watchers
 
 	syncMu   sync.Mutex
 	sync     SyncReporter    // nil when nothing syncs
@@ -121,6 +123,7 @@ func Open(ctx context.Context, d Deps, opts Options) (*Wiki, error) {
 // and for the derived stores to take the wiki's last commits, and closes
 // the index and the store.
 func (w *Wiki) Close(ctx context.Context) error {
+	w.closeWatchers()
 	w.cancel()
 	w.bg.Wait()
 	w.writeMu.Lock()
