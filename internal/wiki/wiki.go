@@ -33,9 +33,10 @@ type Wiki struct {
 	// semantic is nil unless semantic search is configured.
 	semantic Semantic
 	recent   recentCache
-	times    timesCache // git times of every file at one head
-	local    localCache // the last scan of the checkout
-	listed   noteList   // the note files of the last commit listed
+	times    timesCache  // git times of every file at one head
+	local    localCache  // the last scan of the checkout
+	listed   noteList    // the note files of the last commit listed
+	complete completions // the notes and folders at one head, ranked
 
 	// lanes are the derived stores the follower keeps in step with HEAD,
 	// in the order they take a commit: the history index first, which the
