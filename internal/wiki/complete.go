@@ -3,6 +3,7 @@ package wiki
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"path"
 	"slices"
@@ -28,6 +29,8 @@ type completions struct {
 	head    string
 	notes   []completionEntry
 	folders []completionEntry
+	// patches counts the patches since the ranking was made.
+	patches int
 }
 
 // completionEntry is a note or folder and the lowercase texts a prefix is
@@ -48,8 +51,9 @@ func (e *completionEntry) matches(prefix string) bool {
 // path, file name or title starts with it, case aside. The notes changed
 // most recently and linked to most come first: a note's rank is its place
 // among the notes by last change plus its backlinks against the most any
-// note has, half each. limit is at most MaxCompletions (0 for that many).
-// The order is computed once per HEAD.
+// note has, half each; the notes of the latest commits come first until
+// the ranking is made anew (see completions). limit is at most
+// MaxCompletions (0 for that many).
 func (w *Wiki) CompleteNotes(ctx context.Context, prefix string, limit int) (Completion, error) {
 	c, err := w.completions(ctx)
 	if err != nil {
@@ -156,13 +160,25 @@ func complete(entries []completionEntry, prefix string, limit int) Completion {
 	return out
 }
 
+// completionPatches is how many times in a row the ranking is patched for
+// a new HEAD before it is made anew, and completionPatchFiles the most
+// files a patch takes.
+const (
+	completionPatches    = 32
+	completionPatchFiles = 200
+)
+
 // completions returns the notes and folders at HEAD in their order, made
-// once per HEAD from the history index (when each note last changed) and
-// the link graph (its backlinks).
+// from the history index (when each note last changed) and the link graph
+// (its backlinks). For a HEAD a few commits on from the last ranking, the
+// notes those commits changed are moved to the front (they are the newest)
+// and the deleted ones dropped, without waiting for the indexes: a
+// completion that follows a write stays quick. Every completionPatches
+// patches, or for a larger change, the ranking is made anew.
 func (w *Wiki) completions(ctx context.Context) (*completions, error) {
-	head, err := w.syncHistory(ctx)
+	head, err := w.store.Head(ctx)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("read HEAD: %w", err)
 	}
 	c := &w.complete
 	c.mu.Lock()
@@ -170,15 +186,77 @@ func (w *Wiki) completions(ctx context.Context) (*completions, error) {
 	if c.head == head.Commit && c.notes != nil {
 		return c, nil
 	}
+	if c.notes != nil && c.head != "" && head.Commit != "" && c.patches < completionPatches {
+		changes, err := w.store.Changes(ctx, c.head, head.Commit)
+		if err == nil && len(changes) <= completionPatchFiles {
+			c.patch(w.graph, noteMoves(changes))
+			c.head = head.Commit
+			c.patches++
+			return c, nil
+		}
+	}
+	if err := c.rank(ctx, w); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// patch moves the notes changed to the front of the ranking, newest
+// first, and drops the deleted ones; their folders come first too. A title
+// is the graph's, when it has the note already. The caller holds mu.
+func (c *completions) patch(g Graph, moves []NoteMove) {
+	gone := make(map[string]bool, len(moves))
+	var front []completionEntry
+	for _, m := range moves {
+		gone[m.Path] = true
+		if m.Change == ChangeDeleted {
+			continue
+		}
+		e := completionEntry{value: m.Path, path: strings.ToLower(m.Path), name: strings.ToLower(path.Base(m.Path))}
+		if ref, ok := g.Lookup(m.Path); ok {
+			e.title = strings.ToLower(ref.Title)
+		}
+		front = append(front, e)
+	}
+	notes := make([]completionEntry, 0, len(c.notes)+len(front))
+	notes = append(notes, front...)
+	for _, e := range c.notes {
+		if !gone[e.value] {
+			notes = append(notes, e)
+		}
+	}
+	c.notes = notes
+	var folders []completionEntry
+	seen := map[string]bool{}
+	for _, e := range front {
+		for dir := path.Dir(e.value); dir != "." && !seen[dir]; dir = path.Dir(dir) {
+			seen[dir] = true
+			folders = append(folders, completionEntry{value: dir, path: strings.ToLower(dir), name: strings.ToLower(path.Base(dir))})
+		}
+	}
+	for _, f := range c.folders {
+		if !seen[f.value] {
+			folders = append(folders, f)
+		}
+	}
+	c.folders = folders
+}
+
+// rank makes the ranking at HEAD anew. The caller holds mu.
+func (c *completions) rank(ctx context.Context, w *Wiki) error {
+	head, err := w.syncHistory(ctx)
+	if err != nil {
+		return err
+	}
 	var recent []recentItem
 	if head.Commit != "" {
 		if recent, err = w.recentItems(ctx, head.Commit); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	g, err := w.graphAt(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	hubs := g.Hubs(HubInDegree, "", 0)
 	type linked struct {
@@ -222,6 +300,6 @@ func (w *Wiki) completions(ctx context.Context) (*completions, error) {
 			folders = append(folders, completionEntry{value: dir, path: strings.ToLower(dir), name: strings.ToLower(path.Base(dir))})
 		}
 	}
-	c.head, c.notes, c.folders = head.Commit, notes, folders
-	return c, nil
+	c.head, c.notes, c.folders, c.patches = head.Commit, notes, folders, 0
+	return nil
 }

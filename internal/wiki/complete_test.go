@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 func TestWiki_CompleteNotes(t *testing.T) {
@@ -57,6 +58,21 @@ func TestWiki_CompleteNotes(t *testing.T) {
 	got, _ := w.CompleteNotes(ctx, "", 2)
 	if len(got.Values) != 2 || got.Total != 5 {
 		t.Errorf("complete with a limit of 2 = %+v", got)
+	}
+
+	// The notes of a commit come first at once; deleted ones go.
+	if _, err := w.Write(ctx, wiki.WriteRequest{Path: "travel/japan", Content: "# Japan\n"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Delete(ctx, wiki.DeleteRequest{Path: "people/bob", Confirm: true}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = w.CompleteNotes(ctx, "", 0)
+	if got.Total != 5 || got.Values[0] != "travel/japan" || slices.Contains(got.Values, "people/bob") {
+		t.Errorf("after a write and a delete: %+v", got)
+	}
+	if f, _ := w.CompleteFolders(ctx, "tr", 0); !slices.Equal(f.Values, []string{"travel"}) {
+		t.Errorf("folders after a write: %+v", f)
 	}
 }
 
