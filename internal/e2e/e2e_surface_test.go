@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -194,6 +195,41 @@ func TestSurface_SubscriptionsThroughTheDaemon(t *testing.T) {
 	for _, w := range append([]*tsClient{writer}, watchers["stdio"], watchers["http"]) {
 		w.close(t)
 	}
+}
+
+// TestSurface_SubscriptionsSurviveADaemonKill subscribes a client over
+// stdio through the bridge, kills the daemon, and commits with git once
+// the bridge is on a new daemon: the bridge subscribed again for the
+// client, which is told of the change.
+func TestSurface_SubscriptionsSurviveADaemonKill(t *testing.T) {
+	requireNode(t)
+	dir := fixtureRepo(t)
+	env := sharedEnv(t, dir)
+	bridge := startBridge(t)
+	req := stdioRequest(wikidBin, "--repo", dir)
+	req["env"] = envMap(env)
+	c := connectTS(t, bridge, req)
+	c.listTools(t) // the bridge learns which calls it may send again
+	const uri = "wiki://note/projects/alpha/plan"
+	doJSON(t, bridge, map[string]any{"op": "subscribe", "client": c.id, "uri": uri}, &struct{}{})
+	pid := int(daemonStatus(t, env, dir)["pid"].(float64))
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	// A call answered by the new daemon; the subscription went before it.
+	tsOK[map[string]any](t, c, "read_note", map[string]any{"path": "projects/alpha/plan"})
+	if now := int(daemonStatus(t, env, dir)["pid"].(float64)); now == pid {
+		t.Fatalf("the daemon is still pid %d after it was killed", pid)
+	}
+	time.Sleep(500 * time.Millisecond) // the subscription is served concurrently with the call
+	start := time.Now()
+	gittest.Commit(t, dir, "by hand", map[string]string{"projects/alpha/plan.md": "# Plan\n\nafter the kill\n"})
+	var n struct {
+		At float64 `json:"at"`
+	}
+	doJSON(t, bridge, map[string]any{"op": "notification", "client": c.id, "method": "notifications/resources/updated", "uri": uri, "timeout": 10000}, &n)
+	t.Logf("told of a git commit on the new daemon %v after it began", time.UnixMicro(int64(n.At*1000)).Sub(start).Round(time.Millisecond))
+	c.close(t)
 }
 
 // BenchmarkSurface_Complete measures completion/complete of a note path
