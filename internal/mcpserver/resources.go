@@ -73,11 +73,11 @@ func (s *Server) readRecentResource(ctx context.Context, req mcp.ReadResourceReq
 func uriPath(uri, prefix string) (string, error) {
 	raw, ok := strings.CutPrefix(uri, prefix)
 	if !ok {
-		return "", fmt.Errorf("%w: %s, want %s...", errBadURI, uri, prefix)
+		return "", fmt.Errorf("%w: %s, want %s then a value", errBadURI, uri, prefix)
 	}
 	p, err := url.PathUnescape(raw)
 	if err != nil || p == "" {
-		return "", fmt.Errorf("%w: %s, want %s...", errBadURI, uri, prefix)
+		return "", fmt.Errorf("%w: %s, want %s then a value", errBadURI, uri, prefix)
 	}
 	return p, nil
 }
