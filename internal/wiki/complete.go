@@ -31,6 +31,9 @@ type completions struct {
 	folders []completionEntry
 	// patches counts the patches since the ranking was made.
 	patches int
+	// commits are the latest commits at commitsAt, for revisions and days.
+	commits   []ActivityEntry
+	commitsAt string
 }
 
 // completionEntry is a note or folder and the lowercase texts a prefix is
@@ -93,12 +96,12 @@ func (w *Wiki) CompleteTags(ctx context.Context, prefix string, limit int) (Comp
 // latest commits.
 func (w *Wiki) CompleteRevisions(ctx context.Context, prefix string, limit int) (Completion, error) {
 	prefix = strings.ToLower(prefix)
-	res, err := w.Activity(ctx, ActivityRequest{Limit: MaxActivityLimit})
+	commits, err := w.latestCommits(ctx)
 	if err != nil {
 		return Completion{}, err
 	}
 	out := Completion{Values: []string{}}
-	for _, c := range res.Commits {
+	for _, c := range commits {
 		if strings.HasPrefix(c.Commit, prefix) {
 			out.Total++
 			if len(out.Values) < completionLimit(limit) {
@@ -115,11 +118,11 @@ func (w *Wiki) CompleteRevisions(ctx context.Context, prefix string, limit int) 
 func (w *Wiki) CompleteDates(ctx context.Context, prefix string, limit int) (Completion, error) {
 	now := w.opts.Now().In(w.opts.Location)
 	days := []string{now.Format(time.DateOnly), now.AddDate(0, 0, -1).Format(time.DateOnly)}
-	res, err := w.Activity(ctx, ActivityRequest{Limit: MaxActivityLimit})
+	commits, err := w.latestCommits(ctx)
 	if err != nil {
 		return Completion{}, err
 	}
-	for _, c := range res.Commits {
+	for _, c := range commits {
 		if d := c.Date.In(w.opts.Location).Format(time.DateOnly); !slices.Contains(days, d) {
 			days = append(days, d)
 		}
@@ -134,6 +137,27 @@ func (w *Wiki) CompleteDates(ctx context.Context, prefix string, limit int) (Com
 		}
 	}
 	return out, nil
+}
+
+// latestCommits returns the latest commits of the branch, newest first,
+// read once per HEAD.
+func (w *Wiki) latestCommits(ctx context.Context) ([]ActivityEntry, error) {
+	head, err := w.store.Head(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read HEAD: %w", err)
+	}
+	c := &w.complete
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.commitsAt == head.Commit && c.commits != nil {
+		return c.commits, nil
+	}
+	res, err := w.Activity(ctx, ActivityRequest{Limit: MaxActivityLimit})
+	if err != nil {
+		return nil, err
+	}
+	c.commitsAt, c.commits = head.Commit, res.Commits
+	return res.Commits, nil
 }
 
 func completionLimit(limit int) int {
