@@ -27,6 +27,9 @@ type prompt struct {
 	// groups are the tool groups the prompt reads and asks the model to
 	// use: it is served with all of them only.
 	groups []string
+	// writes is set for a prompt that asks the model to change notes: a
+	// read-only server leaves it out.
+	writes bool
 	render func(ctx context.Context, args map[string]string) ([]mcp.PromptMessage, error)
 }
 
@@ -46,35 +49,36 @@ func (s *Server) prompts() []prompt {
 			mcp.WithPromptTitle("Review changes"),
 			mcp.WithPromptDescription("Review what assistants changed in the wiki since a day: the activity log and each commit's diff, embedded."),
 			arg("since", "The first day to review, YYYY-MM-DD; default yesterday.", false),
-		), []string{tool.GroupHistory}, s.reviewChanges},
+		), []string{tool.GroupHistory}, false, s.reviewChanges},
 		{mcp.NewPrompt("summarize_history",
 			mcp.WithPromptTitle("Summarize a note's history"),
 			mcp.WithPromptDescription("Summarize how a note came to be what it is: the note, its commits and the diffs of its latest changes, embedded."),
 			arg("path", "The note path, e.g. projects/alpha/plan.", true),
-		), []string{tool.GroupHistory, tool.GroupNotes}, s.summarizeHistory},
+		), []string{tool.GroupHistory, tool.GroupNotes}, false, s.summarizeHistory},
 		{mcp.NewPrompt("fix_broken_links",
 			mcp.WithPromptTitle("Fix broken links"),
 			mcp.WithPromptDescription("Find and fix the links that resolve to no note: the broken links with their lines, embedded."),
 			arg("folder", "Only the notes under this folder; default the whole wiki.", false),
-		), []string{tool.GroupLinks, tool.GroupNotes, tool.GroupSearch}, s.fixBrokenLinks},
+		), []string{tool.GroupLinks, tool.GroupNotes, tool.GroupSearch}, true, s.fixBrokenLinks},
 		{mcp.NewPrompt("write_daily_note",
 			mcp.WithPromptTitle("Write the daily note"),
 			mcp.WithPromptDescription("Write a day's daily note from what changed in the wiki that day: the day's commits and the daily note so far, embedded."),
 			arg("date", "The day, YYYY-MM-DD; default today.", false),
-		), []string{tool.GroupHistory, tool.GroupNotes}, s.writeDailyNote},
+		), []string{tool.GroupHistory, tool.GroupNotes}, true, s.writeDailyNote},
 		{mcp.NewPrompt("answer_question",
 			mcp.WithPromptTitle("Answer from the notes"),
 			mcp.WithPromptDescription("Answer a question from the notes, citing them: the sections that answer it best, gathered within a budget, embedded."),
 			arg("question", "The question, in words.", true),
 			arg("folder", "Only the notes under this folder; default the whole wiki.", false),
-		), []string{tool.GroupSearch, tool.GroupNotes}, s.answerQuestion},
+		), []string{tool.GroupSearch, tool.GroupNotes}, false, s.answerQuestion},
 	}
 }
 
-// addPrompts registers the prompts whose tool groups are served.
+// addPrompts registers the prompts whose tool groups are served, those
+// that change notes only on a server that may.
 func (s *Server) addPrompts() {
 	for _, p := range s.prompts() {
-		if !all(p.groups, s.groupEnabled) {
+		if !all(p.groups, s.groupEnabled) || p.writes && s.opts.ReadOnly {
 			continue
 		}
 		s.mcp.AddPrompt(p.def, func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {

@@ -169,7 +169,8 @@ func newServer(tb testing.TB, w *wiki.Wiki, profile string) *mcpserver.Server {
 func TestServer_Prompts(t *testing.T) {
 	dir := fixtureRepo(t)
 	gittest.Commit(t, dir, "plan: more", map[string]string{"projects/alpha/plan.md": "# Plan\n\nShip it. See [[nowhere-at-all]].\n"})
-	s := openRaw(t, newServer(t, openWiki(t, dir), ""))
+	w := openWiki(t, dir)
+	s := openRaw(t, newServer(t, w, ""))
 	list := s.ok("prompts/list", map[string]any{})
 	var names []string
 	for _, p := range list["prompts"].([]any) {
@@ -237,6 +238,16 @@ func TestServer_Prompts(t *testing.T) {
 		_, text := get("answer_question", map[string]any{"question": "what is the plan for alpha?"})
 		if !strings.Contains(text, "projects/alpha/plan") {
 			t.Errorf("text:\n%s", text)
+		}
+	})
+	t.Run("read-only", func(t *testing.T) {
+		ro := openRaw(t, mcpserver.New(w, mcpserver.Options{ReadOnly: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+		var names []string
+		for _, p := range ro.ok("prompts/list", map[string]any{})["prompts"].([]any) {
+			names = append(names, p.(map[string]any)["name"].(string))
+		}
+		if want := []string{"answer_question", "review_changes", "summarize_history"}; !slices.Equal(names, want) {
+			t.Errorf("a read-only server's prompts: %v, want %v", names, want)
 		}
 	})
 	t.Run("a missing argument", func(t *testing.T) {
