@@ -19,15 +19,27 @@ import (
 )
 
 // rawSession is one client of a server over a pipe, speaking JSON-RPC
-// lines: it keeps the notifications apart from the answers.
+// lines, as a test or subtest uses it (see as): it keeps the
+// notifications apart from the answers.
 type rawSession struct {
-	tb    testing.TB
+	tb testing.TB
+	*rawConn
+}
+
+// rawConn is the connection a session's users share.
+type rawConn struct {
 	in    *io.PipeWriter
 	mu    sync.Mutex
 	next  int
 	wait  map[string]chan json.RawMessage
 	notes chan map[string]any
+	// seen holds the notifications read but not waited for yet; only the
+	// test's goroutine uses it.
+	seen []map[string]any
 }
+
+// as returns the session for a subtest, whose failures it reports.
+func (s *rawSession) as(tb testing.TB) *rawSession { return &rawSession{tb, s.rawConn} }
 
 // openRaw serves a new session of srv and initializes it.
 func openRaw(tb testing.TB, srv *mcpserver.Server) *rawSession {
@@ -41,7 +53,7 @@ func openRaw(tb testing.TB, srv *mcpserver.Server) *rawSession {
 		srv.ServeStdio(ctx, inR, outW)
 		outW.Close()
 	}()
-	s := &rawSession{tb: tb, in: inW, wait: map[string]chan json.RawMessage{}, notes: make(chan map[string]any, 100)}
+	s := &rawSession{tb, &rawConn{in: inW, wait: map[string]chan json.RawMessage{}, notes: make(chan map[string]any, 100)}}
 	go func() {
 		sc := bufio.NewScanner(outR)
 		sc.Buffer(nil, 64<<20)
@@ -123,21 +135,29 @@ func (s *rawSession) ok(method string, params any) map[string]any {
 	return res
 }
 
-// notified waits for a notification of method about uri ("" for any) and
-// returns the time from start to its arrival.
+// notified waits for a notification of method about uri ("" for any),
+// among those not waited for yet, and returns the time from start to its
+// arrival (to now, for one that came before).
 func (s *rawSession) notified(method, uri string, start time.Time) time.Duration {
 	s.tb.Helper()
+	match := func(n map[string]any) bool {
+		p, _ := n["params"].(map[string]any)
+		return n["method"] == method && (uri == "" || p != nil && p["uri"] == uri)
+	}
+	for i, n := range s.seen {
+		if match(n) {
+			s.seen = slices.Delete(s.seen, i, i+1)
+			return time.Since(start)
+		}
+	}
 	deadline := time.After(10 * time.Second)
 	for {
 		select {
 		case n := <-s.notes:
-			if n["method"] != method {
-				continue
+			if match(n) {
+				return time.Since(start)
 			}
-			if p, _ := n["params"].(map[string]any); uri != "" && (p == nil || p["uri"] != uri) {
-				continue
-			}
-			return time.Since(start)
+			s.seen = append(s.seen, n)
 		case <-deadline:
 			s.tb.Fatalf("no %s for %q within 10 s", method, uri)
 			return 0
@@ -145,14 +165,28 @@ func (s *rawSession) notified(method, uri string, start time.Time) time.Duration
 	}
 }
 
-// quiet fails the test if a notification of method arrives within d.
-func (s *rawSession) quiet(method string, d time.Duration) {
+// settle forgets the notifications not waited for, those that come
+// within d included.
+func (s *rawSession) settle(d time.Duration) {
+	s.seen = nil
+	deadline := time.After(d)
+	for {
+		select {
+		case <-s.notes:
+		case <-deadline:
+			return
+		}
+	}
+}
+
+// quiet fails the test if a notification of method about uri comes within d.
+func (s *rawSession) quiet(method, uri string, d time.Duration) {
 	s.tb.Helper()
 	deadline := time.After(d)
 	for {
 		select {
 		case n := <-s.notes:
-			if n["method"] == method {
+			if p, _ := n["params"].(map[string]any); n["method"] == method && p != nil && p["uri"] == uri {
 				s.tb.Errorf("unexpected %v", n)
 			}
 		case <-deadline:
@@ -183,9 +217,9 @@ func TestServer_Prompts(t *testing.T) {
 	}
 	// embedded returns the URIs of a prompt's embedded resources, and all
 	// its text.
-	get := func(name string, args map[string]any) (uris []string, text string) {
+	get := func(t *testing.T, name string, args map[string]any) (uris []string, text string) {
 		t.Helper()
-		res := s.ok("prompts/get", map[string]any{"name": name, "arguments": args})
+		res := s.as(t).ok("prompts/get", map[string]any{"name": name, "arguments": args})
 		for _, m := range res["messages"].([]any) {
 			c := m.(map[string]any)["content"].(map[string]any)
 			switch c["type"] {
@@ -200,7 +234,7 @@ func TestServer_Prompts(t *testing.T) {
 		return uris, text
 	}
 	t.Run("summarize_history", func(t *testing.T) {
-		uris, text := get("summarize_history", map[string]any{"path": "projects/alpha/plan"})
+		uris, text := get(t, "summarize_history", map[string]any{"path": "projects/alpha/plan"})
 		if !slices.Equal(uris, []string{"wiki://note/projects/alpha/plan", "wiki://history/projects/alpha/plan"}) {
 			t.Errorf("resources %v", uris)
 		}
@@ -208,13 +242,13 @@ func TestServer_Prompts(t *testing.T) {
 			t.Errorf("text lacks the note, its history or its diff:\n%s", text)
 		}
 		// The embedded history is the resource as resources/read gives it.
-		read := s.ok("resources/read", map[string]any{"uri": "wiki://history/projects/alpha/plan"})
+		read := s.as(t).ok("resources/read", map[string]any{"uri": "wiki://history/projects/alpha/plan"})
 		if got := read["contents"].([]any)[0].(map[string]any)["text"].(string); !strings.Contains(text, got) {
 			t.Errorf("resources/read gives another history:\n%s", got)
 		}
 	})
 	t.Run("review_changes", func(t *testing.T) {
-		uris, text := get("review_changes", map[string]any{"since": "2000-01-01"})
+		uris, text := get(t, "review_changes", map[string]any{"since": "2000-01-01"})
 		if len(uris) < 3 || uris[0] != "wiki://activity/2000-01-01" || !strings.HasPrefix(uris[1], "wiki://commit/") {
 			t.Errorf("resources %v", uris)
 		}
@@ -223,19 +257,19 @@ func TestServer_Prompts(t *testing.T) {
 		}
 	})
 	t.Run("fix_broken_links", func(t *testing.T) {
-		_, text := get("fix_broken_links", map[string]any{"folder": "projects"})
+		_, text := get(t, "fix_broken_links", map[string]any{"folder": "projects"})
 		if !strings.Contains(text, "nowhere-at-all") || !strings.Contains(text, "projects/alpha/plan line 3") {
 			t.Errorf("text:\n%s", text)
 		}
 	})
 	t.Run("write_daily_note", func(t *testing.T) {
-		uris, text := get("write_daily_note", map[string]any{"date": "2000-01-01"})
+		uris, text := get(t, "write_daily_note", map[string]any{"date": "2000-01-01"})
 		if len(uris) == 0 || uris[0] != "wiki://activity/2000-01-01" || !strings.Contains(text, "daily_note") {
 			t.Errorf("resources %v, text:\n%s", uris, text)
 		}
 	})
 	t.Run("answer_question", func(t *testing.T) {
-		_, text := get("answer_question", map[string]any{"question": "what is the plan for alpha?"})
+		_, text := get(t, "answer_question", map[string]any{"question": "what is the plan for alpha?"})
 		if !strings.Contains(text, "projects/alpha/plan") {
 			t.Errorf("text:\n%s", text)
 		}
@@ -243,7 +277,7 @@ func TestServer_Prompts(t *testing.T) {
 	t.Run("read-only", func(t *testing.T) {
 		ro := openRaw(t, mcpserver.New(w, mcpserver.Options{ReadOnly: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 		var names []string
-		for _, p := range ro.ok("prompts/list", map[string]any{})["prompts"].([]any) {
+		for _, p := range ro.as(t).ok("prompts/list", map[string]any{})["prompts"].([]any) {
 			names = append(names, p.(map[string]any)["name"].(string))
 		}
 		if want := []string{"answer_question", "review_changes", "summarize_history"}; !slices.Equal(names, want) {
@@ -251,7 +285,7 @@ func TestServer_Prompts(t *testing.T) {
 		}
 	})
 	t.Run("a missing argument", func(t *testing.T) {
-		if _, e := s.call("prompts/get", map[string]any{"name": "summarize_history", "arguments": map[string]any{}}); e == nil {
+		if _, e := s.as(t).call("prompts/get", map[string]any{"name": "summarize_history", "arguments": map[string]any{}}); e == nil {
 			t.Error("summarize_history without a path answered")
 		}
 	})
@@ -305,37 +339,44 @@ func TestServer_Subscribe(t *testing.T) {
 	watcher.ok("resources/subscribe", map[string]any{"uri": planURI})
 	watcher.ok("resources/subscribe", map[string]any{"uri": "wiki://recent"})
 
-	write := func(path string) {
+	write := func(t *testing.T, path string) {
 		t.Helper()
-		res := writer.ok("tools/call", map[string]any{"name": "write_note", "arguments": map[string]any{"path": path, "content": "# X\n", "overwrite": true}})
+		res := writer.as(t).ok("tools/call", map[string]any{"name": "write_note", "arguments": map[string]any{"path": path, "content": "# X\n", "overwrite": true}})
 		if res["isError"] == true {
 			t.Fatalf("write_note: %v", res)
 		}
 	}
 	t.Run("another client", func(t *testing.T) {
+		w := watcher.as(t)
 		start := time.Now()
-		write("projects/alpha/plan")
-		d := watcher.notified("notifications/resources/updated", planURI, start)
-		watcher.notified("notifications/resources/updated", "wiki://recent", start)
+		write(t, "projects/alpha/plan")
+		d := w.notified("notifications/resources/updated", planURI, start)
+		w.notified("notifications/resources/updated", "wiki://recent", start)
 		t.Logf("told of another client's change %v after the call began", d)
 	})
 	t.Run("git in the checkout", func(t *testing.T) {
+		w := watcher.as(t)
+		w.settle(2 * wiki.WatchEvery)
 		gittest.Commit(t, dir, "by hand", map[string]string{"projects/alpha/plan.md": "# Plan\n\nby hand\n", "new-by-hand.md": "# New\n"})
 		start := time.Now()
-		d := watcher.notified("notifications/resources/updated", planURI, start)
+		d := w.notified("notifications/resources/updated", planURI, start)
 		t.Logf("told of a git commit %v after it", d)
-		watcher.notified("notifications/resources/list_changed", "", start)
+		w.notified("notifications/resources/list_changed", "", start)
 	})
 	t.Run("other notes", func(t *testing.T) {
-		write("projects/beta/risks")
-		watcher.notified("notifications/resources/updated", "wiki://recent", time.Now())
-		watcher.quiet("notifications/resources/updated", 300*time.Millisecond)
+		w := watcher.as(t)
+		w.settle(2 * wiki.WatchEvery)
+		write(t, "projects/beta/risks")
+		w.notified("notifications/resources/updated", "wiki://recent", time.Now())
+		w.quiet("notifications/resources/updated", planURI, 3*wiki.WatchEvery)
 	})
 	t.Run("unsubscribed", func(t *testing.T) {
-		watcher.ok("resources/unsubscribe", map[string]any{"uri": planURI})
-		write("projects/alpha/plan")
-		watcher.notified("notifications/resources/updated", "wiki://recent", time.Now())
-		watcher.quiet("notifications/resources/updated", 300*time.Millisecond)
+		w := watcher.as(t)
+		w.ok("resources/unsubscribe", map[string]any{"uri": planURI})
+		w.settle(2 * wiki.WatchEvery)
+		write(t, "projects/alpha/plan")
+		w.notified("notifications/resources/updated", "wiki://recent", time.Now())
+		w.quiet("notifications/resources/updated", planURI, 3*wiki.WatchEvery)
 	})
 
 	seed := openRaw(t, newServer(t, w, "cairn"))
