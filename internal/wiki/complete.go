@@ -56,7 +56,9 @@ func (e *completionEntry) matches(prefix string) bool {
 // among the notes by last change plus its backlinks against the most any
 // note has, half each; the notes of the latest commits come first until
 // the ranking is made anew (see completions). limit is at most
-// MaxCompletions (0 for that many).
+// MaxCompletions (0 for that many). It fails only when HEAD, the history
+// index or the link graph cannot be read, or ctx is done while it waits
+// for them.
 func (w *Wiki) CompleteNotes(ctx context.Context, prefix string, limit int) (Completion, error) {
 	c, err := w.completions(ctx)
 	if err != nil {
@@ -67,7 +69,7 @@ func (w *Wiki) CompleteNotes(ctx context.Context, prefix string, limit int) (Com
 
 // CompleteFolders returns the folders at HEAD that complete prefix: whose
 // path or last segment starts with it, case aside; the folders of the
-// notes CompleteNotes ranks first come first.
+// notes CompleteNotes ranks first come first. It fails as CompleteNotes.
 func (w *Wiki) CompleteFolders(ctx context.Context, prefix string, limit int) (Completion, error) {
 	c, err := w.completions(ctx)
 	if err != nil {
@@ -77,7 +79,8 @@ func (w *Wiki) CompleteFolders(ctx context.Context, prefix string, limit int) (C
 }
 
 // CompleteTags returns the tags in use at HEAD that start with prefix (a
-// leading # aside), case aside, the most used first.
+// leading # aside), case aside, the most used first. It returns the
+// errors of Tags.
 func (w *Wiki) CompleteTags(ctx context.Context, prefix string, limit int) (Completion, error) {
 	tags, err := w.Tags(ctx, TagsRequest{Prefix: prefix})
 	if err != nil {
@@ -91,9 +94,9 @@ func (w *Wiki) CompleteTags(ctx context.Context, prefix string, limit int) (Comp
 	return out, nil
 }
 
-// CompleteRevisions returns the commits of the branch whose short id
-// starts with prefix, newest first, as short ids; with an empty prefix, the
-// latest commits.
+// CompleteRevisions returns the latest MaxActivityLimit commits of the
+// branch whose id starts with prefix, newest first, as short ids. It
+// returns the errors of Activity.
 func (w *Wiki) CompleteRevisions(ctx context.Context, prefix string, limit int) (Completion, error) {
 	prefix = strings.ToLower(prefix)
 	commits, err := w.latestCommits(ctx)
@@ -114,7 +117,7 @@ func (w *Wiki) CompleteRevisions(ctx context.Context, prefix string, limit int) 
 
 // CompleteDates returns days, as YYYY-MM-DD, that start with prefix: today
 // and yesterday in the wiki's time zone, then the days of the latest
-// commits, newest first.
+// commits, newest first. It returns the errors of Activity.
 func (w *Wiki) CompleteDates(ctx context.Context, prefix string, limit int) (Completion, error) {
 	now := w.opts.Now().In(w.opts.Location)
 	days := []string{now.Format(time.DateOnly), now.AddDate(0, 0, -1).Format(time.DateOnly)}
