@@ -18,7 +18,6 @@ const (
 	reviewCommits = 10   // commits whose diffs a review embeds
 	answerBudget  = 4000 // tokens of sections an answer gathers
 	brokenLimit   = 100  // broken links a fix lists
-	reviewDefault = "the last day"
 )
 
 // prompt is one of wikid's prompts: its definition and what it renders.
