@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -28,8 +29,9 @@ const lostCode = -32603
 // there (it crashed, or was stopped or replaced), the bridge answers the
 // requests it had not answered with an error saying so, connects again
 // (connect starts a daemon when none runs), replays the client's initialize
-// handshake, and goes on: the client keeps its session. It returns when in
-// ends and the daemon has answered, or when ctx is done.
+// handshake and its resource subscriptions, and goes on: the client keeps
+// its session. It returns when in ends and the daemon has answered, or
+// when ctx is done.
 type Bridge struct {
 	// Connect returns a new connection to the daemon, starting one if
 	// need be.
@@ -57,7 +59,14 @@ type Bridge struct {
 	// resend are the requests to send again once the handshake is
 	// replayed.
 	resend [][]byte
+	// subs holds the client's resources/subscribe requests, by URI, to
+	// subscribe again on a new daemon; their answers there are dropped.
+	subs map[string][]byte
 }
+
+// resubscribeID starts the id of a subscription the bridge makes again
+// on a new daemon.
+const resubscribeID = "wikid-bridge-resubscribe-"
 
 // message is what the bridge reads of a JSON-RPC message.
 type message struct {
@@ -65,6 +74,7 @@ type message struct {
 	Method string          `json:"method"`
 	Params struct {
 		Name string `json:"name"`
+		URI  string `json:"uri"`
 	} `json:"params"`
 }
 
@@ -80,6 +90,7 @@ func (b *Bridge) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	b.out = bufio.NewWriter(out)
 	b.pending = map[string]request{}
 	b.readOnly = map[string]bool{}
+	b.subs = map[string][]byte{}
 	conn, err := b.Connect(ctx)
 	if err != nil {
 		return err
@@ -108,8 +119,29 @@ func (b *Bridge) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 			conn.Close()
 			return fmt.Errorf("reconnect to the daemon: %w", err)
 		}
-		b.resend = retry
+		b.resend = append(retry, b.resubscriptions()...)
 	}
+}
+
+// resubscriptions are the client's subscriptions, to make again on a new
+// daemon under ids of the bridge's own.
+func (b *Bridge) resubscriptions() [][]byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var lines [][]byte
+	for _, line := range b.subs {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(line, &m) != nil {
+			continue
+		}
+		m["id"], _ = json.Marshal(fmt.Sprintf("%s%d", resubscribeID, len(lines)))
+		again, err := json.Marshal(m)
+		if err != nil {
+			continue
+		}
+		lines = append(lines, append(again, '\n'))
+	}
+	return lines
 }
 
 // session relays over one connection. lost is true when the daemon went
@@ -248,6 +280,10 @@ func (b *Bridge) noteRequest(line []byte) {
 		b.init = line
 	case m.Method == "notifications/initialized":
 		b.inited = line
+	case m.Method == "resources/subscribe" && m.Params.URI != "":
+		b.subs[m.Params.URI] = line
+	case m.Method == "resources/unsubscribe":
+		delete(b.subs, m.Params.URI)
 	}
 	if m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {
 		b.pending[string(m.ID)] = request{line: line, method: m.Method, tool: m.Params.Name}
@@ -291,6 +327,10 @@ func (b *Bridge) answered(line []byte) bool {
 		b.replay = ""
 		close(b.replayed)
 		b.replayed = nil
+		return false
+	}
+	if strings.HasPrefix(string(m.ID), `"`+resubscribeID) {
+		delete(b.pending, string(m.ID))
 		return false
 	}
 	b.answers.Store(true)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -208,9 +209,14 @@ func TestServer_Resources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tpl.ResourceTemplates) != 1 || tpl.ResourceTemplates[0].URITemplate.Raw() != "wiki://note/{+path}" ||
-		tpl.ResourceTemplates[0].MIMEType != "text/markdown" {
-		t.Errorf("templates %+v", tpl.ResourceTemplates)
+	templates := map[string]string{}
+	for _, rt := range tpl.ResourceTemplates {
+		templates[rt.URITemplate.Raw()] = rt.MIMEType
+	}
+	if want := map[string]string{"wiki://note/{+path}": "text/markdown", "wiki://history/{+path}": "text/plain",
+		"wiki://commit/{rev}": "text/plain", "wiki://activity/{since}": "text/plain", "wiki://tag/{tag}": "text/plain",
+	}; !maps.Equal(templates, want) {
+		t.Errorf("templates %v, want %v", templates, want)
 	}
 	read := func(uri string) (string, error) {
 		var req mcp.ReadResourceRequest
@@ -246,6 +252,19 @@ func TestServer_Resources(t *testing.T) {
 	recent, err := read("wiki://recent")
 	if err != nil || !strings.HasPrefix(recent, "Recently changed notes (20 of ") {
 		t.Errorf("wiki://recent: %v\n%s", err, recent)
+	}
+	for uri, want := range map[string]string{
+		"wiki://history/projects/alpha/plan": "History of projects/alpha/plan: 1 commit",
+		"wiki://commit/HEAD":                 "Commit ",
+		"wiki://activity/2000-01-01":         "Commits since 2000-01-01:",
+		"wiki://tag/project":                 "Notes tagged project:",
+	} {
+		if got, err := read(uri); err != nil || !strings.HasPrefix(got, want) {
+			t.Errorf("%s: %v\n%s", uri, err, got)
+		}
+	}
+	if _, err := read("wiki://activity/yesterday"); err == nil || !strings.Contains(err.Error(), "INVALID_PARAMS") {
+		t.Errorf("a bad day: %v", err)
 	}
 }
 

@@ -9,6 +9,15 @@
 // the exact contract of a system users come from (packages under
 // internal/profiles), chosen by Options.Profile.
 //
+// wikid's own profile also serves prompts that embed the resources they
+// need (a note, its history, the activity, a commit's diff), completions
+// of their arguments and of the resource templates' (note paths, folders,
+// tags, revisions, days), and resource subscriptions: while a session is
+// open the server watches the branch (wiki.Watch), and a commit that
+// changes a subscribed resource, whoever made it, sends
+// notifications/resources/updated to its subscribers. The seeds' profiles
+// keep their surfaces and have none of these.
+//
 // Errors are results with isError set, the text "CODE: message. Hint: ..."
 // and the structured content {"error": {"code", "message", "hint", ...}};
 // errors without a contract code are INTERNAL, their details logged only.

@@ -12,6 +12,14 @@ import (
 	"github.com/wikid/wikid/internal/wiki"
 )
 
+// errBadURI is returned when a resource URI does not name what its
+// template wants, such as a note path after wiki://note/.
+var errBadURI = errors.New("bad resource URI")
+
+// errMissingArgument is returned when a prompt is asked for without an
+// argument it requires.
+var errMissingArgument = errors.New("missing argument")
+
 // errorShape is the structured content of a failed call.
 type errorShape struct {
 	Error map[string]any `json:"error"`

@@ -45,13 +45,9 @@ func (s *Server) addResources() {
 }
 
 func (s *Server) readNoteResource(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-	raw, ok := strings.CutPrefix(req.Params.URI, noteURIPrefix)
-	if !ok {
-		return nil, fmt.Errorf("%w: %s", errNotANoteURI, req.Params.URI)
-	}
-	p, err := url.PathUnescape(raw)
+	p, err := uriPath(req.Params.URI, noteURIPrefix)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s", errNotANoteURI, req.Params.URI)
+		return nil, err
 	}
 	r, err := s.w.Read(ctx, wiki.ReadRequest{Path: p, MaxChars: int(s.w.Options().MaxNoteSize)})
 	if err != nil {
@@ -72,7 +68,31 @@ func (s *Server) readRecentResource(ctx context.Context, req mcp.ReadResourceReq
 	return []mcp.ResourceContents{mcp.TextResourceContents{URI: recentURI, MIMEType: "text/plain", Text: s.prof.Words.Say(tools.RecentText(out, ""))}}, nil
 }
 
-var errNotANoteURI = errors.New("not a note URI: want wiki://note/<path>")
+// uriPath returns what follows prefix in uri, percent-decoded: a note
+// path, say.
+func uriPath(uri, prefix string) (string, error) {
+	raw, ok := strings.CutPrefix(uri, prefix)
+	if !ok {
+		return "", fmt.Errorf("%w: %s, want %s then a value", errBadURI, uri, prefix)
+	}
+	p, err := url.PathUnescape(raw)
+	if err != nil || p == "" {
+		return "", fmt.Errorf("%w: %s, want %s then a value", errBadURI, uri, prefix)
+	}
+	return p, nil
+}
+
+// noteURI is the URI of a note.
+func noteURI(notePath string) string { return noteURIPrefix + escapePath(notePath) }
+
+// escapePath percent-encodes a path for a URI, keeping its slashes.
+func escapePath(p string) string {
+	parts := strings.Split(p, "/")
+	for i, s := range parts {
+		parts[i] = url.PathEscape(s)
+	}
+	return strings.Join(parts, "/")
+}
 
 // resourceError is the error a resource read fails with: the contract
 // error's text, or a generic one for internal errors (logged).

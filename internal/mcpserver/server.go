@@ -78,6 +78,10 @@ type Server struct {
 	mcp   *server.MCPServer
 	tools map[string]*tool.Tool
 	prof  tool.Profile
+	// own is set for wikid's own profile, which alone has prompts,
+	// completions and subscriptions: the others keep their seeds' surfaces.
+	own  bool
+	subs subscriptions
 }
 
 // New returns a server for w. Options are used as given: call
@@ -93,16 +97,29 @@ func New(w *wiki.Wiki, opts Options) *Server {
 	if !ok {
 		prof = profiles[ProfileWikid]
 	}
-	s := &Server{w: w, opts: opts, log: opts.Logger.WithGroup("mcp"), tools: map[string]*tool.Tool{}, prof: prof}
+	s := &Server{w: w, opts: opts, log: opts.Logger.WithGroup("mcp"), tools: map[string]*tool.Tool{}, prof: prof,
+		own: opts.profile() == ProfileWikid}
 	hooks := &server.Hooks{}
 	hooks.AddAfterListTools(s.hideMutating)
-	s.mcp = server.NewMCPServer("wikid", opts.Version,
+	serverOpts := []server.ServerOption{
 		server.WithToolCapabilities(false),
-		server.WithResourceCapabilities(false, false),
+		// Subscriptions, and list_changed when notes come and go, in
+		// wikid's own profile.
+		server.WithResourceCapabilities(s.own, s.own),
 		server.WithInstructions(prof.Instructions),
 		server.WithHooks(hooks),
 		server.WithRecovery(),
-	)
+	}
+	if s.own {
+		s.subscribeHooks(hooks)
+		serverOpts = append(serverOpts,
+			server.WithPromptCapabilities(false),
+			server.WithCompletions(),
+			server.WithPromptCompletionProvider(completer{s}),
+			server.WithResourceCompletionProvider(completer{s}),
+		)
+	}
+	s.mcp = server.NewMCPServer("wikid", opts.Version, serverOpts...)
 	_, semantic := w.SemanticState()
 	for _, t := range prof.Tools() {
 		if !s.groupEnabled(t.Group) || t.NeedsSemantic && !semantic {
@@ -116,6 +133,10 @@ func New(w *wiki.Wiki, opts Options) *Server {
 	}
 	if !prof.Plain {
 		s.addResources()
+	}
+	if s.own {
+		s.addHistoryResources()
+		s.addPrompts()
 	}
 	return s
 }

@@ -115,6 +115,7 @@ func (w *Wiki) committed(parent, commit string, changes []FileChange) {
 	w.follower.queue = append(w.follower.queue, f)
 	w.follower.mu.Unlock()
 	w.follower.signal()
+	w.pokeWatchers()
 }
 
 // followCommits applies the follow-ups as bursts of writes end (see

@@ -33,9 +33,10 @@ type Wiki struct {
 	// semantic is nil unless semantic search is configured.
 	semantic Semantic
 	recent   recentCache
-	times    timesCache // git times of every file at one head
-	local    localCache // the last scan of the checkout
-	listed   noteList   // the note files of the last commit listed
+	times    timesCache  // git times of every file at one head
+	local    localCache  // the last scan of the checkout
+	listed   noteList    // the note files of the last commit listed
+	complete completions // the notes and folders at one head, ranked
 
 	// lanes are the derived stores the follower keeps in step with HEAD,
 	// in the order they take a commit: the history index first, which the
@@ -50,6 +51,8 @@ type Wiki struct {
 	// follower applies the wiki's own commits to the derived stores
 	// after the mutations answered (see committed).
 	follower *follower
+	// watchers are told of every move of the branch (see Watch).
+	watchers watchers
 
 	syncMu   sync.Mutex
 	sync     SyncReporter    // nil when nothing syncs
@@ -131,6 +134,7 @@ func (w *Wiki) ReleaseCaches() {
 // and for the derived stores to take the wiki's last commits, and closes
 // the index and the store.
 func (w *Wiki) Close(ctx context.Context) error {
+	w.closeWatchers()
 	w.cancel()
 	w.bg.Wait()
 	w.writeMu.Lock()

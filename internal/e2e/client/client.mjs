@@ -26,6 +26,18 @@
 //	           stdio, initialize, list the tools and close; return {ms: [...]},
 //	           the time from the spawn to the tools/list reply.
 //	close      {client}: close a client (for stdio, the server exits).
+//	list_prompts {client}: the result of prompts/list.
+//	get_prompt {client, name, arguments}: the result of prompts/get.
+//	complete   {client, ref, argument}: the result of completion/complete.
+//	time_complete {client, ref, argument, n}: completion/complete n times,
+//	           one after another; {ms: [...]} as for time.
+//	subscribe  {client, uri} and unsubscribe {client, uri}:
+//	           resources/subscribe and resources/unsubscribe.
+//	notification {client, method, uri, timeout}: wait for the first
+//	           notification of method (about uri, when given) that no
+//	           earlier request took, at most timeout ms (default 10 s);
+//	           the result is {at}, when it arrived in milliseconds since the
+//	           epoch, and {params}.
 //
 // Standard error carries the servers' standard error, prefixed.
 
@@ -34,9 +46,17 @@ import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  ResourceUpdatedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 
 const clients = new Map();
 let nextClient = 1;
+// The notifications each client received and no request took yet, and
+// the requests waiting for one.
+const inbox = new Map(); // client id → [{method, params, at}]
+const waiting = new Map(); // client id → [{match, resolve}]
 
 // Long calls (a search while a 10,000-note index builds) must not hit the
 // SDK's default 60 s timeout before the Go test's own deadline.
@@ -49,6 +69,21 @@ function send(msg) {
 async function connect(req) {
   const info = req.client ?? { name: 'e2e', version: '0' };
   const client = new Client(info, { capabilities: {} });
+  const id = nextClient++;
+  inbox.set(id, []);
+  waiting.set(id, []);
+  const record = (n) => {
+    const note = { method: n.method, params: n.params ?? {}, at: performance.timeOrigin + performance.now() };
+    const ws = waiting.get(id);
+    const i = ws.findIndex((w) => w.match(note));
+    if (i >= 0) {
+      ws.splice(i, 1)[0].resolve(note);
+    } else {
+      inbox.get(id).push(note);
+    }
+  };
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, record);
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, record);
   let transport;
   if (req.transport === 'stdio') {
     transport = new StdioClientTransport({
@@ -66,7 +101,6 @@ async function connect(req) {
     throw new Error(`unknown transport ${JSON.stringify(req.transport)}`);
   }
   await client.connect(transport, requestOptions);
-  const id = nextClient++;
   clients.set(id, client);
   return {
     client: id,
@@ -112,6 +146,36 @@ async function time(req) {
   return { ms };
 }
 
+// notification waits for a notification that matches the request.
+function notification(req) {
+  clientOf(req);
+  const match = (n) => n.method === req.method && (!req.uri || n.params.uri === req.uri);
+  const box = inbox.get(req.client);
+  const i = box.findIndex(match);
+  if (i >= 0) return Promise.resolve(box.splice(i, 1)[0]);
+  return new Promise((resolve, reject) => {
+    const w = { match, resolve: (n) => { clearTimeout(timer); resolve(n); } };
+    const timer = setTimeout(() => {
+      const ws = waiting.get(req.client);
+      ws.splice(ws.indexOf(w), 1);
+      reject(new Error(`no ${req.method} ${req.uri ?? ''} within ${req.timeout ?? 10000} ms`));
+    }, req.timeout ?? 10000);
+    waiting.get(req.client).push(w);
+  });
+}
+
+async function timeComplete(req) {
+  const c = clientOf(req);
+  const ms = [];
+  for (let i = 0; i < req.n; i++) {
+    const start = performance.now();
+    const res = await c.complete({ ref: req.ref, argument: req.argument }, requestOptions);
+    ms.push(performance.now() - start);
+    if (res.completion.values.length === 0) throw new Error(`no completion for ${JSON.stringify(req.argument)}`);
+  }
+  return { ms };
+}
+
 async function startup(req) {
   const ms = [];
   for (let i = 0; i < req.n; i++) {
@@ -141,6 +205,20 @@ async function handle(req) {
       return time(req);
     case 'startup':
       return startup(req);
+    case 'list_prompts':
+      return clientOf(req).listPrompts(undefined, requestOptions);
+    case 'get_prompt':
+      return clientOf(req).getPrompt({ name: req.name, arguments: req.arguments ?? {} }, requestOptions);
+    case 'complete':
+      return clientOf(req).complete({ ref: req.ref, argument: req.argument }, requestOptions);
+    case 'time_complete':
+      return timeComplete(req);
+    case 'subscribe':
+      return clientOf(req).subscribeResource({ uri: req.uri }, requestOptions);
+    case 'unsubscribe':
+      return clientOf(req).unsubscribeResource({ uri: req.uri }, requestOptions);
+    case 'notification':
+      return notification(req);
     case 'close': {
       const c = clientOf(req);
       clients.delete(req.client);
