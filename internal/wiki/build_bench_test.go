@@ -2,23 +2,32 @@ package wiki_test
 
 import (
 	"context"
+	"os"
+	"strconv"
 	"testing"
 	"time"
 
 	"github.com/wikid/wikid/internal/gitstore"
+	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
 // BenchmarkWiki_FirstBuild opens a wiki over a fresh copy of the generated
-// 10,000-note repository and waits until its derived stores (history
+// 10,000-note repository (WIKID_BENCH_NOTES sets another number, with a
+// fifth as many commits) and waits until its derived stores (history
 // index, search index, link graph) are built, reporting when each was.
 // A profile of it (-cpuprofile) shows where a first build goes.
 func BenchmarkWiki_FirstBuild(b *testing.B) {
 	ctx := context.Background()
+	notes := benchNotes
+	if v, err := strconv.Atoi(os.Getenv("WIKID_BENCH_NOTES")); err == nil && v > 0 {
+		notes = v
+	}
 	var history, index, graph, all float64
 	for b.Loop() {
 		b.StopTimer()
-		dir, _ := benchRepo(b)
+		dir := b.TempDir()
+		gittest.Generate(b, dir, notes, notes/5)
 		store, err := gitstore.Open(ctx, dir, gitstore.Options{})
 		if err != nil {
 			b.Fatal(err)

@@ -1,10 +1,11 @@
 package gitformat
 
 import (
-	"bytes"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -37,29 +38,52 @@ type TreeEntry struct {
 }
 
 // ParseTree decodes a tree object into its entries, in the order stored.
-// It returns an error for a malformed entry.
+// It returns an error for a malformed entry. The names share one string
+// with the tree: a large folder's tree is two allocations, not one a name.
 func ParseTree(b []byte) ([]TreeEntry, error) {
-	var entries []TreeEntry
-	for len(b) > 0 {
-		sp := bytes.IndexByte(b, ' ')
+	if len(b) == 0 {
+		return nil, nil
+	}
+	raw := string(b)
+	// An entry takes at least 23 bytes ("0 a\0" and an id); most names
+	// are longer, so this rarely grows and never wastes much.
+	entries := make([]TreeEntry, 0, len(raw)/36+1)
+	for at := 0; at < len(raw); {
+		rest := raw[at:]
+		sp := strings.IndexByte(rest, ' ')
 		if sp <= 0 {
 			return nil, fmt.Errorf("parse tree: bad mode")
 		}
-		mode, err := strconv.ParseUint(string(b[:sp]), 8, 32)
-		if err != nil {
-			return nil, fmt.Errorf("parse tree: bad mode %q", b[:sp])
+		mode, ok := parseMode(rest[:sp])
+		if !ok {
+			return nil, fmt.Errorf("parse tree: bad mode %q", rest[:sp])
 		}
-		b = b[sp+1:]
-		nul := bytes.IndexByte(b, 0)
-		if nul <= 0 || len(b) < nul+1+20 {
+		rest = rest[sp+1:]
+		nul := strings.IndexByte(rest, 0)
+		if nul <= 0 || len(rest) < nul+1+20 {
 			return nil, fmt.Errorf("parse tree: truncated entry")
 		}
-		e := TreeEntry{Name: string(b[:nul]), Mode: uint32(mode)}
-		copy(e.ID[:], b[nul+1:nul+21])
+		e := TreeEntry{Name: rest[:nul], Mode: mode}
+		copy(e.ID[:], rest[nul+1:nul+21])
 		entries = append(entries, e)
-		b = b[nul+21:]
+		at += sp + 1 + nul + 21
 	}
 	return entries, nil
+}
+
+// parseMode reads an entry's mode: octal digits that fit in 32 bits.
+func parseMode(s string) (uint32, bool) {
+	var m uint64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '7' {
+			return 0, false
+		}
+		if m = m<<3 | uint64(c-'0'); m > math.MaxUint32 {
+			return 0, false
+		}
+	}
+	return uint32(m), len(s) > 0
 }
 
 // EncodeTree encodes entries, which must be in git's order, as a tree
