@@ -1,11 +1,15 @@
 GO      ?= go
 BIN     := bin/wikid
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X main.version=$(VERSION)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+# PLATFORMS are the systems and architectures wikid is built for: make
+# cross vets and builds each, make dist makes a release archive of each.
+PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 
-.PHONY: build run test test-long lint bench fuzz clean model
+.PHONY: build run test test-long lint cross dist bench fuzz clean model
 
 # model makes the built-in semantic model again, which the binary embeds:
 # the word vectors of the npm package pinned in package-lock.json,
@@ -63,6 +67,33 @@ lint:
 	$(GO) run $(STATICCHECK) ./...
 	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy"; exit 1; }
 
+# cross vets every package and builds wikid for each of PLATFORMS (what CI
+# runs besides lint and test), so that no change breaks another system's
+# build. The build cache keeps a second run short.
+cross:
+	@for p in $(PLATFORMS); do \
+	  os=$${p%/*}; arch=$${p#*/}; echo "== $$os/$$arch"; \
+	  GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) vet ./... && \
+	  GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/wikid || exit 1; \
+	done
+
+# dist builds the release: for each of PLATFORMS a wikid with its version
+# and commit stamped, the built-in model embedded and no machine paths
+# (-trimpath), in dist/wikid_<version>_<os>_<arch>.tar.gz (.zip for
+# Windows) with the README, the changelog and the model's notice, and
+# dist/SHA256SUMS.
+dist:
+	rm -rf dist
+	@for p in $(PLATFORMS); do \
+	  os=$${p%/*}; arch=$${p#*/}; ext=""; [ $$os = windows ] && ext=.exe; \
+	  echo "== $$os/$$arch"; \
+	  GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS) -s -w" \
+	    -o dist/wikid_$(VERSION)_$${os}_$${arch}/wikid$$ext ./cmd/wikid || exit 1; \
+	done
+	$(GO) run ./internal/dist -mtime $$(git log -1 --format=%ct 2>/dev/null || echo 0) \
+	  -add README.md -add CHANGELOG.md -add $(MODELDIR)/builtin.txt=MODEL.txt dist
+	@cd dist && ls -l && cat SHA256SUMS
+
 # bench runs every benchmark once with a fixed count, for comparison tables.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
@@ -77,4 +108,4 @@ fuzz:
 	done
 
 clean:
-	rm -rf bin
+	rm -rf bin dist
