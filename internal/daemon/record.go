@@ -22,7 +22,10 @@ import (
 const (
 	repoFolder = "daemon"
 	recordName = "daemon.json"
-	lockName   = "daemon.lock"
+	// lockName is the daemon lock's file, which holds the daemon's pid: not
+	// named *.lock, which in a git folder is a git lock file, taken for a
+	// leftover when it stays.
+	lockName = "daemon.pid"
 )
 
 // Record is what a running daemon writes into its repository for its
