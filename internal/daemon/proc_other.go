@@ -16,3 +16,6 @@ func notListening(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
 // wentAway reports false: closed connections are told apart by io.EOF.
 func wentAway(error) bool { return false }
+
+// listenError returns err, from listening on the daemon's socket.
+func listenError(err error) error { return err }

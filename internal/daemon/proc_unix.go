@@ -22,3 +22,6 @@ func notListening(err error) bool {
 func wentAway(err error) bool {
 	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
 }
+
+// listenError returns err, from listening on the daemon's socket.
+func listenError(err error) error { return err }

@@ -4,6 +4,7 @@ package daemon
 
 import (
 	"errors"
+	"fmt"
 	"syscall"
 
 	"golang.org/x/sys/windows"
@@ -28,4 +29,15 @@ func notListening(err error) bool {
 func wentAway(err error) bool {
 	return errors.Is(err, windows.WSAECONNRESET) || errors.Is(err, windows.WSAECONNABORTED) ||
 		errors.Is(err, windows.ERROR_BROKEN_PIPE) || errors.Is(err, windows.ERROR_NO_DATA)
+}
+
+// listenError explains err, from listening on the daemon's socket: a
+// Windows without unix sockets (before Windows 10 version 1803) is named,
+// so that the client that started the daemon says why it serves in its own
+// process.
+func listenError(err error) error {
+	if errors.Is(err, windows.WSAEAFNOSUPPORT) || errors.Is(err, windows.WSAEPROTONOSUPPORT) || errors.Is(err, windows.WSAEINVAL) {
+		return fmt.Errorf("this Windows has no unix sockets, which the daemon listens on (Windows 10 version 1803 and later have them): %w", err)
+	}
+	return err
 }

@@ -159,7 +159,7 @@ func Serve(ctx context.Context, opts Options) error {
 	}
 	ln, err := net.Listen("unix", opts.Endpoint.Socket)
 	if err != nil {
-		return fmt.Errorf("daemon socket: %w", err)
+		return fmt.Errorf("daemon socket: %w", listenError(err))
 	}
 	defer os.Remove(opts.Endpoint.Socket)
 	if err := restrictSocket(opts.Endpoint.Socket); err != nil {
