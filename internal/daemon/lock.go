@@ -81,3 +81,15 @@ func lockPID(path string) int {
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
 	return pid
 }
+
+// Held reports whether the lock file at l's path is still the file l
+// holds: false once someone removed it (with the repository's wikid/
+// folder, say), when a daemon starting now would take a new one.
+func (l *Lock) Held(e Endpoint) bool {
+	have, err := l.f.Stat()
+	if err != nil {
+		return true // cannot tell: as if held
+	}
+	now, err := os.Stat(e.Lock)
+	return err == nil && os.SameFile(have, now)
+}

@@ -1,11 +1,14 @@
 package daemon
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/wikid/wikid/internal/procid"
 )
@@ -153,4 +156,52 @@ func Discover(e Endpoint) Endpoint {
 		e.Log = r.Log
 	}
 	return e
+}
+
+// recordInterval is how often a daemon checks that its lock file and
+// record are still in the repository.
+const recordInterval = 2 * time.Second
+
+// keepRecord keeps the daemon's lock and record in the repository until
+// ctx is done: when they are gone (the repository's wikid/ folder was
+// removed, which loses nothing else), it takes the lock again in a new
+// file and writes the record again, so that a client finds this daemon
+// instead of starting a second one. It returns the lock it took, to be
+// released when the daemon has stopped, or nil.
+func keepRecord(ctx context.Context, e Endpoint, held *Lock, r Record, log *slog.Logger) (again *Lock) {
+	if e.Record == "" {
+		return nil
+	}
+	t := time.NewTicker(recordInterval)
+	defer t.Stop()
+	warned := false
+	for {
+		select {
+		case <-ctx.Done():
+			return again
+		case <-t.C:
+		}
+		if held.Held(e) || again != nil && again.Held(e) {
+			continue
+		}
+		if _, err := repoDir(e.GitDir); err != nil {
+			continue
+		}
+		l, err := Acquire(e)
+		if err != nil {
+			if !warned {
+				log.Error("the daemon's lock file was removed, and it cannot take it again", "lock", e.Lock, "err", err)
+				warned = true
+			}
+			continue
+		}
+		if again != nil {
+			again.Release()
+		}
+		again = l
+		if err := writeRecord(e, r); err != nil {
+			log.Warn("clients of other environments will not find this daemon", "err", err)
+		}
+		log.Info("the daemon's lock and record were removed: written again", "lock", e.Lock)
+	}
 }

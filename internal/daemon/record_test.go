@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/wikid/wikid/internal/procid"
 )
@@ -120,5 +121,28 @@ func TestEndpointFor_unwritableRepository(t *testing.T) {
 	}
 	if e.Record != "" || filepath.Dir(e.Lock) != rt {
 		t.Errorf("EndpointFor = %+v, want the lock in %s and no record", e, rt)
+	}
+}
+
+// TestDaemon_recordRestored removes the repository's daemon folder under a
+// running daemon: the daemon takes its lock again and writes its record
+// again, so that a client of another runtime folder still finds it and a
+// second daemon is still refused.
+func TestDaemon_recordRestored(t *testing.T) {
+	w, dir := testWiki(t)
+	a, b := testEndpoint(t, dir), testEndpoint(t, dir)
+	serve(t, Options{Endpoint: a, Wiki: w})
+	if err := os.RemoveAll(filepath.Dir(a.Record)); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(3 * recordInterval)
+	for Discover(b).Socket != a.Socket {
+		if time.Now().After(deadline) {
+			t.Fatal("the record was not written again")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if _, err := Acquire(b); !errors.Is(err, ErrRunning) {
+		t.Errorf("a second daemon after the folder was removed: Acquire = %v, want ErrRunning", err)
 	}
 }

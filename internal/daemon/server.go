@@ -180,11 +180,20 @@ func Serve(ctx context.Context, opts Options) error {
 	}
 	// The record last, once the socket answers: a client that reads it
 	// connects at once. It goes first when the daemon stops.
-	if err := writeRecord(opts.Endpoint, Record{Socket: opts.Endpoint.Socket, Log: opts.Endpoint.Log,
-		Process: procid.Self().String(), Host: procid.Host(), Version: opts.MCP.Version}); err != nil {
+	rec := Record{Socket: opts.Endpoint.Socket, Log: opts.Endpoint.Log,
+		Process: procid.Self().String(), Host: procid.Host(), Version: opts.MCP.Version}
+	if err := writeRecord(opts.Endpoint, rec); err != nil {
 		d.log.Warn("clients of other environments will not find this daemon", "err", err)
 	}
 	defer removeRecord(opts.Endpoint)
+	relock := make(chan *Lock, 1)
+	go func() { relock <- keepRecord(ctx, opts.Endpoint, opts.Lock, rec, d.log) }()
+	defer func() {
+		stop() // Serve may return with ctx not done: after an accept error
+		if l := <-relock; l != nil {
+			l.Release()
+		}
+	}()
 	d.log.Info("daemon started", "pid", os.Getpid(), "socket", opts.Endpoint.Socket, "git_dir", opts.Endpoint.GitDir, "idle", opts.Idle)
 	d.armIdle()
 	if opts.Ready != nil {
