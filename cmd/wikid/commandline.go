@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"runtime"
+	"strings"
 
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -83,4 +85,19 @@ func (cl *commandLine) printText(tool string, res any, text string) error {
 		_, err := fmt.Fprintln(cl.env.stdout, cliWords.Say(text))
 		return err
 	})
+}
+
+// pathArg returns the i-th argument as a note path (notePath).
+func (cl *commandLine) pathArg(i int) string { return notePath(runtime.GOOS, cl.Arg(i)) }
+
+// notePath returns a note path typed on the command line of the system
+// goos as wikid reads note paths: on Windows, whose paths separate folders
+// with backslashes and whose file names cannot hold one, each backslash is
+// a slash. Elsewhere a backslash is part of a name, which wikid refuses
+// with its reason.
+func notePath(goos, p string) string {
+	if goos == "windows" {
+		return strings.ReplaceAll(p, `\`, "/")
+	}
+	return p
 }

@@ -43,7 +43,7 @@ func (c *diffCommand) Run(ctx context.Context, args []string) error {
 	if lines == 0 {
 		lines = -1 // none; 0 asks for the default
 	}
-	res, err := w.Diff(ctx, wiki.DiffRequest{Path: cl.Arg(0), From: *from, To: *to, Context: lines})
+	res, err := w.Diff(ctx, wiki.DiffRequest{Path: cl.pathArg(0), From: *from, To: *to, Context: lines})
 	if err != nil {
 		return err
 	}

@@ -56,7 +56,7 @@ func (c *editCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer release()
-	res, err := w.Edit(ctx, wiki.EditRequest{Path: cl.Arg(0), Edits: []note.Edit{e}, Mutation: mf.mutation(cl.who)})
+	res, err := w.Edit(ctx, wiki.EditRequest{Path: cl.pathArg(0), Edits: []note.Edit{e}, Mutation: mf.mutation(cl.who)})
 	if err != nil {
 		return err
 	}

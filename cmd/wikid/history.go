@@ -33,7 +33,7 @@ func (c *historyCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer release()
-	res, err := w.History(ctx, wiki.HistoryRequest{Path: cl.Arg(0), NoFollow: *noFollow, Limit: *limit, Cursor: *cursor})
+	res, err := w.History(ctx, wiki.HistoryRequest{Path: cl.pathArg(0), NoFollow: *noFollow, Limit: *limit, Cursor: *cursor})
 	if err != nil {
 		return err
 	}

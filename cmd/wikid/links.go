@@ -32,7 +32,7 @@ func (c *linksCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer release()
-	res, err := w.Links(ctx, wiki.LinksRequest{Path: cl.Arg(0), Direction: wiki.Direction(*dir), Depth: *depth, Limit: *limit})
+	res, err := w.Links(ctx, wiki.LinksRequest{Path: cl.pathArg(0), Direction: wiki.Direction(*dir), Depth: *depth, Limit: *limit})
 	if err != nil {
 		return err
 	}

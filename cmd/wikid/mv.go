@@ -36,7 +36,7 @@ func (c *mvCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer release()
-	res, err := w.Move(ctx, wiki.MoveRequest{Path: cl.Arg(0), NewPath: cl.Arg(1), LeaveLinks: *leave, Mutation: mf.mutation(cl.who)})
+	res, err := w.Move(ctx, wiki.MoveRequest{Path: cl.pathArg(0), NewPath: cl.pathArg(1), LeaveLinks: *leave, Mutation: mf.mutation(cl.who)})
 	if err != nil {
 		return err
 	}

@@ -157,20 +157,26 @@ func openSemantic(ctx context.Context, e env, c *config.Semantic, store wiki.Sto
 }
 
 // lockedIndex explains an index that another process holds: the
-// repository's daemon, when one runs, or another wikid.
+// repository's daemon, when one runs (named by its pid, and how to stop
+// it), or another wikid.
 func lockedIndex(ctx context.Context, e env, dir string, err error) error {
 	if !errors.Is(err, index.ErrLocked) {
 		return err
 	}
 	ne := wiki.Errorf(wiki.CodeLocked, "%v", err)
 	if ep, eerr := endpoint(e, dir); eerr == nil {
+		stop := fmt.Sprintf("'wikid daemon stop --repo %s'", repositoryFolder(ep.GitDir))
 		if st, serr := daemon.GetStatus(ctx, ep); serr == nil {
-			return ne.WithHint("the daemon of this repository holds it (pid %d): run without --no-daemon or WIKID_NO_DAEMON "+
-				"to go through it, or stop it with 'wikid daemon stop'", st.PID)
+			return ne.WithHint("the daemon of this repository holds it (pid %d, socket %s): run without --no-daemon or WIKID_NO_DAEMON "+
+				"to go through it, or stop it with %s", st.PID, st.Socket, stop)
+		}
+		if pid, held := daemon.Holder(ep); held {
+			return ne.WithHint("the daemon of this repository holds it (pid %d): it is starting or stopping; "+
+				"try again in a moment, or stop it with %s", pid, stop)
 		}
 	}
-	return ne.WithHint("another wikid serves this repository in its own process (started with --no-daemon, " +
-		"or by an older wikid): stop it, or let clients share the daemon")
+	return ne.WithHint("another wikid holds it in its own process (one started with --no-daemon or WIKID_NO_DAEMON, " +
+		"or by a wikid older than this one): stop that process, or let clients share the daemon")
 }
 
 // noRepository explains that dir is not in a wiki, and what to run.

@@ -31,7 +31,7 @@ func (c *readCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer release()
-	res, err := w.Read(ctx, wiki.ReadRequest{Path: cl.Arg(0), Section: *section, Version: *ver,
+	res, err := w.Read(ctx, wiki.ReadRequest{Path: cl.pathArg(0), Section: *section, Version: *ver,
 		MetadataOnly: *meta, MaxChars: 1 << 30})
 	if err != nil {
 		return err

@@ -32,7 +32,7 @@ func (c *restoreCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer release()
-	res, err := w.Restore(ctx, wiki.RestoreRequest{Path: cl.Arg(0), Version: cl.Arg(1), Mutation: mf.mutation(cl.who)})
+	res, err := w.Restore(ctx, wiki.RestoreRequest{Path: cl.pathArg(0), Version: cl.Arg(1), Mutation: mf.mutation(cl.who)})
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,7 @@ func (c *rmCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer release()
-	res, err := w.Delete(ctx, wiki.DeleteRequest{Path: cl.Arg(0), Confirm: true, Mutation: mf.mutation(cl.who)})
+	res, err := w.Delete(ctx, wiki.DeleteRequest{Path: cl.pathArg(0), Confirm: true, Mutation: mf.mutation(cl.who)})
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 
 	"github.com/wikid/wikid/internal/wiki"
@@ -37,7 +38,7 @@ func (c *showCommand) Run(ctx context.Context, args []string) error {
 		cl.Usage()
 		return exitError(2)
 	}
-	path, version := cl.Arg(0)[:i], cl.Arg(0)[i+1:]
+	path, version := notePath(runtime.GOOS, cl.Arg(0)[:i]), cl.Arg(0)[i+1:]
 	w, release, err := cl.open(ctx)
 	if err != nil {
 		return err

@@ -3,16 +3,30 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"runtime"
 	"runtime/debug"
+
+	"github.com/wikid/wikid/internal/staticembed"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
+// version and commit are set at build time with -ldflags
+// "-X main.version=… -X main.commit=…" (make build and make dist do); a
+// binary built without them tells what the Go toolchain recorded.
+var (
+	version = "dev"
+	commit  = ""
+)
 
 type versionCommand struct{ env }
 
 func (c *versionCommand) Usage() string {
-	return "Usage: wikid version\n\nPrints wikid's version, the Go version and the VCS revision it was built from.\n"
+	return `Usage: wikid version
+
+Prints wikid's version and the commit it was built from, the Go version and
+platform, and the built-in semantic model: its name, the package its word
+vectors come from, and the model file's SHA-256 checksum.
+`
 }
 
 func (c *versionCommand) Run(ctx context.Context, args []string) error {
@@ -20,16 +34,66 @@ func (c *versionCommand) Run(ctx context.Context, args []string) error {
 	if err := parseArgs(fs, args, 0, 0); err != nil {
 		return err
 	}
-	rev := ""
-	goVersion := ""
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		goVersion = bi.GoVersion
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-				rev = " (" + s.Value[:12] + ")"
+	bi, _ := debug.ReadBuildInfo()
+	printVersion(c.stdout, stamp(version, commit, bi))
+	return nil
+}
+
+// build is what a binary says of how it was built.
+type build struct {
+	Version, Commit string
+	// Modified is set when the commit's tree had changes not committed.
+	Modified bool
+	// Go is the Go version; Platform the system and architecture.
+	Go, Platform string
+}
+
+// stamp returns how the binary was built: the version and commit stamped
+// with -ldflags, else the module version (go install …@v1.2.3) and the VCS
+// revision that the Go toolchain recorded.
+func stamp(version, commit string, bi *debug.BuildInfo) build {
+	b := build{Version: version, Commit: commit, Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
+	if bi == nil {
+		return b
+	}
+	b.Go = bi.GoVersion
+	if b.Version == "dev" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		b.Version = bi.Main.Version
+	}
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			if b.Commit == "" {
+				b.Commit = s.Value
 			}
+		case "vcs.modified":
+			b.Modified = s.Value == "true"
+		case "GOOS":
+			b.Platform = s.Value + b.Platform[len(runtime.GOOS):]
 		}
 	}
-	fmt.Fprintf(c.stdout, "wikid %s%s %s\n", version, rev, goVersion)
-	return nil
+	return b
+}
+
+// printVersion writes the version lines: wikid's, Go's, the model's.
+func printVersion(w io.Writer, b build) {
+	line := "wikid " + b.Version
+	if b.Commit != "" {
+		c := b.Commit
+		if len(c) > 12 {
+			c = c[:12]
+		}
+		if b.Modified {
+			c += ", modified"
+		}
+		line += " (commit " + c + ")"
+	}
+	fmt.Fprintln(w, line)
+	fmt.Fprintf(w, "go    %s %s\n", b.Go, b.Platform)
+	src, err := staticembed.BuiltinSource()
+	if err != nil {
+		fmt.Fprintf(w, "model none: %v\n", err)
+		return
+	}
+	fmt.Fprintf(w, "model %s: %s %s, %d words, sha256 %s\n", staticembed.BuiltinName, src.Package, src.Version, src.Words, src.SHA256)
 }

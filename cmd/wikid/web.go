@@ -104,11 +104,15 @@ func (c *webCommand) Run(ctx context.Context, args []string) error {
 
 // openBrowser opens url in the person's browser.
 func openBrowser(url string) error {
-	name := "xdg-open"
-	if runtime.GOOS == "darwin" {
-		name = "open"
+	cmd := exec.Command("xdg-open", url)
+	switch runtime.GOOS {
+	case "darwin":
+		cmd = exec.Command("open", url)
+	case "windows":
+		// The shell's handler for URLs, without a console window (cmd's
+		// start would read & in the URL as its own).
+		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
 	}
-	cmd := exec.Command(name, url)
 	if err := cmd.Start(); err != nil {
 		return err
 	}

@@ -35,7 +35,7 @@ func (c *writeCommand) Run(ctx context.Context, args []string) error {
 		return err
 	}
 	defer release()
-	res, err := w.Write(ctx, wiki.WriteRequest{Path: cl.Arg(0), Content: content, Overwrite: *overwrite, Mutation: mf.mutation(cl.who)})
+	res, err := w.Write(ctx, wiki.WriteRequest{Path: cl.pathArg(0), Content: content, Overwrite: *overwrite, Mutation: mf.mutation(cl.who)})
 	if err != nil {
 		return err
 	}

@@ -9,8 +9,8 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -39,12 +39,13 @@ func (c *Conn) CloseWrite() error {
 // dial connects to the daemon at e and says hello. It returns an error
 // wrapping ErrNotRunning when no daemon listens there.
 func dial(ctx context.Context, e Endpoint, h hello) (*Conn, *reply, error) {
+	e = Discover(e)
 	var d net.Dialer
 	ctx, cancel := context.WithTimeout(ctx, dialTimeout)
 	defer cancel()
 	c, err := d.DialContext(ctx, "unix", e.Socket)
 	if err != nil {
-		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
+		if notListening(err) {
 			return nil, nil, fmt.Errorf("%w (%s)", ErrNotRunning, e.Socket)
 		}
 		return nil, nil, fmt.Errorf("connect to the daemon: %w", err)
@@ -53,7 +54,7 @@ func dial(ctx context.Context, e Endpoint, h hello) (*Conn, *reply, error) {
 	_ = c.SetDeadline(time.Now().Add(dialTimeout))
 	if err := writeLine(c, h); err != nil {
 		c.Close()
-		if errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
+		if wentAway(err) {
 			return nil, nil, fmt.Errorf("%w (it went away: %v)", ErrNotRunning, err)
 		}
 		return nil, nil, fmt.Errorf("connect to the daemon: %w", err)
@@ -62,7 +63,7 @@ func dial(ctx context.Context, e Endpoint, h hello) (*Conn, *reply, error) {
 	var rep reply
 	if err := readLine(br, &rep); err != nil {
 		c.Close()
-		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
+		if errors.Is(err, io.ErrUnexpectedEOF) || wentAway(err) {
 			// It accepted, then died: a daemon that is going away.
 			return nil, nil, fmt.Errorf("%w (it went away: %v)", ErrNotRunning, err)
 		}
@@ -249,9 +250,9 @@ func Spawn(ctx context.Context, e Endpoint, exe string, args []string, env []str
 	start := func() (<-chan error, error) {
 		cmd := exec.Command(exe, args...)
 		cmd.Env = env
-		cmd.Dir = "/"
+		cmd.Dir = filepath.VolumeName(exe) + string(filepath.Separator)
 		cmd.Stdout, cmd.Stderr = logf, logf
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		cmd.SysProcAttr = detached()
 		if err := cmd.Start(); err != nil {
 			return nil, fmt.Errorf("start the daemon: %w", err)
 		}

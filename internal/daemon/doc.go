@@ -11,9 +11,15 @@
 //
 // A daemon listens on a unix socket in the user's runtime directory
 // (RuntimeDir), mode 0600, named from the repository's git directory
-// (Locate), next to a lock file (Lock) that it holds while it runs: a second
-// daemon for the same repository cannot start, and a socket left by one
-// that died is recognised as stale and replaced. The lock comes first: a
+// (Locate). It holds a lock file (Lock) while it runs, in the repository's
+// daemon folder (wikid/daemon in the git folder, private to the user), and
+// records there its socket and process (Record), so that a client whose
+// environment names another runtime folder finds it (Discover): a second
+// daemon for the same repository cannot start, from any environment, and a
+// socket or record left by one that died is recognised as stale and
+// replaced. The same code runs on Windows, with a file lock that Windows
+// honours, a runtime folder in %LOCALAPPDATA% and unix sockets (Windows 10
+// version 1803 and later). The lock comes first: a
 // process takes it before it opens the repository, and lets go of it after
 // closing it, so one that is not to be the daemon learns it at once, having
 // opened nothing, rolled back nothing and waited for nothing.

@@ -6,7 +6,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 )
 
 // Lock is a repository's daemon lock, a file next to its socket. The
@@ -27,9 +26,9 @@ func Acquire(e Endpoint) (*Lock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("daemon lock: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := tryLock(f, true); err != nil {
 		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if errors.Is(err, errHeld) {
 			return nil, &RunningError{PID: lockPID(e.Lock)}
 		}
 		return nil, fmt.Errorf("daemon lock: %w", err)
@@ -43,7 +42,7 @@ func Acquire(e Endpoint) (*Lock, error) {
 // Release lets go of the lock; the file stays, so that a daemon starting
 // meanwhile locks the same one.
 func (l *Lock) Release() {
-	_ = syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
+	_ = unlock(l.f)
 	l.f.Close()
 }
 
@@ -60,15 +59,18 @@ func Holder(e Endpoint) (pid int, held bool) {
 		return 0, false // never made: nobody ever held it
 	}
 	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); err != nil {
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+	if err := tryLock(f, false); err != nil {
+		if errors.Is(err, errHeld) {
 			return lockPID(e.Lock), true
 		}
 		return 0, false
 	}
-	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	_ = unlock(f)
 	return 0, false
 }
+
+// errHeld is returned by tryLock when another process holds the lock.
+var errHeld = errors.New("held by another process")
 
 // lockPID reads the pid a daemon wrote into its lock file; 0 if none.
 func lockPID(path string) int {
@@ -78,4 +80,16 @@ func lockPID(path string) int {
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
 	return pid
+}
+
+// Held reports whether the lock file at l's path is still the file l
+// holds: false once someone removed it (with the repository's wikid/
+// folder, say), when a daemon starting now would take a new one.
+func (l *Lock) Held(e Endpoint) bool {
+	have, err := l.f.Stat()
+	if err != nil {
+		return true // cannot tell: as if held
+	}
+	now, err := os.Stat(e.Lock)
+	return err == nil && os.SameFile(have, now)
 }

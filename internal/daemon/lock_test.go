@@ -162,3 +162,35 @@ func TestSpawn(t *testing.T) {
 		}
 	})
 }
+
+func TestRuntimeDirFor(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	xdg := t.TempDir()
+	for _, tc := range []struct {
+		name, goos string
+		getenv     func(string) string
+		tmp, want  string
+	}{
+		{"windows", "windows", env("LOCALAPPDATA", `C:\Users\Ann\AppData\Local`), `C:\Users\Ann\AppData\Local\Temp`, `C:\Users\Ann\AppData\Local\wikid\run`},
+		{"windows trailing separator", "windows", env("LOCALAPPDATA", `D:\Profiles\ann\`), `C:\Temp`, `D:\Profiles\ann\wikid\run`},
+		{"windows without LOCALAPPDATA", "windows", env("XDG_RUNTIME_DIR", xdg), `C:\Users\Ann\AppData\Local\Temp`, `C:\Users\Ann\AppData\Local\Temp\wikid\run`},
+		{"linux with XDG_RUNTIME_DIR", "linux", env("XDG_RUNTIME_DIR", xdg), "/tmp", filepath.Join(xdg, "wikid")},
+		{"linux with a missing XDG_RUNTIME_DIR", "linux", env("XDG_RUNTIME_DIR", filepath.Join(xdg, "gone")), "/tmp", "/tmp/wikid-1000"},
+		{"darwin", "darwin", env(), "/var/folders/x/T", "/var/folders/x/T/wikid-1000"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := runtimeDirFor(tc.goos, tc.getenv, tc.tmp, 1000, isDir); got != tc.want {
+				t.Errorf("runtimeDirFor = %s, want %s", got, tc.want)
+			}
+		})
+	}
+}

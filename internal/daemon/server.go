@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/procid"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -158,10 +159,10 @@ func Serve(ctx context.Context, opts Options) error {
 	}
 	ln, err := net.Listen("unix", opts.Endpoint.Socket)
 	if err != nil {
-		return fmt.Errorf("daemon socket: %w", err)
+		return fmt.Errorf("daemon socket: %w", listenError(err))
 	}
 	defer os.Remove(opts.Endpoint.Socket)
-	if err := os.Chmod(opts.Endpoint.Socket, 0o600); err != nil {
+	if err := restrictSocket(opts.Endpoint.Socket); err != nil {
 		ln.Close()
 		return fmt.Errorf("daemon socket: %w", err)
 	}
@@ -177,6 +178,22 @@ func Serve(ctx context.Context, opts Options) error {
 			return err
 		}
 	}
+	// The record last, once the socket answers: a client that reads it
+	// connects at once. It goes first when the daemon stops.
+	rec := Record{Socket: opts.Endpoint.Socket, Log: opts.Endpoint.Log,
+		Process: procid.Self().String(), Host: procid.Host(), Version: opts.MCP.Version}
+	if err := writeRecord(opts.Endpoint, rec); err != nil {
+		d.log.Warn("clients of other environments will not find this daemon", "err", err)
+	}
+	defer removeRecord(opts.Endpoint)
+	relock := make(chan *Lock, 1)
+	go func() { relock <- keepRecord(ctx, opts.Endpoint, opts.Lock, rec, d.log) }()
+	defer func() {
+		stop() // Serve may return with ctx not done: after an accept error
+		if l := <-relock; l != nil {
+			l.Release()
+		}
+	}()
 	d.log.Info("daemon started", "pid", os.Getpid(), "socket", opts.Endpoint.Socket, "git_dir", opts.Endpoint.GitDir, "idle", opts.Idle)
 	d.armIdle()
 	if opts.Ready != nil {
@@ -203,6 +220,7 @@ func Serve(ctx context.Context, opts Options) error {
 		}
 		wg.Go(func() { d.serveConn(ctx, conn) })
 	}
+	removeRecord(opts.Endpoint)
 	d.log.Info("daemon stopping: finishing the requests in flight")
 	d.closeReads()
 	shCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)

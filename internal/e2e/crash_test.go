@@ -41,6 +41,13 @@ func startRPCWith(tb testing.TB, bin, dir string, env []string) *rpcServe {
 	tb.Helper()
 	cmd := exec.Command(bin, "serve", "--repo", dir)
 	cmd.Env = env
+	return startRPCCmd(tb, cmd)
+}
+
+// startRPCCmd starts cmd, a wikid serve over stdio, and initializes an MCP
+// session with it.
+func startRPCCmd(tb testing.TB, cmd *exec.Cmd) *rpcServe {
+	tb.Helper()
 	p := &rpcServe{cmd: cmd, stderr: &lockedBuffer{}}
 	cmd.Stderr = p.stderr
 	in, err := cmd.StdinPipe()

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -107,7 +106,9 @@ func TestDaemon_CrashRecovery(t *testing.T) {
 		killed := make(chan struct{})
 		go func() {
 			time.Sleep(delay)
-			syscall.Kill(pid, syscall.SIGKILL)
+			if p, err := os.FindProcess(pid); err == nil {
+				_ = p.Kill() // SIGKILL on unix
+			}
 			close(killed)
 		}()
 		for {

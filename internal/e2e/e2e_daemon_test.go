@@ -263,7 +263,7 @@ func TestDaemon_BridgeSurvivesDaemonKill(t *testing.T) {
 		path := fmt.Sprintf("survive/note-%d", round)
 		tsOK[map[string]any](t, c, "write_note", map[string]any{"path": path, "content": "# round\n"})
 		pid := int(daemonStatus(t, env, dir)["pid"].(float64))
-		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		if err := signalPID(pid, syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
 		// The next call, on the same session, reaches a new daemon. One
@@ -276,7 +276,7 @@ func TestDaemon_BridgeSurvivesDaemonKill(t *testing.T) {
 			status.Env = env
 			var st struct{ PID int }
 			if out, err := status.Output(); err == nil && json.Unmarshal(out, &st) == nil && st.PID > 0 {
-				syscall.Kill(st.PID, syscall.SIGQUIT)
+				signalPID(st.PID, syscall.SIGQUIT)
 			}
 		})
 		res, _ := tsOK[wiki.ReadResult](t, c, "read_note", map[string]any{"path": path})
@@ -432,4 +432,13 @@ func TestDaemon_FallbackInProcess(t *testing.T) {
 	if out := wikidCLI(t, env, "", "search", "note", "--repo", dir); !strings.Contains(out, "results") {
 		t.Errorf("wikid search without a daemon:\n%s", out)
 	}
+}
+
+// signalPID sends sig to the process pid.
+func signalPID(pid int, sig os.Signal) error {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return err
+	}
+	return p.Signal(sig)
 }

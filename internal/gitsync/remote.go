@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
-	"syscall"
 
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -64,7 +63,7 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 	// fails instead. That keeps the person's ssh command (core.sshCommand,
 	// GIT_SSH_COMMAND) as it is, where setting BatchMode would replace it.
 	cmd.Env = append(cmd.Env, "SSH_ASKPASS_REQUIRE=never")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = noTerminal()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

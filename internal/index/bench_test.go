@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -295,16 +294,6 @@ func benchBuild(b *testing.B, c *corpus, batch int) {
 	b.ReportMetric(float64(size)/(1<<20), "MiB-on-disk")
 	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(ms.HeapSys)/(1<<20), "MiB-heap-sys")
-}
-
-// cpuTime returns the CPU time the process has used so far.
-func cpuTime(tb testing.TB) time.Duration {
-	tb.Helper()
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		tb.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func BenchmarkIndex_Search10k(b *testing.B) { benchSearch(b, 10_000) }

@@ -2,6 +2,7 @@ package note
 
 import (
 	"strings"
+	"unicode"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -22,7 +23,12 @@ import (
 func Normalize(p string) string { return norm.NFC.String(p) }
 
 // NameKey returns the key under which two note paths or folders name the
-// same note on some file system: p in normalization form C, lowercased. Two
-// paths with the same key differ only in case (which Windows and macOS
-// ignore) or in how their accents are encoded (which macOS ignores).
-func NameKey(p string) string { return strings.ToLower(norm.NFC.String(p)) }
+// same note on some file system: p in normalization form C, each letter
+// upper-cased and then lower-cased. Two paths with the same key differ only
+// in case (which Windows and macOS ignore) or in how their accents are
+// encoded (which macOS ignores). Windows compares names by upper-casing
+// each letter, so letters with one capital but several small forms (σ and
+// final ς, s and long ſ) name one file there: they go up first.
+func NameKey(p string) string {
+	return strings.Map(func(r rune) rune { return unicode.ToLower(unicode.ToUpper(r)) }, norm.NFC.String(p))
+}

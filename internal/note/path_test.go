@@ -436,6 +436,12 @@ func TestNameKey(t *testing.T) {
 		{"R\u00e9unions/plan", "Re\u0301unions/Plan", true},
 		{"cafe", "caf\u00e9", false},
 		{"a:b", "a-b", false},
+		// Names Windows takes for one, upper-casing each letter.
+		{"\u039f\u03b4\u03cc\u03c2", "\u039f\u0394\u038c\u03a3", true},             // Οδός, ΟΔΌΣ: final sigma
+		{"\u03c3\u03bf\u03c6\u03cc\u03c2", "\u03c3\u03bf\u03c6\u03cc\u03c3", true}, // σοφός, σοφόσ
+		{"Me\u017fsage", "MESSAGE", true},                                          // long s
+		{"Stra\u00dfe", "STRASSE", false},                                          // ß is not SS to Windows
+		{"Notes/Plan.md", "notes/PLAN.MD", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.a+" "+tt.b, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 type ID struct {
 	PID int
 	// Start is the process's start time: clock ticks after boot on Linux,
+	// 100-nanosecond intervals since 1601 on Windows,
 	// 0 where the system does not say.
 	Start uint64
 }

