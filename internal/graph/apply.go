@@ -31,7 +31,12 @@ func (g *Graph) Apply(ctx context.Context, u *wiki.Update) error {
 	}
 	var files []File
 	var deleted []string
-	for _, ch := range changes {
+	for i, ch := range changes {
+		if i%256 == 255 {
+			if err := u.Yield(ctx); err != nil {
+				return err
+			}
+		}
 		if ch.Delete {
 			deleted = append(deleted, ch.Path)
 			continue

@@ -105,6 +105,10 @@ func (x *Index) Apply(ctx context.Context, u *wiki.Update) error {
 			}
 			continue
 		}
+		if err := u.Yield(ctx); err != nil {
+			fail(err)
+			break
+		}
 		slots <- struct{}{}
 		workers.Add(1)
 		go func(b docBatch) {
@@ -154,6 +158,12 @@ func readBatches(ctx context.Context, u *wiki.Update, changes []wiki.FileChange,
 	}
 	var b docBatch
 	for i, ch := range changes {
+		if i%64 == 63 {
+			if err := u.Yield(ctx); err != nil {
+				send(docBatch{err: err})
+				return
+			}
+		}
 		p, _, ok := note.SplitFileName(ch.Path)
 		if !ok {
 			continue

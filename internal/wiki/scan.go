@@ -101,6 +101,8 @@ func (w *Wiki) textSearch(ctx context.Context, req SearchRequest) (*SearchResult
 // with the index's.
 func (w *Wiki) scanSearch(ctx context.Context, req SearchRequest) (*SearchResult, error) {
 	start := time.Now()
+	w.scanning.begin()
+	defer w.scanning.end()
 	scratch, err := w.index.Scratch()
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)

@@ -36,6 +36,7 @@ type Wiki struct {
 	times    timesCache  // git times of every file at one head
 	local    localCache  // the last scan of the checkout
 	listed   noteList    // the note files of the last commit listed
+	scanning foreground  // the searches answering from a scan
 	complete completions // the notes and folders at one head, ranked
 
 	// lanes are the derived stores the follower keeps in step with HEAD,
