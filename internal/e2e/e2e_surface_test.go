@@ -213,7 +213,7 @@ func TestSurface_SubscriptionsSurviveADaemonKill(t *testing.T) {
 	const uri = "wiki://note/projects/alpha/plan"
 	doJSON(t, bridge, map[string]any{"op": "subscribe", "client": c.id, "uri": uri}, &struct{}{})
 	pid := int(daemonStatus(t, env, dir)["pid"].(float64))
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+	if err := signalPID(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	// A call answered by the new daemon; the subscription went before it.
