@@ -318,11 +318,17 @@ func TestServe_DamagedIndex(t *testing.T) {
 	if rpcStructured(t, p, "search_notes", map[string]any{"query": "note"}, &want); want.Total == 0 {
 		t.Fatal("no notes found before the damage")
 	}
-	time.Sleep(500 * time.Millisecond) // let the index reach its files
-	segs, _ := filepath.Glob(filepath.Join(dir, ".git", "wikid", "index", "store", "*.zap"))
-	if len(segs) == 0 {
-		t.Fatal("no segment files")
+	// The index reaches its files in the background: wait for them, as
+	// long as a busy machine takes.
+	var segs []string
+	for deadline := time.Now().Add(time.Minute); len(segs) == 0 && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+		segs, _ = filepath.Glob(filepath.Join(dir, ".git", "wikid", "index", "store", "*.zap"))
 	}
+	if len(segs) == 0 {
+		t.Fatal("no segment files after a minute")
+	}
+	time.Sleep(200 * time.Millisecond) // a segment just named may still be written
 	for _, s := range segs {
 		if err := os.Truncate(s, 0); err != nil {
 			t.Fatal(err)

@@ -12,6 +12,10 @@ import (
 type Store interface {
 	// Head returns the branch HEAD points at and its commit.
 	Head(ctx context.Context) (Head, error)
+	// ReleaseCaches empties what the store caches for long walks of the
+	// history (decoded trees and objects), once they are over; the caches
+	// fill again as reads need them.
+	ReleaseCaches()
 	// Snapshot returns the tree of a commit; "" is the empty tree.
 	// It returns an error wrapping ErrNotFound for an unknown commit.
 	Snapshot(ctx context.Context, commit string) (Snapshot, error)

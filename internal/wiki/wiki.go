@@ -122,14 +122,9 @@ func Open(ctx context.Context, d Deps, opts Options) (*Wiki, error) {
 }
 
 // ReleaseCaches empties what the store caches for long walks (decoded
-// trees and objects) when it can (a store with a ReleaseCaches method): a
-// daemon calls it once its first build is over, so that it keeps what it
-// needs, not what it built with.
-func (w *Wiki) ReleaseCaches() {
-	if r, ok := w.store.(interface{ ReleaseCaches() }); ok {
-		r.ReleaseCaches()
-	}
-}
+// trees and objects): a daemon calls it once its first build is over, so
+// that it keeps what it needs, not what it built with.
+func (w *Wiki) ReleaseCaches() { w.store.ReleaseCaches() }
 
 // Close stops background work, waits for the mutation in flight, if any,
 // and for the derived stores to take the wiki's last commits, and closes
