@@ -153,6 +153,12 @@ func (x *Index) Reset(ctx context.Context) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if x.empty() {
+		// Nothing to remove: a first build starts on the index Open
+		// made. (Removing files that bleve had open also fails where the
+		// file system will not delete an open file.)
+		return nil
+	}
 	x.closeDamaged()
 	x.bi = nil
 	x.setCommit("")
@@ -169,6 +175,13 @@ func (x *Index) Reset(ctx context.Context) (err error) {
 	x.common.set(nil)
 	x.langs.set(nil)
 	return nil
+}
+
+// empty reports whether the index holds nothing: no commit, no notes, no
+// common words or languages recorded. The caller holds mu.
+func (x *Index) empty() bool {
+	n, err := x.bi.DocCount()
+	return err == nil && n == 0 && x.Commit() == "" && x.common.get() == nil && len(x.langs.get()) == 0
 }
 
 // closeDamaged closes bleve's index for a Reset, which may be damaged: a
