@@ -21,7 +21,13 @@ func detached() *syscall.SysProcAttr {
 // nobody listens there: no socket file, or one nobody accepts on.
 func notListening(err error) bool {
 	return errors.Is(err, windows.WSAECONNREFUSED) || errors.Is(err, windows.ERROR_FILE_NOT_FOUND) ||
-		errors.Is(err, windows.ERROR_PATH_NOT_FOUND) || errors.Is(err, windows.WSAENETUNREACH)
+		errors.Is(err, windows.ERROR_PATH_NOT_FOUND) || errors.Is(err, windows.WSAENETUNREACH) ||
+		noUnixSockets(err) // no daemon can listen: the commands run in their own process
+}
+
+// noUnixSockets reports whether err says the system has no unix sockets.
+func noUnixSockets(err error) bool {
+	return errors.Is(err, windows.WSAEAFNOSUPPORT) || errors.Is(err, windows.WSAEPROTONOSUPPORT)
 }
 
 // wentAway reports whether err says the other end of a connection closed
@@ -36,7 +42,7 @@ func wentAway(err error) bool {
 // so that the client that started the daemon says why it serves in its own
 // process.
 func listenError(err error) error {
-	if errors.Is(err, windows.WSAEAFNOSUPPORT) || errors.Is(err, windows.WSAEPROTONOSUPPORT) || errors.Is(err, windows.WSAEINVAL) {
+	if noUnixSockets(err) || errors.Is(err, windows.WSAEINVAL) {
 		return fmt.Errorf("this Windows has no unix sockets, which the daemon listens on (Windows 10 version 1803 and later have them): %w", err)
 	}
 	return err
