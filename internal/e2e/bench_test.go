@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"context"
 	"fmt"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -23,6 +24,21 @@ func benchSession(b *testing.B) (*session, string) {
 	url := serveHTTP(b, openWiki(b, dir, nil), mcpserver.Options{}, mcpserver.HTTPOptions{Token: "bench"})
 	s := newSession(b, connectHTTP(b, url, map[string]string{"Authorization": "Bearer bench"}, ""))
 	return s, strings.TrimSuffix(files[len(files)/2], ".md")
+}
+
+// indexedBenchRepo generates a wiki of 10,000 notes and 2,000 commits (the
+// performance budget's size), builds its indexes with wikid reindex, and
+// returns it and its note files.
+func indexedBenchRepo(b *testing.B) (dir string, files []string) {
+	b.Helper()
+	dir = b.TempDir()
+	gittest.Generate(b, dir, 10000, 2000)
+	reindex := exec.Command(wikidBin, "reindex", "--repo", dir)
+	reindex.Env = serveEnv()
+	if out, err := reindex.CombinedOutput(); err != nil {
+		b.Fatalf("wikid reindex: %v\n%s", err, out)
+	}
+	return dir, strings.Fields(gittest.Git(b, dir, "ls-files", "*.md"))
 }
 
 // benchCall calls a tool b.N times, failing on an error result.

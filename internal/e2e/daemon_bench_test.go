@@ -27,14 +27,7 @@ import (
 //	go test -run '^$' -bench 'Daemon$' -benchtime 100x ./internal/e2e
 func BenchmarkDaemon(b *testing.B) {
 	requireNode(b)
-	dir := b.TempDir()
-	gittest.Generate(b, dir, 10000, 2000)
-	reindex := exec.Command(wikidBin, "reindex", "--repo", dir)
-	reindex.Env = serveEnv()
-	if out, err := reindex.CombinedOutput(); err != nil {
-		b.Fatalf("wikid reindex: %v\n%s", err, out)
-	}
-	files := strings.Fields(gittest.Git(b, dir, "ls-files", "*.md"))
+	dir, files := indexedBenchRepo(b)
 	notePath := strings.TrimSuffix(files[len(files)/2], ".md")
 	bridge := startBridge(b)
 	shared := sharedEnv(b, dir)

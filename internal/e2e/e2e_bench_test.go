@@ -3,12 +3,9 @@ package e2e_test
 import (
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/wikid/wikid/internal/gittest"
 )
 
 // BenchmarkE2E measures wikid as an MCP client sees it, through the
@@ -22,14 +19,7 @@ import (
 //	go test -run '^$' -bench E2E -benchtime 200x ./internal/e2e
 func BenchmarkE2E(b *testing.B) {
 	requireNode(b)
-	dir := b.TempDir()
-	gittest.Generate(b, dir, 10000, 2000)
-	reindex := exec.Command(wikidBin, "reindex", "--repo", dir)
-	reindex.Env = serveEnv()
-	if out, err := reindex.CombinedOutput(); err != nil {
-		b.Fatalf("wikid reindex: %v\n%s", err, out)
-	}
-	files := strings.Fields(gittest.Git(b, dir, "ls-files", "*.md"))
+	dir, files := indexedBenchRepo(b)
 	notePath := strings.TrimSuffix(files[len(files)/2], ".md")
 	bridge := startBridge(b)
 

@@ -242,14 +242,7 @@ func TestSurface_SubscriptionsSurviveADaemonKill(t *testing.T) {
 //	go test -run '^$' -bench Surface_Complete -benchtime 200x ./internal/e2e
 func BenchmarkSurface_Complete(b *testing.B) {
 	requireNode(b)
-	dir := b.TempDir()
-	gittest.Generate(b, dir, 10000, 2000)
-	reindex := exec.Command(wikidBin, "reindex", "--repo", dir)
-	reindex.Env = serveEnv()
-	if out, err := reindex.CombinedOutput(); err != nil {
-		b.Fatalf("wikid reindex: %v\n%s", err, out)
-	}
-	files := strings.Fields(gittest.Git(b, dir, "ls-files", "*.md"))
+	dir, files := indexedBenchRepo(b)
 	// A prefix of a folder and the start of a file name: what a person
 	// types before picking a note.
 	target := strings.TrimSuffix(files[len(files)/2], ".md")
