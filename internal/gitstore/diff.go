@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path"
@@ -39,6 +40,9 @@ func (s *Store) Changes(ctx context.Context, from, to string) ([]wiki.FileChange
 }
 
 // diffTrees appends the file changes between trees a and b under prefix.
+// It walks both trees' bytes side by side: an entry the same in both (its
+// mode, name and id) is passed over without being decoded, so a folder of
+// thousands of notes where one changed costs a comparison of its bytes.
 func (s *Store) diffTrees(ctx context.Context, prefix string, a, b plumbing.Hash, out *[]wiki.FileChange) error {
 	if a == b || (isEmptyTree(a) && isEmptyTree(b)) {
 		return nil
@@ -46,49 +50,83 @@ func (s *Store) diffTrees(ctx context.Context, prefix string, a, b plumbing.Hash
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	ta, err := s.tree(a)
+	ra, err := s.rawTree(a)
 	if err != nil {
 		return err
 	}
-	tb, err := s.tree(b)
+	rb, err := s.rawTree(b)
 	if err != nil {
 		return err
 	}
-	i, j := 0, 0
-	for i < len(ta.entries) || j < len(tb.entries) {
+	for len(ra) > 0 || len(rb) > 0 {
+		if n := bytes.IndexByte(ra, 0) + 21; n > 21 && n <= len(ra) && n <= len(rb) && bytes.Equal(ra[:n], rb[:n]) {
+			ra, rb = ra[n:], rb[n:]
+			continue
+		}
+		ea, na, err := decodeEntry(ra, a)
+		if err != nil {
+			return err
+		}
+		eb, nb, err := decodeEntry(rb, b)
+		if err != nil {
+			return err
+		}
 		var c int
 		switch {
-		case i == len(ta.entries):
+		case ea == nil:
 			c = 1
-		case j == len(tb.entries):
+		case eb == nil:
 			c = -1
 		default:
-			ea, eb := ta.entries[i], tb.entries[j]
 			c = gitformat.CompareEntries(ea.Name, ea.Mode, eb.Name, eb.Mode)
 		}
 		switch {
 		case c < 0:
-			if err := s.diffEntry(ctx, prefix, &ta.entries[i], nil, out); err != nil {
-				return err
-			}
-			i++
+			eb, nb = nil, 0
 		case c > 0:
-			if err := s.diffEntry(ctx, prefix, nil, &tb.entries[j], out); err != nil {
-				return err
-			}
-			j++
-		default:
-			ea, eb := &ta.entries[i], &tb.entries[j]
-			i, j = i+1, j+1
-			if ea.ID == eb.ID && gitformat.IsTreeMode(ea.Mode) == gitformat.IsTreeMode(eb.Mode) && gitformat.IsRegularMode(ea.Mode) == gitformat.IsRegularMode(eb.Mode) {
-				continue // the same file or subtree
-			}
+			ea, na = nil, 0
+		case ea.ID == eb.ID && gitformat.IsTreeMode(ea.Mode) == gitformat.IsTreeMode(eb.Mode) && gitformat.IsRegularMode(ea.Mode) == gitformat.IsRegularMode(eb.Mode):
+			ea, eb = nil, nil // the same file or subtree
+		}
+		ra, rb = ra[na:], rb[nb:]
+		if ea != nil || eb != nil {
 			if err := s.diffEntry(ctx, prefix, ea, eb, out); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// rawTree returns the bytes of tree id, shared: the zero id and the empty
+// tree's are empty.
+func (s *Store) rawTree(id plumbing.Hash) ([]byte, error) {
+	if isEmptyTree(id) {
+		return nil, nil
+	}
+	typ, b, err := s.readShared(id)
+	if err != nil {
+		return nil, err
+	}
+	if typ != plumbing.TreeObject {
+		return nil, fmt.Errorf("object %s is a %s, not a tree", id, typ)
+	}
+	return b, nil
+}
+
+// decodeEntry decodes the first entry of rest, what is left of tree id, and
+// returns its length; nil for no entry.
+func decodeEntry(rest []byte, id plumbing.Hash) (*gitformat.TreeEntry, int, error) {
+	if len(rest) == 0 {
+		return nil, 0, nil
+	}
+	name, mode, eid, n, err := gitformat.NextEntry(rest)
+	if err != nil {
+		return nil, 0, fmt.Errorf("tree %s: %w", id, err)
+	}
+	e := &gitformat.TreeEntry{Name: string(name), Mode: mode}
+	copy(e.ID[:], eid)
+	return e, n, nil
 }
 
 // diffEntry compares one entry present in a, b or both (same name and kind).

@@ -96,3 +96,57 @@ func TestStore_IsAncestor(t *testing.T) {
 		t.Errorf("unknown commit: %v", err)
 	}
 }
+
+// TestStore_ChangesAsGit diffs every commit of a generated history, packed
+// with deep delta chains, against its parent as git diff-tree does, with a
+// mode change and a file that becomes a folder on top.
+func TestStore_ChangesAsGit(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	gittest.Generate(t, dir, 300, 80)
+	gittest.Git(t, dir, "update-index", "--chmod=+x", strings.Fields(gittest.Git(t, dir, "ls-files", "projects"))[0])
+	gittest.Git(t, dir, "commit", "-qm", "chmod")
+	first := strings.Fields(gittest.Git(t, dir, "ls-files", "people"))[0]
+	gittest.Git(t, dir, "rm", "-q", first)
+	gittest.Commit(t, dir, "file to folder", map[string]string{first + "/inside.md": "inside\n"})
+	gittest.Git(t, dir, "repack", "-adfq", "--depth=50", "--window=50")
+	s := openStore(t, dir)
+	commits := strings.Fields(gittest.Git(t, dir, "rev-list", "--first-parent", "HEAD"))
+	for _, c := range commits {
+		parent := ""
+		var want []string
+		if p, err := gittest.TryGit(dir, "rev-parse", "-q", "--verify", c+"^"); err == nil {
+			parent = strings.TrimSpace(p)
+			for line := range strings.SplitSeq(strings.TrimSpace(gittest.Git(t, dir, "diff-tree", "-r", "--no-renames", "--raw", "--no-abbrev", parent, c)), "\n") {
+				if line == "" {
+					continue
+				}
+				f := strings.Fields(line) // :old new oldID newID status path
+				old, nw := f[2], f[3]
+				if !strings.HasPrefix(f[0], ":100") && f[0] != ":000000" || !strings.HasPrefix(f[1], "100") && f[1] != "000000" {
+					continue // not a regular file
+				}
+				if old == nw {
+					continue // a mode change only
+				}
+				zero := func(id string) string { return strings.TrimPrefix(id, strings.Repeat("0", 40)) }
+				want = append(want, fmt.Sprintf("%s:%s:%s", f[5], zero(old), zero(nw)))
+			}
+		}
+		if parent == "" {
+			continue
+		}
+		got, err := s.Changes(ctx, parent, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var parts []string
+		for _, ch := range got {
+			parts = append(parts, fmt.Sprintf("%s:%s:%s", ch.Path, ch.OldBlob, ch.NewBlob))
+		}
+		if g, w := strings.Join(parts, " "), strings.Join(want, " "); g != w {
+			t.Fatalf("Changes(%s^, %s) =\n%s\ngit diff-tree:\n%s", c[:7], c[:7], g, w)
+		}
+	}
+	t.Logf("%d commits", len(commits))
+}

@@ -14,8 +14,26 @@ import (
 // readObject returns the type and content of an object. A missing object is
 // a *wiki.MissingObjectError.
 func (s *Store) readObject(id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
-	if b, ok := s.written.get(id); ok && !s.closed.Load() {
-		return plumbing.BlobObject, bytes.Clone(b), nil
+	typ, b, err := s.readShared(id)
+	if err != nil {
+		return 0, nil, err
+	}
+	return typ, bytes.Clone(b), nil
+}
+
+// readShared is readObject for a caller that only reads the content: it may
+// be shared with a cache. The object reader reads it without the lock;
+// what it cannot read (an object it lacks, a pack it cannot open) go-git
+// reads, or reports as missing.
+func (s *Store) readShared(id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+	if s.closed.Load() {
+		return 0, nil, ErrClosed
+	}
+	if b, ok := s.written.get(id); ok {
+		return plumbing.BlobObject, b, nil
+	}
+	if typ, b, err := s.reader.Read(id); err == nil {
+		return typ, b, nil
 	}
 	s.git.Lock()
 	defer s.git.Unlock()
@@ -105,6 +123,11 @@ func (s *Store) lookupSizes(ids []plumbing.Hash, batch []int, sizes []int64) err
 		return ErrClosed
 	}
 	for _, i := range batch {
+		if n, err := s.reader.Size(ids[i]); err == nil {
+			sizes[i] = n
+			s.sizes.put(ids[i], n)
+			continue
+		}
 		n, err := s.storage.EncodedObjectSize(ids[i])
 		if errors.Is(err, plumbing.ErrObjectNotFound) && s.reindex() {
 			n, err = s.storage.EncodedObjectSize(ids[i])

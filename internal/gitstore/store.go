@@ -17,6 +17,7 @@ import (
 
 	"github.com/wikid/wikid/internal/gitstore/gitdir"
 	"github.com/wikid/wikid/internal/gitstore/gitindex"
+	"github.com/wikid/wikid/internal/gitstore/objdir"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -64,6 +65,7 @@ type Store struct {
 	held     []heldFile  // old checkout files still open (see hold)
 	sweeper  *time.Timer // sweeps them once they are old enough
 
+	reader  *objdir.Reader   // reads objects without go-git where it can
 	objects *cache.ObjectLRU // go-git's cache of decoded objects
 	trees   treeCache
 	commits commitCache
@@ -87,6 +89,10 @@ type layout struct {
 	commonDir string // objects, refs, packed-refs, config: shared by worktrees
 	workTree  string // "" for a bare repository
 }
+
+// readerCacheSize bounds the objects the object reader keeps to resolve
+// deltas (git's own delta base cache is 96 MiB).
+const readerCacheSize = 32 << 20
 
 // objectCacheSize bounds go-git's cache of decoded objects (delta bases
 // mostly); its default, 96 MiB, was most of what a history walk kept.
@@ -139,6 +145,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	s.trees.cost, s.trees.budget = (*tree).cost, treeCacheBudget
 	s.written.cost, s.written.budget = func(b []byte) int { return len(b) }, writtenBlobBudget
 	s.sizes.max = 1 << 18 // one int64 per blob: room for 100,000 notes and their recent versions
+	s.reader = objdir.NewReader(s.objectsDir(), readerCacheSize)
 	s.objects = cache.NewObjectLRU(objectCacheSize)
 	s.storage = filesystem.NewStorageWithOptions(s.gitFS(), s.objects, filesystem.Options{MaxOpenDescriptors: 16})
 	s.packTime = s.packDirTime()
@@ -192,6 +199,7 @@ func (s *Store) Close(ctx context.Context) error {
 		s.sweeper.Stop()
 		s.sweeper = nil
 	}
+	s.reader.Close()
 	if err := s.storage.Close(); err != nil {
 		return fmt.Errorf("close repository: %w", err)
 	}

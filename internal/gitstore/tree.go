@@ -39,7 +39,7 @@ func (s *Store) tree(id plumbing.Hash) (*tree, error) {
 	if t, ok := s.trees.get(id); ok {
 		return t, nil
 	}
-	typ, b, err := s.readObject(id)
+	typ, b, err := s.readShared(id)
 	if err != nil {
 		return nil, err
 	}
@@ -80,6 +80,7 @@ func (s *Store) lookup(root plumbing.Hash, parts []string) (gitformat.TreeEntry,
 // trees later reads seldom need; they fill again as reads need them.
 func (s *Store) ReleaseCaches() {
 	s.trees.clear()
+	s.reader.ReleaseCache()
 	s.git.Lock()
 	defer s.git.Unlock()
 	s.objects.Clear()

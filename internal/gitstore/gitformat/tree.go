@@ -1,6 +1,7 @@
 package gitformat
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"sort"
@@ -69,6 +70,26 @@ func ParseTree(b []byte) ([]TreeEntry, error) {
 		at += sp + 1 + nul + 21
 	}
 	return entries, nil
+}
+
+// NextEntry decodes the first entry of b, a tree object or what is left of
+// one, without copying: name and id point into b. n is the entry's length.
+// It returns an error for a malformed entry.
+func NextEntry(b []byte) (name []byte, mode uint32, id []byte, n int, err error) {
+	sp := bytes.IndexByte(b, ' ')
+	if sp <= 0 {
+		return nil, 0, nil, 0, fmt.Errorf("parse tree: bad mode")
+	}
+	mode, ok := parseMode(string(b[:sp]))
+	if !ok {
+		return nil, 0, nil, 0, fmt.Errorf("parse tree: bad mode %q", b[:sp])
+	}
+	nul := bytes.IndexByte(b[sp+1:], 0)
+	if nul <= 0 || len(b) < sp+1+nul+1+20 {
+		return nil, 0, nil, 0, fmt.Errorf("parse tree: truncated entry")
+	}
+	at := sp + 1 + nul
+	return b[sp+1 : at], mode, b[at+1 : at+21], at + 21, nil
 }
 
 // parseMode reads an entry's mode: octal digits that fit in 32 bits.

@@ -34,10 +34,26 @@ func TestParseTree(t *testing.T) {
 	}
 }
 
+// FuzzParseTree: a tree that parses encodes to the same entries, and
+// NextEntry walks what ParseTree parses.
 func FuzzParseTree(f *testing.F) {
 	f.Add(EncodeTree([]TreeEntry{{Name: "a", Mode: ModeFile}, {Name: "b", Mode: ModeTree}}))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		entries, err := ParseTree(b)
+		var walked []TreeEntry
+		for rest := b; len(rest) > 0; {
+			name, mode, id, n, err := NextEntry(rest)
+			if err != nil {
+				walked = nil
+				break
+			}
+			e := TreeEntry{Name: string(name), Mode: mode}
+			copy(e.ID[:], id)
+			walked, rest = append(walked, e), rest[n:]
+		}
+		if (err == nil) != (walked != nil || len(b) == 0) || !slices.Equal(walked, entries) {
+			t.Fatalf("ParseTree = %v, %v; NextEntry walks %v", entries, err, walked)
+		}
 		if err != nil {
 			return
 		}
