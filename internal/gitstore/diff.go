@@ -104,7 +104,7 @@ func (s *Store) rawTree(id plumbing.Hash) ([]byte, error) {
 	if isEmptyTree(id) {
 		return nil, nil
 	}
-	typ, b, err := s.readShared(id)
+	typ, b, err := s.read(id, true)
 	if err != nil {
 		return nil, err
 	}

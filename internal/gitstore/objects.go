@@ -14,25 +14,25 @@ import (
 // readObject returns the type and content of an object. A missing object is
 // a *wiki.MissingObjectError.
 func (s *Store) readObject(id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
-	typ, b, err := s.readShared(id)
-	if err != nil {
-		return 0, nil, err
-	}
-	return typ, bytes.Clone(b), nil
+	return s.read(id, false)
 }
 
-// readShared is readObject for a caller that only reads the content: it may
-// be shared with a cache. The object reader reads it without the lock;
+// read returns the type and content of an object. With keep, the object
+// reader caches it and the content is shared (see objdir.Reader.Read):
+// for trees a walk reads again. The object reader reads without the lock;
 // what it cannot read (an object it lacks, a pack it cannot open) go-git
 // reads, or reports as missing.
-func (s *Store) readShared(id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+func (s *Store) read(id plumbing.Hash, keep bool) (plumbing.ObjectType, []byte, error) {
 	if s.closed.Load() {
 		return 0, nil, ErrClosed
 	}
 	if b, ok := s.written.get(id); ok {
+		if !keep {
+			b = bytes.Clone(b)
+		}
 		return plumbing.BlobObject, b, nil
 	}
-	if typ, b, err := s.reader.Read(id); err == nil {
+	if typ, b, err := s.reader.Read(id, keep); err == nil {
 		return typ, b, nil
 	}
 	s.git.Lock()

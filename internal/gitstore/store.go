@@ -92,7 +92,7 @@ type layout struct {
 
 // readerCacheSize bounds the objects the object reader keeps to resolve
 // deltas (git's own delta base cache is 96 MiB).
-const readerCacheSize = 32 << 20
+const readerCacheSize = 16 << 20
 
 // objectCacheSize bounds go-git's cache of decoded objects (delta bases
 // mostly); its default, 96 MiB, was most of what a history walk kept.

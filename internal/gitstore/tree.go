@@ -39,7 +39,7 @@ func (s *Store) tree(id plumbing.Hash) (*tree, error) {
 	if t, ok := s.trees.get(id); ok {
 		return t, nil
 	}
-	typ, b, err := s.readShared(id)
+	typ, b, err := s.readObject(id)
 	if err != nil {
 		return nil, err
 	}

@@ -29,7 +29,7 @@ func (g *Graph) Apply(ctx context.Context, u *wiki.Update) error {
 	if err != nil {
 		return err
 	}
-	var files []File
+	var files []added
 	var deleted []string
 	for i, ch := range changes {
 		if i%256 == 255 {
@@ -52,10 +52,26 @@ func (g *Graph) Apply(ctx context.Context, u *wiki.Update) error {
 		if ok {
 			f.Version, f.Note = nf.Blob, n
 		}
-		files = append(files, f)
+		// The node, not the note: a first build holds what the graph
+		// keeps of every note until all are read, not every note.
+		files = append(files, addedOf(f))
 	}
-	g.ApplyFiles(u.To, files, deleted)
+	g.apply(u.To, files, deleted)
 	return nil
+}
+
+// added is a file the graph adds: a note's node, or a file links may
+// embed (node nil).
+type added struct {
+	file string
+	node *node
+}
+
+func addedOf(f File) added {
+	if f.Note == nil {
+		return added{file: f.File}
+	}
+	return added{file: f.File, node: newNode(f)}
 }
 
 // graphFile reports whether a repository file belongs in the graph: a note,
@@ -89,6 +105,15 @@ func (p *patch) touch(k string) {
 // whose lookup key names a note or file that came or went. The result is
 // the graph that a build from all files of `to` gives.
 func (g *Graph) ApplyFiles(to string, files []File, deleted []string) {
+	adds := make([]added, len(files))
+	for i, f := range files {
+		adds[i] = addedOf(f)
+	}
+	g.apply(to, adds, deleted)
+}
+
+// apply is ApplyFiles with the added files' nodes made.
+func (g *Graph) apply(to string, files []added, deleted []string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	// In an empty graph every note is new: all of them are resolved, and
@@ -101,7 +126,7 @@ func (g *Graph) ApplyFiles(to string, files []File, deleted []string) {
 		g.remove(f, p)
 	}
 	for _, f := range files {
-		g.remove(f.File, p)
+		g.remove(f.file, p)
 		g.add(f, p)
 	}
 	for k := range p.keys {
@@ -120,16 +145,16 @@ func (g *Graph) ApplyFiles(to string, files []File, deleted []string) {
 }
 
 // add adds a note or another file.
-func (g *Graph) add(f File, p *patch) {
-	if f.Note == nil {
-		g.files[f.File] = true
-		for _, k := range suffixes(f.File) {
-			g.fileSuffix[k] = append(g.fileSuffix[k], f.File)
+func (g *Graph) add(f added, p *patch) {
+	n := f.node
+	if n == nil {
+		g.files[f.file] = true
+		for _, k := range suffixes(f.file) {
+			g.fileSuffix[k] = append(g.fileSuffix[k], f.file)
 			p.touch(k)
 		}
 		return
 	}
-	n := newNode(f)
 	g.notes[n.file] = n
 	for i, k := range suffixes(n.path) {
 		if i == 0 {

@@ -49,15 +49,21 @@ func NewReader(objects string, cacheBytes int) *Reader {
 	return r
 }
 
-// Read returns the type and content of object id. The content is shared
-// with the reader's cache: the caller must not modify it. It returns
-// ErrNotFound for an object the folders do not hold, and another error for
-// one it cannot read (a damaged or unsupported pack).
-func (r *Reader) Read(id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+// Read returns the type and content of object id. With keep, the reader
+// caches the object (a tree a walk reads again) and the content is shared
+// with the cache: the caller must not modify it. Without, the content is
+// the caller's. It returns ErrNotFound for an object the folders do not
+// hold, and another error for one it cannot read (a damaged or unsupported
+// pack).
+func (r *Reader) Read(id plumbing.Hash, keep bool) (plumbing.ObjectType, []byte, error) {
 	for first := true; ; first = false {
 		for _, p := range r.list() {
 			if off, ok := p.offset(id); ok {
-				return r.resolve(p, off)
+				typ, data, shared, err := r.resolve(p, off, keep)
+				if shared && !keep {
+					data = bytes.Clone(data)
+				}
+				return typ, data, err
 			}
 		}
 		typ, b, err := r.readLoose(id, false)
@@ -167,38 +173,35 @@ func packDirTime(dir string) time.Time {
 }
 
 // resolve returns the object at off in p, applying the deltas between it
-// and the nearest object that is whole or cached. It caches the bases it
-// met, as git does, and the object itself unless it is a blob: trees are
-// read again (a history walk reads each as a commit's and as its child's),
-// while most blobs are read once.
-func (r *Reader) resolve(p *pack, off int64) (plumbing.ObjectType, []byte, error) {
+// and the nearest object that is whole or cached, and whether the content
+// is shared with the cache. It caches the bases it met, as git does, and
+// with keep the object itself.
+func (r *Reader) resolve(p *pack, off int64, keep bool) (typ plumbing.ObjectType, data []byte, shared bool, err error) {
 	type step struct {
 		p     *pack
 		off   int64
 		delta []byte
 	}
 	var chain []step
-	var typ plumbing.ObjectType
-	var data []byte
 	for {
 		if c, ok := r.cache.get(p, off); ok {
-			typ, data = c.typ, c.data
+			typ, data, shared = c.typ, c.data, true
 			break
 		}
 		e, err := p.read(off, maxObject, false)
 		if err != nil {
-			return 0, nil, err
+			return 0, nil, false, err
 		}
 		if e.typ != entryOfsDelta && e.typ != entryRefDelta {
 			typ, data = plumbing.ObjectType(e.typ), e.data
-			if len(chain) > 0 || typ != plumbing.BlobObject {
+			if shared = len(chain) > 0 || keep; shared {
 				r.cache.put(p, off, typ, data)
 			}
 			break
 		}
 		chain = append(chain, step{p, off, e.data})
 		if len(chain) > 10000 {
-			return 0, nil, fmt.Errorf("%w: a chain of more than 10,000 deltas in %s", errBadPack, p.name)
+			return 0, nil, false, fmt.Errorf("%w: a chain of more than 10,000 deltas in %s", errBadPack, p.name)
 		}
 		if e.typ == entryOfsDelta {
 			off = e.baseOff
@@ -207,7 +210,7 @@ func (r *Reader) resolve(p *pack, off int64) (plumbing.ObjectType, []byte, error
 		base, baseOff, ok := r.find(e.baseID)
 		if !ok {
 			if typ, data, err = r.readLoose(e.baseID, false); err != nil {
-				return 0, nil, fmt.Errorf("delta base %s: %w", e.baseID, err)
+				return 0, nil, false, fmt.Errorf("delta base %s: %w", e.baseID, err)
 			}
 			break
 		}
@@ -217,14 +220,14 @@ func (r *Reader) resolve(p *pack, off int64) (plumbing.ObjectType, []byte, error
 		s := chain[i]
 		out, err := applyDelta(data, s.delta, maxObject)
 		if err != nil {
-			return 0, nil, fmt.Errorf("%s at %d: %w", s.p.name, s.off, err)
+			return 0, nil, false, fmt.Errorf("%s at %d: %w", s.p.name, s.off, err)
 		}
 		data = out
-		if i > 0 || typ != plumbing.BlobObject {
+		if shared = i > 0 || keep; shared {
 			r.cache.put(s.p, s.off, typ, data)
 		}
 	}
-	return typ, data, nil
+	return typ, data, shared, nil
 }
 
 // find returns the pack holding id and its offset there.

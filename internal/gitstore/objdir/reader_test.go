@@ -60,12 +60,17 @@ func checkAll(t *testing.T, dir string, r *Reader) int {
 	t.Helper()
 	objs := gitObjects(t, dir)
 	for id, want := range objs {
-		typ, got, err := r.Read(id)
-		if err != nil {
-			t.Fatalf("Read(%s): %v", id, err)
-		}
-		if typ != want.typ || !bytes.Equal(got, want.content) {
-			t.Fatalf("Read(%s) = %s of %d bytes, git has a %s of %d", id, typ, len(got), want.typ, len(want.content))
+		for _, keep := range []bool{false, true, false} {
+			typ, got, err := r.Read(id, keep)
+			if err != nil {
+				t.Fatalf("Read(%s): %v", id, err)
+			}
+			if typ != want.typ || !bytes.Equal(got, want.content) {
+				t.Fatalf("Read(%s, %t) = %s of %d bytes, git has a %s of %d", id, keep, typ, len(got), want.typ, len(want.content))
+			}
+			if !keep && len(got) > 0 {
+				got[0] ^= 0xff // the caller's to change: no read after sees it
+			}
 		}
 		n, err := r.Size(id)
 		if err != nil || n != int64(len(want.content)) {
@@ -132,7 +137,7 @@ func TestReader_NewPack(t *testing.T) {
 	checkAll(t, dir, r)
 	var none plumbing.Hash
 	none[0] = 0xab
-	if _, _, err := r.Read(none); !errors.Is(err, ErrNotFound) {
+	if _, _, err := r.Read(none, false); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Read(absent) = %v, want ErrNotFound", err)
 	}
 	if _, err := r.Size(none); !errors.Is(err, ErrNotFound) {
