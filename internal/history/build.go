@@ -11,7 +11,7 @@ import (
 
 // blobCacheBytes bounds the blobs a builder keeps between commits: a file
 // edited in one commit is usually the old side of a later one.
-const blobCacheBytes = 32 << 20
+const blobCacheBytes = 16 << 20
 
 // builder turns commits into records, reading their tree diffs and blobs
 // through the store.
