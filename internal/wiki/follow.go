@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -255,28 +256,49 @@ func (l *lane) lockUnlessBuilding() bool {
 // the meantime is theirs; one still where it was goes to head, and on to
 // HEAD unless the follower has a commit of the wiki's to bring it to (it
 // takes that from head without reading the commit back).
+//
+// Stores built from nothing are built one after another, the search index
+// first: each uses the cores on its own (the index two batches at once),
+// so together they finish no later, while the memory a build holds is one
+// store's, not every store's at once. A read that needs a store waiting
+// its turn builds it at once (see await).
 func (w *Wiki) follow(ctx context.Context, head string) {
+	var fresh []*lane
 	for _, l := range w.lanes {
 		from := l.store.Commit()
-		w.bg.Add(1)
-		go func() {
-			defer w.bg.Done()
-			l.acquire()
-			defer l.release()
-			if l.store.Commit() != from {
-				return
-			}
-			err := w.advance(ctx, l, head, nil, nil)
-			if err == nil && !l.followUpPending() {
-				var now Head
-				if now, err = w.store.Head(ctx); err == nil {
-					err = w.advance(ctx, l, now.Commit, nil, nil)
-				}
-			}
-			if err != nil && ctx.Err() == nil {
-				w.log.Error("catch-up failed", "store", l.store.Name(), "err", err)
-			}
-		}()
+		if from == "" {
+			fresh = append(fresh, l)
+			continue
+		}
+		w.bg.Go(func() { w.catchUp(ctx, l, from, head) })
+	}
+	if i := slices.Index(fresh, w.indexLane); i > 0 {
+		fresh = slices.Insert(slices.Delete(fresh, i, i+1), 0, w.indexLane)
+	}
+	w.bg.Go(func() {
+		for _, l := range fresh {
+			w.catchUp(ctx, l, "", head)
+		}
+	})
+}
+
+// catchUp brings the store of l from commit `from` to head and on to
+// HEAD, unless a read or the follower moved it in the meantime.
+func (w *Wiki) catchUp(ctx context.Context, l *lane, from, head string) {
+	l.acquire()
+	defer l.release()
+	if l.store.Commit() != from {
+		return
+	}
+	err := w.advance(ctx, l, head, nil, nil)
+	if err == nil && !l.followUpPending() {
+		var now Head
+		if now, err = w.store.Head(ctx); err == nil {
+			err = w.advance(ctx, l, now.Commit, nil, nil)
+		}
+	}
+	if err != nil && ctx.Err() == nil {
+		w.log.Error("catch-up failed", "store", l.store.Name(), "err", err)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/gittest"
@@ -294,4 +295,83 @@ func TestFollow_WikiCommitNotReadBack(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("history of c: %q, want %q (git log --numstat)", got, want)
 	}
+}
+
+// orderedHistory is the history index of a test that checks, when its
+// first build starts, that the search index was built before it.
+type orderedHistory struct {
+	wiki.History
+	index   wiki.Index
+	checked atomic.Int32 // 1 when the index was built first, -1 when not
+}
+
+func (h *orderedHistory) Apply(ctx context.Context, u *wiki.Update) error {
+	if u.From == "" {
+		if h.index.Commit() == u.To {
+			h.checked.CompareAndSwap(0, 1)
+		} else {
+			h.checked.Store(-1)
+		}
+	}
+	return h.History.Apply(ctx, u)
+}
+
+// TestFollow_FirstBuildsOneAtATime opens a wiki on a repository with no
+// derived state: its stores are built one after another, the search index
+// first, then the others in their order, and never two at once.
+func TestFollow_FirstBuildsOneAtATime(t *testing.T) {
+	files := map[string]string{}
+	for i := range 300 {
+		files[fmt.Sprintf("n/%03d.md", i)] = fmt.Sprintf("# Note %d\n\nSee [[%03d]].\n", i, (i+1)%300)
+	}
+	dir := seeded(t, files)
+	var running, overlaps atomic.Int32
+	var hist *orderedHistory
+	var built []wiki.DerivedStore
+	observer := func(s *titleStore) *observedStore {
+		return &observedStore{titleStore: s, running: &running, overlaps: &overlaps, before: &built}
+	}
+	a, b := observer(&titleStore{titles: map[string]string{}}), observer(&titleStore{titles: map[string]string{}})
+	openWikiDeps(t, dir, nil, io.Discard, func(d *wiki.Deps) {
+		hist = &orderedHistory{History: d.History, index: d.Index}
+		d.History = hist
+		built = []wiki.DerivedStore{d.Index, d.History, d.Graph}
+		d.Derived = []wiki.DerivedStore{a, b}
+	})
+	// Wait without reading: a read that needs a store builds it at once.
+	head := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD"))
+	for a.Commit() != head || b.Commit() != head {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got := hist.checked.Load(); got != 1 {
+		t.Errorf("the history index's first build started before the search index was built (%d)", got)
+	}
+	if n := overlaps.Load(); n > 0 {
+		t.Errorf("%d first builds of the test's stores overlapped another, or started before the wiki's own were built", n)
+	}
+}
+
+// observedStore is a titleStore whose first build counts the builds
+// running at once and checks that the stores in before were built first.
+type observedStore struct {
+	*titleStore
+	running, overlaps *atomic.Int32
+	before            *[]wiki.DerivedStore
+}
+
+func (s *observedStore) Apply(ctx context.Context, u *wiki.Update) error {
+	if u.From != "" {
+		return s.titleStore.Apply(ctx, u)
+	}
+	if s.running.Add(1) > 1 {
+		s.overlaps.Add(1)
+	}
+	defer s.running.Add(-1)
+	for _, b := range *s.before {
+		if b.Commit() != u.To {
+			s.overlaps.Add(1)
+		}
+	}
+	time.Sleep(20 * time.Millisecond) // long enough for another to start
+	return s.titleStore.Apply(ctx, u)
 }
