@@ -316,26 +316,33 @@ func (h *orderedHistory) Apply(ctx context.Context, u *wiki.Update) error {
 	return h.History.Apply(ctx, u)
 }
 
-// TestFollow_FirstBuildsOneAtATime opens a wiki on a repository with no
-// derived state: its stores are built one after another, the search index
-// first, then the others in their order, and never two at once.
-func TestFollow_FirstBuildsOneAtATime(t *testing.T) {
+// TestFollow_IndexBuiltFirst opens a wiki on a repository with no derived
+// state: the search index is built first, on its own, and the other stores
+// after it, together; in a large wiki, one after another.
+func TestFollow_IndexBuiltFirst(t *testing.T) {
+	t.Run("together", func(t *testing.T) { testIndexBuiltFirst(t, false) })
+	t.Run("one after another", func(t *testing.T) {
+		defer wiki.SetSequentialBuild(300)()
+		testIndexBuiltFirst(t, true)
+	})
+}
+
+func testIndexBuiltFirst(t *testing.T, inTurn bool) {
 	files := map[string]string{}
 	for i := range 300 {
 		files[fmt.Sprintf("n/%03d.md", i)] = fmt.Sprintf("# Note %d\n\nSee [[%03d]].\n", i, (i+1)%300)
 	}
 	dir := seeded(t, files)
-	var running, overlaps atomic.Int32
+	var running, together, early atomic.Int32
 	var hist *orderedHistory
-	var built []wiki.DerivedStore
-	observer := func(s *titleStore) *observedStore {
-		return &observedStore{titleStore: s, running: &running, overlaps: &overlaps, before: &built}
+	observe := func() *observedStore {
+		return &observedStore{titleStore: &titleStore{titles: map[string]string{}}, running: &running, together: &together, early: &early}
 	}
-	a, b := observer(&titleStore{titles: map[string]string{}}), observer(&titleStore{titles: map[string]string{}})
+	a, b := observe(), observe()
 	openWikiDeps(t, dir, nil, io.Discard, func(d *wiki.Deps) {
 		hist = &orderedHistory{History: d.History, index: d.Index}
 		d.History = hist
-		built = []wiki.DerivedStore{d.Index, d.History, d.Graph}
+		a.index, b.index = d.Index, d.Index
 		d.Derived = []wiki.DerivedStore{a, b}
 	})
 	// Wait without reading: a read that needs a store builds it at once.
@@ -346,32 +353,33 @@ func TestFollow_FirstBuildsOneAtATime(t *testing.T) {
 	if got := hist.checked.Load(); got != 1 {
 		t.Errorf("the history index's first build started before the search index was built (%d)", got)
 	}
-	if n := overlaps.Load(); n > 0 {
-		t.Errorf("%d first builds of the test's stores overlapped another, or started before the wiki's own were built", n)
+	if n := early.Load(); n > 0 {
+		t.Errorf("%d first builds of the test's stores started before the search index was built", n)
+	}
+	if n := together.Load(); (n > 0) == inTurn {
+		t.Errorf("the test's stores were built together %d times; in turn: %t", n, inTurn)
 	}
 }
 
-// observedStore is a titleStore whose first build counts the builds
-// running at once and checks that the stores in before were built first.
+// observedStore is a titleStore whose first build checks that the search
+// index was built before it, and counts the builds running at once.
 type observedStore struct {
 	*titleStore
-	running, overlaps *atomic.Int32
-	before            *[]wiki.DerivedStore
+	index                    wiki.Index
+	running, together, early *atomic.Int32
 }
 
 func (s *observedStore) Apply(ctx context.Context, u *wiki.Update) error {
 	if u.From != "" {
 		return s.titleStore.Apply(ctx, u)
 	}
+	if s.index.Commit() != u.To {
+		s.early.Add(1)
+	}
 	if s.running.Add(1) > 1 {
-		s.overlaps.Add(1)
+		s.together.Add(1)
 	}
-	defer s.running.Add(-1)
-	for _, b := range *s.before {
-		if b.Commit() != u.To {
-			s.overlaps.Add(1)
-		}
-	}
-	time.Sleep(20 * time.Millisecond) // long enough for another to start
+	time.Sleep(50 * time.Millisecond) // long enough for the other to start
+	s.running.Add(-1)
 	return s.titleStore.Apply(ctx, u)
 }

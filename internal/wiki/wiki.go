@@ -46,6 +46,8 @@ type Wiki struct {
 	lanes                             []*lane
 	historyLane, indexLane, graphLane *lane
 	semanticLane                      *lane
+	// files is how many files the last build from nothing read.
+	files atomic.Int64
 
 	cancel context.CancelFunc // stops background work
 	bg     sync.WaitGroup
