@@ -55,25 +55,15 @@ func applyDelta(base, delta []byte, limit uint64) ([]byte, error) {
 		ops = ops[1:]
 		switch {
 		case op&0x80 != 0: // copy from the base
-			var off, n uint64
-			for i := range 4 {
-				if op&(1<<i) != 0 {
-					if len(ops) == 0 {
-						return nil, fmt.Errorf("%w: truncated copy", errBadDelta)
-					}
-					off |= uint64(ops[0]) << (8 * i)
-					ops = ops[1:]
-				}
+			off, rest, err := copyArg(op, 0, 4, ops)
+			if err != nil {
+				return nil, err
 			}
-			for i := range 3 {
-				if op&(0x10<<i) != 0 {
-					if len(ops) == 0 {
-						return nil, fmt.Errorf("%w: truncated copy", errBadDelta)
-					}
-					n |= uint64(ops[0]) << (8 * i)
-					ops = ops[1:]
-				}
+			n, rest, err := copyArg(op, 4, 3, rest)
+			if err != nil {
+				return nil, err
 			}
+			ops = rest
 			if n == 0 {
 				n = 0x10000
 			}
@@ -96,4 +86,20 @@ func applyDelta(base, delta []byte, limit uint64) ([]byte, error) {
 		return nil, fmt.Errorf("%w: made %d bytes, not %d", errBadDelta, len(out), size)
 	}
 	return out, nil
+}
+
+// copyArg reads a copy's offset (bits 0-3 of op) or size (bits 4-6): one
+// byte, lowest first, for each bit set, from ops; it returns the rest.
+func copyArg(op byte, first uint, bits int, ops []byte) (uint64, []byte, error) {
+	var v uint64
+	for i := range bits {
+		if op&(1<<(first+uint(i))) != 0 {
+			if len(ops) == 0 {
+				return 0, nil, fmt.Errorf("%w: truncated copy", errBadDelta)
+			}
+			v |= uint64(ops[0]) << (8 * i)
+			ops = ops[1:]
+		}
+	}
+	return v, ops, nil
 }
