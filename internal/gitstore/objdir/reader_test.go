@@ -157,15 +157,15 @@ func TestApplyDelta(t *testing.T) {
 	}
 	for _, bad := range [][]byte{
 		{},
-		{15, 9, 0x91, 10, 4},          // wrong base size
-		{16, 4, 0x91, 14, 4},          // copy past the base
-		{16, 5, 0x91, 10, 4},          // makes 4, not 5
-		{16, 4, 0x91, 10, 4, 1, 'x'},  // more than declared
-		{16, 4, 0},                    // reserved opcode
-		{16, 4, 5, 'a'},               // truncated insert
-		{16, 4, 0x91},                 // truncated copy
-		{16, 0xff, 0xff, 0xff, 0xff},  // truncated size
-		{16, 0x80, 0x80, 0x80, 0x10},  // over the limit
+		{15, 9, 0x91, 10, 4},         // wrong base size
+		{16, 4, 0x91, 14, 4},         // copy past the base
+		{16, 5, 0x91, 10, 4},         // makes 4, not 5
+		{16, 4, 0x91, 10, 4, 1, 'x'}, // more than declared
+		{16, 4, 0},                   // reserved opcode
+		{16, 4, 5, 'a'},              // truncated insert
+		{16, 4, 0x91},                // truncated copy
+		{16, 0xff, 0xff, 0xff, 0xff}, // truncated size
+		{16, 0x80, 0x80, 0x80, 0x10}, // over the limit
 	} {
 		if got, err := applyDelta(base, bad, 1<<20); err == nil {
 			t.Errorf("applyDelta(%v) = %q, want an error", bad, got)
