@@ -341,6 +341,7 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 		}
 	}()
 	go releaseAfterBuild(ctx, w, logger)
+	go daemon.TrimWhenIdle(ctx, idleTrimEvery)
 	// The daemon's one syncer runs every round: its own timer's, with a
 	// sync: block, and the sync command's run in the daemon, so that a
 	// round waits for one under way and the status tells of the last.
@@ -414,6 +415,10 @@ func repositoryFolder(gitDir string) string {
 	}
 	return gitDir
 }
+
+// idleTrimEvery is how often the daemon looks whether it turned idle after
+// work, to give back the memory the work left (see daemon.TrimWhenIdle).
+const idleTrimEvery = 2 * time.Second
 
 // releaseAfterBuild returns the memory the first build of the derived
 // state needed to the system once every index has caught up, so that a

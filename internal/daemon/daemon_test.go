@@ -263,3 +263,23 @@ func TestRuntimeDir_refusesOpenFolder(t *testing.T) {
 		t.Errorf("a private runtime folder: %q, %v", got, err)
 	}
 }
+
+// TestIdleAfterWork trims once a burst of work is over: not while work
+// goes on, not when there was none, not twice for one burst.
+func TestIdleAfterWork(t *testing.T) {
+	for _, c := range []struct {
+		sinceTrim, lastLook uint64
+		want                bool
+	}{
+		{64 << 20, 0, true},          // idle after 64 MiB of work
+		{64 << 20, 8 << 20, false},   // still working
+		{1 << 20, 0, false},          // idle, but little work since the last trim
+		{0, 0, false},                // just trimmed
+		{trimWork, idleAlloc - 1, true},
+		{trimWork - 1, 0, false},
+	} {
+		if got := idleAfterWork(c.sinceTrim, c.lastLook); got != c.want {
+			t.Errorf("idleAfterWork(%d, %d) = %t, want %t", c.sinceTrim, c.lastLook, got, c.want)
+		}
+	}
+}

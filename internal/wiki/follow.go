@@ -260,31 +260,36 @@ func (l *lane) lockUnlessBuilding() bool {
 // HEAD unless the follower has a commit of the wiki's to bring it to (it
 // takes that from head without reading the commit back).
 //
-// Stores built from nothing wait for the search index's first build, which
-// uses the cores on its own (two batches at once) and holds the most
-// memory while it runs; then they are built together, or in a wiki of
-// sequentialBuild files or more one after another. So the index answers
-// sooner, everything is built as soon, and a first build holds the
-// index's memory or the others', not all of it at once. A read that needs
-// a store still waiting builds it at once (see await).
+// Stores built from nothing are built in turn where it bounds the memory
+// of a first build: the history index first (its walk is a tenth of the
+// search index's work, and reads take a note's dates from it), then the
+// search index, which uses the cores on its own (two batches at once) and
+// holds the most memory while it runs, then the others together, or in a
+// wiki of sequentialBuild files or more one after another. A read that
+// needs a store still waiting builds it at once (see await).
 func (w *Wiki) follow(ctx context.Context, head string) {
-	var later []*lane // built from nothing, after the index
+	var first, later []*lane // built from nothing: before the others, after the index
 	index := w.indexLane.store.Commit() == ""
 	for _, l := range w.lanes {
 		from := l.store.Commit()
 		switch {
-		case l == w.indexLane && index:
-		case from == "" && index:
-			later = append(later, l)
-		default:
+		case !index || from != "":
 			w.bg.Go(func() { w.catchUp(ctx, l, from, head) })
+		case l == w.historyLane:
+			first = append([]*lane{l}, first...)
+		case l == w.indexLane:
+			first = append(first, l)
+		default:
+			later = append(later, l)
 		}
 	}
 	if !index {
 		return
 	}
 	w.bg.Go(func() {
-		w.catchUp(ctx, w.indexLane, "", head)
+		for _, l := range first {
+			w.catchUp(ctx, l, "", head)
+		}
 		if w.files.Load() >= sequentialBuild.Load() {
 			for _, l := range later {
 				w.catchUp(ctx, l, "", head)
@@ -299,9 +304,8 @@ func (w *Wiki) follow(ctx context.Context, head string) {
 
 // sequentialBuild is the size of a wiki, in files, from which the stores
 // built after the search index are built one at a time: at 100,000 notes
-// the history index and the link graph built together add 100–130 MiB to
-// a daemon's peak to be done 4–10 s sooner; at 10,000, 20 MiB for a
-// second sooner.
+// the stores built together added 100–130 MiB to a daemon's peak to be
+// done 4–10 s sooner; at 10,000, 20 MiB for a second sooner.
 var sequentialBuild atomic.Int64
 
 func init() { sequentialBuild.Store(30000) }

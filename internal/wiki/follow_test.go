@@ -297,28 +297,9 @@ func TestFollow_WikiCommitNotReadBack(t *testing.T) {
 	}
 }
 
-// orderedHistory is the history index of a test that checks, when its
-// first build starts, that the search index was built before it.
-type orderedHistory struct {
-	wiki.History
-	index   wiki.Index
-	checked atomic.Int32 // 1 when the index was built first, -1 when not
-}
-
-func (h *orderedHistory) Apply(ctx context.Context, u *wiki.Update) error {
-	if u.From == "" {
-		if h.index.Commit() == u.To {
-			h.checked.CompareAndSwap(0, 1)
-		} else {
-			h.checked.Store(-1)
-		}
-	}
-	return h.History.Apply(ctx, u)
-}
-
 // TestFollow_IndexBuiltFirst opens a wiki on a repository with no derived
-// state: the search index is built first, on its own, and the other stores
-// after it, together; in a large wiki, one after another.
+// state: the history index is built, then the search index, then the
+// other stores, together; in a large wiki, one after another.
 func TestFollow_IndexBuiltFirst(t *testing.T) {
 	t.Run("together", func(t *testing.T) { testIndexBuiltFirst(t, false) })
 	t.Run("one after another", func(t *testing.T) {
@@ -334,14 +315,14 @@ func testIndexBuiltFirst(t *testing.T, inTurn bool) {
 	}
 	dir := seeded(t, files)
 	var running, together, early atomic.Int32
-	var hist *orderedHistory
 	observe := func() *observedStore {
 		return &observedStore{titleStore: &titleStore{titles: map[string]string{}}, running: &running, together: &together, early: &early}
 	}
 	a, b := observe(), observe()
+	var idx *orderedIndex
 	openWikiDeps(t, dir, nil, io.Discard, func(d *wiki.Deps) {
-		hist = &orderedHistory{History: d.History, index: d.Index}
-		d.History = hist
+		idx = &orderedIndex{Index: d.Index, history: d.History}
+		d.Index = idx
 		a.index, b.index = d.Index, d.Index
 		d.Derived = []wiki.DerivedStore{a, b}
 	})
@@ -350,8 +331,8 @@ func testIndexBuiltFirst(t *testing.T, inTurn bool) {
 	for a.Commit() != head || b.Commit() != head {
 		time.Sleep(5 * time.Millisecond)
 	}
-	if got := hist.checked.Load(); got != 1 {
-		t.Errorf("the history index's first build started before the search index was built (%d)", got)
+	if got := idx.checked.Load(); got != 1 {
+		t.Errorf("the search index's first build started before the history index was built (%d)", got)
 	}
 	if n := early.Load(); n > 0 {
 		t.Errorf("%d first builds of the test's stores started before the search index was built", n)
@@ -382,4 +363,23 @@ func (s *observedStore) Apply(ctx context.Context, u *wiki.Update) error {
 	time.Sleep(50 * time.Millisecond) // long enough for the other to start
 	s.running.Add(-1)
 	return s.titleStore.Apply(ctx, u)
+}
+
+// orderedIndex is the search index of a test that checks, when its first
+// build starts, that the history index was built before it.
+type orderedIndex struct {
+	wiki.Index
+	history wiki.History
+	checked atomic.Int32 // 1 when the history index was built first, -1 when not
+}
+
+func (x *orderedIndex) Apply(ctx context.Context, u *wiki.Update) error {
+	if u.From == "" {
+		if x.history.Commit() == u.To {
+			x.checked.CompareAndSwap(0, 1)
+		} else {
+			x.checked.Store(-1)
+		}
+	}
+	return x.Index.Apply(ctx, u)
 }
