@@ -271,10 +271,10 @@ func TestIdleAfterWork(t *testing.T) {
 		sinceTrim, lastLook uint64
 		want                bool
 	}{
-		{64 << 20, 0, true},          // idle after 64 MiB of work
-		{64 << 20, 8 << 20, false},   // still working
-		{1 << 20, 0, false},          // idle, but little work since the last trim
-		{0, 0, false},                // just trimmed
+		{64 << 20, 0, true},        // idle after 64 MiB of work
+		{64 << 20, 8 << 20, false}, // still working
+		{1 << 20, 0, false},        // idle, but little work since the last trim
+		{0, 0, false},              // just trimmed
 		{trimWork, idleAlloc - 1, true},
 		{trimWork - 1, 0, false},
 	} {
