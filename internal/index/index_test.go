@@ -346,3 +346,13 @@ func TestIndex_Apply_concurrentSearch(t *testing.T) {
 		t.Errorf("Len = %d, want %d", n, batches*perBatch)
 	}
 }
+
+// TestBatchSize: a first build of a large wiki indexes smaller batches,
+// whose analysis bleve holds in memory, two at once.
+func TestBatchSize(t *testing.T) {
+	for n, want := range map[int]int{1: indexBatch, largeUpdate - 1: indexBatch, largeUpdate: largeBatch, 100000: largeBatch} {
+		if got := batchSize(n); got != want {
+			t.Errorf("batchSize(%d) = %d, want %d", n, got, want)
+		}
+	}
+}
