@@ -66,7 +66,7 @@ func (r *Reader) Read(id plumbing.Hash, keep bool) (plumbing.ObjectType, []byte,
 				return typ, data, err
 			}
 		}
-		typ, b, err := r.readLoose(id, false)
+		typ, b, _, err := r.readLoose(id, false)
 		if !errors.Is(err, ErrNotFound) || !first || !r.relist() {
 			return typ, b, err
 		}
@@ -81,9 +81,9 @@ func (r *Reader) Size(id plumbing.Hash) (int64, error) {
 				return r.size(p, off)
 			}
 		}
-		_, b, err := r.readLoose(id, true)
+		_, _, n, err := r.readLoose(id, true)
 		if err == nil {
-			return int64(len(b)), nil
+			return n, nil
 		}
 		if !errors.Is(err, ErrNotFound) || !first || !r.relist() {
 			return 0, err
@@ -209,7 +209,7 @@ func (r *Reader) resolve(p *pack, off int64, keep bool) (typ plumbing.ObjectType
 		}
 		base, baseOff, ok := r.find(e.baseID)
 		if !ok {
-			if typ, data, err = r.readLoose(e.baseID, false); err != nil {
+			if typ, data, _, err = r.readLoose(e.baseID, false); err != nil {
 				return 0, nil, false, fmt.Errorf("delta base %s: %w", e.baseID, err)
 			}
 			break
@@ -260,9 +260,9 @@ func (r *Reader) size(p *pack, off int64) (int64, error) {
 	return int64(n), nil
 }
 
-// readLoose reads loose object id; with header only, it returns a slice of
-// the object's size with unspecified content.
-func (r *Reader) readLoose(id plumbing.Hash, header bool) (plumbing.ObjectType, []byte, error) {
+// readLoose reads loose object id: its type, content and size; with header
+// only, no content.
+func (r *Reader) readLoose(id plumbing.Hash, header bool) (plumbing.ObjectType, []byte, int64, error) {
 	name := id.String()
 	for _, dir := range r.dirs {
 		b, err := os.ReadFile(filepath.Join(dir, name[:2], name[2:]))
@@ -270,59 +270,58 @@ func (r *Reader) readLoose(id plumbing.Hash, header bool) (plumbing.ObjectType, 
 			continue
 		}
 		if err != nil {
-			return 0, nil, err
+			return 0, nil, 0, err
 		}
-		typ, content, err := parseLoose(b, header)
+		typ, content, n, err := parseLoose(b, header)
 		if err != nil {
-			return 0, nil, fmt.Errorf("loose object %s: %w", name, err)
+			return 0, nil, 0, fmt.Errorf("loose object %s: %w", name, err)
 		}
-		return typ, content, nil
+		return typ, content, n, nil
 	}
-	return 0, nil, ErrNotFound
+	return 0, nil, 0, ErrNotFound
 }
 
 // parseLoose inflates a loose object file: "<type> <size>\0<content>".
-// With header only, the content returned has the object's size and
-// unspecified bytes.
-func parseLoose(b []byte, header bool) (plumbing.ObjectType, []byte, error) {
+// It returns the type, the content (none with header only) and the size.
+func parseLoose(b []byte, header bool) (plumbing.ObjectType, []byte, int64, error) {
 	zr, err := newZlib(bytes.NewReader(b))
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, 0, err
 	}
 	defer zlibReaders.Put(zr)
 	var head [64]byte
 	k, err := io.ReadFull(zr, head[:])
 	if err != nil && err != io.ErrUnexpectedEOF {
-		return 0, nil, err
+		return 0, nil, 0, err
 	}
 	nul := bytes.IndexByte(head[:k], 0)
 	sp := bytes.IndexByte(head[:k], ' ')
 	if nul < 0 || sp < 0 || sp > nul {
-		return 0, nil, errors.New("bad header")
+		return 0, nil, 0, errors.New("bad header")
 	}
 	typ, err := plumbing.ParseObjectType(string(head[:sp]))
 	if err != nil || typ < plumbing.CommitObject || typ > plumbing.TagObject {
-		return 0, nil, fmt.Errorf("bad type %q", head[:sp])
+		return 0, nil, 0, fmt.Errorf("bad type %q", head[:sp])
 	}
 	n, err := strconv.ParseUint(string(head[sp+1:nul]), 10, 64)
 	if err != nil || n > maxObject || n > uint64(len(b))*1032+64 {
-		return 0, nil, fmt.Errorf("bad size %q", head[sp+1:nul])
+		return 0, nil, 0, fmt.Errorf("bad size %q", head[sp+1:nul])
+	}
+	if header {
+		return typ, nil, int64(n), nil
 	}
 	content := make([]byte, n)
-	if header {
-		return typ, content, nil
-	}
 	got := copy(content, head[nul+1:k])
 	if uint64(k-nul-1) > n {
-		return 0, nil, errors.New("more data than its header says")
+		return 0, nil, 0, errors.New("more data than its header says")
 	}
 	if _, err := io.ReadFull(zr, content[got:]); err != nil {
-		return 0, nil, err
+		return 0, nil, 0, err
 	}
 	if err := atEnd(zr); err != nil {
-		return 0, nil, err
+		return 0, nil, 0, err
 	}
-	return typ, content, nil
+	return typ, content, int64(n), nil
 }
 
 // objectCache keeps resolved objects by their place in a pack, the least

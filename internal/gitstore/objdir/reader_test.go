@@ -220,8 +220,8 @@ func FuzzParseLoose(f *testing.F) {
 	f.Add(b.Bytes(), false)
 	f.Add(b.Bytes(), true)
 	f.Fuzz(func(t *testing.T, raw []byte, header bool) {
-		typ, content, err := parseLoose(raw, header)
-		if err == nil && (typ < plumbing.CommitObject || typ > plumbing.TagObject) {
+		typ, content, n, err := parseLoose(raw, header)
+		if err == nil && (!header && int64(len(content)) != n || typ < plumbing.CommitObject || typ > plumbing.TagObject) {
 			t.Fatalf("type %v, content of %d bytes", typ, len(content))
 		}
 	})
