@@ -261,22 +261,19 @@ func (l *lane) lockUnlessBuilding() bool {
 // takes that from head without reading the commit back).
 //
 // Stores built from nothing are built in turn where it bounds the memory
-// of a first build: the history index first (its walk is a tenth of the
-// search index's work, and reads take a note's dates from it), then the
-// search index, which uses the cores on its own (two batches at once) and
-// holds the most memory while it runs, then the others together, or in a
-// wiki of sequentialBuild files or more one after another. A read that
-// needs a store still waiting builds it at once (see await).
+// of a first build: the history index and the search index at once (the
+// history's walk is a tenth of the index's work, and reads take a note's
+// dates from it), then the others together, or in a wiki of
+// sequentialBuild files or more one after another. A read that needs a
+// store still waiting builds it at once (see await).
 func (w *Wiki) follow(ctx context.Context, head string) {
 	var first, later []*lane // built from nothing: before the others, after the index
 	index := w.indexLane.store.Commit() == ""
 	for _, l := range w.lanes {
 		from := l.store.Commit()
 		switch {
-		case !index || from != "":
+		case !index || from != "" || l == w.historyLane:
 			w.bg.Go(func() { w.catchUp(ctx, l, from, head) })
-		case l == w.historyLane:
-			first = append([]*lane{l}, first...)
 		case l == w.indexLane:
 			first = append(first, l)
 		default:
