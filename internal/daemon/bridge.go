@@ -105,7 +105,9 @@ func (b *Bridge) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 		if !lost || ctx.Err() != nil {
 			return err
 		}
-		retry := b.answerLost()
+		// The requests written and not answered, and those that waited
+		// for a replayed handshake the daemon never answered.
+		retry := append(b.answerLost(), b.unsent()...)
 		if b.answers.Swap(false) {
 			fruitless = 0
 		} else if fruitless++; fruitless > maxFruitless {
@@ -161,13 +163,14 @@ func (b *Bridge) session(ctx context.Context, conn *Conn, lines <-chan piece, in
 		select {
 		case <-gate:
 			src, gate, timeout = lines, nil, nil
-			for _, line := range b.resend {
+			for len(b.resend) > 0 {
+				line := b.resend[0]
+				b.resend = b.resend[1:]
 				b.noteRequest(line)
 				if _, err := conn.Write(line); err != nil {
 					return true, <-fromDaemon
 				}
 			}
-			b.resend = nil
 		case <-timeout:
 			return true, errors.New("it did not answer the initialize request")
 		case p := <-src:
@@ -380,6 +383,9 @@ func (b *Bridge) answerLost() (retry [][]byte) {
 	b.pending = map[string]request{}
 	b.mu.Unlock()
 	for id, r := range reqs {
+		if strings.HasPrefix(id, `"`+resubscribeID) {
+			continue // made again from the client's subscriptions
+		}
 		if b.retryable(r) {
 			retry = append(retry, r.line)
 			continue
@@ -392,6 +398,19 @@ func (b *Bridge) answerLost() (retry [][]byte) {
 		_ = b.write(append(msg, '\n'))
 	}
 	return retry
+}
+
+// unsent takes the requests still waiting to be sent again, but for the
+// bridge's own subscriptions, which are made again from the client's.
+func (b *Bridge) unsent() (lines [][]byte) {
+	for _, line := range b.resend {
+		var m message
+		if json.Unmarshal(line, &m) == nil && !strings.HasPrefix(string(m.ID), `"`+resubscribeID) {
+			lines = append(lines, line)
+		}
+	}
+	b.resend = nil
+	return lines
 }
 
 // replayHandshake initializes a new connection as the client did the first

@@ -4,8 +4,12 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
+	"net"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -68,5 +72,111 @@ func TestBridge_Run(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("the session goes on after a line over the limit without an id")
+	}
+}
+
+// TestBridge_DaemonGoneTwice: a daemon goes away during a read-only call,
+// and the next one goes away too before it answers the replayed
+// initialize. The call waiting to be sent again reaches the third daemon,
+// and its answer the client.
+func TestBridge_DaemonGoneTwice(t *testing.T) {
+	type fake func(t *testing.T, r *bufio.Reader, w io.Writer)
+	readLine := func(t *testing.T, r *bufio.Reader, method string) map[string]any {
+		t.Helper()
+		line, err := r.ReadBytes('\n')
+		var m map[string]any
+		if err != nil || json.Unmarshal(line, &m) != nil || m["method"] != method {
+			t.Errorf("the daemon read %q (%v), want %s", line, err, method)
+		}
+		return m
+	}
+	answer := func(w io.Writer, id any, result string) {
+		raw, _ := json.Marshal(id)
+		io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(raw)+`,"result":`+result+"}\n")
+	}
+	handshake := func(t *testing.T, r *bufio.Reader, w io.Writer) {
+		answer(w, readLine(t, r, "initialize")["id"], `{}`)
+		readLine(t, r, "notifications/initialized")
+	}
+	daemons := []fake{
+		func(t *testing.T, r *bufio.Reader, w io.Writer) { // answers, then dies during the call
+			handshake(t, r, w)
+			answer(w, readLine(t, r, "tools/list")["id"], `{"tools":[{"name":"read_note","annotations":{"readOnlyHint":true}}]}`)
+			readLine(t, r, "tools/call")
+		},
+		func(t *testing.T, r *bufio.Reader, w io.Writer) { // dies before the handshake's answer
+			readLine(t, r, "initialize")
+			readLine(t, r, "notifications/initialized")
+		},
+		func(t *testing.T, r *bufio.Reader, w io.Writer) {
+			handshake(t, r, w)
+			answer(w, readLine(t, r, "tools/call")["id"], `{"content":[{"type":"text","text":"read"}]}`)
+			io.Copy(io.Discard, r)
+		},
+	}
+	// Unix sockets, not net.Pipe: a daemon's answer may wait in the
+	// socket while the bridge still writes the handshake.
+	l, err := net.Listen("unix", filepath.Join(t.TempDir(), "s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var connects atomic.Int32
+	br := &Bridge{Connect: func(ctx context.Context) (*Conn, error) {
+		n := int(connects.Add(1))
+		if n > len(daemons) {
+			return nil, errors.New("no more daemons")
+		}
+		client, err := net.Dial("unix", l.Addr().String())
+		if err != nil {
+			return nil, err
+		}
+		server, err := l.Accept()
+		if err != nil {
+			return nil, err
+		}
+		go func(run fake) {
+			defer server.Close()
+			run(t, bufio.NewReader(server), server)
+		}(daemons[n-1])
+		return &Conn{Conn: client, r: bufio.NewReader(client)}, nil
+	}, Logf: t.Logf}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	go func() {
+		br.Run(context.Background(), inR, outW)
+		outW.Close()
+	}()
+	t.Cleanup(func() { inW.Close() })
+	go io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`+"\n"+
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`+"\n"+
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_note","arguments":{"path":"a"}}}`+"\n")
+	got := make(chan []string, 1)
+	go func() {
+		var ids []string
+		for r := bufio.NewReader(outR); len(ids) < 3; {
+			line, err := r.ReadBytes('\n')
+			if err != nil {
+				break
+			}
+			var m struct {
+				ID    json.RawMessage `json:"id"`
+				Error any             `json:"error"`
+			}
+			if json.Unmarshal(line, &m) != nil || m.Error != nil {
+				t.Errorf("the client got %s", line)
+			}
+			ids = append(ids, string(m.ID))
+		}
+		got <- ids
+	}()
+	select {
+	case ids := <-got:
+		if strings.Join(ids, " ") != "1 2 3" {
+			t.Errorf("the client got answers to %v, want 1 2 3", ids)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the read-only call was never answered (%d daemons connected)", connects.Load())
 	}
 }
