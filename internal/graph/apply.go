@@ -130,7 +130,7 @@ func (g *Graph) apply(to string, files []added, deleted []string) {
 		g.add(f, p)
 	}
 	for k := range p.keys {
-		for s := range g.byKey[k] {
+		for _, s := range g.byKey[k] {
 			p.dirty[s] = true
 		}
 	}
@@ -149,19 +149,14 @@ func (g *Graph) add(f added, p *patch) {
 	n := f.node
 	if n == nil {
 		g.files[f.file] = true
+		g.fileBase[baseKey(f.file)] = append(g.fileBase[baseKey(f.file)], f.file)
 		for _, k := range suffixes(f.file) {
-			g.fileSuffix[k] = append(g.fileSuffix[k], f.file)
 			p.touch(k)
 		}
 		return
 	}
 	g.notes[n.file] = n
-	for i, k := range suffixes(n.path) {
-		if i == 0 {
-			g.byPath[k] = append(g.byPath[k], n)
-		}
-		g.bySuffix[k] = append(g.bySuffix[k], n)
-	}
+	addTo(g.byBase, baseKey(n.path), n)
 	addTo(g.byTitle, strings.ToLower(n.title), n)
 	for _, a := range n.aliases {
 		addTo(g.byAlias, strings.ToLower(a), n)
@@ -173,12 +168,11 @@ func (g *Graph) add(f added, p *patch) {
 	}
 	for i := range n.links {
 		for _, k := range n.links[i].lookupKeys() {
-			set := g.byKey[k]
-			if set == nil {
-				set = make(map[*node]struct{})
-				g.byKey[k] = set
+			// n's keys are added together: a key it has already
+			// ends with n.
+			if ns := g.byKey[k]; len(ns) == 0 || ns[len(ns)-1] != n {
+				g.byKey[k] = append(ns, n)
 			}
-			set[n] = struct{}{}
 		}
 	}
 	p.dirty[n] = true
@@ -212,23 +206,18 @@ func (g *Graph) remove(file string, p *patch) {
 	if n == nil {
 		if g.files[file] {
 			delete(g.files, file)
+			b := baseKey(file)
+			if g.fileBase[b] = deleteFrom(g.fileBase[b], file); len(g.fileBase[b]) == 0 {
+				delete(g.fileBase, b)
+			}
 			for _, k := range suffixes(file) {
-				g.fileSuffix[k] = deleteFrom(g.fileSuffix[k], file)
-				if len(g.fileSuffix[k]) == 0 {
-					delete(g.fileSuffix, k)
-				}
 				p.touch(k)
 			}
 		}
 		return
 	}
 	delete(g.notes, file)
-	for i, k := range suffixes(n.path) {
-		if i == 0 {
-			removeFrom(g.byPath, k, n)
-		}
-		removeFrom(g.bySuffix, k, n)
-	}
+	removeFrom(g.byBase, baseKey(n.path), n)
 	removeFrom(g.byTitle, strings.ToLower(n.title), n)
 	for _, a := range n.aliases {
 		removeFrom(g.byAlias, strings.ToLower(a), n)
@@ -240,12 +229,7 @@ func (g *Graph) remove(file string, p *patch) {
 	}
 	for i := range n.links {
 		for _, k := range n.links[i].lookupKeys() {
-			if set := g.byKey[k]; set != nil {
-				delete(set, n)
-				if len(set) == 0 {
-					delete(g.byKey, k)
-				}
-			}
+			removeFrom(g.byKey, k, n)
 		}
 	}
 	for t := range n.out.all() {

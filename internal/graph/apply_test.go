@@ -37,18 +37,18 @@ func dump(g *Graph) string {
 	tables := []struct {
 		name string
 		t    map[string][]*node
-	}{{"path", g.byPath}, {"suffix", g.bySuffix}, {"title", g.byTitle}, {"alias", g.byAlias}}
+	}{{"base", g.byBase}, {"title", g.byTitle}, {"alias", g.byAlias}}
 	for _, tb := range tables {
 		name, t := tb.name, tb.t
 		for _, k := range slices.Sorted(maps.Keys(t)) {
 			fmt.Fprintf(&b, "%s %q %v\n", name, k, files(t[k]))
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(g.fileSuffix)) {
-		fmt.Fprintf(&b, "filesuffix %q %v\n", k, slices.Sorted(slices.Values(g.fileSuffix[k])))
+	for _, k := range slices.Sorted(maps.Keys(g.fileBase)) {
+		fmt.Fprintf(&b, "filebase %q %v\n", k, slices.Sorted(slices.Values(g.fileBase[k])))
 	}
 	for _, k := range slices.Sorted(maps.Keys(g.byKey)) {
-		fmt.Fprintf(&b, "key %q %v\n", k, files(slices.Collect(maps.Keys(g.byKey[k]))))
+		fmt.Fprintf(&b, "key %q %v\n", k, files(g.byKey[k]))
 	}
 	return b.String()
 }

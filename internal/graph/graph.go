@@ -26,19 +26,21 @@ type Graph struct {
 	notes map[string]*node // by repository file
 	files map[string]bool  // files that are not notes, by repository file
 
-	// Lookup tables of notes by lowercased key: the whole note path, every
-	// trailing part of it ("a/b/c" gives "c", "b/c" and "a/b/c"), the title
-	// and each alias.
-	byPath   map[string][]*node
-	bySuffix map[string][]*node
-	byTitle  map[string][]*node
-	byAlias  map[string][]*node
-	// fileSuffix looks files up like bySuffix: lowercased trailing parts of
+	// Lookup tables of notes by lowercased key: the last part of the
+	// note path (a note is found by its whole path, or by a trailing part
+	// of it, among the notes of its last part: see pathNotes), the title
+	// and each alias. A table by every trailing part took a fifth of a
+	// large graph's memory.
+	byBase  map[string][]*node
+	byTitle map[string][]*node
+	byAlias map[string][]*node
+	// fileBase looks files up like byBase: the lowercased last part of
 	// their paths to the files.
-	fileSuffix map[string][]string
+	fileBase map[string][]string
 	// byKey finds the notes with a link under a lookup key, to resolve
-	// those links again when a note or file with that key comes or goes.
-	byKey map[string]map[*node]struct{}
+	// those links again when a note or file with that key comes or goes;
+	// each note once.
+	byKey map[string][]*node
 
 	rank rankCache
 }
@@ -159,12 +161,11 @@ func (g *Graph) reset() {
 	g.gen++
 	g.notes = make(map[string]*node)
 	g.files = make(map[string]bool)
-	g.byPath = make(map[string][]*node)
-	g.bySuffix = make(map[string][]*node)
+	g.byBase = make(map[string][]*node)
 	g.byTitle = make(map[string][]*node)
 	g.byAlias = make(map[string][]*node)
-	g.fileSuffix = make(map[string][]string)
-	g.byKey = make(map[string]map[*node]struct{})
+	g.fileBase = make(map[string][]string)
+	g.byKey = make(map[string][]*node)
 }
 
 // ref returns the wiki's name for a note.

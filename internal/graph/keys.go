@@ -3,6 +3,7 @@ package graph
 import (
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/wikid/wikid/internal/note"
 )
@@ -186,6 +187,43 @@ func suffixes(p string) []string {
 		}
 	}
 	return out
+}
+
+// baseKey is the key of a path in the tables by last part: its last part,
+// lowercased (sharing the path's memory when it is lowercase already).
+func baseKey(p string) string {
+	b := baseName(p)
+	for i := 0; i < len(b); i++ {
+		if c := b[i]; c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
+			return strings.ToLower(b)
+		}
+	}
+	return b
+}
+
+// pathHas reports whether a path, lowercased, is key (a lowercased
+// path), or with suffix true, ends with key after a '/'.
+func pathHas(p, key string, suffix bool) bool {
+	for i := 0; i < len(p); i++ {
+		if p[i] >= utf8.RuneSelf {
+			lp := strings.ToLower(p)
+			return lp == key || suffix && strings.HasSuffix(lp, "/"+key)
+		}
+	}
+	if len(p) < len(key) {
+		return false
+	}
+	rest := len(p) - len(key)
+	for i := 0; i < len(key); i++ {
+		c := p[rest+i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != key[i] {
+			return false
+		}
+	}
+	return rest == 0 || suffix && p[rest-1] == '/'
 }
 
 // keys returns every lookup key under which a note can be found.

@@ -37,7 +37,7 @@ func (v *view) byFileName(name string) []candidate {
 			}
 		}
 	}
-	for _, f := range v.g.fileSuffix[name] {
+	for _, f := range v.g.filesAt(name) {
 		if strings.ToLower(baseName(f)) == name {
 			out = append(out, candidate{file: f})
 		}

@@ -21,7 +21,7 @@ func (g *Graph) Lookup(notePath string) (wiki.NoteRef, bool) {
 // files have it.
 func (g *Graph) lookupNode(notePath string) *node {
 	var best *node
-	for _, n := range g.byPath[strings.ToLower(notePath)] {
+	for _, n := range g.base().pathNotes(strings.ToLower(notePath), false) {
 		if n.path == notePath && (best == nil || n.file < best.file) {
 			best = n
 		}
@@ -76,7 +76,7 @@ func (g *Graph) missingBacklinks(notePath string) []wiki.Backlink {
 	}
 	seen := make(map[*node]int)
 	for _, k := range keys {
-		for s := range g.byKey[k] {
+		for _, s := range g.byKey[k] {
 			seen[s]++
 		}
 	}

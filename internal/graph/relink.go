@@ -22,7 +22,7 @@ func (g *Graph) Relinks(moves map[string]string) []wiki.Relink {
 	v := g.base()
 	var moved []*node
 	for old, to := range moves {
-		for _, n := range g.byPath[strings.ToLower(old)] {
+		for _, n := range g.base().pathNotes(strings.ToLower(old), false) {
 			if n.path == old {
 				v.moveNote(n, to)
 				moved = append(moved, n)
@@ -46,7 +46,7 @@ func (g *Graph) Relinks(moves map[string]string) []wiki.Relink {
 			keys = append(keys, strings.ToLower(a))
 		}
 		for _, k := range keys {
-			for s := range g.byKey[k] {
+			for _, s := range g.byKey[k] {
 				sources[s]++
 			}
 		}

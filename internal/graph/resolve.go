@@ -12,9 +12,10 @@ type view struct {
 	g *Graph
 	// moved maps a moved note to its new path, "" when it is deleted.
 	moved map[*node]string
-	// byPath and bySuffix hold the moved notes under their new paths,
-	// byTitle those whose title is their file name under the new one.
-	byPath, bySuffix, byTitle map[string][]*node
+	// byBase holds the moved notes under the last part of their new
+	// paths, byTitle those whose title is their file name under the new
+	// one.
+	byBase, byTitle map[string][]*node
 }
 
 // table names a lookup table of the view.
@@ -34,20 +35,14 @@ func (g *Graph) base() *view { return &view{g: g} }
 func (v *view) moveNote(n *node, newPath string) {
 	if v.moved == nil {
 		v.moved = make(map[*node]string)
-		v.byPath = make(map[string][]*node)
-		v.bySuffix = make(map[string][]*node)
+		v.byBase = make(map[string][]*node)
 		v.byTitle = make(map[string][]*node)
 	}
 	v.moved[n] = newPath
 	if newPath == "" {
 		return
 	}
-	for i, k := range suffixes(newPath) {
-		if i == 0 {
-			v.byPath[k] = append(v.byPath[k], n)
-		}
-		v.bySuffix[k] = append(v.bySuffix[k], n)
-	}
+	addTo(v.byBase, baseKey(newPath), n)
 	if n.fileTitle {
 		addTo(v.byTitle, strings.ToLower(baseName(newPath)), n)
 	}
@@ -83,13 +78,12 @@ func (v *view) fileOf(n *node) string {
 // their title is their file name; they keep their aliases and other
 // titles. Deleted notes leave every table.
 func (v *view) lookup(t table, key string) []*node {
+	if t == tablePath || t == tableSuffix {
+		return v.pathNotes(key, t == tableSuffix)
+	}
 	var ns []*node
 	var extra map[string][]*node
 	switch t {
-	case tablePath:
-		ns, extra = v.g.byPath[key], v.byPath
-	case tableSuffix:
-		ns, extra = v.g.bySuffix[key], v.bySuffix
 	case tableTitle:
 		ns, extra = v.g.byTitle[key], v.byTitle
 	default:
@@ -101,12 +95,60 @@ func (v *view) lookup(t table, key string) []*node {
 	var out []*node
 	for _, n := range ns {
 		p, ok := v.moved[n]
-		if ok && (p == "" || t == tablePath || t == tableSuffix || t == tableTitle && n.fileTitle) {
+		if ok && (p == "" || t == tableTitle && n.fileTitle) {
 			continue
 		}
 		out = append(out, n)
 	}
 	return append(out, extra[key]...)
+}
+
+// pathNotes returns the notes of the view whose path is key (lowercased),
+// or with suffix true, ends with it after a '/'. Without moves, when every
+// note of key's last part matches, it returns the table's own slice.
+func (v *view) pathNotes(key string, suffix bool) []*node {
+	base := baseName(key)
+	ns := v.g.byBase[base]
+	all := v.moved == nil
+	for _, n := range ns {
+		if !all {
+			break
+		}
+		all = pathHas(n.path, key, suffix)
+	}
+	if all {
+		return ns
+	}
+	var out []*node
+	for _, n := range ns {
+		if _, moved := v.moved[n]; !moved && pathHas(n.path, key, suffix) {
+			out = append(out, n)
+		}
+	}
+	for _, n := range v.byBase[base] {
+		if p := v.moved[n]; pathHas(p, key, suffix) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// filesAt returns the files that are not notes whose path is key
+// (lowercased) or ends with it after a '/'.
+func (g *Graph) filesAt(key string) []string {
+	fs := g.fileBase[baseName(key)]
+	for i, f := range fs {
+		if !pathHas(f, key, true) {
+			out := slices.Clone(fs[:i])
+			for _, f := range fs[i+1:] {
+				if pathHas(f, key, true) {
+					out = append(out, f)
+				}
+			}
+			return out
+		}
+	}
+	return fs
 }
 
 // resolve returns the note a link of the note at srcPath resolves to in the
@@ -304,7 +346,7 @@ func (g *Graph) resolveFile(l *link, srcPath string) string {
 	if key == "" {
 		return ""
 	}
-	cs := g.fileSuffix[key]
+	cs := g.filesAt(key)
 	var exact string
 	for _, f := range cs {
 		if strings.ToLower(f) == key && (exact == "" || better(f == l.want, exact == l.want, f, exact)) {
