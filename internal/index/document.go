@@ -38,6 +38,7 @@ func fields(d *wiki.Document, pairs []string) map[string]any {
 	}
 	doc := map[string]any{
 		fieldPath:      d.Path,
+		fieldPathSort:  d.Path,
 		fieldFolders:   folders(d.Path),
 		fieldTitle:     d.Title,
 		fieldTitleSort: title,

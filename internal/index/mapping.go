@@ -12,12 +12,13 @@ import (
 // schemaVersion names the mapping below and the way documents are shaped.
 // Bump it whenever either changes: an index recorded with another version
 // is removed and rebuilt on Open.
-const schemaVersion = "10"
+const schemaVersion = "11"
 
 // Field names in the bleve documents, besides the stem fields of each
 // language (see fieldStem).
 const (
 	fieldPath       = "path"         // keyword, lowercased; stored as written
+	fieldPathSort   = "path_key"     // keyword as written, in doc values: the last key of every sort
 	fieldFolders    = "folders"      // keyword, lowercased: every ancestor folder
 	fieldTitle      = "title"        // text, stored
 	fieldTitleSort  = "title_key"    // keyword, lowercased title, for sorting
@@ -102,6 +103,7 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 
 	doc := mapping.NewDocumentStaticMapping()
 	doc.AddFieldMappingsAt(fieldPath, keywordField(analyzerKey, true, false))
+	doc.AddFieldMappingsAt(fieldPathSort, keywordField(analyzerExact, false, true))
 	doc.AddFieldMappingsAt(fieldFolders, keywordField(analyzerKey, false, false))
 	doc.AddFieldMappingsAt(fieldTitle, textField(true))
 	doc.AddFieldMappingsAt(fieldTitleSort, keywordField(analyzerKey, false, true))
