@@ -25,6 +25,9 @@ func (g *Graph) Name() string { return "link graph" }
 // and the files links may embed, that changed (see ApplyFiles). It returns
 // the update's errors.
 func (g *Graph) Apply(ctx context.Context, u *wiki.Update) error {
+	g.mu.Lock()
+	g.read = u.Blobs()
+	g.mu.Unlock()
 	changes, err := u.Changes(ctx)
 	if err != nil {
 		return err

@@ -26,8 +26,8 @@ func dump(g *Graph) string {
 			if l.to != nil {
 				to = l.to.file
 			}
-			fmt.Fprintf(&b, "  link %d %s %q %q mode=%d key=%q to=%s by=%d ok=%v file=%s others=%q ctx=%q\n",
-				l.line, l.kind, l.target, l.heading(), l.mode, l.key(), to, l.by, l.ok, l.file, l.others(), l.context)
+			fmt.Fprintf(&b, "  link %d %s %q %q mode=%d key=%q to=%s by=%d ok=%v file=%s others=%q at=%d\n",
+				l.line, l.kind, l.target, l.heading(), l.mode, l.key(), to, l.by, l.ok, l.file, l.others(), l.at)
 		}
 		fmt.Fprintf(&b, "  out %s\n  in %s\n", counts(n.out), counts(n.in))
 	}

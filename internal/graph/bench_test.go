@@ -1,11 +1,17 @@
 package graph
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
+	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
@@ -18,15 +24,40 @@ const benchNotes, benchCommits = 10000, 2000
 var (
 	benchOnce  sync.Once
 	benchCache []File
+	// benchStore reads the generated repository's blobs, as a daemon's
+	// graph reads the lines links sit on.
+	benchStore *gitstore.Store
+	benchDir   string
 )
+
+// TestMain removes the benchmarks' repository.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if benchStore != nil {
+		benchStore.Close(context.Background())
+	}
+	if benchDir != "" {
+		os.RemoveAll(benchDir)
+	}
+	os.Exit(code)
+}
 
 // benchFiles returns the parsed files of the generated repository.
 func benchFiles(b *testing.B) []File {
 	b.Helper()
 	benchOnce.Do(func() {
-		dir := b.TempDir()
+		// Not b.TempDir: the repository outlives the first benchmark
+		// (see TestMain).
+		dir, err := os.MkdirTemp("", "wikid-graph-bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchDir = dir
 		gittest.Generate(b, dir, benchNotes, benchCommits)
 		benchCache = readDir(b, dir)
+		if benchStore, err = gitstore.Open(context.Background(), dir, gitstore.Options{}); err != nil {
+			b.Fatal(err)
+		}
 	})
 	if len(benchCache) < benchNotes {
 		b.Fatalf("generated %d files", len(benchCache))
@@ -35,14 +66,29 @@ func benchFiles(b *testing.B) []File {
 }
 
 // withHub adds a note "hub/target" and 500 notes that link to it in the
-// forms a move rewrites.
-func withHub(files []File) []File {
+// forms a move rewrites; their blobs are written to the generated
+// repository.
+func withHub(b *testing.B, files []File) []File {
 	out := append([]File(nil), files...)
-	out = append(out, fileOf("hub/target.md", []byte("# The hub\n\nLinked from everywhere.\n")))
+	tmp := b.TempDir()
+	var written []string
+	add := func(f, content string) {
+		out = append(out, fileOf(f, []byte(content)))
+		p := filepath.Join(tmp, strings.ReplaceAll(f, "/", "_"))
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		written = append(written, p)
+	}
+	add("hub/target.md", "# The hub\n\nLinked from everywhere.\n")
 	forms := []string{"[[target]]", "[[hub/target|the hub]]", "[hub](../hub/target.md)", "[[target#The hub]]"}
 	for i := range 500 {
-		f := fmt.Sprintf("linkers/l-%03d.md", i)
-		out = append(out, fileOf(f, []byte(fmt.Sprintf("# Linker %d\n\nSee %s.\n", i, forms[i%len(forms)]))))
+		add(fmt.Sprintf("linkers/l-%03d.md", i), fmt.Sprintf("# Linker %d\n\nSee %s.\n", i, forms[i%len(forms)]))
+	}
+	cmd := exec.Command("git", "-C", benchDir, "hash-object", "-w", "--stdin-paths")
+	cmd.Stdin = strings.NewReader(strings.Join(written, "\n") + "\n")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("git hash-object: %v\n%s", err, msg)
 	}
 	return out
 }
@@ -84,16 +130,24 @@ func BenchmarkGraph_ParseAndBuild(b *testing.B) {
 }
 
 // BenchmarkGraph_Backlinks lists the backlinks of the most linked note of
-// the generated wiki, and of a note with 500 backlinks.
+// the generated wiki, and of a note with 500 backlinks, with the lines the
+// links sit on: the generated notes' read from the repository with the
+// store's reader, the hub's linkers from memory.
 func BenchmarkGraph_Backlinks(b *testing.B) {
 	g := New()
-	g.ApplyFiles("c", withHub(benchFiles(b)), nil)
+	files := withHub(b, benchFiles(b))
+	g.ReadBlobsWith(benchStore.ReadBlob)
+	g.ApplyFiles("c", files, nil)
 	top := g.Hubs(wiki.HubInDegree, "", 2)
 	for _, h := range top {
 		b.Run(fmt.Sprintf("in-degree=%d", h.InDegree), func(b *testing.B) {
 			for b.Loop() {
-				if bs := g.Backlinks(h.Path); len(bs) != h.InDegree {
+				bs := g.Backlinks(h.Path)
+				if len(bs) != h.InDegree {
 					b.Fatalf("%d backlinks, want %d", len(bs), h.InDegree)
+				}
+				if bs[0].Links[0].Context == "" {
+					b.Fatalf("a backlink without its line: %+v", bs[0])
 				}
 			}
 		})
@@ -115,7 +169,7 @@ func BenchmarkGraph_PageRank(b *testing.B) {
 // BenchmarkGraph_Relinks plans the move of a note with 500 backlinks.
 func BenchmarkGraph_Relinks(b *testing.B) {
 	g := New()
-	g.ApplyFiles("c", withHub(benchFiles(b)), nil)
+	g.ApplyFiles("c", withHub(b, benchFiles(b)), nil)
 	for b.Loop() {
 		if rel := g.Relinks(map[string]string{"hub/target": "archive/moved"}); len(rel) != 500 {
 			b.Fatalf("%d notes to relink, want 500", len(rel))
@@ -125,7 +179,7 @@ func BenchmarkGraph_Relinks(b *testing.B) {
 
 // BenchmarkGraph_ApplyFiles patches the graph with one changed note.
 func BenchmarkGraph_ApplyFiles(b *testing.B) {
-	files := withHub(benchFiles(b))
+	files := withHub(b, benchFiles(b))
 	g := New()
 	g.ApplyFiles("c", files, nil)
 	edits := []File{

@@ -12,10 +12,11 @@ func (g *Graph) BrokenLinks(folder string) []wiki.BrokenLink {
 	defer g.mu.RUnlock()
 	var out []wiki.BrokenLink
 	for _, n := range g.sortedUnder(folder) {
+		line := g.lines(n)
 		for i := range n.links {
 			l := &n.links[i]
 			if why := l.broken(); why != "" {
-				b := wiki.BrokenLink{Path: n.path, LinkSite: l.site(), Reason: why}
+				b := wiki.BrokenLink{Path: n.path, LinkSite: l.site(line(l)), Reason: why}
 				if l.to != nil {
 					b.To = l.to.path
 				}
@@ -34,12 +35,13 @@ func (g *Graph) AmbiguousLinks(folder string) []wiki.AmbiguousLink {
 	defer g.mu.RUnlock()
 	var out []wiki.AmbiguousLink
 	for _, n := range g.sortedUnder(folder) {
+		line := g.lines(n)
 		for i := range n.links {
 			l := &n.links[i]
 			if len(l.others()) == 0 {
 				continue
 			}
-			a := wiki.AmbiguousLink{Path: n.path, LinkSite: l.site(), To: l.file, Others: l.others()}
+			a := wiki.AmbiguousLink{Path: n.path, LinkSite: l.site(line(l)), To: l.file, Others: l.others()}
 			if l.to != nil {
 				a.To = l.to.path
 			}

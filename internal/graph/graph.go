@@ -43,6 +43,23 @@ type Graph struct {
 	byKey map[string][]*node
 
 	rank rankCache
+
+	// read reads a note's content by its blob id when the graph shows the
+	// lines the note's links sit on (backlinks, outlinks, broken and
+	// ambiguous links): those lines took a fifth of a large graph's
+	// memory, so the graph does not keep them. Apply sets it from its
+	// update, ReadBlobsWith for ApplyFiles; without it the lines are
+	// empty.
+	read func(ctx context.Context, id string) ([]byte, error)
+}
+
+// ReadBlobsWith makes a graph that ApplyFiles builds read the content of
+// its notes by blob id (File.Version) with read, for the lines their links
+// sit on; Apply reads them from its update's repository.
+func (g *Graph) ReadBlobsWith(read func(ctx context.Context, id string) ([]byte, error)) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.read = read
 }
 
 // node is one note.
@@ -60,19 +77,19 @@ type node struct {
 // link of every note, so it is kept small: the fields most links leave
 // empty are in extra, and the lookup key is want lowercased on demand.
 type link struct {
-	target  string // as parsed: decoded for markdown links
-	want    string // lookup key with its case as written; "" resolves to nothing
-	context string // the line it sits on, as backlinks show it
-	file    string // the file that is not a note it resolves to
-	to      *node  // the note it resolves to, nil if none
-	x       *extra // nil when all its fields are empty
-	line    uint32
-	start   uint32 // byte range of the target text
-	end     uint32
-	kind    kind
-	mode    mode
-	by      match
-	ok      bool // the heading, if any, exists
+	target string // as parsed: decoded for markdown links
+	want   string // lookup key with its case as written; "" resolves to nothing
+	file   string // the file that is not a note it resolves to
+	to     *node  // the note it resolves to, nil if none
+	x      *extra // nil when all its fields are empty
+	line   uint32
+	start  uint32 // byte range of the target text
+	end    uint32
+	at     uint32 // where the link starts, for the line it sits on (see lines)
+	kind   kind
+	mode   mode
+	by     match
+	ok     bool // the heading, if any, exists
 }
 
 // extra holds the fields of a link that few links have.
@@ -171,9 +188,29 @@ func (g *Graph) reset() {
 // ref returns the wiki's name for a note.
 func (n *node) ref() wiki.NoteRef { return wiki.NoteRef{Path: n.path, Title: n.title} }
 
-// site returns the link as written.
-func (l *link) site() wiki.LinkSite {
-	return wiki.LinkSite{Line: int(l.line), Kind: l.kind.String(), Target: l.target, Heading: l.heading(), Context: l.context}
+// site returns the link as written, with the line it sits on.
+func (l *link) site(line string) wiki.LinkSite {
+	return wiki.LinkSite{Line: int(l.line), Kind: l.kind.String(), Target: l.target, Heading: l.heading(), Context: line}
+}
+
+// lines returns the line a link of n sits on, as backlinks show it: it
+// reads n's content the first time it is asked. A line is "" when there is
+// no reader or the content cannot be read. The caller holds g.mu.
+func (g *Graph) lines(n *node) func(l *link) string {
+	var raw []byte
+	read := false
+	return func(l *link) string {
+		if !read {
+			read = true
+			if g.read != nil {
+				raw, _ = g.read(context.Background(), n.version)
+			}
+		}
+		if int(l.at) > len(raw) {
+			return ""
+		}
+		return contextLine(raw, int(l.at))
+	}
 }
 
 // key returns the link's lookup key, lowercased.

@@ -1,11 +1,13 @@
 package graph
 
 import (
+	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/wikid/wikid/internal/note"
@@ -61,16 +63,30 @@ func readDir(tb testing.TB, dir string) []File {
 // fileOf returns a repository file as the graph takes it.
 func fileOf(file string, content []byte) File {
 	gf := File{File: file, Version: wiki.BlobID(content)}
+	blobs.Store(gf.Version, content)
 	if p, _, ok := note.SplitFileName(file); ok {
 		gf.Note = note.Parse(p, content)
 	}
 	return gf
 }
 
+// blobs holds the content of the files fileOf made, by blob id, for the
+// lines links sit on.
+var blobs sync.Map
+
+// readBlob reads what blobs holds, as Update.Blobs would.
+func readBlob(_ context.Context, id string) ([]byte, error) {
+	if b, ok := blobs.Load(id); ok {
+		return b.([]byte), nil
+	}
+	return nil, fs.ErrNotExist
+}
+
 // build returns a graph of the files at commit "c1".
 func build(tb testing.TB, files []File) *Graph {
 	tb.Helper()
 	g := New()
+	g.ReadBlobsWith(readBlob)
 	g.ApplyFiles("c1", files, nil)
 	return g
 }

@@ -53,7 +53,7 @@ var attachmentExts = map[string]bool{
 func newLink(n *note.Note, l note.Link) (link, bool) {
 	out := link{
 		kind: kindOf(l.Kind), target: l.Target, line: uint32(l.Line),
-		start: uint32(l.TargetStart), end: uint32(l.TargetEnd), context: contextLine(n.Raw, l.Start, l.End),
+		start: uint32(l.TargetStart), end: uint32(l.TargetEnd), at: uint32(l.Start),
 	}
 	if l.Heading != "" {
 		out.extras().heading = l.Heading

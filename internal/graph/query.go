@@ -57,7 +57,7 @@ func (g *Graph) Backlinks(notePath string) []wiki.Backlink {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
 	if n := g.lookupNode(notePath); n != nil {
-		return collect(n.in.sorted(), func(l *link) bool { return l.to == n })
+		return g.collect(n.in.sorted(), func(l *link) bool { return l.to == n })
 	}
 	return g.missingBacklinks(notePath)
 }
@@ -80,17 +80,18 @@ func (g *Graph) missingBacklinks(notePath string) []wiki.Backlink {
 			seen[s]++
 		}
 	}
-	return collect(sortedNodes(seen), match)
+	return g.collect(sortedNodes(seen), match)
 }
 
 // collect returns the backlinks of the sources with a link that matches.
-func collect(sources []*node, match func(*link) bool) []wiki.Backlink {
+func (g *Graph) collect(sources []*node, match func(*link) bool) []wiki.Backlink {
 	var out []wiki.Backlink
 	for _, s := range sources {
 		var sites []wiki.LinkSite
+		line := g.lines(s)
 		for i := range s.links {
 			if match(&s.links[i]) {
-				sites = append(sites, s.links[i].site())
+				sites = append(sites, s.links[i].site(line(&s.links[i])))
 			}
 		}
 		if len(sites) > 0 {
@@ -110,9 +111,10 @@ func (g *Graph) Outlinks(notePath string) []wiki.OutLink {
 		return nil
 	}
 	out := make([]wiki.OutLink, 0, len(n.links))
+	line := g.lines(n)
 	for i := range n.links {
 		l := &n.links[i]
-		o := wiki.OutLink{LinkSite: l.site(), Broken: l.broken(), Ambiguous: l.others()}
+		o := wiki.OutLink{LinkSite: l.site(line(l)), Broken: l.broken(), Ambiguous: l.others()}
 		switch {
 		case l.file != "":
 			o.Path = l.file

@@ -16,10 +16,10 @@ const maxContext = 200
 // contextBefore is how many characters before the link a cut context keeps.
 const contextBefore = 60
 
-// contextLine returns the line of raw that holds the link at [start, end),
-// trimmed, cut to maxContext characters around the link with "…" where it
-// was cut.
-func contextLine(raw []byte, start, end int) string {
+// contextLine returns the line of raw that holds the link that starts at
+// start, trimmed, cut to maxContext characters around the link with "…"
+// where it was cut.
+func contextLine(raw []byte, start int) string {
 	ls := bytes.LastIndexByte(raw[:start], '\n') + 1
 	le := len(raw)
 	if i := bytes.IndexByte(raw[start:], '\n'); i >= 0 {
@@ -47,36 +47,34 @@ func contextLine(raw []byte, start, end int) string {
 }
 
 // shareText makes the text of a note's links share memory, as a graph
-// keeps every link's: their context lines become substrings of one
-// string, a line that links in a row share written once, and a target or
-// lookup key that stands on its line a substring of the line.
+// keeps every link's: their targets become substrings of one string, a
+// target that links in a row share written once, and a lookup key that
+// stands in its target a substring of it.
 func shareText(ls []link) {
-	fresh := func(i int) bool { return i == 0 || ls[i].context != ls[i-1].context }
+	fresh := func(i int) bool { return i == 0 || ls[i].target != ls[i-1].target }
 	size := 0
 	for i := range ls {
 		if fresh(i) {
-			size += len(ls[i].context)
+			size += len(ls[i].target)
 		}
 	}
 	var b strings.Builder
 	b.Grow(size)
 	for i := range ls {
 		if fresh(i) {
-			b.WriteString(ls[i].context)
+			b.WriteString(ls[i].target)
 		}
 	}
 	text := b.String()
 	for i := range ls {
-		if !fresh(i) {
-			ls[i].context = ls[i-1].context
-			continue
-		}
-		n := len(ls[i].context)
-		ls[i].context, text = text[:n], text[n:]
-	}
-	for i := range ls {
 		l := &ls[i]
-		l.target, l.want = within(l.context, l.target), within(l.context, l.want)
+		if fresh(i) {
+			n := len(l.target)
+			l.target, text = text[:n], text[n:]
+		} else {
+			l.target = ls[i-1].target
+		}
+		l.want = within(l.target, l.want)
 	}
 }
 

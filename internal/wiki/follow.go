@@ -113,6 +113,13 @@ func (u *Update) Document(ctx context.Context, file string) (Document, bool, err
 	return document(n, f), true, nil
 }
 
+// Blobs returns a reader of the repository's blobs by id (see
+// Store.ReadBlob), for a store that reads again, after the update, content
+// it did not keep.
+func (u *Update) Blobs() func(ctx context.Context, id string) ([]byte, error) {
+	return u.w.store.ReadBlob
+}
+
 // Progress reports that done of total pieces of the update are applied:
 // to the wiki's status, and to the calls waiting for the store.
 func (u *Update) Progress(done, total int) {

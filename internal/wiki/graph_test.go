@@ -47,17 +47,20 @@ func gitGraph(tb testing.TB, dir string) *graph.Graph {
 func gitGraphResolving(tb testing.TB, dir string, r wiki.LinkResolution) *graph.Graph {
 	tb.Helper()
 	var files []graph.File
+	blobs := map[string][]byte{}
 	for f, content := range gitFiles(tb, dir) {
 		if strings.HasPrefix(f, ".") || strings.Contains(f, "/.") {
 			continue
 		}
 		gf := graph.File{File: f, Version: wiki.BlobID([]byte(content))}
+		blobs[gf.Version] = []byte(content)
 		if p, _, ok := note.SplitFileName(f); ok {
 			gf.Note = note.Parse(p, []byte(content))
 		}
 		files = append(files, gf)
 	}
 	g := graph.NewResolving(r)
+	g.ReadBlobsWith(func(_ context.Context, id string) ([]byte, error) { return blobs[id], nil })
 	g.ApplyFiles(strings.TrimSpace(gittest.Git(tb, dir, "rev-parse", "HEAD")), files, nil)
 	return g
 }
