@@ -26,14 +26,23 @@ func init() { zap.NewSegmentBufferNumResultsBump = 0 }
 // unsafe_batch makes a batch return before it is on disk (see unsaved).
 // Keeping a single snapshot means a damaged segment cannot make scorch fall
 // back silently to an older state: the index then opens without its
-// schema version and is recreated, with a warning.
+// schema version and is recreated, with a warning. maxSegmentSize bounds
+// the segments bleve's merges make (see mergeLimit).
 func storeConfig() map[string]any {
 	return map[string]any{
-		"bolt_timeout":       "2s",
-		"numSnapshotsToKeep": 1,
-		"unsafe_batch":       true, // see unsaved
+		"bolt_timeout":           "2s",
+		"numSnapshotsToKeep":     1,
+		"unsafe_batch":           true, // see unsaved
+		"scorchMergePlanOptions": map[string]any{"maxSegmentSize": mergeLimit},
 	}
 }
+
+// mergeLimit is the most notes a merge of segments gives one segment.
+// A merge maps and reads all of the segments it merges: with bleve's
+// default of 5,000,000, the last merges of a first build at 100,000 notes
+// read the whole index at once, 250 MB of pages, which made the daemon's
+// peak memory. Above the limit a search reads a few more segments.
+const mergeLimit = 20000
 
 // openExisting opens the index at dir and checks its schema and time zone
 // (see Options.Location). It returns an
