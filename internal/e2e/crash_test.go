@@ -358,7 +358,13 @@ func checkAfterRecovery(tb testing.TB, dir string, acked []string) {
 	if st := gittest.Status(tb, dir); st != "" {
 		tb.Errorf("git status --porcelain:\n%s", st)
 	}
-	if left := crashLeftovers(tb, dir); len(left) > 0 {
+	// A landed commit removes the index it replaced, then its journal,
+	// after it is acknowledged: give the running daemon a moment.
+	left := crashLeftovers(tb, dir)
+	for deadline := time.Now().Add(5 * time.Second); len(left) > 0 && time.Now().Before(deadline); left = crashLeftovers(tb, dir) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(left) > 0 {
 		tb.Errorf("left behind: %v", left)
 	}
 }
