@@ -1,7 +1,9 @@
 package graph
 
 import (
+	"context"
 	"fmt"
+	"io/fs"
 	"reflect"
 	"strings"
 	"testing"
@@ -69,6 +71,25 @@ func TestGraph_Backlinks(t *testing.T) {
 		want := wiki.LinkSite{Line: 9, Kind: "wiki", Target: "plan", Heading: "Risks#Technical", Context: "- Nested heading: [[plan#Risks#Technical]]"}
 		if got != want {
 			t.Errorf("last backlink = %+v, want %+v", got, want)
+		}
+	})
+	// A note whose blob cannot be read shows its links without their
+	// lines, and the rest as before.
+	t.Run("unreadable", func(t *testing.T) {
+		g := fixture(t)
+		calls := 0
+		g.ReadBlobsWith(func(context.Context, string) ([]byte, error) {
+			calls++
+			return nil, fs.ErrNotExist
+		})
+		bs := g.Backlinks("projects/alpha/plan")
+		got := bs[len(bs)-1].Links[0]
+		want := wiki.LinkSite{Line: 9, Kind: "wiki", Target: "plan", Heading: "Risks#Technical"}
+		if got != want {
+			t.Errorf("last backlink = %+v, want %+v", got, want)
+		}
+		if calls != len(bs) {
+			t.Errorf("%d reads for %d linking notes, want one each", calls, len(bs))
 		}
 	})
 }
