@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
 )
 
@@ -55,19 +54,9 @@ func (x *Index) Containing(ctx context.Context, strs []string, folder string) (_
 		c := &compiler{bi: x.bi, im: x.im}
 		q = query.NewConjunctionQuery([]query.Query{q, c.keyword(fieldFolders, f, false)})
 	}
-	n, err := x.bi.DocCount()
+	paths, err := x.matchingPaths(ctx, q)
 	if err != nil {
-		return nil, false, searchError(ctx, err)
-	}
-	sreq := bleve.NewSearchRequestOptions(q, int(n), 0, false)
-	sreq.Score = "none"
-	res, err := x.bi.SearchInContext(ctx, sreq)
-	if err != nil {
-		return nil, false, searchError(ctx, err)
-	}
-	paths := make([]string, len(res.Hits))
-	for i, h := range res.Hits {
-		paths[i] = h.ID
+		return nil, false, err
 	}
 	return paths, true, nil
 }

@@ -3,8 +3,6 @@ package index
 import (
 	"context"
 
-	"github.com/blevesearch/bleve/v2"
-
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -24,19 +22,5 @@ func (x *Index) Matching(ctx context.Context, req wiki.SearchRequest) (_ []strin
 	if err != nil {
 		return nil, err
 	}
-	n, err := x.bi.DocCount()
-	if err != nil {
-		return nil, err
-	}
-	sreq := bleve.NewSearchRequestOptions(c.withDates(withFilter(q, c.filters(req))), int(n)+1, 0, false)
-	sreq.Score = "none"
-	res, err := x.bi.SearchInContext(ctx, sreq)
-	if err != nil {
-		return nil, searchError(ctx, err)
-	}
-	paths := make([]string, len(res.Hits))
-	for i, h := range res.Hits {
-		paths[i] = h.ID
-	}
-	return paths, nil
+	return x.matchingPaths(ctx, c.withDates(withFilter(q, c.filters(req))))
 }

@@ -143,6 +143,13 @@ func TestIndex_Search_query(t *testing.T) {
 			if res.Total != len(want) {
 				t.Errorf("total = %d, want %d", res.Total, len(want))
 			}
+			// Matching finds the same notes, its paths read from doc
+			// values.
+			paths, err := x.Matching(context.Background(), wiki.SearchRequest{Query: parse(t, tt.query)})
+			slices.Sort(paths)
+			if err != nil || len(paths) != len(want) || len(want) > 0 && !slices.Equal(paths, want) {
+				t.Errorf("Matching = %q, %v; want %q", paths, err, want)
+			}
 		})
 	}
 }
