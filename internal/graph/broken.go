@@ -8,21 +8,48 @@ import (
 // resolve to no note or file, or to a note without the heading they name;
 // by note path, then in the order they are written.
 func (g *Graph) BrokenLinks(folder string) []wiki.BrokenLink {
+	return g.BrokenLinksPage(folder, nil)
+}
+
+// BrokenLinksPage is BrokenLinks with the lines links sit on only for
+// those that page chooses from the whole list, as [from, to); all of them
+// when page is nil.
+func (g *Graph) BrokenLinksPage(folder string, page func(all []wiki.BrokenLink) (from, to int)) []wiki.BrokenLink {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
 	var out []wiki.BrokenLink
+	type site struct {
+		n *node
+		l *link
+	}
+	var sites []site
 	for _, n := range g.sortedUnder(folder) {
-		line := g.lines(n)
 		for i := range n.links {
 			l := &n.links[i]
 			if why := l.broken(); why != "" {
-				b := wiki.BrokenLink{Path: n.path, LinkSite: l.site(line(l)), Reason: why}
+				b := wiki.BrokenLink{Path: n.path, LinkSite: l.site(""), Reason: why}
 				if l.to != nil {
 					b.To = l.to.path
 				}
 				out = append(out, b)
+				sites = append(sites, site{n, l})
 			}
 		}
+	}
+	from, to := 0, len(out)
+	if page != nil {
+		from, to = page(out)
+		from, to = max(0, min(from, len(out))), max(0, min(to, len(out)))
+	}
+	var (
+		at   *node
+		line func(*link) string
+	)
+	for i := from; i < to; i++ {
+		if s := sites[i]; s.n != at {
+			at, line = s.n, g.lines(s.n)
+		}
+		out[i].Context = line(sites[i].l)
 	}
 	return out
 }

@@ -182,6 +182,26 @@ func TestGraph_BrokenLinks(t *testing.T) {
 	if got := len(g.BrokenLinks("journal")); got != 6 {
 		t.Errorf("BrokenLinks(journal) has %d links, want 6", got)
 	}
+	// A page reads the lines of its links only, the same lines; a page
+	// out of range reads none.
+	all := g.BrokenLinks("")
+	for _, pg := range [][2]int{{2, 7}, {0, 0}, {7, 20}, {-3, 1}} {
+		page := g.BrokenLinksPage("", func(got []wiki.BrokenLink) (int, int) {
+			if len(got) != len(all) {
+				t.Errorf("the page chooses among %d links, want %d", len(got), len(all))
+			}
+			return pg[0], pg[1]
+		})
+		for i := range all {
+			want := all[i]
+			if i < pg[0] || i >= pg[1] {
+				want.Context = ""
+			}
+			if page[i] != want {
+				t.Errorf("page %v: link %d = %+v, want %+v", pg, i, page[i], want)
+			}
+		}
+	}
 }
 
 func TestGraph_Orphans(t *testing.T) {

@@ -66,12 +66,14 @@ func (w *Wiki) FindBrokenLinks(ctx context.Context, req BrokenLinksRequest) (*Br
 	if err != nil {
 		return nil, err
 	}
-	all := g.BrokenLinks(folder)
-	start := 0
-	if after != nil {
-		start = after.position(all)
-	}
-	end := min(len(all), start+limit)
+	var start, end int
+	all := g.BrokenLinksPage(folder, func(all []BrokenLink) (int, int) {
+		if after != nil {
+			start = after.position(all)
+		}
+		end = min(len(all), start+limit)
+		return start, end
+	})
 	res := &BrokenLinksResult{Links: all[start:end], Total: len(all)}
 	if end < len(all) {
 		res.NextCursor = scope.seal(encodeBrokenCursor(all[:end]))

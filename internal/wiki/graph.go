@@ -36,6 +36,10 @@ type Graph interface {
 	// BrokenLinks returns the links of the notes under folder that resolve
 	// to nothing or name a missing heading, by note path and line.
 	BrokenLinks(folder string) []BrokenLink
+	// BrokenLinksPage is BrokenLinks with the lines links sit on
+	// (Context) only for those that page chooses, as [from, to), from the
+	// whole list: a line costs a read of its note.
+	BrokenLinksPage(folder string, page func(all []BrokenLink) (from, to int)) []BrokenLink
 	// Orphans returns the notes under folder that no other note links to,
 	// by path.
 	Orphans(folder string) []NoteRef
