@@ -54,16 +54,24 @@ func (g *Graph) resolveName(name string) *node {
 // returns the notes whose unresolved links name the path: by the path from
 // the root, or by a bare name or partial path it ends with.
 func (g *Graph) Backlinks(notePath string) []wiki.Backlink {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	if n := g.lookupNode(notePath); n != nil {
-		return g.collect(n.in.sorted(), func(l *link) bool { return l.to == n })
-	}
-	return g.missingBacklinks(notePath)
+	return g.BacklinksLined(notePath, -1)
 }
 
-// missingBacklinks lists the unresolved links that name notePath.
-func (g *Graph) missingBacklinks(notePath string) []wiki.Backlink {
+// BacklinksLined is Backlinks with the lines links sit on for the links
+// of the first n notes only, every note's when n is negative: the lines
+// of a note cost a read of it.
+func (g *Graph) BacklinksLined(notePath string, n int) []wiki.Backlink {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	if t := g.lookupNode(notePath); t != nil {
+		return g.collect(t.in.sorted(), func(l *link) bool { return l.to == t }, n)
+	}
+	return g.missingBacklinks(notePath, n)
+}
+
+// missingBacklinks lists the unresolved links that name notePath, with
+// the lines of the first lined notes' (see BacklinksLined).
+func (g *Graph) missingBacklinks(notePath string, lined int) []wiki.Backlink {
 	keys := suffixes(strings.TrimSpace(notePath))
 	match := func(l *link) bool {
 		if l.to != nil || (l.mode != modeName && l.mode != modePath) {
@@ -80,15 +88,20 @@ func (g *Graph) missingBacklinks(notePath string) []wiki.Backlink {
 			seen[s]++
 		}
 	}
-	return g.collect(sortedNodes(seen), match)
+	return g.collect(sortedNodes(seen), match, lined)
 }
 
-// collect returns the backlinks of the sources with a link that matches.
-func (g *Graph) collect(sources []*node, match func(*link) bool) []wiki.Backlink {
+// collect returns the backlinks of the sources with a link that matches,
+// with the lines of the first lined backlinks' links (all when lined is
+// negative).
+func (g *Graph) collect(sources []*node, match func(*link) bool, lined int) []wiki.Backlink {
 	var out []wiki.Backlink
 	for _, s := range sources {
 		var sites []wiki.LinkSite
 		line := g.lines(s)
+		if lined >= 0 && len(out) >= lined {
+			line = func(*link) string { return "" }
+		}
 		for i := range s.links {
 			if match(&s.links[i]) {
 				sites = append(sites, s.links[i].site(line(&s.links[i])))
@@ -167,7 +180,7 @@ func (g *Graph) LinkedNotes(name string, dir wiki.Direction, prefix bool) []stri
 	} else if dir == wiki.DirIn {
 		base, _ := splitNoteExt(strings.Trim(strings.TrimSpace(name), "/"))
 		var out []string
-		for _, b := range g.missingBacklinks(base) {
+		for _, b := range g.missingBacklinks(base, 0) {
 			out = append(out, b.Path)
 		}
 		return out

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -71,6 +72,34 @@ func TestGraph_Backlinks(t *testing.T) {
 		want := wiki.LinkSite{Line: 9, Kind: "wiki", Target: "plan", Heading: "Risks#Technical", Context: "- Nested heading: [[plan#Risks#Technical]]"}
 		if got != want {
 			t.Errorf("last backlink = %+v, want %+v", got, want)
+		}
+	})
+	// BacklinksLined reads the notes whose lines it shows, and no other.
+	t.Run("lined", func(t *testing.T) {
+		g := fixture(t)
+		all := g.Backlinks("projects/alpha/plan")
+		for _, n := range []int{0, 1, 2, len(all) + 1} {
+			reads := 0
+			g.ReadBlobsWith(func(ctx context.Context, id string) ([]byte, error) {
+				reads++
+				return readBlob(ctx, id)
+			})
+			got := g.BacklinksLined("projects/alpha/plan", n)
+			if reads != min(n, len(all)) {
+				t.Errorf("BacklinksLined(%d) read %d notes", n, reads)
+			}
+			for i, b := range got {
+				want := all[i]
+				if i >= n {
+					want.Links = slices.Clone(want.Links)
+					for j := range want.Links {
+						want.Links[j].Context = ""
+					}
+				}
+				if !reflect.DeepEqual(b, want) {
+					t.Errorf("BacklinksLined(%d)[%d] = %+v, want %+v", n, i, b, want)
+				}
+			}
 		}
 	})
 	// A note whose blob cannot be read shows its links without their

@@ -245,7 +245,7 @@ func (w *Wiki) contextCandidates(g Graph, hits []SearchHit, folder string) []can
 				linked = append(linked, NoteRef{Path: l.Path, Title: l.Title})
 			}
 		}
-		for _, b := range g.Backlinks(from.path) {
+		for _, b := range g.BacklinksLined(from.path, 0) {
 			linked = append(linked, NoteRef{Path: b.Path, Title: b.Title})
 		}
 		for _, l := range linked {

@@ -21,6 +21,10 @@ type Graph interface {
 	// the links in each. For a path without a note it returns the notes
 	// whose unresolved links name that path.
 	Backlinks(notePath string) []Backlink
+	// BacklinksLined is Backlinks with the lines links sit on (Context)
+	// for the links of the first n notes only, all when n is negative: a
+	// note's lines cost a read of the note.
+	BacklinksLined(notePath string, n int) []Backlink
 	// Outlinks returns the links of a note in the order they are written.
 	Outlinks(notePath string) []OutLink
 	// Neighbors returns the notes at each distance from 1 to depth,

@@ -86,7 +86,7 @@ func (w *Wiki) Links(ctx context.Context, req LinksRequest) (*LinksResult, error
 		res.Exists, res.Title = true, ref.Title
 	}
 	if dir != DirOut {
-		in := g.Backlinks(notePath)
+		in := g.BacklinksLined(notePath, limit)
 		res.IncomingTotal = len(in)
 		res.Incoming = in[:min(len(in), limit)]
 	}
