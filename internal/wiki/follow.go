@@ -274,7 +274,7 @@ func (l *lane) lockUnlessBuilding() bool {
 // sequentialBuild files or more one after another. A read that needs a
 // store still waiting builds it at once (see await).
 func (w *Wiki) follow(ctx context.Context, head string) {
-	var first, later []*lane // built from nothing: before the others, after the index
+	var later []*lane // built from nothing after the index
 	index := w.indexLane.store.Commit() == ""
 	for _, l := range w.lanes {
 		from := l.store.Commit()
@@ -282,7 +282,7 @@ func (w *Wiki) follow(ctx context.Context, head string) {
 		case !index || from != "" || l == w.historyLane:
 			w.bg.Go(func() { w.catchUp(ctx, l, from, head) })
 		case l == w.indexLane:
-			first = append(first, l)
+			// below, before the stores in later
 		default:
 			later = append(later, l)
 		}
@@ -291,9 +291,7 @@ func (w *Wiki) follow(ctx context.Context, head string) {
 		return
 	}
 	w.bg.Go(func() {
-		for _, l := range first {
-			w.catchUp(ctx, l, "", head)
-		}
+		w.catchUp(ctx, w.indexLane, "", head)
 		if w.files.Load() >= sequentialBuild.Load() {
 			for _, l := range later {
 				w.catchUp(ctx, l, "", head)
