@@ -149,27 +149,29 @@ func (b *Bridge) resubscriptions() [][]byte {
 // session relays over one connection. lost is true when the daemon went
 // away before the client's input ended.
 func (b *Bridge) session(ctx context.Context, conn *Conn, lines <-chan piece, inDone <-chan error) (lost bool, err error) {
-	fromDaemon := make(chan error, 1)
-	go func() { fromDaemon <- b.copyAnswers(conn) }()
+	// The gate is taken before the daemon's answers are read: its answer
+	// to the replayed initialize may be there already.
 	b.mu.Lock()
 	gate := b.replayed
 	b.mu.Unlock()
+	fromDaemon := make(chan error, 1)
+	go func() { fromDaemon <- b.copyAnswers(conn) }()
+	if testHookRelaying != nil {
+		testHookRelaying(b)
+	}
 	src := lines
 	var timeout <-chan time.Time
 	if gate != nil {
 		src, timeout = nil, time.After(dialTimeout)
+	} else if err := b.sendAgain(conn); err != nil {
+		return true, <-fromDaemon
 	}
 	for {
 		select {
 		case <-gate:
 			src, gate, timeout = lines, nil, nil
-			for len(b.resend) > 0 {
-				line := b.resend[0]
-				b.resend = b.resend[1:]
-				b.noteRequest(line)
-				if _, err := conn.Write(line); err != nil {
-					return true, <-fromDaemon
-				}
+			if err := b.sendAgain(conn); err != nil {
+				return true, <-fromDaemon
 			}
 		case <-timeout:
 			return true, errors.New("it did not answer the initialize request")
@@ -213,6 +215,25 @@ func (b *Bridge) session(ctx context.Context, conn *Conn, lines <-chan piece, in
 		}
 	}
 }
+
+// sendAgain writes the requests waiting to be sent again, in order. One
+// it writes is in flight (see answerLost); those after a failed write wait
+// for the next daemon (see unsent).
+func (b *Bridge) sendAgain(conn *Conn) error {
+	for len(b.resend) > 0 {
+		line := b.resend[0]
+		b.resend = b.resend[1:]
+		b.noteRequest(line)
+		if _, err := conn.Write(line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// testHookRelaying, when not nil, is called by a session once it reads
+// the daemon's answers.
+var testHookRelaying func(*Bridge)
 
 // piece is a line of the client's input to pass on, or the answer to a
 // line longer than mcpserver.MaxRequestBytes: the bridge answers such a

@@ -180,3 +180,100 @@ func TestBridge_DaemonGoneTwice(t *testing.T) {
 		t.Fatalf("the read-only call was never answered (%d daemons connected)", connects.Load())
 	}
 }
+
+// TestBridge_ResubscribesOnAQuickDaemon: the new daemon's answer to the
+// replayed initialize is read before the bridge begins to relay (the
+// daemon writes it before it reads anything; the bridge waits for it to
+// be read). The bridge still makes the client's subscription again.
+func TestBridge_ResubscribesOnAQuickDaemon(t *testing.T) {
+	// The bridge is slow to look: the answer has been read first.
+	testHookRelaying = func(b *Bridge) {
+		for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			b.mu.Lock()
+			replayed := b.replay == ""
+			b.mu.Unlock()
+			if replayed {
+				return
+			}
+		}
+	}
+	defer func() { testHookRelaying = nil }()
+	l, err := net.Listen("unix", filepath.Join(t.TempDir(), "s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	resubscribed := make(chan string, 1)
+	daemons := []func(r *bufio.Reader, w io.Writer){
+		func(r *bufio.Reader, w io.Writer) { // answers, then dies
+			for _, want := range []string{"initialize", "notifications/initialized", "resources/subscribe"} {
+				line, _ := r.ReadBytes('\n')
+				var m struct {
+					ID     json.RawMessage `json:"id"`
+					Method string          `json:"method"`
+				}
+				if json.Unmarshal(line, &m) != nil || m.Method != want {
+					t.Errorf("the first daemon read %q, want %s", line, want)
+					return
+				}
+				if len(m.ID) > 0 {
+					io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{}}`+"\n")
+				}
+			}
+		},
+		func(r *bufio.Reader, w io.Writer) { // answers before it reads
+			io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{}}`+"\n")
+			var methods []string
+			for range 3 {
+				line, err := r.ReadBytes('\n')
+				if err != nil {
+					break
+				}
+				var m struct{ Method string }
+				json.Unmarshal(line, &m)
+				methods = append(methods, m.Method)
+			}
+			resubscribed <- strings.Join(methods, " ")
+			io.Copy(io.Discard, r)
+		},
+	}
+	var connects atomic.Int32
+	br := &Bridge{Connect: func(ctx context.Context) (*Conn, error) {
+		n := int(connects.Add(1))
+		if n > len(daemons) {
+			return nil, errors.New("no more daemons")
+		}
+		client, err := net.Dial("unix", l.Addr().String())
+		if err != nil {
+			return nil, err
+		}
+		server, err := l.Accept()
+		if err != nil {
+			return nil, err
+		}
+		go func(run func(*bufio.Reader, io.Writer)) {
+			defer server.Close()
+			run(bufio.NewReader(server), server)
+		}(daemons[n-1])
+		return &Conn{Conn: client, r: bufio.NewReader(client)}, nil
+	}}
+	inR, inW := io.Pipe()
+	ran := make(chan struct{})
+	go func() {
+		br.Run(context.Background(), inR, io.Discard)
+		close(ran)
+	}()
+	go io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`+"\n"+
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+
+		`{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"wiki://note/a"}}`+"\n")
+	select {
+	case got := <-resubscribed:
+		if want := "initialize notifications/initialized resources/subscribe"; got != want {
+			t.Errorf("the new daemon read %s, want %s", got, want)
+		}
+	case <-time.After(5 * time.Second):
+		t.Errorf("the subscription was not made again on the new daemon")
+	}
+	inW.Close()
+	<-ran
+}
