@@ -131,8 +131,9 @@ func BenchmarkGraph_ParseAndBuild(b *testing.B) {
 
 // BenchmarkGraph_Backlinks lists the backlinks of the most linked note of
 // the generated wiki, and of a note with 500 backlinks, with the lines the
-// links sit on: the generated notes' read from the repository with the
-// store's reader, the hub's linkers from memory.
+// links sit on (of all, and of the first wiki.ReadBacklinks notes): the
+// generated notes' read from the repository with the store's reader, the
+// hub's linkers from memory.
 func BenchmarkGraph_Backlinks(b *testing.B) {
 	g := New()
 	files := withHub(b, benchFiles(b))
@@ -148,6 +149,15 @@ func BenchmarkGraph_Backlinks(b *testing.B) {
 				}
 				if bs[0].Links[0].Context == "" {
 					b.Fatalf("a backlink without its line: %+v", bs[0])
+				}
+			}
+		})
+		// What a metadata-only read lines.
+		b.Run(fmt.Sprintf("in-degree=%d/lined=%d", h.InDegree, wiki.ReadBacklinks), func(b *testing.B) {
+			for b.Loop() {
+				bs := g.BacklinksLined(h.Path, wiki.ReadBacklinks)
+				if len(bs) != h.InDegree || bs[0].Links[0].Context == "" {
+					b.Fatalf("%d backlinks, the first %+v", len(bs), bs[0])
 				}
 			}
 		})

@@ -57,6 +57,9 @@ func Read(r *wiki.ReadResult, metadataOnly bool) string {
 					b.Line("  %s line %d: %s", bl.Path, l.Line, l.Context)
 				}
 			}
+			if r.MoreBacklinks > 0 {
+				b.Line("  … and %d more notes{( ({links} lists them all))}", r.MoreBacklinks)
+			}
 		}
 		return b.String()
 	}

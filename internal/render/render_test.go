@@ -12,8 +12,8 @@ import (
 // Two front ends' words, as the tools and the command line word the
 // references a rendering holds.
 var (
-	toolWords = wiki.Words{"cursor": "cursor", "limit": "limit", "update_links": "set update_links: true", "offset": "offset", "status": "wiki_status"}
-	cliWords  = wiki.Words{"cursor": "--cursor", "limit": "--limit", "update_links": "leave out --no-update-links", "offset": "", "status": "wikid daemon status"}
+	toolWords = wiki.Words{"cursor": "cursor", "limit": "limit", "update_links": "set update_links: true", "offset": "offset", "status": "wiki_status", "links": "get_links"}
+	cliWords  = wiki.Words{"cursor": "--cursor", "limit": "--limit", "update_links": "leave out --no-update-links", "offset": "", "status": "wikid daemon status", "links": ""}
 )
 
 func TestRenderings_SaidInEachFrontEndsWords(t *testing.T) {
@@ -21,6 +21,8 @@ func TestRenderings_SaidInEachFrontEndsWords(t *testing.T) {
 	history := &wiki.HistoryResult{Path: "a", Exists: true, Total: 2, NextCursor: "c2",
 		Revisions: []wiki.HistoryEntry{{Short: "abc1234", Date: date, Author: "Ann <ann@x>", Subject: "edit: a", Change: wiki.ChangeModified, Additions: 1}}}
 	read := &wiki.ReadResult{Path: "a", Title: "A", Version: "0123456789", Content: "# A\nbody", Truncated: true, Offset: 0, NextOffset: 8, TotalChars: 20}
+	hub := &wiki.ReadResult{Path: "hub", Title: "Hub", Version: "0123456789", MoreBacklinks: 7,
+		Backlinks: []wiki.Backlink{{Path: "days/001", Links: []wiki.LinkSite{{Line: 3, Context: "see [[hub]]"}}}}}
 	moved := &wiki.Result{DryRun: true, Changes: []wiki.NoteChange{{Path: "c", From: "b", Action: wiki.ActionMoved}},
 		BrokenLinks: []wiki.LinkedNote{{Path: "a", Links: []wiki.LinkChange{{Line: 1}}}}, Risk: "low", Summary: "renames b.md to c.md"}
 	scanned := &wiki.SearchResult{Total: 1, Results: []wiki.SearchHit{{Path: "p", Title: "Plan"}},
@@ -32,6 +34,7 @@ func TestRenderings_SaidInEachFrontEndsWords(t *testing.T) {
 	}{
 		{"a page's cursor", render.History(history), `More: pass cursor "c2".`, `More: pass --cursor "c2".`},
 		{"a read cut short", render.Read(read, false), "shown; read on with offset 8", "20 shown\n"},
+		{"a hub's backlinks", render.Read(hub, true), "  … and 7 more notes (get_links lists them all)\n", "  … and 7 more notes\n"},
 		{"a move that leaves links", render.Moved("b", "c", moved, false),
 			"To update these links, set update_links: true.", "To update these links, leave out --no-update-links."},
 		{"a search from a scan", render.Search("plan", scanned),

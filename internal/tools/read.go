@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/wikid/wikid/internal/note"
@@ -114,7 +115,8 @@ func readResultSchema(desc string) *tool.Schema {
 			"mode changed, ... The content shown is the committed version.")),
 		tool.Opt("headings", tool.ArrayOf("The outline.", tool.Object("",
 			tool.Req("level", tool.Integer("", 1, 6)), tool.Req("text", tool.Str("")), tool.Req("line", tool.Integer("", 1, 1e9))))),
-		tool.Opt("backlinks", tool.ArrayOf("With metadata_only: the notes that link to this one, by path.", backlinkSchema)),
+		tool.Opt("backlinks", tool.ArrayOf(fmt.Sprintf("With metadata_only: the notes that link to this one, by path; the first %d.", wiki.ReadBacklinks), backlinkSchema)),
+		tool.Opt("more_backlinks", tool.Integer("How many other notes link to this one, not listed: get_links lists them all.", 1, 1e12)),
 		tool.Opt("section", tool.Str("The heading of the section read.")),
 		tool.Opt("content", tool.Str("The content (or the section's), from offset.")),
 		tool.Opt("offset", tool.Integer("First character returned.", 0, 1e9)),

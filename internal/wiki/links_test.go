@@ -179,6 +179,31 @@ func TestWiki_ReadBacklinks(t *testing.T) {
 	}
 }
 
+// TestWiki_ReadBacklinks_Hub: a metadata-only read of a note that many
+// notes link to lists the first ReadBacklinks of them, by path, with
+// their lines, and counts the others.
+func TestWiki_ReadBacklinks_Hub(t *testing.T) {
+	dir := gittest.Init(t)
+	files := map[string]string{"hub.md": "# Hub\n"}
+	for i := range wiki.ReadBacklinks + 7 {
+		files[fmt.Sprintf("days/%03d.md", i)] = fmt.Sprintf("# Day %d\n\nsee [[hub]]\n", i)
+	}
+	gittest.Commit(t, dir, "days", files)
+	w, _ := openGraphWiki(t, dir)
+	res, err := w.Read(context.Background(), wiki.ReadRequest{Path: "hub", MetadataOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Backlinks) != wiki.ReadBacklinks || res.MoreBacklinks != 7 {
+		t.Fatalf("%d backlinks and %d more, want %d and 7", len(res.Backlinks), res.MoreBacklinks, wiki.ReadBacklinks)
+	}
+	for i, b := range res.Backlinks {
+		if want := fmt.Sprintf("days/%03d", i); b.Path != want || len(b.Links) != 1 || b.Links[0].Line != 3 || b.Links[0].Context != "see [[hub]]" {
+			t.Errorf("backlink %d: %+v, want %s line 3 with its context", i, b, want)
+		}
+	}
+}
+
 func TestWiki_SearchLinkFields(t *testing.T) {
 	w, _ := openGraphWiki(t, fixtureRepo(t, "basic"))
 	if err := w.Reindex(context.Background(), false, nil); err != nil { // wait for the first build

@@ -12,6 +12,11 @@ import (
 // fewer or more.
 const DefaultMaxChars = 10000
 
+// ReadBacklinks is how many of the notes that link to a note a
+// metadata-only read lists, with their lines: a hub's thousands would
+// cost a read of each linking note, and a model's context.
+const ReadBacklinks = 50
+
 // ReadRequest reads a note, a section of it, or only its metadata.
 type ReadRequest struct {
 	Path string
@@ -52,10 +57,14 @@ type ReadResult struct {
 	LocalChange string
 	Headings    []HeadingInfo
 	// Backlinks holds, for a metadata-only read at HEAD, the notes that
-	// link to this one, each with its links' lines and context.
+	// link to this one, each with its links' lines and context: the first
+	// ReadBacklinks of them, by path.
 	Backlinks []Backlink
-	Section   string
-	Content   string
+	// MoreBacklinks counts the other notes that link to this one, which
+	// get_links lists.
+	MoreBacklinks int
+	Section       string
+	Content       string
 	// BodyStart is the byte offset in Content where the note's body
 	// starts, past its frontmatter: 0 for a section or a window that
 	// starts past the frontmatter, len(Content) for one that ends within
@@ -112,7 +121,10 @@ func (w *Wiki) Read(ctx context.Context, req ReadRequest) (*ReadResult, error) {
 			if err != nil {
 				return nil, err
 			}
-			res.Backlinks = g.Backlinks(n.Path)
+			res.Backlinks = g.BacklinksLined(n.Path, ReadBacklinks)
+			if len(res.Backlinks) > ReadBacklinks {
+				res.Backlinks, res.MoreBacklinks = res.Backlinks[:ReadBacklinks], len(res.Backlinks)-ReadBacklinks
+			}
 		}
 		return res, nil
 	}
