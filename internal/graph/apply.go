@@ -306,17 +306,16 @@ func deleteFrom(fs []string, f string) []string {
 
 // lookupKeys returns the keys under which a link is found when a note or
 // file comes or goes: its lookup key, and the lowercased file name it
-// names without a markdown extension, which is how Obsidian looks it up
-// (a note that comes with that name can take the link over); for a
-// markdown link only when it names a file that is not a note, which
-// Obsidian also finds by name.
+// names without a markdown extension, which is how Obsidian looks it up,
+// a markdown link's path too (a note that comes with that name can take
+// the link over).
 func (l *link) lookupKeys() []string {
 	var ks []string
 	key := l.key()
 	if key != "" {
 		ks = append(ks, key)
 	}
-	if l.kind == kindMarkdown && l.mode != modeFilePath || l.mode == modeSelf {
+	if l.mode == modeSelf {
 		return ks
 	}
 	name, _ := splitNoteExt(baseName(strings.ToLower(strings.TrimSpace(l.target))))

@@ -83,15 +83,15 @@ func TestGraph_AttachmentLinks(t *testing.T) {
 }
 
 // TestGraph_ObsidianMarkdownFileByName: in the Obsidian resolution a
-// markdown link whose path names no file takes a file with its name, also
-// one added later, and a patched graph equals a rebuilt one.
+// markdown link whose path names no file or note takes one with its name,
+// also one added later, and a patched graph equals a rebuilt one.
 func TestGraph_ObsidianMarkdownFileByName(t *testing.T) {
 	files := map[string]string{"notes/n.md": "![](a.png) [s](spec.pdf) [t](t.md)\n", "t.txt": "x"}
 	g := NewResolving(wiki.ResolveObsidian)
 	g.ApplyFiles("c1", wikiFiles(files), nil)
 	added := map[string]string{"attachments/a.png": "png", "docs/spec.pdf": "pdf", "t.md": "# T\n"}
 	g.ApplyFiles("c2", wikiFiles(added), nil)
-	want := []string{"1 a.png -> attachments/a.png", "1 spec.pdf -> docs/spec.pdf", "1 t.md -> (no such note)"}
+	want := []string{"1 a.png -> attachments/a.png", "1 spec.pdf -> docs/spec.pdf", "1 t.md -> t"}
 	if got := outs(g.Outlinks("notes/n")); !reflect.DeepEqual(got, want) {
 		t.Errorf("Outlinks(notes/n) after the files are added =\n%q\nwant\n%q", got, want)
 	}

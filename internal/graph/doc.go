@@ -68,9 +68,9 @@
 // note ("no such file" when there is none). The wiki way it names them
 // by path only, as GitHub does. Obsidian looks a markdown link's path up
 // as it does a wiki link's (getFirstLinkpathDest); in its resolution a
-// path that names no file is looked up that way too, and may reach a file
-// that is not a note by its name or the end of its path (![](a.png) with
-// the image in attachments/). A link to a note is still by path only.
+// path that names no note or file is looked up that way too, and may reach
+// one by its name or the end of its path (![](a.png) with the image in
+// attachments/, [x](Sub/Note.md) with the note in docs/Sub/).
 // A destination without an extension (a folder, LICENSE) is not a link.
 //
 // A heading after '#' must be the text of a heading of the target (ignoring

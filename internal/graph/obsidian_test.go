@@ -184,3 +184,38 @@ func TestGraph_ObsidianRelinks(t *testing.T) {
 		}
 	}
 }
+
+// TestGraph_ObsidianMarkdownNoteByName: in the Obsidian resolution a
+// markdown link whose path names no note takes the note whose path ends
+// with it, as an API reference's [x](Vault/on('create').md) does; a path
+// that names a note keeps it. A move to another folder keeps the link by
+// name; a rename rewrites it to the relative path.
+func TestGraph_ObsidianMarkdownNoteByName(t *testing.T) {
+	files := map[string]string{
+		"api/Vault/on('create').md": "[Vault](../Vault.md) › [on('create')](Vault/on('create').md)\n",
+		"api/Vault.md":              "# Vault\n",
+		"guide/read.md":             "[create](Vault/on('create').md) and [here](read.md) and [gone](nowhere.md)\n",
+		"read.md":                   "# Read at the root\n",
+	}
+	g := NewResolving(wiki.ResolveObsidian)
+	g.ApplyFiles("c1", wikiFiles(files), nil)
+	for p, want := range map[string][]string{
+		"api/Vault/on('create')": {"1 ../Vault.md -> api/Vault", "1 Vault/on('create').md -> api/Vault/on('create')"},
+		"guide/read":             {"1 Vault/on('create').md -> api/Vault/on('create')", "1 read.md -> guide/read", "1 nowhere.md -> (no such note)"},
+	} {
+		if got := outs(g.Outlinks(p)); !reflect.DeepEqual(got, want) {
+			t.Errorf("Outlinks(%s) =\n%q\nwant\n%q", p, got, want)
+		}
+	}
+	if rel := g.Relinks(map[string]string{"api/Vault/on('create')": "reference/Vault/on('create')"}); !reflect.DeepEqual(edits(rel), []string{"api/Vault/on('create'):1 ../Vault.md -> ../../api/Vault.md"}) {
+		// only the relative ../Vault.md of the moved note itself
+		t.Errorf("a move to another folder: Relinks = %q, want the moved note's ../Vault.md only", edits(rel))
+	}
+	moves := map[string]string{"api/Vault/on('create')": "api/Vault/create"}
+	rel := g.Relinks(moves)
+	after := NewResolving(wiki.ResolveObsidian)
+	after.ApplyFiles("c2", wikiFiles(applyRelinks(t, files, moves, rel)), nil)
+	if got := outs(after.Outlinks("guide/read"))[0]; got != "1 ../api/Vault/create.md -> api/Vault/create" {
+		t.Errorf("after a rename guide/read links %q", got)
+	}
+}

@@ -195,6 +195,14 @@ func (v *view) resolveLink(l *link, src *node, srcPath string) (*node, string, m
 	}
 	key := l.key()
 	n, by := v.resolveNote(l, key, src, srcPath)
+	if n == nil && v.g.obsidian && l.kind == kindMarkdown {
+		// Obsidian looks a markdown path that names no note up as it does
+		// a wiki link's: [x](Sub/Note.md) reaches any note whose path ends
+		// with Sub/Note.md
+		if c, _, ok := v.obsidian(l.target, srcPath); ok && c.n != nil {
+			return c.n, "", matchPath, nil
+		}
+	}
 	if n == nil || !isBareName(l.target) || l.mode != modeName {
 		return n, "", by, nil
 	}
