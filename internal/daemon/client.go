@@ -30,8 +30,8 @@ func (c *Conn) Read(p []byte) (int, error) { return c.r.Read(p) }
 
 // CloseWrite tells the daemon that nothing more will be sent.
 func (c *Conn) CloseWrite() error {
-	if uc, ok := c.Conn.(*net.UnixConn); ok {
-		return uc.CloseWrite()
+	if hc, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return hc.CloseWrite()
 	}
 	return nil
 }
@@ -40,10 +40,9 @@ func (c *Conn) CloseWrite() error {
 // wrapping ErrNotRunning when no daemon listens there.
 func dial(ctx context.Context, e Endpoint, h hello) (*Conn, *reply, error) {
 	e = Discover(e)
-	var d net.Dialer
 	ctx, cancel := context.WithTimeout(ctx, dialTimeout)
 	defer cancel()
-	c, err := d.DialContext(ctx, "unix", e.Socket)
+	c, err := dialSocket(ctx, e.Socket)
 	if err != nil {
 		if notListening(err) {
 			return nil, nil, fmt.Errorf("%w (%s)", ErrNotRunning, e.Socket)

@@ -18,8 +18,10 @@
 // daemon for the same repository cannot start, from any environment, and a
 // socket or record left by one that died is recognised as stale and
 // replaced. The same code runs on Windows, with a file lock that Windows
-// honours, a runtime folder in %LOCALAPPDATA% and unix sockets (Windows 10
-// version 1803 and later). The lock comes first: a
+// honours, a runtime folder in %LOCALAPPDATA%, and a named pipe in place
+// of the socket (named from the socket's path, open to the user and the
+// system only; a client checks that the process serving it is the
+// user's). The lock comes first: a
 // process takes it before it opens the repository, and lets go of it after
 // closing it, so one that is not to be the daemon learns it at once, having
 // opened nothing, rolled back nothing and waited for nothing.

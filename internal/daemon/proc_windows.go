@@ -17,33 +17,25 @@ func detached() *syscall.SysProcAttr {
 		CreationFlags: windows.CREATE_NEW_PROCESS_GROUP | windows.DETACHED_PROCESS}
 }
 
-// notListening reports whether err, from connecting to a socket, says
-// nobody listens there: no socket file, or one nobody accepts on.
+// notListening reports whether err, from connecting to the daemon's pipe,
+// says nobody listens there: no pipe of that name.
 func notListening(err error) bool {
-	return errors.Is(err, windows.WSAECONNREFUSED) || errors.Is(err, windows.ERROR_FILE_NOT_FOUND) ||
-		errors.Is(err, windows.ERROR_PATH_NOT_FOUND) || errors.Is(err, windows.WSAENETUNREACH) ||
-		noUnixSockets(err) // no daemon can listen: the commands run in their own process
-}
-
-// noUnixSockets reports whether err says the system has no unix sockets.
-func noUnixSockets(err error) bool {
-	return errors.Is(err, windows.WSAEAFNOSUPPORT) || errors.Is(err, windows.WSAEPROTONOSUPPORT)
+	return errors.Is(err, windows.ERROR_FILE_NOT_FOUND) || errors.Is(err, windows.ERROR_PATH_NOT_FOUND)
 }
 
 // wentAway reports whether err says the other end of a connection closed
 // it.
 func wentAway(err error) bool {
-	return errors.Is(err, windows.WSAECONNRESET) || errors.Is(err, windows.WSAECONNABORTED) ||
-		errors.Is(err, windows.ERROR_BROKEN_PIPE) || errors.Is(err, windows.ERROR_NO_DATA)
+	return errors.Is(err, windows.ERROR_BROKEN_PIPE) || errors.Is(err, windows.ERROR_NO_DATA) ||
+		errors.Is(err, windows.ERROR_PIPE_NOT_CONNECTED)
 }
 
-// listenError explains err, from listening on the daemon's socket: a
-// Windows without unix sockets (before Windows 10 version 1803) is named,
-// so that the client that started the daemon says why it serves in its own
-// process.
+// listenError explains err, from making the daemon's pipe: one of that
+// name exists already, which only another process can hold (the daemon
+// lock keeps a second daemon of this user out), another user's among them.
 func listenError(err error) error {
-	if noUnixSockets(err) || errors.Is(err, windows.WSAEINVAL) {
-		return fmt.Errorf("this Windows has no unix sockets, which the daemon listens on (Windows 10 version 1803 and later have them): %w", err)
+	if errors.Is(err, windows.ERROR_ACCESS_DENIED) || errors.Is(err, windows.ERROR_PIPE_BUSY) {
+		return fmt.Errorf("another process holds the daemon's pipe (a daemon of another user?): %w", err)
 	}
 	return err
 }

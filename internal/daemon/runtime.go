@@ -11,15 +11,12 @@ import (
 	"strings"
 )
 
-// maxSocketPath is the longest socket path unix systems accept (108 bytes
-// with the terminating NUL on Linux, 104 on macOS).
-const maxSocketPath = 103
-
 // Endpoint is where the daemon of one repository lives.
 type Endpoint struct {
 	// GitDir is the repository's git directory, symbolic links resolved.
 	GitDir string
-	// Socket is the unix socket clients connect to; Lock the file the
+	// Socket is the unix socket clients connect to (on Windows, the name
+	// of a named pipe: see pipeName); Lock the file the
 	// running daemon holds locked; Log where a daemon started in the
 	// background writes its log.
 	Socket, Lock, Log string
@@ -92,7 +89,7 @@ func EndpointFor(dir, gitDir string) (Endpoint, error) {
 	sum := sha256.Sum256([]byte(gitDir))
 	name := filepath.Join(dir, hex.EncodeToString(sum[:8]))
 	e := Endpoint{GitDir: gitDir, Socket: name + ".sock", Lock: name + ".lock", Log: name + ".log"}
-	if len(e.Socket) > maxSocketPath {
+	if maxSocketPath > 0 && len(e.Socket) > maxSocketPath {
 		return Endpoint{}, fmt.Errorf("the socket path %s is longer than unix allows (%d bytes); set WIKID_RUNTIME_DIR to a shorter folder", e.Socket, maxSocketPath)
 	}
 	if rd, err := repoDir(gitDir); err == nil {

@@ -154,18 +154,11 @@ func Serve(ctx context.Context, opts Options) error {
 		return errors.New("daemon: serve without the daemon lock")
 	}
 	// The lock is ours: a socket file still there is a dead daemon's.
-	if err := os.Remove(opts.Endpoint.Socket); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("remove the stale socket: %w", err)
-	}
-	ln, err := net.Listen("unix", opts.Endpoint.Socket)
+	ln, err := listenSocket(opts.Endpoint.Socket)
 	if err != nil {
-		return fmt.Errorf("daemon socket: %w", listenError(err))
-	}
-	defer os.Remove(opts.Endpoint.Socket)
-	if err := restrictSocket(opts.Endpoint.Socket); err != nil {
-		ln.Close()
 		return fmt.Errorf("daemon socket: %w", err)
 	}
+	defer removeSocket(opts.Endpoint.Socket)
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	d := &daemon{
@@ -446,8 +439,8 @@ func (d *daemon) runCommand(ctx context.Context, conn net.Conn, br *bufio.Reader
 	p[0], p[1], p[2], p[3] = byte(code>>24), byte(code>>16), byte(code>>8), byte(code)
 	_ = fw.frame(frameExit, p[:])
 	// Let the client read the exit before the connection closes.
-	if uc, ok := conn.(*net.UnixConn); ok {
-		_ = uc.CloseWrite()
+	if hc, ok := conn.(interface{ CloseWrite() error }); ok {
+		_ = hc.CloseWrite()
 	}
 }
 

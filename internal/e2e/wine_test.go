@@ -6,13 +6,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wikid/wikid/internal/gittest"
 )
 
 // TestWindows_ServeUnderWine builds wikid for Windows and, where Wine is
-// installed and can run it, serves a copy of fixtures/basic over stdio in
-// its own process (WIKID_NO_DAEMON), searches it and writes a note. It
+// installed and can run it, serves a copy of fixtures/basic over stdio,
+// searches it and writes a note: in its own process (WIKID_NO_DAEMON), and
+// through a daemon on its named pipe, which the command line reaches too
+// (search, status, stop). It
 // skips without Wine, with -short, and with a Wine that cannot start Go's
 // Windows binaries: one without bcryptprimitives.dll (Debian 12's Wine 8.0,
 // for one), where Go's runtime stops with "fatal error:
@@ -62,12 +65,39 @@ func TestWindows_ServeUnderWine(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(out), "wikid ") {
 		t.Fatalf("wine wikid.exe version: %v\n%s", err, out)
 	}
+	base := append(os.Environ(), "WINEPREFIX="+filepath.Join(dir, "wine"), "WINEDEBUG=-all")
+	t.Run("in its own process", func(t *testing.T) { serveUnderWine(t, wine, exe, env, false) })
+	t.Run("through the daemon", func(t *testing.T) { serveUnderWine(t, wine, exe, base, true) })
+}
+
+// serveUnderWine serves a copy of fixtures/basic with wine exe serve,
+// searches it and writes a note; through the daemon, the command line
+// finds the note through the same daemon, and stops it.
+func serveUnderWine(t *testing.T, wine, exe string, env []string, daemon bool) {
 	repo := fixtureRepo(t)
 	// Wine's drive Z: is the root of the file system.
-	serve := exec.Command(wine, exe, "serve", "--repo", `Z:`+strings.ReplaceAll(repo, "/", `\`))
+	winRepo := `Z:` + strings.ReplaceAll(repo, "/", `\`)
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(wine, append([]string{exe}, args...)...)
+		cmd.Env = env
+		cmd.WaitDelay = 10 * time.Second // a daemon it started may hold its output open
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Errorf("wine wikid.exe %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	serve := exec.Command(wine, exe, "serve", "--repo", winRepo)
 	serve.Env = env
+	// Under Wine a daemon that serve starts keeps serve's output open
+	// until it exits: stop it before waiting.
+	serve.WaitDelay = 10 * time.Second
 	p := startRPCCmd(t, serve)
 	defer func() {
+		if daemon {
+			run("daemon", "stop", "--repo", winRepo)
+		}
 		p.in.Close()
 		p.cmd.Wait()
 	}()
@@ -87,4 +117,16 @@ func TestWindows_ServeUnderWine(t *testing.T) {
 		t.Errorf("git log -1: %q, want the commit of windows/smoke", log)
 	}
 	gittest.Fsck(t, repo)
+	if !daemon {
+		return
+	}
+	if st := run("daemon", "status", "--repo", winRepo); !strings.HasPrefix(st, "daemon pid ") {
+		t.Errorf("wikid daemon status under Wine:\n%s\n%s", st, p.stderr)
+	}
+	if out := run("search", "wine", "--repo", winRepo); !strings.Contains(out, "windows/smoke") {
+		t.Errorf("wikid search through the daemon does not find the note:\n%s", out)
+	}
+	if out := run("daemon", "stop", "--repo", winRepo); !strings.Contains(out, "daemon stopped") {
+		t.Errorf("wikid daemon stop under Wine:\n%s", out)
+	}
 }
