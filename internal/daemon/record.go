@@ -34,9 +34,9 @@ const (
 // Record is what a running daemon writes into its repository for its
 // clients to find it.
 type Record struct {
-	// Socket is the unix socket the daemon listens on (on Windows, the path
-	// its named pipe is named from); Log the file its
-	// output goes to when started in the background.
+	// Socket is the unix socket the daemon listens on (on Windows, the
+	// path its named pipe is named from); Log the file its output goes to
+	// when started in the background.
 	Socket string `json:"socket"`
 	Log    string `json:"log"`
 	// Process is the daemon's procid.ID (pid and start time), and Host
