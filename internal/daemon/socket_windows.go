@@ -154,39 +154,50 @@ func (l *pipeListener) instance(first bool) (windows.Handle, error) {
 	if first {
 		mode |= windows.FILE_FLAG_FIRST_PIPE_INSTANCE
 	}
-	return windows.CreateNamedPipe(p, mode,
+	h, err := windows.CreateNamedPipe(p, mode,
 		windows.PIPE_TYPE_MESSAGE|windows.PIPE_READMODE_BYTE|windows.PIPE_WAIT|windows.PIPE_REJECT_REMOTE_CLIENTS,
 		windows.PIPE_UNLIMITED_INSTANCES, pipeBuffer, pipeBuffer, 0, l.sa)
+	if err != nil {
+		return 0, err
+	}
+	return h, nil
 }
 
 // Accept waits for a client on the waiting instance, hands that instance
-// over, and makes the next.
+// over, and makes the next. An instance that fails to take a client is
+// replaced, twice at most in a row.
 func (l *pipeListener) Accept() (net.Conn, error) {
-	l.mu.Lock()
-	h, err := l.next, l.err
-	switch {
-	case l.isClosed():
+	for failed := 0; ; failed++ {
+		l.mu.Lock()
+		h, err := l.next, l.err
+		switch {
+		case l.isClosed():
+			l.mu.Unlock()
+			return nil, net.ErrClosed
+		case h == 0:
+			l.mu.Unlock()
+			return nil, &net.OpError{Op: "accept", Net: "pipe", Addr: pipeAddr(l.name), Err: err}
+		}
+		l.waiting = true
 		l.mu.Unlock()
-		return nil, net.ErrClosed
-	case h == 0:
+		err = connectPipe(h)
+		l.mu.Lock()
+		l.waiting = false
+		if l.isClosed() {
+			l.mu.Unlock()
+			windows.CloseHandle(h)
+			return nil, net.ErrClosed
+		}
+		l.next, l.err = l.instance(false)
 		l.mu.Unlock()
-		return nil, &net.OpError{Op: "accept", Net: "pipe", Addr: pipeAddr(l.name), Err: err}
-	}
-	l.waiting = true
-	l.mu.Unlock()
-	err = connectPipe(h)
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.waiting = false
-	if l.isClosed() {
+		if err == nil {
+			return newPipeConn(h, l.name), nil
+		}
 		windows.CloseHandle(h)
-		return nil, net.ErrClosed
+		if failed == 2 {
+			return nil, &net.OpError{Op: "accept", Net: "pipe", Addr: pipeAddr(l.name), Err: err}
+		}
 	}
-	if err != nil {
-		return nil, &net.OpError{Op: "accept", Net: "pipe", Addr: pipeAddr(l.name), Err: err}
-	}
-	l.next, l.err = l.instance(false)
-	return newPipeConn(h, l.name), nil
 }
 
 func (l *pipeListener) isClosed() bool {
