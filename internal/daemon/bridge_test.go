@@ -114,33 +114,12 @@ func TestBridge_DaemonGoneTwice(t *testing.T) {
 			io.Copy(io.Discard, r)
 		},
 	}
-	// Unix sockets, not net.Pipe: a daemon's answer may wait in the
-	// socket while the bridge still writes the handshake.
-	l, err := net.Listen("unix", filepath.Join(t.TempDir(), "s"))
-	if err != nil {
-		t.Fatal(err)
+	runs := make([]func(*bufio.Reader, io.Writer), len(daemons))
+	for i, d := range daemons {
+		runs[i] = func(r *bufio.Reader, w io.Writer) { d(t, r, w) }
 	}
-	defer l.Close()
-	var connects atomic.Int32
-	br := &Bridge{Connect: func(ctx context.Context) (*Conn, error) {
-		n := int(connects.Add(1))
-		if n > len(daemons) {
-			return nil, errors.New("no more daemons")
-		}
-		client, err := net.Dial("unix", l.Addr().String())
-		if err != nil {
-			return nil, err
-		}
-		server, err := l.Accept()
-		if err != nil {
-			return nil, err
-		}
-		go func(run fake) {
-			defer server.Close()
-			run(t, bufio.NewReader(server), server)
-		}(daemons[n-1])
-		return &Conn{Conn: client, r: bufio.NewReader(client)}, nil
-	}, Logf: t.Logf}
+	connect, connects := scriptedDaemons(t, runs...)
+	br := &Bridge{Connect: connect, Logf: t.Logf}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	go func() {
@@ -198,11 +177,6 @@ func TestBridge_ResubscribesOnAQuickDaemon(t *testing.T) {
 		}
 	}
 	defer func() { testHookRelaying = nil }()
-	l, err := net.Listen("unix", filepath.Join(t.TempDir(), "s"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
 	resubscribed := make(chan string, 1)
 	daemons := []func(r *bufio.Reader, w io.Writer){
 		func(r *bufio.Reader, w io.Writer) { // answers, then dies
@@ -237,26 +211,8 @@ func TestBridge_ResubscribesOnAQuickDaemon(t *testing.T) {
 			io.Copy(io.Discard, r)
 		},
 	}
-	var connects atomic.Int32
-	br := &Bridge{Connect: func(ctx context.Context) (*Conn, error) {
-		n := int(connects.Add(1))
-		if n > len(daemons) {
-			return nil, errors.New("no more daemons")
-		}
-		client, err := net.Dial("unix", l.Addr().String())
-		if err != nil {
-			return nil, err
-		}
-		server, err := l.Accept()
-		if err != nil {
-			return nil, err
-		}
-		go func(run func(*bufio.Reader, io.Writer)) {
-			defer server.Close()
-			run(bufio.NewReader(server), server)
-		}(daemons[n-1])
-		return &Conn{Conn: client, r: bufio.NewReader(client)}, nil
-	}}
+	connect, _ := scriptedDaemons(t, daemons...)
+	br := &Bridge{Connect: connect}
 	inR, inW := io.Pipe()
 	ran := make(chan struct{})
 	go func() {
@@ -276,4 +232,36 @@ func TestBridge_ResubscribesOnAQuickDaemon(t *testing.T) {
 	}
 	inW.Close()
 	<-ran
+}
+
+// scriptedDaemons returns a Bridge.Connect whose n-th connection reaches
+// the n-th of daemons, run on the daemon's end, and the count of
+// connections made. The connections are unix sockets, not net.Pipe: a
+// daemon's answer may wait in the socket while the bridge still writes.
+func scriptedDaemons(t *testing.T, daemons ...func(*bufio.Reader, io.Writer)) (func(context.Context) (*Conn, error), *atomic.Int32) {
+	l, err := net.Listen("unix", filepath.Join(t.TempDir(), "s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	var connects atomic.Int32
+	return func(ctx context.Context) (*Conn, error) {
+		n := int(connects.Add(1))
+		if n > len(daemons) {
+			return nil, errors.New("no more daemons")
+		}
+		client, err := net.Dial("unix", l.Addr().String())
+		if err != nil {
+			return nil, err
+		}
+		server, err := l.Accept()
+		if err != nil {
+			return nil, err
+		}
+		go func() {
+			defer server.Close()
+			daemons[n-1](bufio.NewReader(server), server)
+		}()
+		return &Conn{Conn: client, r: bufio.NewReader(client)}, nil
+	}, &connects
 }
