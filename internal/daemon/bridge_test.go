@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -236,10 +235,12 @@ func TestBridge_ResubscribesOnAQuickDaemon(t *testing.T) {
 
 // scriptedDaemons returns a Bridge.Connect whose n-th connection reaches
 // the n-th of daemons, run on the daemon's end, and the count of
-// connections made. The connections are unix sockets, not net.Pipe: a
-// daemon's answer may wait in the socket while the bridge still writes.
+// connections made. The connections are the daemon's own (a unix socket,
+// a named pipe on Windows), not net.Pipe: a daemon's answer may wait in
+// the socket while the bridge still writes.
 func scriptedDaemons(t *testing.T, daemons ...func(*bufio.Reader, io.Writer)) (func(context.Context) (*Conn, error), *atomic.Int32) {
-	l, err := net.Listen("unix", filepath.Join(t.TempDir(), "s"))
+	socket := filepath.Join(t.TempDir(), "s")
+	l, err := listenSocket(socket)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +251,7 @@ func scriptedDaemons(t *testing.T, daemons ...func(*bufio.Reader, io.Writer)) (f
 		if n > len(daemons) {
 			return nil, errors.New("no more daemons")
 		}
-		client, err := net.Dial("unix", l.Addr().String())
+		client, err := dialSocket(ctx, socket)
 		if err != nil {
 			return nil, err
 		}

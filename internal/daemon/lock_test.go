@@ -184,8 +184,8 @@ func TestRuntimeDirFor(t *testing.T) {
 		{"windows trailing separator", "windows", env("LOCALAPPDATA", `D:\Profiles\ann\`), `C:\Temp`, `D:\Profiles\ann\wikid\run`},
 		{"windows without LOCALAPPDATA", "windows", env("XDG_RUNTIME_DIR", xdg), `C:\Users\Ann\AppData\Local\Temp`, `C:\Users\Ann\AppData\Local\Temp\wikid\run`},
 		{"linux with XDG_RUNTIME_DIR", "linux", env("XDG_RUNTIME_DIR", xdg), "/tmp", filepath.Join(xdg, "wikid")},
-		{"linux with a missing XDG_RUNTIME_DIR", "linux", env("XDG_RUNTIME_DIR", filepath.Join(xdg, "gone")), "/tmp", "/tmp/wikid-1000"},
-		{"darwin", "darwin", env(), "/var/folders/x/T", "/var/folders/x/T/wikid-1000"},
+		{"linux with a missing XDG_RUNTIME_DIR", "linux", env("XDG_RUNTIME_DIR", filepath.Join(xdg, "gone")), "/tmp", filepath.FromSlash("/tmp/wikid-1000")},
+		{"darwin", "darwin", env(), "/var/folders/x/T", filepath.FromSlash("/var/folders/x/T/wikid-1000")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := runtimeDirFor(tc.goos, tc.getenv, tc.tmp, 1000, isDir); got != tc.want {
