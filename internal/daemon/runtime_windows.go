@@ -55,6 +55,25 @@ func fileOwner(name string) (*windows.SID, error) {
 	return owner, err
 }
 
+// processOwner returns the user the process pid runs as.
+func processOwner(pid uint32) (*windows.SID, error) {
+	proc, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, pid)
+	if err != nil {
+		return nil, err
+	}
+	defer windows.CloseHandle(proc)
+	var token windows.Token
+	if err := windows.OpenProcessToken(proc, windows.TOKEN_QUERY, &token); err != nil {
+		return nil, err
+	}
+	defer token.Close()
+	u, err := token.GetTokenUser()
+	if err != nil {
+		return nil, err
+	}
+	return u.User.Sid, nil
+}
+
 // currentUser returns the user this process runs as.
 func currentUser() (*windows.SID, error) {
 	u, err := windows.GetCurrentProcessToken().GetTokenUser()

@@ -153,7 +153,8 @@ func Serve(ctx context.Context, opts Options) error {
 	if opts.Lock == nil {
 		return errors.New("daemon: serve without the daemon lock")
 	}
-	// The lock is ours: a socket file still there is a dead daemon's.
+	// The lock is ours: a socket file still there is a dead daemon's,
+	// which listenSocket replaces.
 	ln, err := listenSocket(opts.Endpoint.Socket)
 	if err != nil {
 		return fmt.Errorf("daemon socket: %w", err)

@@ -105,17 +105,7 @@ func checkPipeServer(h windows.Handle) error {
 	if err := windows.GetNamedPipeServerProcessId(h, &pid); err != nil {
 		return fmt.Errorf("the daemon pipe's process: %w", err)
 	}
-	proc, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, pid)
-	if err != nil {
-		return fmt.Errorf("the daemon pipe's process %d: %w", pid, err)
-	}
-	defer windows.CloseHandle(proc)
-	var token windows.Token
-	if err := windows.OpenProcessToken(proc, windows.TOKEN_QUERY, &token); err != nil {
-		return fmt.Errorf("the daemon pipe's process %d: %w", pid, err)
-	}
-	defer token.Close()
-	owner, err := token.GetTokenUser()
+	owner, err := processOwner(pid)
 	if err != nil {
 		return fmt.Errorf("the daemon pipe's process %d: %w", pid, err)
 	}
@@ -123,7 +113,7 @@ func checkPipeServer(h windows.Handle) error {
 	if err != nil {
 		return fmt.Errorf("this user: %w", err)
 	}
-	if !owner.User.Sid.Equals(self) {
+	if !owner.Equals(self) {
 		return fmt.Errorf("the daemon pipe is served by process %d of another user", pid)
 	}
 	return nil
