@@ -23,6 +23,10 @@ import (
 // alone (the score, a date or the title), with the paths of the hits it
 // returns only; that page is kept when no note outside it ties with its
 // last hit. Otherwise the page is collected again in the full order.
+//
+// The cursor's own note never comes back: a relevance cursor's score is
+// the note's score in another search (see rescore), and a score that
+// differs by the last bit puts the note after its own cursor.
 func (x *Index) top(ctx context.Context, q query.Query, s sorting, after []string, limit int, fields []string) ([]*search.DocumentMatch, uint64, error) {
 	hits, total, ok, err := x.topByKey(ctx, q, s, after, limit, fields)
 	if err != nil || ok {
@@ -33,14 +37,22 @@ func (x *Index) top(ctx context.Context, q query.Query, s sorting, after []strin
 
 // topExact collects a page in the full order of its sort.
 func (x *Index) topExact(ctx context.Context, q query.Query, s sorting, after []string, limit int, fields []string) ([]*search.DocumentMatch, uint64, error) {
-	sreq := searchRequest(q, limit+1, fields)
+	size := limit + 1
+	if after != nil {
+		size++ // room for the cursor's note, dropped
+	}
+	sreq := searchRequest(q, size, fields)
 	sreq.SortByCustom(s.order())
 	sreq.SearchAfter = after
 	res, err := x.bi.SearchInContext(ctx, sreq)
 	if err != nil {
 		return nil, 0, searchError(ctx, err)
 	}
-	return res.Hits, res.Total, nil
+	hits := res.Hits
+	if after != nil {
+		hits = slices.DeleteFunc(hits, func(h *search.DocumentMatch) bool { return h.ID == after[1] })
+	}
+	return hits[:min(len(hits), limit+1)], res.Total, nil
 }
 
 // topByKey collects a page by its sort key alone. It reports false when
@@ -78,7 +90,7 @@ func (x *Index) topByKey(ctx context.Context, q query.Query, s sorting, after []
 			return nil, 0, false, nil // the notes tied with the cursor's may go on
 		}
 		hits = slices.DeleteFunc(hits, func(h *search.DocumentMatch) bool {
-			return byKey(h, cur) == 0 && h.ID <= after[1]
+			return h.ID == after[1] || byKey(h, cur) == 0 && h.ID <= after[1]
 		})
 	}
 	slices.SortFunc(hits, func(a, b *search.DocumentMatch) int {

@@ -3,7 +3,9 @@ package index
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -116,4 +118,49 @@ func ids(hits []*search.DocumentMatch) string {
 		fmt.Fprintf(&b, "%s(%g) ", h.ID, h.Score)
 	}
 	return b.String()
+}
+
+// TestIndex_topCursorNoteNeverComesBack: a relevance cursor whose score is
+// a bit above its note's score in this search (the note rescored by
+// another search, which may differ in the last bit) does not bring the
+// note back on the next page, in either way of collecting a page.
+func TestIndex_topCursorNoteNeverComesBack(t *testing.T) {
+	x, _ := openTest(t)
+	var docs []wiki.Document
+	for i := range 5 {
+		docs = append(docs, wiki.Document{Path: fmt.Sprintf("n/%d", i), Title: fmt.Sprintf("N%d", i), Body: strings.Repeat("launch ", i+1) + "plan"})
+	}
+	apply(t, x, "c1", docs, nil)
+	ctx := context.Background()
+	c := &compiler{bi: x.bi, im: x.im}
+	q, err := c.compile(ctx, parse(t, "launch"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q = withFilter(q, nil)
+	first, _, err := x.topExact(ctx, q, c.sorting(sortRelevance), nil, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchor := first[0]
+	above := strconv.FormatFloat(math.Nextafter(anchor.Score, math.Inf(1)), 'g', -1, 64)
+	after := []string{above, anchor.ID}
+	exact, _, err := x.topExact(ctx, q, c.sorting(sortRelevance), after, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byKey, _, _, err := x.topByKey(ctx, q, c.sorting(sortRelevance), after, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for how, hits := range map[string][]*search.DocumentMatch{"in the full order": exact, "by key": byKey} {
+		for _, h := range hits {
+			if h.ID == anchor.ID {
+				t.Errorf("collected %s, the page after %s holds %s again: %s", how, anchor.ID, anchor.ID, ids(hits))
+			}
+		}
+	}
+	if len(exact) != 3 {
+		t.Errorf("the page after the cursor in the full order: %s, want 2 hits and the one after", ids(exact))
+	}
 }
