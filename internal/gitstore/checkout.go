@@ -42,10 +42,10 @@ type undoStep struct {
 	op    undoOp
 	path  string      // absolute
 	old   []byte      // undoRewrite: the content to put back; nil to remove the file
-	aside string      // undoRewrite: the old file, moved aside, to rename back instead
+	new   []byte      // undoRewrite: the content the commit gave the file
+	aside string      // undoRewrite: the old file, swapped out, to swap back instead
 	perm  fs.FileMode // undoRewrite and undoMkdir: the permissions to put back
 	ours  fileState   // undoRewrite: the file as the commit left it
-	was   fileState   // undoRewrite: the file as the commit found it
 }
 
 type undoOp int
@@ -196,11 +196,16 @@ func (u *checkoutUpdate) apply() ([]written, error) {
 		if err != nil {
 			return done, changedError(f.c.path, "write", err)
 		}
-		u.undo = append(u.undo, undoStep{op: undoRewrite, path: f.full, old: f.c.disk, aside: aside, perm: f.c.diskPerm,
-			ours: ours, was: f.c.onDisk})
+		u.undo = append(u.undo, undoStep{op: undoRewrite, path: f.full, old: f.c.disk, new: f.c.content, aside: aside,
+			perm: f.c.diskPerm, ours: ours})
 		fi, err := os.Lstat(f.full)
 		if err != nil {
 			return done, fmt.Errorf("stat %q: %w", f.c.path, err)
+		}
+		if fi.Size() != int64(len(f.c.content)) {
+			// Someone wrote to the new file already: an index entry
+			// without its stat makes git look at its content.
+			fi = nil
 		}
 		done = append(done, written{c: f.c, fi: fi})
 	}
@@ -303,21 +308,15 @@ func (u *checkoutUpdate) rollback() error {
 }
 
 // done ends a checkout update whose commit landed: the old files kept for
-// a rollback are removed, and the link to the old index is returned ("" for
-// none) for the caller to remove, which frees its blocks. An old file
-// written to since it was moved aside, through a descriptor opened before,
-// holds what someone saved: it is put back in place of the commit's file
-// (which the commit keeps), as if they had saved just after the commit.
+// a rollback are let go (see hold), and the link to the old index is
+// returned ("" for none) for the caller to remove, which frees its blocks.
+// An old file written to since it was swapped out, through a descriptor
+// opened before, holds what someone saved: it is merged into the note, as
+// if they had saved just after the commit.
 func (u *checkoutUpdate) done() (oldIndex string) {
 	for _, st := range u.undo {
-		switch {
-		case st.aside == "":
-		case st.was.holds(st.aside):
-			u.s.hold(st.aside, st.path, st.was, st.ours)
-		default:
-			if err := u.s.renameBack(st.path, st.aside, st.ours, st.was); err != nil && !errors.Is(err, errChanged) {
-				u.s.log.Warn("a file someone wrote to during a commit could not be put back", "file", st.aside, "err", err)
-			}
+		if st.aside != "" {
+			u.s.hold(st.aside, heldFile{full: st.path, base: st.old, given: st.new, repair: true})
 		}
 	}
 	if u.index != nil {
@@ -332,7 +331,7 @@ func (u *checkoutUpdate) done() (oldIndex string) {
 // file is renamed back from aside where it was moved, else written again.
 func (s *Store) undoRewrite(st undoStep) error {
 	if st.aside != "" {
-		err := s.renameBack(st.path, st.aside, st.ours, st.was)
+		err := s.renameBack(st.path, st.aside, st.new)
 		if errors.Is(err, errChanged) {
 			s.log.Warn("a file was changed on disk during a commit that failed; it is kept as it is", "file", st.path, "err", err)
 			return nil

@@ -24,7 +24,7 @@ import (
 // written" comes anywhere from "index locked" to "index written", as the
 // objects are written while the files are put in place.
 var crashPoints = []string{
-	"journaled", "index locked", "objects written", "files staged", "moved aside", "files in place",
+	"journaled", "index locked", "objects written", "files staged", "moved aside", "swapped in", "files in place",
 	"index written", "ref locked", "ref moved",
 }
 

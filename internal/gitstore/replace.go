@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"bytes"
 	"crypto/sha1"
 	"encoding/hex"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -17,23 +19,36 @@ import (
 	"github.com/wikid/wikid/internal/gitstore/gitformat"
 	"github.com/wikid/wikid/internal/noreplace"
 	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/textdiff"
 )
 
-// A person's editor writes a note without any of git's locks, at any moment,
-// in place or by renaming a new file over it. The worktree check reads each
-// touched file under index.lock, but objects and temporary files are written
-// after it; a file replaced or removed without looking again would lose what
-// the editor saved in between. So every file wikid replaces or removes in the
-// checkout goes through replaceChecked: the file is first moved aside (a
-// rename, atomic), the moved file is compared with what the check saw, and
-// only then is the new content renamed in, without replacing anything that
-// appeared meanwhile. What someone saved is put back, never lost; the write
-// fails with errChanged. A file is only ever removed once it is known to
-// hold what git has. For a few microseconds the file is missing, as when
-// git checks a file out. (Swapping the two files atomically, with Linux's
-// RENAME_EXCHANGE, would leave no such moment, but swapping them back after
-// a failed comparison can replace a file someone saved in that moment: an
-// editor that saved twice in a row would have one of its saves hidden.)
+// A person's editor writes a note without any of git's locks, at any moment:
+// appending to it, rewriting it in place, or renaming a new file over it.
+// The worktree check reads each touched file under index.lock, but objects
+// and temporary files are written after it; a file replaced or removed
+// without looking again would lose what the editor saved in between. So
+// every file wikid replaces or removes in the checkout goes through
+// replaceChecked.
+//
+// A file is replaced by swapping names (see swap): the new file takes the
+// note's name and the old one a hidden name beside it, in one step, so that
+// the note's path never disappears, not for a microsecond: an editor that
+// appends at any moment appends to the old file or to the new one, never
+// to a fresh file of its own. The old file is then compared with what the
+// check saw. If someone changed it since (in place, or by renaming their
+// own file over the note), the names are swapped back: the commit fails
+// with errChanged and their file is the note, as they saved it. A write
+// that reaches the old file later, through a descriptor opened before the
+// swap, is merged into the note (see hold). A file is only ever removed
+// once it is known to hold what git has.
+//
+// Where the system cannot swap two names in one step (see
+// noreplace.Exchange) the old file is hard-linked to the hidden name, and
+// the new file renamed over the note: the note's path never disappears
+// either, but a file someone renames over the note in the microseconds
+// between the link and the rename is replaced. On a file system without
+// hard links the old file is copied instead, and a write in those
+// microseconds is lost with it.
 
 // errChanged is returned when a checkout file is no longer what the worktree
 // check saw: someone changed, replaced, created or removed it since.
@@ -57,12 +72,91 @@ func stateOf(content []byte) fileState {
 // data prove nothing for an edit made within the file system's timestamp
 // granularity).
 func (st fileState) holds(name string) bool {
+	_, ok := st.read(name)
+	return ok
+}
+
+// read returns the content of the regular file at name if it has the
+// state's content.
+func (st fileState) read(name string) ([]byte, bool) {
 	fi, err := os.Lstat(name)
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() != st.size {
-		return false
+		return nil, false
 	}
 	b, err := os.ReadFile(name)
-	return err == nil && gitformat.HashObject(plumbing.BlobObject, b) == st.id
+	if err != nil || gitformat.HashObject(plumbing.BlobObject, b) != st.id {
+		return nil, false
+	}
+	return b, true
+}
+
+// exchange swaps two names in one step (noreplace.Exchange); tests replace
+// it to run the fallback.
+var exchange = noreplace.Exchange
+
+// errMissing is returned by swap when the file to replace is not there.
+var errMissing = errors.New("missing")
+
+// swap puts the file src at full and the file that was at full at aside,
+// without full ever missing: in one step where the system can swap two
+// names, else by a hard link of full at aside (a copy where links fail)
+// and a rename of src over full. src's name is gone afterwards. It returns
+// errMissing when full is missing, and then leaves src as it is.
+func swap(src, full, aside string) error {
+	err := exchange(src, full)
+	switch {
+	case err == nil:
+		if err := os.Rename(src, aside); err != nil {
+			exchange(src, full) // back as it was
+			return err
+		}
+		return nil
+	case errors.Is(err, fs.ErrNotExist):
+		return errMissing
+	case !errors.Is(err, errors.ErrUnsupported):
+		return err
+	}
+	before, err := os.Lstat(full)
+	if errors.Is(err, fs.ErrNotExist) {
+		return errMissing
+	} else if err != nil {
+		return err
+	}
+	if err := os.Link(full, aside); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return errMissing
+		}
+		if err := copyFile(full, aside, before); err != nil {
+			return err
+		}
+	}
+	// A file renamed over full since the link would be replaced unseen.
+	if now, err := os.Lstat(full); err != nil || !os.SameFile(before, now) || now.Size() != before.Size() || !now.ModTime().Equal(before.ModTime()) {
+		os.Remove(aside)
+		if err != nil && errors.Is(err, fs.ErrNotExist) {
+			return errMissing
+		}
+		return errChanged
+	}
+	if err := os.Rename(src, full); err != nil {
+		os.Remove(aside)
+		return err
+	}
+	return nil
+}
+
+// copyFile copies the regular file from (as stat describes it) to a new file
+// to, for a file system without hard links.
+func copyFile(from, to string, stat fs.FileInfo) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	err = os.WriteFile(to, b, stat.Mode().Perm())
+	if err != nil {
+		os.Remove(to)
+	}
+	return err
 }
 
 // replaceChecked puts the file tmp (a temporary file in the same folder) at
@@ -70,11 +164,11 @@ func (st fileState) holds(name string) bool {
 // says. If it is not, full is left as it is (what was moved aside is put
 // back) and errChanged returned; tmp is removed.
 //
-// The old file is moved aside to asideName(full, kind) first: should the
-// process die before it is put back or removed, recovery finds it there
-// (see returnAside). With keep set, it stays there and its name is
-// returned, so that a rollback can rename it back, which needs no space on
-// a full disk; the caller removes it.
+// The old file goes to asideName(full, kind) first: should the process die
+// before it is put back or removed, recovery finds it there (see
+// returnAside). With keep set, it stays there and its name is returned, so
+// that a rollback can swap it back, which needs no space on a full disk;
+// the caller removes it.
 func (s *Store) replaceChecked(full, tmp string, want fileState, kind string, keep bool) (aside string, err error) {
 	if tmp != "" {
 		defer func() {
@@ -83,64 +177,94 @@ func (s *Store) replaceChecked(full, tmp string, want fileState, kind string, ke
 			}
 		}()
 	}
-	if want.present {
-		aside = s.asideName(full, kind)
-		if err := os.Rename(full, aside); err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return "", errChanged // removed since the check
-			}
-			return "", err
-		}
-		s.crashPoint("moved aside")
-		if !want.holds(aside) {
-			if err := noreplace.Rename(aside, full); err != nil {
-				// Saved again in the moment the file was aside.
-				return "", fmt.Errorf("%w; one of the two saves is kept as %s", errChanged, s.keepCopy(aside, full))
-			}
-			return "", errChanged
-		}
-	}
-	if tmp != "" {
+	switch {
+	case tmp == "":
+		return "", s.removeChecked(full, want, kind)
+	case !want.present:
 		if err := noreplace.Rename(tmp, full); err != nil {
-			if aside != "" {
-				s.drop(aside, full, want) // what the check saw: HEAD's content, or the new one
-			}
 			if errors.Is(err, fs.ErrExist) {
 				return "", errChanged // created since
 			}
 			return "", err
 		}
-	}
-	if aside == "" || keep {
-		return aside, nil
-	}
-	if want.holds(aside) {
-		s.hold(aside, full, want, fileState{})
 		return "", nil
 	}
-	// Written to since it was compared, through a descriptor opened before
-	// it was moved: what was saved is kept, back in place of a removed
-	// file, else beside the new one.
-	if tmp == "" && noreplace.Rename(aside, full) == nil {
-		return "", errChanged
+	ours, err := os.ReadFile(tmp)
+	if err != nil {
+		return "", err
 	}
-	copyName := s.keepCopy(aside, full)
-	if tmp == "" {
-		return "", fmt.Errorf("%w; it is kept as %s", errChanged, copyName)
+	// The new file takes a name recovery knows before it is swapped in:
+	// once swapped, that name holds the old file.
+	in := s.asideName(full, kind+asideIn)
+	if err := os.Rename(tmp, in); err != nil {
+		return "", err
 	}
+	tmp = in
+	aside = s.asideName(full, kind)
+	if err := swap(in, full, aside); err != nil {
+		if errors.Is(err, errMissing) {
+			return "", errChanged // removed since the check
+		}
+		return "", err
+	}
+	tmp = ""
+	s.crashPoint("swapped in")
+	old, ok := want.read(aside)
+	if !ok {
+		return "", s.swapBack(full, aside, ours)
+	}
+	if keep {
+		return aside, nil
+	}
+	s.hold(aside, heldFile{full: full, base: old, given: ours, repair: true})
 	return "", nil
 }
 
-// drop removes a file moved aside once it is known to hold st, what git
-// has (see hold). One written to since it was compared (through a
-// descriptor opened before it was moved) holds what someone saved: it is
-// kept beside full, as a conflict copy.
-func (s *Store) drop(aside, full string, st fileState) {
-	if st.holds(aside) {
-		s.hold(aside, full, st, fileState{})
-		return
+// swapBack gives the note back the file that was swapped out to aside,
+// which someone changed since the check, and takes back the commit's file
+// (ours). It returns errChanged. Should someone have written to the
+// commit's file in the moment it was in place, it is kept beside the note
+// as a conflict copy.
+func (s *Store) swapBack(full, aside string, ours []byte) error {
+	mine := s.asideName(full, asideBack)
+	if err := swap(aside, full, mine); err != nil {
+		// The note is gone or cannot be swapped: what was saved stays
+		// beside it.
+		return fmt.Errorf("%w; what was saved is kept as %s", errChanged, s.keepCopy(aside, full))
 	}
-	s.keepCopy(aside, full)
+	now, _ := os.ReadFile(full)
+	if !stateOf(ours).holds(mine) {
+		return fmt.Errorf("%w; one of the two saves is kept as %s", errChanged, s.keepCopy(mine, full))
+	}
+	s.hold(mine, heldFile{full: full, base: ours, given: now})
+	return errChanged
+}
+
+// removeChecked removes full provided it is still as want says; else it
+// leaves it, and returns errChanged. The file is moved aside, compared,
+// then its name removed (see hold).
+func (s *Store) removeChecked(full string, want fileState, kind string) error {
+	if !want.present {
+		return nil
+	}
+	aside := s.asideName(full, kind)
+	if err := os.Rename(full, aside); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return errChanged // removed since the check
+		}
+		return err
+	}
+	s.crashPoint("moved aside")
+	old, ok := want.read(aside)
+	if !ok {
+		if err := noreplace.Rename(aside, full); err != nil {
+			// Saved again in the moment the file was aside.
+			return fmt.Errorf("%w; one of the two saves is kept as %s", errChanged, s.keepCopy(aside, full))
+		}
+		return errChanged
+	}
+	s.hold(aside, heldFile{full: full, base: old, gone: true})
+	return nil
 }
 
 // holdFor is how long an old checkout file is held open after its name is
@@ -154,30 +278,56 @@ const (
 // heldFile is an old checkout file whose name is gone, held open: an
 // editor that opened it before the commit moved it may still write to it.
 type heldFile struct {
-	f         *os.File
-	full      string
-	was, ours fileState // the old file as compared, and what replaced it
-	since     time.Time
+	f      *os.File
+	full   string
+	base   []byte // the held file's content when it was compared
+	given  []byte // what full was given in its place
+	gone   bool   // full was removed, not given anything
+	repair bool   // a save of full that lacks the change base → given gets it back (see repairStale)
+	since  time.Time
 }
 
-// hold removes the name of aside, a file moved aside for full that holds
-// was, and keeps the file open for holdFor: a write an editor makes through
-// a descriptor it opened before the commit, however late, lands in it, and
-// sweep puts it back. Without holding, the bytes would vanish with the
-// file. ours is the state full was given ("absent" for a removal).
-func (s *Store) hold(aside, full string, was, ours fileState) {
-	f, err := os.Open(aside)
-	os.Remove(aside)
+// hold removes the name of the old file of h.full, and keeps the file open
+// for holdFor: a write an editor makes through a descriptor it opened
+// before the commit, however late, lands in it, and sweep merges it into
+// the note. Without holding, the bytes would vanish with the file. A
+// write that reached it already is merged at once.
+func (s *Store) hold(name string, h heldFile) {
+	f, err := os.Open(name)
+	os.Remove(name)
 	if err != nil {
 		return
 	}
-	s.held = append(s.held, heldFile{f: f, full: full, was: was, ours: ours, since: time.Now()})
+	h.f, h.since = f, time.Now()
+	if b, changed, settled := h.written(); changed && settled {
+		s.putLate(&h, b)
+	}
+	s.held = append(s.held, h)
 	switch {
 	case len(s.held) > maxHeld:
 		s.sweep(time.Time{})
 	case s.sweeper == nil:
 		s.sweeper = time.AfterFunc(holdFor, s.sweepLater)
 	}
+}
+
+// settle is how long a file that differs from what wikid last saw is given
+// before it is read again: an editor that rewrites a file in place empties
+// it first, and what it holds in between is no one's save.
+const settle = 20 * time.Millisecond
+
+// written returns the held file's content and whether someone wrote to it
+// since it was compared (changed), and if so whether it held the same bytes
+// again after settle (settled).
+func (h *heldFile) written() (b []byte, changed, settled bool) {
+	read := func() ([]byte, error) { return io.ReadAll(io.NewSectionReader(h.f, 0, 1<<40)) }
+	b, err := read()
+	if err != nil || bytes.Equal(b, h.base) {
+		return nil, false, false
+	}
+	time.Sleep(settle)
+	again, err := read()
+	return again, true, err == nil && bytes.Equal(again, b)
 }
 
 // sweepLater sweeps the held files old enough, and comes back for the
@@ -195,10 +345,10 @@ func (s *Store) sweepLater() {
 	}
 }
 
-// sweep closes the held files held since before: those still as they were
-// compared; one written to since gets back in place of full's new content
-// when full still has it, else is kept beside it as a conflict copy. The
-// zero time sweeps them all. The caller holds s.write.
+// sweep closes the held files held since before: one written to since is
+// merged into the note (see putLate), and a note saved since from what it
+// was before the commit gets the commit's change back (see repairStale).
+// The zero time sweeps them all. The caller holds s.write.
 func (s *Store) sweep(before time.Time) {
 	held := s.held
 	s.held = nil // putLate may hold files again
@@ -207,35 +357,151 @@ func (s *Store) sweep(before time.Time) {
 			s.held = append(s.held, h)
 			continue
 		}
-		b, err := io.ReadAll(io.NewSectionReader(h.f, 0, 1<<40))
-		h.f.Close()
-		if err != nil || (int64(len(b)) == h.was.size && gitformat.HashObject(plumbing.BlobObject, b) == h.was.id) {
+		b, changed, settled := h.written()
+		if changed && !settled && !before.IsZero() && len(held) < maxHeld {
+			h.since = time.Now() // written to as we look: again later
+			s.held = append(s.held, h)
 			continue
 		}
-		s.putLate(h, b)
+		h.f.Close()
+		if changed {
+			s.putLate(&h, b)
+		}
+		if h.repair {
+			s.repairStale(h)
+		}
 	}
 }
 
-// putLate puts content, written to an old file of the checkout after the
-// commit that replaced it, back at h.full when full still holds what the
-// commit gave it; else beside it, as a conflict copy.
-func (s *Store) putLate(h heldFile, content []byte) {
-	tmp, err := s.writeTemp(filepath.Dir(h.full), content, 0o666, false)
+// putLate merges what was written to an old file of the checkout after the
+// commit that replaced or removed it (late, the old file's content now)
+// into the note: the lines added or changed since h.base go into the note
+// as it is now, so that both the commit's change and the late write are in
+// it (both appended lines are kept, ours first). Where they change the
+// same lines, the late write takes the note's place when the note is still
+// as the commit left it (the commit keeps its version), else it is kept
+// beside the note as a conflict copy. h.base becomes late.
+func (s *Store) putLate(h *heldFile, late []byte) {
+	defer func() { h.base = late }()
+	for range 3 {
+		cur, err := os.ReadFile(h.full)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			s.putNew(h.full, late) // back in place of a removed note
+			return
+		case err != nil || h.gone:
+			s.keepBytes(h.full, late)
+			return
+		}
+		merged, _, err := textdiff.Merge3Additions(h.base, cur, late)
+		if err != nil {
+			if !bytes.Equal(cur, h.given) {
+				s.keepBytes(h.full, late)
+				return
+			}
+			merged = late // the same lines changed: the person's save wins on disk
+		}
+		if bytes.Equal(merged, cur) {
+			return
+		}
+		if err := s.writeOver(h.full, merged, stateOf(cur)); !errors.Is(err, errChanged) {
+			if err != nil {
+				s.keepBytes(h.full, late)
+			}
+			return
+		}
+		// Saved again meanwhile: merge into that.
+	}
+	s.keepBytes(h.full, late)
+}
+
+// repairStale gives back the commit's change to a note that an editor
+// saved, after the commit, from what it had read before it: a save that
+// holds none of the lines the commit added, and still every line it
+// removed, is merged with the commit's change (its own lines kept). It
+// repairs only a commit that added lines, never one that removed some.
+func (s *Store) repairStale(h heldFile) {
+	cur, err := os.ReadFile(h.full)
+	if err != nil || h.gone || bytes.Equal(cur, h.given) || !staleSave(h.base, h.given, cur) {
+		return
+	}
+	time.Sleep(settle)
+	if again, err := os.ReadFile(h.full); err != nil || !bytes.Equal(again, cur) {
+		return // being written: what it holds is no one's save yet
+	}
+	merged, _, err := textdiff.Merge3Additions(h.base, cur, h.given)
+	if err != nil || bytes.Equal(merged, cur) {
+		return
+	}
+	if err := s.writeOver(h.full, merged, stateOf(cur)); err == nil {
+		s.log.Warn("a note saved from what it held before a commit got the commit's change back", "file", h.full)
+	}
+}
+
+// staleSave reports whether cur was saved from base rather than from given:
+// the change from base to given only adds lines, and cur has none of them
+// (beyond as many as base has).
+func staleSave(base, given, cur []byte) bool {
+	count := func(text []byte) map[string]int {
+		n := map[string]int{}
+		for _, l := range strings.SplitAfter(string(text), "\n") {
+			n[strings.TrimSuffix(l, "\n")]++
+		}
+		return n
+	}
+	b, g, c := count(base), count(given), count(cur)
+	added := false
+	for l, n := range g {
+		if n < b[l] {
+			return false // the commit removed a line
+		}
+		if n > b[l] {
+			if c[l] > b[l] {
+				return false // the save has it
+			}
+			added = true
+		}
+	}
+	for l, n := range b {
+		if g[l] < n {
+			return false
+		}
+	}
+	return added
+}
+
+// writeOver puts content at full, provided full is still as want says
+// (errChanged if not).
+func (s *Store) writeOver(full string, content []byte, want fileState) error {
+	tmp, err := s.writeTemp(filepath.Dir(full), content, 0o666, false)
 	if err != nil {
-		s.log.Warn("what someone saved during a commit could not be kept", "file", h.full, "err", err)
+		return err
+	}
+	_, err = s.replaceChecked(full, tmp, want, asideLate, false)
+	return err
+}
+
+// putNew puts content at full, where there is no file, else beside it as
+// a conflict copy.
+func (s *Store) putNew(full string, content []byte) {
+	tmp, err := s.writeTemp(filepath.Dir(full), content, 0o666, false)
+	if err != nil {
+		s.log.Warn("what someone saved during a commit could not be kept", "file", full, "err", err)
 		return
 	}
-	if h.ours.present {
-		if _, err := s.replaceChecked(h.full, tmp, h.ours, asideNew, false); err == nil {
-			return
-		}
-		if tmp, err = s.writeTemp(filepath.Dir(h.full), content, 0o666, false); err != nil {
-			return
-		}
-	} else if noreplace.Rename(tmp, h.full) == nil {
+	if noreplace.Rename(tmp, full) != nil {
+		s.keepCopy(tmp, full)
+	}
+}
+
+// keepBytes keeps content beside full, as a conflict copy.
+func (s *Store) keepBytes(full string, content []byte) {
+	tmp, err := s.writeTemp(filepath.Dir(full), content, 0o666, false)
+	if err != nil {
+		s.log.Warn("what someone saved during a commit could not be kept", "file", full, "err", err)
 		return
 	}
-	s.keepCopy(tmp, h.full)
+	s.keepCopy(tmp, full)
 }
 
 // keepCopy keeps the file aside, which holds what someone saved and could
@@ -260,12 +526,22 @@ func (s *Store) keepCopy(aside, full string) string {
 	return filepath.Base(aside)
 }
 
-// The kinds of aside files: the old file a commit replaced or removed, and
-// the new one a rollback takes back.
+// The kinds of aside files: the old file a commit replaced or removed,
+// the new one a rollback takes back, the old one a late write's merge
+// replaced, and the new one a failed comparison takes back (see swapBack);
+// asideIn is added to a kind for the new file while it waits to be swapped
+// in.
 const (
-	asideOld = "aside"
-	asideNew = "undo"
+	asideOld  = "aside"
+	asideNew  = "undo"
+	asideLate = "late"
+	asideBack = "back"
+	asideIn   = "-in"
 )
+
+// asideKinds are the kinds of aside files recovery looks for.
+var asideKinds = []string{asideOld, asideNew, asideLate, asideBack,
+	asideOld + asideIn, asideNew + asideIn, asideLate + asideIn}
 
 // asideName is where replaceChecked moves the file full while it looks at
 // it: a hidden file in the same folder named after the transaction's tag,
@@ -285,7 +561,7 @@ func (s *Store) asideName(full, kind string) string {
 // ids), else kept, and reported, for a person to look at: it may be what
 // someone saved.
 func (s *Store) returnAside(full string, known ...string) {
-	for _, kind := range []string{asideOld, asideNew} {
+	for _, kind := range asideKinds {
 		aside := s.asideName(full, kind)
 		fi, err := os.Lstat(aside)
 		if err != nil || !fi.Mode().IsRegular() {
@@ -302,38 +578,32 @@ func (s *Store) returnAside(full string, known ...string) {
 	}
 }
 
-// renameBack puts the old file of full, moved aside by replaceChecked,
-// back in its place by renaming it, provided full is still as the commit
-// left it (ours): someone's edit since is kept, and the old file removed
-// if it holds what the commit found (was, which git has). It needs no
-// space on the disk.
-func (s *Store) renameBack(full, aside string, ours, was fileState) error {
+// renameBack puts the old file of full, swapped out to aside by
+// replaceChecked, back in its place (the commit did not land), provided
+// full is still as the commit left it (ours): a write to it since, by
+// someone who opened the note after the commit put it there, is merged
+// into the old file (the lines they added kept), or, where it cannot be,
+// kept beside it as a conflict copy. It needs no space on the disk but for
+// such a merge.
+func (s *Store) renameBack(full, aside string, ours []byte) error {
 	mine := s.asideName(full, asideNew)
-	if err := os.Rename(full, mine); err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
+	if err := swap(aside, full, mine); err != nil {
+		if !errors.Is(err, errMissing) {
 			return err
 		}
-		if was.holds(aside) { // removed since: the removal stands
-			s.hold(aside, full, was, fileState{})
-		} else if err := noreplace.Rename(aside, full); err != nil {
-			s.drop(aside, full, was)
-		}
+		// Removed since: the removal stands, and the old file is held
+		// (put back if someone wrote to it).
+		old, _ := os.ReadFile(aside)
+		s.hold(aside, heldFile{full: full, base: old, gone: true})
 		return errChanged
 	}
-	if !ours.holds(mine) {
-		if err := noreplace.Rename(mine, full); err != nil {
-			s.keepCopy(mine, full)
-		}
-		s.drop(aside, full, was)
-		return errChanged
+	back, _ := os.ReadFile(full)
+	b, err := os.ReadFile(mine)
+	if err != nil || bytes.Equal(b, ours) {
+		s.hold(mine, heldFile{full: full, base: ours, given: back})
+		return nil
 	}
-	defer s.hold(mine, full, ours, was)
-	if err := noreplace.Rename(aside, full); err != nil {
-		s.drop(aside, full, was)
-		if errors.Is(err, fs.ErrExist) {
-			return errChanged // created since
-		}
-		return err
-	}
-	return nil
+	s.hold(mine, heldFile{full: full, base: ours, given: back})
+	s.log.Warn("a file was changed on disk during a commit that failed; what was saved is kept", "file", full)
+	return errChanged
 }

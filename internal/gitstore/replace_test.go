@@ -99,9 +99,9 @@ func TestStore_Commit_RollbackKeepsEdit(t *testing.T) {
 }
 
 // TestStore_Commit_KeepsWriteThroughOpenFile writes to a note through a
-// descriptor its editor opened before the commit, while the commit has the
-// file aside: what was written must be back in place, and the commit fail
-// with LOCAL_CHANGES.
+// descriptor its editor opened before the commit, just after the commit
+// swapped the new file in: the old file, changed, must be the note again,
+// and the commit fail with LOCAL_CHANGES.
 func TestStore_Commit_KeepsWriteThroughOpenFile(t *testing.T) {
 	dir := seeded(t, map[string]string{"a.md": "alpha\n"})
 	s := openStore(t, dir)
@@ -112,7 +112,7 @@ func TestStore_Commit_KeepsWriteThroughOpenFile(t *testing.T) {
 	}
 	defer f.Close()
 	testHookCrash = func(point string) {
-		if point == "moved aside" {
+		if point == "swapped in" {
 			f.WriteString("mine\n")
 		}
 	}
@@ -130,9 +130,11 @@ func TestStore_Commit_KeepsWriteThroughOpenFile(t *testing.T) {
 }
 
 // TestStore_Commit_KeepsLateWrite writes to a note through a descriptor its
-// editor opened before a commit replaced the note, after the commit: the
-// old file is held open, and what was written is put back in place of the
-// commit's file (which the commit keeps) once the store lets go of it.
+// editor opened before a commit replaced the note, after the commit, next
+// to the line the commit changed: the old file is held open, and what was
+// written, which cannot merge with the commit's change, is put back in
+// place of the commit's file (which the commit keeps) once the store lets
+// go of it.
 func TestStore_Commit_KeepsLateWrite(t *testing.T) {
 	dir := seeded(t, map[string]string{"a.md": "alpha\n"})
 	s := openStore(t, dir)

@@ -35,6 +35,19 @@ type Conflict struct {
 // If there are conflicts, Merge3 returns no merged text, the conflicts in
 // order, and ErrConflict.
 func Merge3(base, ours, theirs []byte) ([]byte, []Conflict, error) {
+	return merge3(base, ours, theirs, false)
+}
+
+// Merge3Additions is Merge3, except where both sides only added lines at
+// the same place, which Merge3 calls a conflict: it keeps both, ours' lines
+// first, then theirs' (with a newline between them when ours' last line
+// has none). Two people appending to one note merge this way; a region
+// that either side changed or removed still conflicts.
+func Merge3Additions(base, ours, theirs []byte) ([]byte, []Conflict, error) {
+	return merge3(base, ours, theirs, true)
+}
+
+func merge3(base, ours, theirs []byte, keepAdditions bool) ([]byte, []Conflict, error) {
 	b := splitLines(string(base))
 	o := splitLines(string(ours))
 	t := splitLines(string(theirs))
@@ -81,6 +94,12 @@ func Merge3(base, ours, theirs []byte) ([]byte, []Conflict, error) {
 		case len(gTheirs) == 0 || slices.Equal(o[oStart:oEnd], t[tStart:tEnd]):
 			writeLines(&out, o[oStart:oEnd])
 		case len(gOurs) == 0:
+			writeLines(&out, t[tStart:tEnd])
+		case keepAdditions && start == end:
+			writeLines(&out, o[oStart:oEnd])
+			if s := out.String(); s != "" && !strings.HasSuffix(s, "\n") {
+				out.WriteByte('\n')
+			}
 			writeLines(&out, t[tStart:tEnd])
 		default:
 			conflicts = append(conflicts, Conflict{

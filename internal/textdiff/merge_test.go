@@ -256,3 +256,37 @@ func TestMerge3_Identity(t *testing.T) {
 		}
 	}
 }
+
+func TestMerge3Additions(t *testing.T) {
+	tests := []struct {
+		name, base, ours, theirs, want string
+		conflict                       bool
+	}{
+		{"both append", "a\nb\n", "a\nb\nours\n", "a\nb\ntheirs\n", "a\nb\nours\ntheirs\n", false},
+		{"both insert in the middle", "a\nb\n", "a\nx\nb\n", "a\ny\nz\nb\n", "a\nx\ny\nz\nb\n", false},
+		{"ours without a last newline", "a\n", "a\nours", "a\ntheirs\n", "a\nours\ntheirs\n", false},
+		{"one side only", "a\n", "a\n", "a\ntheirs\n", "a\ntheirs\n", false},
+		{"the same addition once", "a\n", "a\nx\n", "a\nx\n", "a\nx\n", false},
+		{"apart", "a\nb\nc\n", "x\na\nb\nc\n", "a\nb\nc\ny\n", "x\na\nb\nc\ny\n", false},
+		{"a changed line still conflicts", "a\nb\n", "a\nB\n", "a\nb2\n", "", true},
+		{"an addition touching a change conflicts", "a\nb\n", "a\nB\n", "a\nx\nb\n", "", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, conflicts, err := Merge3Additions([]byte(tc.base), []byte(tc.ours), []byte(tc.theirs))
+			if tc.conflict {
+				if !errors.Is(err, ErrConflict) || len(conflicts) == 0 {
+					t.Fatalf("got %q, %v, %v; want a conflict", got, conflicts, err)
+				}
+				return
+			}
+			if err != nil || string(got) != tc.want {
+				t.Errorf("got %q, %v; want %q", got, err, tc.want)
+			}
+			// Merge3 calls only the additions at one place a conflict.
+			if _, _, err := Merge3([]byte(tc.base), []byte(tc.ours), []byte(tc.theirs)); (err != nil) != (tc.name == "both append" || tc.name == "both insert in the middle" || tc.name == "ours without a last newline") {
+				t.Errorf("Merge3: %v", err)
+			}
+		})
+	}
+}
