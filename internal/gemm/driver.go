@@ -60,6 +60,8 @@ func tiles(dst, a []float32, m, n, k int, scale, bias []float32,
 		clear((*tail)[(m-r)*k:])
 	}
 	block := max(1, blockBytes/(tileM*4*max(k, 1)))
+	blocks := (groups + block - 1) / block
+	block = (groups + blocks - 1) / blocks // as many groups in each block
 	var spare [tileM * tileN]float32
 	var edgeScale, edgeBias [tileN]float32
 	for g0 := 0; g0 < groups; g0 += block {

@@ -9,7 +9,7 @@ import (
 )
 
 // avx2Impl multiplies with the AVX2 and FMA kernels of kernel_amd64.s.
-var avx2Impl = &impl{name: "avx2", f32: kernelF32AVX2, i8: kernelI8AVX2, widen: widenAVX2}
+var avx2Impl = &impl{name: "avx2", f32: kernelF32AVX2, i8: kernelI8AVX2}
 
 // hasAVX2 says whether this processor runs avx2Impl.
 var hasAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
@@ -50,15 +50,6 @@ func kernelI8AVX2(k int, a []float32, lda int, b []int8, c []float32, ldc int, s
 	tileI8AVX2(k, unsafe.SliceData(a), lda, unsafe.SliceData(b), unsafe.SliceData(c), ldc, &scale[0], &bias[0])
 }
 
-// widenAVX2 is impl.widen with AVX2; src's length is a multiple of 16.
-func widenAVX2(dst []float32, src []int8) {
-	if len(src) == 0 {
-		return
-	}
-	_ = dst[len(src)-1]
-	widen16AVX2(unsafe.SliceData(dst), unsafe.SliceData(src), len(src)/16)
-}
-
 // tileF32AVX2 sets the 6×16 tile at c (row stride ldc) to
 // a·b·scale + bias: a is 6 rows of k (row stride lda), b k groups of 16.
 //
@@ -70,7 +61,3 @@ func tileF32AVX2(k int, a *float32, lda int, b *float32, c *float32, ldc int, sc
 //go:noescape
 func tileI8AVX2(k int, a *float32, lda int, b *int8, c *float32, ldc int, scale *float32, bias *float32)
 
-// widen16AVX2 converts n groups of 16 int8 at src into float32 at dst.
-//
-//go:noescape
-func widen16AVX2(dst *float32, src *int8, n int)

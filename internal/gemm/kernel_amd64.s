@@ -195,27 +195,3 @@ store:
 	VMOVUPS     Y11, 32(DI)
 	VZEROUPPER
 	RET
-
-// func widen16AVX2(dst *float32, src *int8, n int)
-TEXT ·widen16AVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ n+16(FP), CX
-	TESTQ CX, CX
-	JZ    done
-
-loop:
-	VPMOVSXBD (SI), Y0
-	VPMOVSXBD 8(SI), Y1
-	VCVTDQ2PS Y0, Y0
-	VCVTDQ2PS Y1, Y1
-	VMOVUPS   Y0, (DI)
-	VMOVUPS   Y1, 32(DI)
-	ADDQ      $16, SI
-	ADDQ      $64, DI
-	DECQ      CX
-	JNZ       loop
-	VZEROUPPER
-
-done:
-	RET
