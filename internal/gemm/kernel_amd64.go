@@ -60,4 +60,3 @@ func tileF32AVX2(k int, a *float32, lda int, b *float32, c *float32, ldc int, sc
 //
 //go:noescape
 func tileI8AVX2(k int, a *float32, lda int, b *int8, c *float32, ldc int, scale *float32, bias *float32)
-
