@@ -13,8 +13,7 @@
 // to float32 rounding.
 //
 // Building with the tag purego leaves the assembly out, so that the
-// plain-Go path can be tested and used anywhere. Kernel names the
-// micro-kernel in use.
+// plain-Go path can be tested and used anywhere.
 //
 // The functions are safe for concurrent use; an Int8 is read-only once
 // made. A slice too short for the shape it is given makes them panic

@@ -1,9 +1,6 @@
 package gemm
 
-// current is the implementation in use: the best the processor runs, or
-// plain Go. Tests switch it.
+// current is the implementation in use: the best the processor runs
+// ("avx2" on amd64 with AVX2 and FMA, "neon" on arm64), or plain Go ("go":
+// elsewhere, or built with the tag purego). Tests switch it.
 var current = best()
-
-// Kernel names the micro-kernel in use: "avx2" (amd64 with AVX2 and FMA),
-// "neon" (arm64), or "go" (elsewhere, or built with the tag purego).
-func Kernel() string { return current.name }
