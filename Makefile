@@ -46,13 +46,17 @@ run: build
 # test is what CI runs: formatting, vet, and every test under the race
 # detector with -short, which runs each long campaign (random histories,
 # races with git, crashes) a few iterations and skips the slowest ones.
-# The end-to-end tests need Node.js 18 or later; they install the MCP
-# TypeScript SDK with npm ci in internal/e2e/client when it is missing.
+# The matrix kernels are tested again built with the tag purego, their
+# plain-Go fallback. The end-to-end tests need Node.js 18 or later; they
+# install the MCP TypeScript SDK with npm ci in internal/e2e/client when
+# it is missing.
 test:
 	@unformatted=$$(gofmt -l cmd internal grammar); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -short -race -count=1 -timeout 25m ./...
+	$(GO) vet -tags purego ./internal/gemm/
+	$(GO) test -short -race -count=1 -tags purego ./internal/gemm/
 
 # test-long runs every test with its full campaign, without -short: for a
 # change to how wikid commits, recovers, syncs or races with git, and
