@@ -370,3 +370,20 @@ func TestStore_Commit_RepairsStaleSave(t *testing.T) {
 	}
 	checkDisk(t, dir, map[string]string{"a.md": "alpha\nperson\nassistant\n"})
 }
+
+// TestStore_Commit_KeepsLaterRemoval removes the lines a commit added, in
+// the person's editor, after the moment in which a save is taken for one
+// from a stale buffer: the removal is the person's, and stays.
+func TestStore_Commit_KeepsLaterRemoval(t *testing.T) {
+	dir := seeded(t, map[string]string{"a.md": "alpha\n"})
+	s := openStore(t, dir)
+	mustCommit(t, s, request(rev(t, dir, "HEAD"), "edit", map[string]string{"a.md": "alpha\nassistant\n"}))
+	time.Sleep(staleWindow + 100*time.Millisecond)
+	if err := os.WriteFile(filepath.Join(dir, "a.md"), []byte("alpha\nperson\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	checkDisk(t, dir, map[string]string{"a.md": "alpha\nperson\n"})
+}

@@ -302,6 +302,15 @@ func (s *Store) hold(name string, h heldFile) {
 	if b, changed, settled := h.written(); changed && settled {
 		s.putLate(&h, b)
 	}
+	if h.repair {
+		time.AfterFunc(staleCheck, func() {
+			s.write.Lock()
+			defer s.write.Unlock()
+			if !s.closed.Load() {
+				s.repairStale(h)
+			}
+		})
+	}
 	s.held = append(s.held, h)
 	switch {
 	case len(s.held) > maxHeld:
@@ -415,14 +424,29 @@ func (s *Store) putLate(h *heldFile, late []byte) {
 	s.keepBytes(h.full, late)
 }
 
+// staleWindow is how soon after a commit a save of its note that lacks the
+// commit's added lines is taken for an editor's save from what it had read
+// before the commit, rather than a person's removal of those lines (which
+// takes a person longer than that to decide on): see repairStale, looked
+// at after staleCheck and when the old file is let go.
+const (
+	staleWindow = 500 * time.Millisecond
+	staleCheck  = staleWindow / 2
+)
+
 // repairStale gives back the commit's change to a note that an editor
-// saved, after the commit, from what it had read before it: a save that
-// holds none of the lines the commit added, and still every line it
-// removed, is merged with the commit's change (its own lines kept). It
-// repairs only a commit that added lines, never one that removed some.
+// saved, soon after the commit (staleWindow), from what it had read before
+// it: a save that holds none of the lines the commit added, and still every
+// line it removed, is merged with the commit's change (its own lines
+// kept). It repairs only a commit that added lines, never one that removed
+// some, and never a note saved later, which is a person's choice.
 func (s *Store) repairStale(h heldFile) {
+	fi, err := os.Lstat(h.full)
+	if err != nil || h.gone || fi.ModTime().After(h.since.Add(staleWindow)) {
+		return
+	}
 	cur, err := os.ReadFile(h.full)
-	if err != nil || h.gone || bytes.Equal(cur, h.given) || !staleSave(h.base, h.given, cur) {
+	if err != nil || bytes.Equal(cur, h.given) || !staleSave(h.base, h.given, cur) {
 		return
 	}
 	time.Sleep(settle)
