@@ -146,7 +146,9 @@ func (s *Server) serveStream(ctx context.Context, in io.Reader, out *lineWriter)
 			}
 		}
 	}()
+	// slots are the calls running; queued those read (see backlog).
 	slots := make(chan struct{}, callsPerSession)
+	queued := newBacklog()
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	for sc.Scan() {
@@ -165,9 +167,7 @@ func (s *Server) serveStream(ctx context.Context, in io.Reader, out *lineWriter)
 			s.handle(ctx, sess, msg, nil)
 			continue
 		}
-		select {
-		case slots <- struct{}{}:
-		case <-ctx.Done():
+		if !queued.admit(ctx, len(msg)) {
 			return nil
 		}
 		callCtx, cancel := context.WithCancel(ctx)
@@ -185,9 +185,15 @@ func (s *Server) serveStream(ctx context.Context, in io.Reader, out *lineWriter)
 		calls.Go(func() {
 			defer cancel()
 			defer sess.inflight.Delete(canonicalID(head.ID))
-			defer func() { <-slots }()
+			defer queued.release(len(msg))
 			if mutating {
 				defer changes.Done()
+			}
+			select {
+			case slots <- struct{}{}:
+				defer func() { <-slots }()
+			case <-callCtx.Done():
+				return // cancelled by the client while it waited, or the server stops
 			}
 			s.orphans.settle(callCtx, waits)
 			s.handle(callCtx, sess, msg, head.ID)
