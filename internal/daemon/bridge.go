@@ -367,6 +367,9 @@ func (b *Bridge) noteRequest(r request) {
 		b.subs[m.Params.URI] = r.line
 	case m.Method == "resources/unsubscribe":
 		delete(b.subs, m.Params.URI)
+	case m.Method == "notifications/cancelled":
+		// A cancelled request is not answered: it is in flight no more.
+		delete(b.pending, string(m.Params.RequestID))
 	}
 	if r.id != "" {
 		b.pending[r.id] = r

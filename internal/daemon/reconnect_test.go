@@ -302,3 +302,31 @@ func TestBridge_InputEndsAsTheDaemonGoes(t *testing.T) {
 		t.Error("the bridge did not return")
 	}
 }
+
+// TestBridge_CancelledCallIsNotInFlight: the client cancels a read, which
+// the daemon then leaves unanswered, as the specification asks, and ends
+// its input. The bridge takes the daemon's end for the end of the session,
+// not for a daemon that went away with the read in flight.
+func TestBridge_CancelledCallIsNotInFlight(t *testing.T) {
+	fastPauses(t)
+	connect, connects := scriptedDaemons(t, func(r *bufio.Reader, w io.Writer) {
+		answeringDaemon(3)(r, w) // the handshake, tools/list; the read is not answered
+		io.Copy(io.Discard, r)
+	})
+	send, got, ran := bridgeClient(t, connect)
+	send(clientInit, clientInited, clientList, readCall(3),
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`)
+	answers(t, got, ran, 1, 2)
+	send()
+	select {
+	case err := <-ran:
+		if err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the bridge did not return (%d connections)", connects.Load())
+	}
+	if n := connects.Load(); n != 1 {
+		t.Errorf("%d connections, want 1", n)
+	}
+}
