@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,11 +16,6 @@ import (
 	"github.com/wikid/wikid/internal/mcpserver"
 )
 
-// maxFruitless bounds how many times in a row a bridge reconnects to a
-// daemon that goes away again before answering anything: then it gives up
-// and ends the client's session, rather than start daemons that crash.
-const maxFruitless = 3
-
 // lostCode is the JSON-RPC error code of a request the daemon did not
 // answer because it went away (JSON-RPC's internal error).
 const lostCode = -32603
@@ -27,11 +23,15 @@ const lostCode = -32603
 // Bridge relays an MCP stream between a client (in, out: standard input and
 // output) and a daemon. When the daemon goes away while the client is still
 // there (it crashed, or was stopped or replaced), the bridge answers the
-// requests it had not answered with an error saying so, connects again
-// (connect starts a daemon when none runs), replays the client's initialize
-// handshake and its resource subscriptions, and goes on: the client keeps
-// its session. It returns when in ends and the daemon has answered, or
-// when ctx is done.
+// changes it had asked for and not seen answered with an error saying so,
+// connects again (connect starts a daemon when none runs), replays the
+// client's initialize handshake and its resource subscriptions, sends the
+// other requests again, and goes on: the client keeps its session. It
+// keeps trying, with a growing pause between attempts (see reconnect),
+// for as long as the client is there: the requests that wait for a daemon
+// are told so by progress notifications, and answered with an error after
+// waitLimit. It returns when in ends and the daemon has answered, or when
+// ctx is done.
 type Bridge struct {
 	// Connect returns a new connection to the daemon, starting one if
 	// need be.
@@ -57,8 +57,11 @@ type Bridge struct {
 	// connection.
 	answers atomic.Bool
 	// resend are the requests to send again once the handshake is
-	// replayed.
-	resend [][]byte
+	// replayed, and those the client sent while no daemon was there.
+	resend []request
+	// ended holds the end of the client's input once a reconnection saw
+	// it, for the next session: nil while the input goes on.
+	ended *error
 	// subs holds the client's resources/subscribe requests, by URI, to
 	// subscribe again on a new daemon; their answers there are dropped.
 	subs map[string][]byte
@@ -75,15 +78,49 @@ type message struct {
 	Params struct {
 		Name string `json:"name"`
 		URI  string `json:"uri"`
+		// RequestID is the request a notifications/cancelled cancels.
+		RequestID json.RawMessage `json:"requestId"`
+		Meta      struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
 	} `json:"params"`
 }
 
-// request is a request in flight.
+// request is a message of the client's in flight, or waiting to be sent.
 type request struct {
 	line   []byte
+	id     string // "" for a notification
 	method string
-	tool   string // for tools/call
+	tool   string          // for tools/call
+	token  json.RawMessage // the progress token the client asked for, if any
+	since  time.Time       // when the client sent it
+	// tries counts the daemons that went away with it in flight.
+	tries int
+	// progress is the value of the last progress notification the bridge
+	// sent for it.
+	progress float64
 }
+
+// newRequest reads a line of the client's.
+func newRequest(line []byte) request {
+	r := request{line: line, since: time.Now()}
+	var m message
+	if json.Unmarshal(line, &m) != nil {
+		return r
+	}
+	r.method, r.tool = m.Method, m.Params.Name
+	if m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {
+		r.id = string(m.ID)
+	}
+	if t := m.Params.Meta.ProgressToken; len(t) > 0 && string(t) != "null" {
+		r.token = t
+	}
+	return r
+}
+
+// own reports whether the bridge made the request itself (a subscription
+// made again on a new daemon).
+func (r request) own() bool { return strings.HasPrefix(r.id, `"`+resubscribeID) }
 
 // Run relays until in ends or ctx is done.
 func (b *Bridge) Run(ctx context.Context, in io.Reader, out io.Writer) error {
@@ -98,39 +135,38 @@ func (b *Bridge) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	lines := make(chan piece)
 	inDone := make(chan error, 1)
 	go readPieces(ctx, in, lines, inDone)
-	fruitless := 0
+	var pause time.Duration
 	for {
 		lost, err := b.session(ctx, conn, lines, inDone)
 		conn.Close()
 		if !lost || ctx.Err() != nil {
 			return err
 		}
+		if err == nil {
+			err = errors.New("it closed the connection")
+		}
 		// The requests written and not answered, and those that waited
 		// for a replayed handshake the daemon never answered.
-		retry := append(b.answerLost(), b.unsent()...)
+		b.resend = append(b.answerLost(), b.unsent()...)
 		if b.answers.Swap(false) {
-			fruitless = 0
-		} else if fruitless++; fruitless > maxFruitless {
-			return fmt.Errorf("the daemon went away %d times in a row without answering; giving up (see its log)", fruitless)
+			pause = 0
+		} else {
+			pause = nextPause(pause)
 		}
 		b.logf("the daemon went away (%v); connecting to a new one", err)
-		if conn, err = b.Connect(ctx); err != nil {
-			return fmt.Errorf("reconnect to the daemon: %w", err)
+		if conn, err = b.reconnect(ctx, lines, inDone, pause); conn == nil {
+			return err
 		}
-		if err := b.replayHandshake(conn); err != nil {
-			conn.Close()
-			return fmt.Errorf("reconnect to the daemon: %w", err)
-		}
-		b.resend = append(retry, b.resubscriptions()...)
+		b.resend = append(b.resend, b.resubscriptions()...)
 	}
 }
 
 // resubscriptions are the client's subscriptions, to make again on a new
 // daemon under ids of the bridge's own.
-func (b *Bridge) resubscriptions() [][]byte {
+func (b *Bridge) resubscriptions() []request {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	var lines [][]byte
+	var lines []request
 	for _, line := range b.subs {
 		var m map[string]json.RawMessage
 		if json.Unmarshal(line, &m) != nil {
@@ -141,7 +177,7 @@ func (b *Bridge) resubscriptions() [][]byte {
 		if err != nil {
 			continue
 		}
-		lines = append(lines, append(again, '\n'))
+		lines = append(lines, newRequest(append(again, '\n')))
 	}
 	return lines
 }
@@ -159,17 +195,20 @@ func (b *Bridge) session(ctx context.Context, conn *Conn, lines <-chan piece, in
 	if testHookRelaying != nil {
 		testHookRelaying(b)
 	}
-	src := lines
+	// Until the replayed handshake is answered, neither the client's
+	// lines nor the end of its input are looked at: the requests waiting
+	// to be sent again go first.
+	src, done := lines, b.inputDone(inDone)
 	var timeout <-chan time.Time
 	if gate != nil {
-		src, timeout = nil, time.After(dialTimeout)
+		src, done, timeout = nil, nil, time.After(dialTimeout)
 	} else if err := b.sendAgain(conn); err != nil {
 		return true, <-fromDaemon
 	}
 	for {
 		select {
 		case <-gate:
-			src, gate, timeout = lines, nil, nil
+			src, done, gate, timeout = lines, b.inputDone(inDone), nil, nil
 			if err := b.sendAgain(conn); err != nil {
 				return true, <-fromDaemon
 			}
@@ -189,15 +228,23 @@ func (b *Bridge) session(ctx context.Context, conn *Conn, lines <-chan piece, in
 				}
 				continue
 			}
-			b.noteRequest(p.line)
+			b.noteRequest(newRequest(p.line))
 			if _, err := conn.Write(p.line); err != nil {
 				// The daemon is gone: the reader sees it too.
 				return true, <-fromDaemon
 			}
-		case err := <-inDone:
+		case err := <-done:
 			// The client is done: let the daemon answer what is in flight.
 			_ = conn.CloseWrite()
 			derr := <-fromDaemon
+			if b.unanswered() && ctx.Err() == nil {
+				// It went away instead: the next one answers.
+				b.ended = &err
+				if derr == nil {
+					derr = errors.New("it closed the connection")
+				}
+				return true, derr
+			}
 			if err == nil {
 				err = derr
 			}
@@ -221,14 +268,26 @@ func (b *Bridge) session(ctx context.Context, conn *Conn, lines <-chan piece, in
 // for the next daemon (see unsent).
 func (b *Bridge) sendAgain(conn *Conn) error {
 	for len(b.resend) > 0 {
-		line := b.resend[0]
+		r := b.resend[0]
 		b.resend = b.resend[1:]
-		b.noteRequest(line)
-		if _, err := conn.Write(line); err != nil {
+		b.noteRequest(r)
+		if _, err := conn.Write(r.line); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// inputDone is where a session learns that the client's input ended: the
+// reader's channel, or, when a reconnection saw it end already, a channel
+// that says so at once, once the requests waiting are sent.
+func (b *Bridge) inputDone(inDone <-chan error) <-chan error {
+	if b.ended == nil {
+		return inDone
+	}
+	ch := make(chan error, 1)
+	ch <- *b.ended
+	return ch
 }
 
 // testHookRelaying, when not nil, is called by a session once it reads
@@ -292,26 +351,41 @@ func readPieces(ctx context.Context, in io.Reader, out chan<- piece, done chan<-
 }
 
 // noteRequest remembers the client's handshake and the requests in flight.
-func (b *Bridge) noteRequest(line []byte) {
+func (b *Bridge) noteRequest(r request) {
 	var m message
-	if json.Unmarshal(line, &m) != nil {
+	if json.Unmarshal(r.line, &m) != nil {
 		return
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	switch {
 	case m.Method == "initialize":
-		b.init = line
+		b.init = r.line
 	case m.Method == "notifications/initialized":
-		b.inited = line
+		b.inited = r.line
 	case m.Method == "resources/subscribe" && m.Params.URI != "":
-		b.subs[m.Params.URI] = line
+		b.subs[m.Params.URI] = r.line
 	case m.Method == "resources/unsubscribe":
 		delete(b.subs, m.Params.URI)
+	case m.Method == "notifications/cancelled":
+		// A cancelled request is not answered: it is in flight no more.
+		delete(b.pending, string(m.Params.RequestID))
 	}
-	if m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {
-		b.pending[string(m.ID)] = request{line: line, method: m.Method, tool: m.Params.Name}
+	if r.id != "" {
+		b.pending[r.id] = r
 	}
+}
+
+// unanswered reports whether a request of the client's is in flight.
+func (b *Bridge) unanswered() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, r := range b.pending {
+		if !r.own() {
+			return true
+		}
+	}
+	return false
 }
 
 // copyAnswers copies the daemon's messages to the client, line by line,
@@ -395,43 +469,60 @@ func (b *Bridge) retryable(r request) bool {
 	return r.method != "tools/call" || b.readOnly[r.tool]
 }
 
+// maxTries bounds how many daemons may go away while a request that can
+// be sent again is in flight: it may be what makes them go away, so the
+// next one does not get it, and the client gets an error instead.
+const maxTries = 3
+
 // answerLost answers the requests in flight that cannot be sent again with
 // an error (the daemon went away without answering), and returns the
-// others, to send again.
-func (b *Bridge) answerLost() (retry [][]byte) {
+// others, to send again, oldest first.
+func (b *Bridge) answerLost() (retry []request) {
 	b.mu.Lock()
 	reqs := b.pending
 	b.pending = map[string]request{}
 	b.mu.Unlock()
-	for id, r := range reqs {
-		if strings.HasPrefix(id, `"`+resubscribeID) {
+	for _, r := range reqs {
+		if r.own() {
 			continue // made again from the client's subscriptions
 		}
-		if b.retryable(r) {
-			retry = append(retry, r.line)
-			continue
+		r.tries++
+		switch {
+		case !b.retryable(r):
+			_ = b.answerError(r, "the wikid daemon went away during this request and was "+
+				"restarted: retry it; a change it asked for was made or not as a whole (read the note, or the activity log, to know)")
+		case r.tries >= maxTries:
+			_ = b.answerError(r, fmt.Sprintf("the wikid daemon went away %d times in a row during this request, "+
+				"which may be what makes it go away: it is not sent again (see the daemon's log)", r.tries))
+		default:
+			retry = append(retry, r)
 		}
-		msg, _ := json.Marshal(map[string]any{
-			"jsonrpc": "2.0", "id": json.RawMessage(id),
-			"error": map[string]any{"code": lostCode, "message": "the wikid daemon went away during this request and was " +
-				"restarted: retry it; a change it asked for was made or not as a whole (read the note, or the activity log, to know)"},
-		})
-		_ = b.write(append(msg, '\n'))
 	}
+	sort.Slice(retry, func(i, j int) bool { return retry[i].since.Before(retry[j].since) })
 	return retry
+}
+
+// answerError answers a request of the client's with an error of the
+// bridge's, as the daemon would. It returns the error of the client's
+// output.
+func (b *Bridge) answerError(r request, text string) error {
+	msg, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0", "id": json.RawMessage(r.id),
+		"error": map[string]any{"code": lostCode, "message": text},
+	})
+	return b.write(append(msg, '\n'))
 }
 
 // unsent takes the requests still waiting to be sent again, but for the
 // bridge's own subscriptions, which are made again from the client's.
-func (b *Bridge) unsent() (lines [][]byte) {
-	for _, line := range b.resend {
-		var m message
-		if json.Unmarshal(line, &m) == nil && !strings.HasPrefix(string(m.ID), `"`+resubscribeID) {
-			lines = append(lines, line)
+func (b *Bridge) unsent() (reqs []request) {
+	for _, r := range b.resend {
+		if !r.own() {
+			reqs = append(reqs, r)
 		}
 	}
 	b.resend = nil
-	return lines
+	return reqs
 }
 
 // replayHandshake initializes a new connection as the client did the first

@@ -235,7 +235,8 @@ func TestBridge_ResubscribesOnAQuickDaemon(t *testing.T) {
 
 // scriptedDaemons returns a Bridge.Connect whose n-th connection reaches
 // the n-th of daemons, run on the daemon's end, and the count of
-// connections made. The connections are the daemon's own (a unix socket,
+// connections made. A nil daemon is one killed while it started: the
+// connection fails. The connections are the daemon's own (a unix socket,
 // a named pipe on Windows), not net.Pipe: a daemon's answer may wait in
 // the socket while the bridge still writes.
 func scriptedDaemons(t *testing.T, daemons ...func(*bufio.Reader, io.Writer)) (func(context.Context) (*Conn, error), *atomic.Int32) {
@@ -250,6 +251,9 @@ func scriptedDaemons(t *testing.T, daemons ...func(*bufio.Reader, io.Writer)) (f
 		n := int(connects.Add(1))
 		if n > len(daemons) {
 			return nil, errors.New("no more daemons")
+		}
+		if daemons[n-1] == nil {
+			return nil, errors.New("the daemon exited (signal: killed)")
 		}
 		client, err := dialSocket(ctx, socket)
 		if err != nil {

@@ -27,10 +27,16 @@ import (
 // testWiki opens a wiki over a small generated repository.
 func testWiki(tb testing.TB) (*wiki.Wiki, string) {
 	tb.Helper()
+	return testWikiWith(tb, gitstore.Options{})
+}
+
+// testWikiWith is testWiki with the store's options.
+func testWikiWith(tb testing.TB, so gitstore.Options) (*wiki.Wiki, string) {
+	tb.Helper()
 	ctx := context.Background()
 	dir := tb.TempDir()
 	gittest.Generate(tb, dir, 20, 5)
-	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
+	store, err := gitstore.Open(ctx, dir, so)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -153,6 +153,12 @@ func Serve(ctx context.Context, opts Options) error {
 	if opts.Lock == nil {
 		return errors.New("daemon: serve without the daemon lock")
 	}
+	if opts.MCP.Orphans == nil {
+		// One for every connection: a client whose bridge went away in
+		// the middle of a change comes back on another connection, whose
+		// reads wait for the change.
+		opts.MCP.Orphans = &mcpserver.Orphans{}
+	}
 	// The lock is ours: a socket file still there is a dead daemon's,
 	// which listenSocket replaces.
 	ln, err := listenSocket(opts.Endpoint.Socket)

@@ -2,14 +2,17 @@ package mcpserver
 
 import "encoding/json"
 
-// envelope is what the HTTP handler reads of a JSON-RPC message before
-// mcp-go decodes it: what it is, its id, and the request a
-// notifications/cancelled names. A body that is not one leaves it zero.
+// envelope is what the HTTP handler and a stream session read of a
+// JSON-RPC message before mcp-go decodes it: what it is, its id, the
+// request a notifications/cancelled names, and the tool a tools/call
+// calls. A body that is not one leaves it zero.
 type envelope struct {
 	Method string          `json:"method"`
 	ID     json.RawMessage `json:"id"`
 	Params struct {
 		RequestID json.RawMessage `json:"requestId"`
+		// Name is the tool a tools/call calls.
+		Name string `json:"name"`
 	} `json:"params"`
 }
 

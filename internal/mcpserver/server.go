@@ -41,6 +41,11 @@ type Options struct {
 	// Sync runs the sync rounds sync_wiki asks for; without one,
 	// sync_wiki fails with UNAVAILABLE.
 	Sync *gitsync.Syncer
+	// Orphans, if set, is shared by the servers of one process whose
+	// stream sessions serve the same clients (a daemon's): a request of
+	// one waits for the changes its client left running on another (see
+	// Orphans). Nil gives the server its own.
+	Orphans *Orphans
 }
 
 // Validate reports an unknown tool group or an unusable author.
@@ -82,6 +87,9 @@ type Server struct {
 	// completions and subscriptions: the others keep their seeds' surfaces.
 	own  bool
 	subs subscriptions
+	// orphans are the changes still running of sessions whose input
+	// ended (Options.Orphans).
+	orphans *Orphans
 }
 
 // New returns a server for w. Options are used as given: call
@@ -98,7 +106,10 @@ func New(w *wiki.Wiki, opts Options) *Server {
 		prof = profiles[ProfileWikid]
 	}
 	s := &Server{w: w, opts: opts, log: opts.Logger.WithGroup("mcp"), tools: map[string]*tool.Tool{}, prof: prof,
-		own: opts.profile() == ProfileWikid}
+		own: opts.profile() == ProfileWikid, orphans: opts.Orphans}
+	if s.orphans == nil {
+		s.orphans = &Orphans{}
+	}
 	hooks := &server.Hooks{}
 	hooks.AddAfterListTools(s.hideMutating)
 	serverOpts := []server.ServerOption{

@@ -124,6 +124,8 @@ func (s *Server) serveStream(ctx context.Context, in io.Reader, out *lineWriter)
 	// The requests in flight when the input ends run to their end and are
 	// answered; only ctx cancels them.
 	var calls sync.WaitGroup
+	// changes counts the calls in flight that may change the wiki.
+	var changes sync.WaitGroup
 	stopNotes := make(chan struct{})
 	notesDone := make(chan struct{})
 	defer func() {
@@ -144,7 +146,9 @@ func (s *Server) serveStream(ctx context.Context, in io.Reader, out *lineWriter)
 			}
 		}
 	}()
+	// slots are the calls running; queued those read (see backlog).
 	slots := make(chan struct{}, callsPerSession)
+	queued := newBacklog()
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	for sc.Scan() {
@@ -163,20 +167,41 @@ func (s *Server) serveStream(ctx context.Context, in io.Reader, out *lineWriter)
 			s.handle(ctx, sess, msg, nil)
 			continue
 		}
-		select {
-		case slots <- struct{}{}:
-		case <-ctx.Done():
+		if !queued.admit(ctx, len(msg)) {
 			return nil
 		}
 		callCtx, cancel := context.WithCancel(ctx)
 		sess.inflight.Store(canonicalID(head.ID), &streamCall{cancel: cancel})
+		// What the call waits for is fixed as it comes: a change orphaned
+		// after it does not hold it back (it may be one of its session's).
+		var waits []chan struct{}
+		if settles(head.Method) {
+			waits = s.orphans.pending()
+		}
+		mutating := head.Method == "tools/call" && s.mutating(head.Params.Name)
+		if mutating {
+			changes.Add(1)
+		}
 		calls.Go(func() {
 			defer cancel()
 			defer sess.inflight.Delete(canonicalID(head.ID))
-			defer func() { <-slots }()
+			defer queued.release(len(msg))
+			if mutating {
+				defer changes.Done()
+			}
+			select {
+			case slots <- struct{}{}:
+				defer func() { <-slots }()
+			case <-callCtx.Done():
+				return // cancelled by the client while it waited, or the server stops
+			}
+			s.orphans.settle(callCtx, waits)
 			s.handle(callCtx, sess, msg, head.ID)
 		})
 	}
+	// The input ended: the client may be gone, and come back on another
+	// session, whose requests wait for the changes still running here.
+	s.orphans.adopt(&changes)
 	if err := sc.Err(); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("read: %w", err)
 	}
