@@ -227,12 +227,12 @@ func (s *Store) replaceChecked(full, tmp string, want fileState, kind string, ke
 // as a conflict copy.
 func (s *Store) swapBack(full, aside string, ours []byte) error {
 	mine := s.asideName(full, asideBack)
+	now, _ := os.ReadFile(aside) // what full will hold: read before anyone can change it there
 	if err := swap(aside, full, mine); err != nil {
 		// The note is gone or cannot be swapped: what was saved stays
 		// beside it.
 		return fmt.Errorf("%w; what was saved is kept as %s", errChanged, s.keepCopy(aside, full))
 	}
-	now, _ := os.ReadFile(full)
 	if !stateOf(ours).holds(mine) {
 		return fmt.Errorf("%w; one of the two saves is kept as %s", errChanged, s.keepCopy(mine, full))
 	}
@@ -303,13 +303,7 @@ func (s *Store) hold(name string, h heldFile) {
 		s.putLate(&h, b)
 	}
 	if h.repair {
-		time.AfterFunc(staleCheck, func() {
-			s.write.Lock()
-			defer s.write.Unlock()
-			if !s.closed.Load() {
-				s.repairStale(h)
-			}
-		})
+		s.checkStale(h, 0)
 	}
 	s.held = append(s.held, h)
 	switch {
@@ -428,37 +422,61 @@ func (s *Store) putLate(h *heldFile, late []byte) {
 // commit's added lines is taken for an editor's save from what it had read
 // before the commit, rather than a person's removal of those lines (which
 // takes a person longer than that to decide on): see repairStale, looked
-// at after staleCheck and when the old file is let go.
-const (
-	staleWindow = 500 * time.Millisecond
-	staleCheck  = staleWindow / 2
-)
+// at at each of staleChecks after the commit, and when the old file is let
+// go. An editor that saves again from what it read just before a repair
+// undoes the repair: the next look repairs again.
+const staleWindow = 500 * time.Millisecond
+
+var staleChecks = []time.Duration{50 * time.Millisecond, 150 * time.Millisecond, 300 * time.Millisecond, 450 * time.Millisecond}
+
+// checkStale looks at h's note for a stale save (see repairStale) at
+// staleChecks[i] after the commit, then at the next.
+func (s *Store) checkStale(h heldFile, i int) {
+	if i >= len(staleChecks) {
+		return
+	}
+	time.AfterFunc(time.Until(h.since.Add(staleChecks[i])), func() {
+		s.write.Lock()
+		defer s.write.Unlock()
+		if s.closed.Load() {
+			return
+		}
+		s.repairStale(h)
+		s.checkStale(h, i+1)
+	})
+}
 
 // repairStale gives back the commit's change to a note that an editor
 // saved, soon after the commit (staleWindow), from what it had read before
 // it: a save that holds none of the lines the commit added, and still every
 // line it removed, is merged with the commit's change (its own lines
 // kept). It repairs only a commit that added lines, never one that removed
-// some, and never a note saved later, which is a person's choice.
+// some, and never a note saved later, which is a person's choice. A save
+// in the moment of the repair makes it look again, a few times.
 func (s *Store) repairStale(h heldFile) {
-	fi, err := os.Lstat(h.full)
-	if err != nil || h.gone || fi.ModTime().After(h.since.Add(staleWindow)) {
+	if h.gone {
 		return
 	}
-	cur, err := os.ReadFile(h.full)
-	if err != nil || bytes.Equal(cur, h.given) || !staleSave(h.base, h.given, cur) {
-		return
-	}
-	time.Sleep(settle)
-	if again, err := os.ReadFile(h.full); err != nil || !bytes.Equal(again, cur) {
-		return // being written: what it holds is no one's save yet
-	}
-	merged, _, err := textdiff.Merge3Additions(h.base, cur, h.given)
-	if err != nil || bytes.Equal(merged, cur) {
-		return
-	}
-	if err := s.writeOver(h.full, merged, stateOf(cur)); err == nil {
-		s.log.Warn("a note saved from what it held before a commit got the commit's change back", "file", h.full)
+	for range 5 {
+		fi, err := os.Lstat(h.full)
+		if err != nil || fi.ModTime().After(h.since.Add(staleWindow)) {
+			return
+		}
+		cur, err := os.ReadFile(h.full)
+		if err != nil || bytes.Equal(cur, h.given) || !staleSave(h.base, h.given, cur) {
+			return
+		}
+		merged, _, err := textdiff.Merge3Additions(h.base, cur, h.given)
+		if err != nil || bytes.Equal(merged, cur) {
+			return
+		}
+		switch err := s.writeOver(h.full, merged, stateOf(cur)); {
+		case err == nil:
+			s.log.Info("a note saved from what it held before a commit got the commit's change back", "file", h.full)
+			return
+		case !errors.Is(err, errChanged):
+			return
+		}
 	}
 }
 
@@ -611,17 +629,16 @@ func (s *Store) returnAside(full string, known ...string) {
 // such a merge.
 func (s *Store) renameBack(full, aside string, ours []byte) error {
 	mine := s.asideName(full, asideNew)
+	back, _ := os.ReadFile(aside) // what full will hold: read before anyone can change it there
 	if err := swap(aside, full, mine); err != nil {
 		if !errors.Is(err, errMissing) {
 			return err
 		}
 		// Removed since: the removal stands, and the old file is held
 		// (put back if someone wrote to it).
-		old, _ := os.ReadFile(aside)
-		s.hold(aside, heldFile{full: full, base: old, gone: true})
+		s.hold(aside, heldFile{full: full, base: back, gone: true})
 		return errChanged
 	}
-	back, _ := os.ReadFile(full)
 	b, err := os.ReadFile(mine)
 	if err != nil || bytes.Equal(b, ours) {
 		s.hold(mine, heldFile{full: full, base: ours, given: back})
