@@ -2,6 +2,7 @@ package note
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -562,5 +563,25 @@ func checkPathErr(tb testing.TB, err error, want string) {
 	}
 	if got := err.Error(); got != "INVALID_PATH: "+want {
 		tb.Errorf("error = %s\nwant    INVALID_PATH: %s", got, want)
+	}
+}
+
+func TestSpellings(t *testing.T) {
+	const e, eD = "\u00e9", "e\u0301"
+	tests := []struct {
+		p    string
+		want []string
+	}{
+		{"plain/ascii", []string{"plain/ascii"}},
+		{"R" + e + "unions/caf" + e, []string{"R" + e + "unions/caf" + e, "R" + eD + "unions/caf" + e, "R" + e + "unions/caf" + eD, "R" + eD + "unions/caf" + eD}},
+		{"notes/th" + eD, []string{"notes/th" + eD, "notes/th" + e}},
+	}
+	for _, tc := range tests {
+		if got := Spellings(tc.p); !slices.Equal(got, tc.want) {
+			t.Errorf("Spellings(%+q) = %+q, want %+q", tc.p, got, tc.want)
+		}
+	}
+	if got := Spellings(strings.Repeat(e+"/", 8) + e); len(got) != 16 {
+		t.Errorf("%d spellings of a path of 9 segments in form C, want 16", len(got))
 	}
 }
