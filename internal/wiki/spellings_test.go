@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -85,4 +86,59 @@ func TestWiki_Restore_EitherNormalizationForm(t *testing.T) {
 		}
 	}
 	wantFiles(t, dir, "index.md", nfdFile, mixedFile, nfcFile)
+}
+
+// TestWiki_NamesWindowsCannotHave is a repository whose folder name ends in
+// a space and whose note name ends in a dot, as git allows and Windows
+// does not: every tool reaches them, and no new name like them is made.
+func TestWiki_NamesWindowsCannotHave(t *testing.T) {
+	ctx := context.Background()
+	dir := seeded(t, map[string]string{
+		"index.md":       "# Home\n",
+		"notes /plan.md": "# Plan\n",
+		"notes /v1..md":  "# Version 1\n",
+	})
+	w := openWiki(t, dir, nil)
+	m := wiki.Mutation{Caller: cli}
+
+	if _, folders := listPaths(t, w, ""); len(folders) != 1 || folders[0] != "notes " {
+		t.Errorf("the root lists folders %+q", folders)
+	}
+	if notes, _ := listPaths(t, w, "notes /"); len(notes) != 2 || notes[0] != "notes /plan" || notes[1] != "notes /v1." {
+		t.Errorf("List(\"notes /\") = %+q", notes)
+	}
+	if file, content := readContent(t, w, "notes /plan"); file != "notes /plan.md" || content != "# Plan\n" {
+		t.Errorf("Read = %+q, %q", file, content)
+	}
+	if file, _ := readContent(t, w, "notes /v1..md"); file != "notes /v1..md" {
+		t.Errorf("Read = %+q", file)
+	}
+	if _, err := w.Edit(ctx, wiki.EditRequest{Path: "notes /plan", Edits: []note.Edit{{Op: note.OpAppend, Content: "Edited."}}, Mutation: m}); err != nil {
+		t.Fatal(err)
+	}
+	if got := gittest.Git(t, dir, "show", "HEAD:notes /plan.md"); got != "# Plan\nEdited.\n" {
+		t.Errorf("HEAD has %q", got)
+	}
+	if h, err := w.History(ctx, wiki.HistoryRequest{Path: "notes /plan"}); err != nil || h.Total != 2 {
+		t.Errorf("History = %+v, %v", h, err)
+	}
+
+	for _, p := range []string{"notes /new", "draft .md", "a/ draft", "v2.", "new /plan"} {
+		_, err := w.Write(ctx, write(p, "x\n"))
+		wantCode(t, err, wiki.CodeInvalidPath)
+	}
+	_, err := w.Move(ctx, wiki.MoveRequest{Path: "index", NewPath: "notes /index", Mutation: m})
+	wantCode(t, err, wiki.CodeInvalidPath)
+
+	if _, err := w.Delete(ctx, wiki.DeleteRequest{Path: "notes /v1..md", Confirm: true, Mutation: m}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Restore(ctx, wiki.RestoreRequest{Path: "notes /v1..md", Mutation: m}); err != nil {
+		t.Fatal(err)
+	}
+	wantFiles(t, dir, "index.md", "notes /plan.md", "notes /v1..md")
+	if _, err := w.Move(ctx, wiki.MoveRequest{Path: "notes /", NewPath: "notes", Mutation: m}); err != nil {
+		t.Fatal(err)
+	}
+	wantFiles(t, dir, "index.md", "notes/plan.md", "notes/v1..md")
 }
