@@ -49,8 +49,7 @@ type IntegrateResult struct {
 // and CONFLICT when the two histories share no commit.
 func (w *Wiki) Integrate(ctx context.Context, req IntegrateRequest) (*IntegrateResult, error) {
 	if w.opts.ReadOnly {
-		return nil, Errorf(CodeReadOnly, "the wiki is read-only").
-			WithHint("restart wikid without {read_only} to allow changes")
+		return nil, w.readOnlyError()
 	}
 	res, err := w.integrate(ctx, req)
 	if err != nil {
