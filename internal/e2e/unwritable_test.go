@@ -93,6 +93,8 @@ func TestServe_UnwritableRepository(t *testing.T) {
 	r, err := p.tool("write_note", map[string]any{"path": "new", "content": "# new\n"})
 	if err != nil || !r.IsError || !strings.HasPrefix(r.text(), "READ_ONLY") {
 		t.Errorf("write_note: %v %+v", err, r)
+	} else if txt := r.text(); !strings.Contains(txt, "cannot be written") || strings.Contains(txt, "without --read-only") {
+		t.Errorf("write_note does not say why it is refused: %s", txt)
 	}
 	if after := gittest.Git(t, dir, "rev-parse", "HEAD"); after != before {
 		t.Errorf("HEAD moved: %s -> %s", before, after)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/wikid/wikid/internal/gitstore/gitdir"
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 // derivedDir returns where the derived state of the repository l lives:
@@ -21,6 +22,9 @@ func derivedDir(l gitdir.Layout, cacheDir string) (unwritable, dir string) {
 		return "", dir
 	}
 	unwritable = fmt.Sprintf("this user cannot write the repository (%s: %v)", d, err)
+	if wiki.CodeOf(wiki.FromOS(err)) == wiki.CodeReadOnly {
+		unwritable = fmt.Sprintf("the repository is on a read-only file system (%s: %v)", d, err)
+	}
 	if cacheDir == "" {
 		base, err := os.UserCacheDir()
 		if err != nil {

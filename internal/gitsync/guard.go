@@ -145,8 +145,8 @@ func (g *Guard) Check(ctx context.Context, from, to string) ([]string, error) {
 		why := fmt.Sprintf("Commit %s, which wikid did not make, dropped changes that wikid had made and "+
 			"acknowledged, without naming them: %s. They are put back; delete or edit them again, naming them in the "+
 			"commit message, if that was meant.", short(ids[0]), strings.Join(names, ", "))
-		if g.restoreOrRetry(ctx, ids[0], dropped, why, names) {
-			all = append(all, names...)
+		if restored := g.restoreOrRetry(ctx, ids[0], dropped, why); len(restored) > 0 {
+			all = append(all, restored...)
 		} else if err := ctx.Err(); err != nil {
 			return all, err
 		}
@@ -154,10 +154,10 @@ func (g *Guard) Check(ctx context.Context, from, to string) ([]string, error) {
 	return all, nil
 }
 
-// restoreOrRetry restores what commit dropped (the notes names) and reports
-// it; a restore refused for a reason that passes is kept to retry. It
-// reports whether it restored anything now.
-func (g *Guard) restoreOrRetry(ctx context.Context, commit string, dropped map[string]drop, why string, names []string) bool {
+// restoreOrRetry restores what commit dropped and reports it; a restore
+// refused for a reason that passes is kept to retry. It returns the notes
+// it restored now.
+func (g *Guard) restoreOrRetry(ctx context.Context, commit string, dropped map[string]drop, why string) []string {
 	restored, err := g.restore(ctx, commit, dropped, why)
 	if err != nil {
 		if ctx.Err() == nil {
@@ -168,10 +168,10 @@ func (g *Guard) restoreOrRetry(ctx context.Context, commit string, dropped map[s
 				g.mu.Unlock()
 			}
 		}
-		return false
+		return nil
 	}
-	if restored {
-		g.report(commit, names)
+	if len(restored) > 0 {
+		g.report(commit, restored)
 	}
 	return restored
 }
@@ -197,8 +197,8 @@ func (g *Guard) retry(ctx context.Context) {
 	for _, p := range pending {
 		restored, err := g.restore(ctx, p.commit, p.dropped, p.why)
 		switch {
-		case err == nil && restored:
-			g.report(p.commit, slices.Sorted(maps.Keys(p.dropped)))
+		case err == nil && len(restored) > 0:
+			g.report(p.commit, restored)
 		case err == nil:
 		case passing(err) && time.Now().Before(p.deadline), ctx.Err() != nil:
 			keep = append(keep, p)
@@ -226,10 +226,13 @@ func (g *Guard) report(commit string, names []string) {
 
 // A drop is a note's version a foreign commit dropped: the content to put
 // back, and the version (blob id) the commit left in its place, "" when it
-// removed the note.
+// removed the note. A drop with remove set is a removal the commit undid
+// (the old path of a move, a deleted note): the note is to be removed
+// again, unless it changed since.
 type drop struct {
-	want []byte
-	left string
+	want   []byte
+	left   string
+	remove bool
 }
 
 // dropped returns the note files commit (with parents) dropped by
@@ -335,44 +338,60 @@ func (g *Guard) dropped(ctx context.Context, commit string, parents []string, ms
 // since commit dropped it, by anyone, is not overwritten: what was dropped
 // is merged into it as sync merges a note, and where that cannot be done
 // it is kept whole beside the note, as a conflict copy. A note already
-// back as it was is left alone. A change to the notes while the guard
-// works makes it look again, up to three times.
-func (g *Guard) restore(ctx context.Context, commit string, dropped map[string]drop, why string) (bool, error) {
+// back as it was is left alone. A note to remove again is removed only
+// while it is as commit left it: one changed since is kept, and the commit
+// message says so. A change to the notes while the guard works makes it
+// look again, up to three times. It returns the dropped notes it acted on,
+// sorted.
+func (g *Guard) restore(ctx context.Context, commit string, dropped map[string]drop, why string) ([]string, error) {
 	store := g.w
 	left, err := store.Snapshot(ctx, commit)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	for try := 0; ; try++ {
 		head, err := store.Head(ctx)
 		if err != nil {
-			return false, err
+			return nil, err
 		}
 		snap, err := store.Snapshot(ctx, head.Commit)
 		if err != nil {
-			return false, err
+			return nil, err
 		}
 		m := &merger{label: "restored", now: time.Now(), taken: func(p string) bool {
 			_, err := snap.Stat(ctx, p)
 			return err == nil
 		}}
 		files := map[string]wiki.Restore{}
+		var acted, kept []string
 		for file, d := range dropped {
 			cur, now, err := snap.Read(ctx, file)
 			switch {
 			case errors.Is(err, wiki.ErrNotFound):
 				cur.Blob = ""
 			case err != nil:
-				return false, err
+				return nil, err
+			}
+			if d.remove {
+				switch cur.Blob {
+				case "": // gone already
+				case d.left:
+					files[file] = wiki.Restore{Delete: true, Version: cur.Blob}
+					acted = append(acted, file)
+				default: // changed since: someone's version, kept
+					kept = append(kept, file)
+				}
+				continue
 			}
 			if cur.Blob == d.left {
 				files[file] = wiki.Restore{Content: d.want, Version: cur.Blob}
+				acted = append(acted, file)
 				continue
 			}
 			var base []byte
 			if d.left != "" {
 				if _, base, err = left.Read(ctx, file); err != nil {
-					return false, err
+					return nil, err
 				}
 			}
 			merged, conflict := mergeNote(base, now, d.want)
@@ -381,16 +400,27 @@ func (g *Guard) restore(ctx context.Context, commit string, dropped map[string]d
 				// Back as it was, or the dropped change is in it.
 			case conflict == "":
 				files[file] = wiki.Restore{Content: merged, Version: cur.Blob}
+				acted = append(acted, file)
 			default:
 				files[m.copyPath(file)] = wiki.Restore{Content: d.want}
+				acted = append(acted, file)
 			}
 		}
 		if len(files) == 0 {
-			return false, nil
+			return nil, nil
 		}
-		_, err = g.w.RestoreDropped(ctx, commit, files, why)
-		if err == nil || try == 2 || wiki.CodeOf(err) != wiki.CodeConflict {
-			return err == nil, err
+		body := why
+		if len(kept) > 0 {
+			slices.Sort(kept)
+			body += fmt.Sprintf(" Changed since, and kept as they are now: %s.", strings.Join(kept, ", "))
+		}
+		_, err = g.w.RestoreDropped(ctx, commit, files, body)
+		if err == nil {
+			slices.Sort(acted)
+			return acted, nil
+		}
+		if try == 2 || wiki.CodeOf(err) != wiki.CodeConflict {
+			return nil, err
 		}
 	}
 }

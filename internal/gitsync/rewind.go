@@ -109,15 +109,17 @@ func (g *Guard) checkRewinds(ctx context.Context) {
 		}
 		names := slices.Sorted(maps.Keys(dropped))
 		why := fmt.Sprintf("A git reset to HEAD (as git stash runs it) moved %s back from %s to %s while wikid committed, "+
-			"taking changes that wikid had made and acknowledged off the branch: %s. They are put back.",
+			"taking changes that wikid had made and acknowledged off the branch: %s. They are put back: "+
+			"what wikid wrote is written again, what it moved away or deleted is removed again.",
 			wiki.BranchName(head.Branch), short(e.old), short(e.new), strings.Join(names, ", "))
-		g.restoreOrRetry(ctx, e.new, dropped, why, names)
+		g.restoreOrRetry(ctx, e.new, dropped, why)
 	}
 }
 
 // rewound returns the notes whose last change in the commits from..to
 // (those a reset took off the branch, to being the old tip) is wikid's, as
-// to has them; a note wikid deleted is left out.
+// to has them: a note wikid wrote is put back, and a note wikid removed
+// (deleted, or moved away from its path) is removed again.
 func (g *Guard) rewound(ctx context.Context, from, to string) (map[string]drop, error) {
 	store := g.w
 	changes, err := store.Changes(ctx, from, to)
@@ -130,11 +132,17 @@ func (g *Guard) rewound(ctx context.Context, from, to string) (map[string]drop, 
 	}
 	out := map[string]drop{}
 	for _, c := range changes {
-		if c.NewBlob == "" || !note.IsMarkdown(c.Path) {
+		if !note.IsMarkdown(c.Path) {
 			continue
 		}
 		if log, _ := git(ctx, g.dir, "log", "-1", "--format=%B", from+".."+to, "--", c.Path); !isWikid(log) {
 			continue // not a change wikid acknowledged
+		}
+		if c.NewBlob == "" {
+			if c.OldBlob != "" {
+				out[c.Path] = drop{left: c.OldBlob, remove: true}
+			}
+			continue
 		}
 		_, b, err := snap.Read(ctx, c.Path)
 		if err != nil {

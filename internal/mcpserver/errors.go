@@ -101,8 +101,14 @@ var defaultHints = map[wiki.Code]string{
 	wiki.CodeNoSpace:       "free space on the disk that holds the wiki, then retry",
 }
 
-// readOnlyError is what a mutating tool answers on a read-only server.
-func readOnlyError(tool string) *wiki.Error {
+// readOnlyError is what a mutating tool answers on a read-only server:
+// read-only because the repository's files cannot be written (unwritable
+// says why), or because it was served with --read-only.
+func readOnlyError(tool, unwritable string) *wiki.Error {
+	if unwritable != "" {
+		return wiki.Errorf(wiki.CodeReadOnly, "%s changes the wiki, and the repository's files cannot be written: %s", tool, unwritable).
+			WithHint(wiki.UnwritableHint)
+	}
 	return wiki.Errorf(wiki.CodeReadOnly, "%s changes the wiki, and this server is read-only", tool).
 		WithHint("use the read tools, or restart wikid serve without --read-only")
 }

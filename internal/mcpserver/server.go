@@ -271,7 +271,7 @@ func (s *Server) call(ctx context.Context, t *tool.Tool, req mcp.CallToolRequest
 	raw := []byte(req.Params.RawArguments)
 	changes := t.Mutating && (t.Reads == nil || !t.Reads(raw))
 	if changes && s.opts.ReadOnly {
-		return s.plainError(errorToolResultIn(readOnlyError(t.Name), s.prof.Words))
+		return s.plainError(errorToolResultIn(readOnlyError(t.Name, s.w.Unwritable()), s.prof.Words))
 	}
 	if changes {
 		// A change, once started, runs to its end even if the client goes

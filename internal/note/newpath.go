@@ -54,8 +54,10 @@ func init() {
 //     no invisible format character (a byte order mark, the bidirectional
 //     controls U+202A to U+202E and U+2066 to U+2069, a zero width space,
 //     ...; the joiners U+200C and U+200D that scripts and emoji need are
-//     allowed). CleanPath already refuses control characters and names
-//     ending in a dot or a space;
+//     allowed), and no name that begins or ends with whitespace or ends with
+//     a dot (Windows drops trailing dots and spaces, so the note could not
+//     be checked out there, and a name that ends in whitespace is lost when
+//     a path is trimmed). CleanPath already refuses control characters;
 //   - a path without a markdown extension whose last segment ends in the
 //     extension of another kind of file (".txt", ".pdf", ".png", ".json",
 //     ".canvas", ...; see foreignExts) is refused: notes are markdown files,
@@ -116,6 +118,9 @@ func checkNewName(p, file string) error {
 	if !norm.NFC.IsNormalString(p) {
 		return pathErr("path %q is not in Unicode normalization form C", p).
 			WithHint("write the name with composed accents (Unicode normalization form C)")
+	}
+	if err := checkEnds(p); err != nil {
+		return err
 	}
 	return checkPortable(p, file)
 }

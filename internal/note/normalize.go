@@ -1,6 +1,7 @@
 package note
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -31,4 +32,38 @@ func Normalize(p string) string { return norm.NFC.String(p) }
 // final ς, s and long ſ) name one file there: they go up first.
 func NameKey(p string) string {
 	return strings.Map(func(r rune) rune { return unicode.ToLower(unicode.ToUpper(r)) }, norm.NFC.String(p))
+}
+
+// Spellings returns the spellings of p, a note path or folder, that name
+// the same file on macOS: p itself first, then p with each of its segments
+// in normalization form C or D, for up to four segments that differ in the
+// two forms (the rest kept as p has them). A path that git holds with its
+// folder committed from macOS (form D) and its name typed (form C) is one
+// of them. There are at most 17; a path whose forms agree has only itself.
+func Spellings(p string) []string {
+	out := []string{p}
+	if norm.NFC.IsNormalString(p) && norm.NFD.IsNormalString(p) {
+		return out
+	}
+	segs := strings.Split(p, "/")
+	var vary []int
+	for i, seg := range segs {
+		if len(vary) < 4 && norm.NFC.String(seg) != norm.NFD.String(seg) {
+			vary = append(vary, i)
+		}
+	}
+	for bits := range 1 << len(vary) {
+		parts := slices.Clone(segs)
+		for j, i := range vary {
+			if bits&(1<<j) == 0 {
+				parts[i] = norm.NFC.String(parts[i])
+			} else {
+				parts[i] = norm.NFD.String(parts[i])
+			}
+		}
+		if s := strings.Join(parts, "/"); !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }

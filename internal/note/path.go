@@ -42,17 +42,18 @@ var markdownExts = []string{".md", ".markdown", ".mdx"}
 //     folder in any other way a file system could read it: ".GIT", ".git"
 //     with code points HFS+ ignores ("\u200c.git"), or the NTFS short name
 //     "git~1";
-//   - no segment may begin or end with whitespace, or end with a dot: Windows
-//     drops trailing dots and spaces, so such a note could not be checked out
-//     there, and a name ending in whitespace would not survive trimming;
 //   - the note's file (note path plus extension, ".md" when none was given)
 //     is at most MaxPathBytes long and each of its segments at most
 //     MaxSegmentBytes.
 //
 // Characters that Windows forbids in names (':', '?', '*', ...), device
-// names such as "CON", invisible format characters and names in any
-// Unicode normalization form are allowed, as git allows them, so that
-// existing notes keep working; CheckNewPath refuses them for a new note.
+// names such as "CON", invisible format characters, names in any Unicode
+// normalization form, and names that begin or end with whitespace or end
+// with a dot are allowed, as git allows them, so that existing notes keep
+// working; CheckNewPath refuses them for a new note. Since the path as a
+// whole is trimmed, a name ending in whitespace is reached with what
+// follows it: "notes /plan" for a folder "notes ", "draft .md" for a note
+// "draft ", "notes /" for the folder itself (see CleanFolder).
 // Errors are *Error with CodeInvalidPath saying which rule was broken.
 func CleanPath(p string) (notePath, ext string, err error) {
 	rel, err := cleanCommon(p)
@@ -180,15 +181,6 @@ func checkSegments(p, rel string, extLen int) error {
 		case seg[0] == '.':
 			return pathErr("path %q has a segment starting with a dot: %q", p, seg).
 				WithHint("Names starting with a dot are hidden files, not notes.")
-		}
-		first, _ := utf8.DecodeRuneInString(seg)
-		last, _ := utf8.DecodeLastRuneInString(seg)
-		switch {
-		case unicode.IsSpace(first) || unicode.IsSpace(last):
-			return pathErr("path %q has a segment beginning or ending with whitespace: %q", p, seg)
-		case last == '.':
-			return pathErr("path %q has a segment ending with a dot: %q", p, seg).
-				WithHint("Windows drops trailing dots from names; remove it.")
 		}
 		n := len(seg)
 		if i == len(segs)-1 {

@@ -2,6 +2,7 @@ package note
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -103,13 +104,17 @@ func TestCleanPath(t *testing.T) {
 		{"git BOM", ".g\ufeffit/config", "", "", `path ".g\ufeffit/config" is inside .git`},
 		{"git NTFS short name", "GIT~1/config", "", "", `path "GIT~1/config" is inside .git`},
 		{"git NTFS stream", "git~1::$INDEX_ALLOCATION/config", "", "", `path "git~1::$INDEX_ALLOCATION/config" is inside .git`},
-		{"leading space in segment", "a/ b", "", "", `path "a/ b" has a segment beginning or ending with whitespace: " b"`},
-		{"trailing space in folder", "a /b", "", "", `path "a /b" has a segment beginning or ending with whitespace: "a "`},
-		{"trailing space before extension", "a .md", "", "", `path "a .md" has a segment beginning or ending with whitespace: "a "`},
-		{"no-break space before extension", "a\u00a0.md", "", "", `path "a\u00a0.md" has a segment beginning or ending with whitespace: "a\u00a0"`},
-		{"trailing dot", "notes/v1.", "", "", `path "notes/v1." has a segment ending with a dot: "v1."`},
-		{"trailing dot in folder", "a./b", "", "", `path "a./b" has a segment ending with a dot: "a."`},
-		{"trailing dot before extension", "a..md", "", "", `path "a..md" has a segment ending with a dot: "a."`},
+
+		// Names Windows cannot have, that git holds: existing notes
+		// (CheckNewPath refuses them for a new one).
+		{"leading space in segment", "a/ b", "a/ b", "", ""},
+		{"trailing space in folder", "a /b", "a /b", "", ""},
+		{"trailing space before extension", "a .md", "a ", ".md", ""},
+		{"no-break space before extension", "a\u00a0.md", "a\u00a0", ".md", ""},
+		{"trailing space of the path trimmed", "a /b ", "a /b", "", ""},
+		{"trailing dot", "notes/v1.", "notes/v1.", "", ""},
+		{"trailing dot in folder", "a./b", "a./b", "", ""},
+		{"trailing dot before extension", "a..md", "a.", ".md", ""},
 
 		// Lengths, counted on the file name.
 		{"segment too long", long + "a", "", "", `path "` + long + `a" has a segment of 256 bytes; the limit is 255`},
@@ -164,7 +169,8 @@ func TestCleanFolder(t *testing.T) {
 		{"dot folder", ".obsidian", "", `path ".obsidian" has a segment starting with a dot: ".obsidian"`},
 		{"backslash", `a\b`, "", `path "a\\b" contains a backslash`},
 		{"control", "a\tb", "", `path "a\tb" contains control character U+0009`},
-		{"trailing dot", "a.", "", `path "a." has a segment ending with a dot: "a."`},
+		{"trailing dot", "a.", "a.", ""},
+		{"trailing space, with its slash", "notes /", "notes ", ""},
 		{"segment too long", strings.Repeat("a", 256), "", `path "` + strings.Repeat("a", 256) + `" has a segment of 256 bytes; the limit is 255`},
 		{"path at limit", strings.Repeat("abcd/", 204) + "abcd/", strings.Repeat("abcd/", 204) + "abcd", ""},
 		{"path too long", strings.Repeat("abcd/", 205) + "a", "", `path is 1026 bytes long; the limit is 1024`},
@@ -224,8 +230,9 @@ func TestSplitFileName(t *testing.T) {
 		{"a.md.md", "", "", false},
 		{"folder.md/", "", "", false},
 		{"./a.md", "", "", false},
-		{" a.md", "", "", false},
-		{"a .md", "", "", false},
+		{" a.md", "", "", false}, // the path is trimmed: unreachable, so no note
+		{"a .md", "a ", ".md", true},
+		{"notes /a.md", "notes /a", ".md", true},
 		{"a//b.md", "", "", false},
 	}
 	for _, tt := range tests {
@@ -341,6 +348,15 @@ func TestCheckNewPath(t *testing.T) {
 		{"com superscript", "COM\u00b9", "path \"COM\u00b9\": \"COM\u00b9\" " + device, ""},
 		{"conin", "CONIN$", `path "CONIN$": "CONIN$" ` + device, ""},
 		{"device with space before extension", "con .x", `path "con .x": "con" ` + device, ""},
+
+		// Names Windows drops the end of.
+		{"leading space in segment", "a/ b", `path "a/ b" has a segment beginning or ending with whitespace: " b"`, "remove the space"},
+		{"trailing space in folder", "a /b", `path "a /b" has a segment beginning or ending with whitespace: "a "`, ""},
+		{"trailing space before extension", "a .md", `path "a " has a segment beginning or ending with whitespace: "a "`, ""},
+		{"no-break space before extension", "a\u00a0.md", `path "a\u00a0" has a segment beginning or ending with whitespace: "a\u00a0"`, ""},
+		{"trailing dot", "notes/v1.", `path "notes/v1." has a segment ending with a dot: "v1."`, "remove it"},
+		{"trailing dot in folder", "a./b", `path "a./b" has a segment ending with a dot: "a."`, ""},
+		{"trailing dot before extension", "a..md", `path "a." has a segment ending with a dot: "a."`, ""},
 		{"console is no device", "console", "", ""},
 		{"com10 is no device", "com10", "", ""},
 		{"lpt alone is no device", "lpt", "", ""},
@@ -411,6 +427,8 @@ func TestCheckNewFolder(t *testing.T) {
 		{"bidi", "a\u202eb", `path "a\u202eb" holds U+202E RIGHT-TO-LEFT OVERRIDE, an invisible character that reorders how text is displayed`},
 		{"replacement character", "a\uFFFD", "path \"a\uFFFD\" holds U+FFFD, the character that replaces bytes that were not valid UTF-8"},
 		{"not clean", "a//b", `path "a//b" has an empty segment`},
+		{"trailing space", "notes /2024", `path "notes /2024" has a segment beginning or ending with whitespace: "notes "`},
+		{"trailing dot", "v1.", `path "v1." has a segment ending with a dot: "v1."`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -476,9 +494,10 @@ func FuzzCleanPath(f *testing.F) {
 			}
 			return
 		}
-		// Re-cleaning a clean note path changes nothing.
+		// Re-cleaning a clean note path changes nothing, but for the
+		// whitespace that ends a name, trimmed when nothing follows it.
 		again, againExt, err := CleanPath(notePath)
-		if err != nil || again != notePath || againExt != "" {
+		if err != nil || again != strings.TrimSpace(notePath) || againExt != "" {
 			t.Fatalf("CleanPath(%q) = %q; CleanPath of that = %q, %q, %v", p, notePath, again, againExt, err)
 		}
 		// The file name splits back into the note path.
@@ -562,5 +581,25 @@ func checkPathErr(tb testing.TB, err error, want string) {
 	}
 	if got := err.Error(); got != "INVALID_PATH: "+want {
 		tb.Errorf("error = %s\nwant    INVALID_PATH: %s", got, want)
+	}
+}
+
+func TestSpellings(t *testing.T) {
+	const e, eD = "\u00e9", "e\u0301"
+	tests := []struct {
+		p    string
+		want []string
+	}{
+		{"plain/ascii", []string{"plain/ascii"}},
+		{"R" + e + "unions/caf" + e, []string{"R" + e + "unions/caf" + e, "R" + eD + "unions/caf" + e, "R" + e + "unions/caf" + eD, "R" + eD + "unions/caf" + eD}},
+		{"notes/th" + eD, []string{"notes/th" + eD, "notes/th" + e}},
+	}
+	for _, tc := range tests {
+		if got := Spellings(tc.p); !slices.Equal(got, tc.want) {
+			t.Errorf("Spellings(%+q) = %+q, want %+q", tc.p, got, tc.want)
+		}
+	}
+	if got := Spellings(strings.Repeat(e+"/", 8) + e); len(got) != 16 {
+		t.Errorf("%d spellings of a path of 9 segments in form C, want 16", len(got))
 	}
 }

@@ -76,6 +76,28 @@ func checkPortable(p, file string) error {
 	return nil
 }
 
+// checkEnds checks that no segment of p, a new note path (without its
+// extension) or folder, begins or ends with whitespace or ends with a dot.
+// The segments "." and ".." are left to CleanPath's rules.
+func checkEnds(p string) error {
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "." || seg == ".." {
+			continue
+		}
+		first, _ := utf8.DecodeRuneInString(seg)
+		last, _ := utf8.DecodeLastRuneInString(seg)
+		switch {
+		case unicode.IsSpace(first) || unicode.IsSpace(last):
+			return pathErr("path %q has a segment beginning or ending with whitespace: %q", p, seg).
+				WithHint("Windows drops trailing spaces from names, and a path is trimmed: remove the space")
+		case last == '.':
+			return pathErr("path %q has a segment ending with a dot: %q", p, seg).
+				WithHint("Windows drops trailing dots from names; remove it.")
+		}
+	}
+	return nil
+}
+
 // windowsDevice returns the device name that seg is on Windows, as written
 // (its part before the first dot, trailing spaces removed), or "".
 func windowsDevice(seg string) string {

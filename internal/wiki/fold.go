@@ -37,14 +37,13 @@ func (fi *foldIndex) lookup(ctx context.Context, store Store, snap Snapshot, not
 	return slices.Clone(fi.files[note.NameKey(notePath)]), nil
 }
 
-// spellFolder returns folder, a folder in normal form C ("" for the root),
-// spelled as snap spells it: when folder, or a folder it is in, holds
-// notes in snap only under another normalization form (a folder
+// spellFolder returns folder ("" for the root), in normal form C for a
+// new note, spelled as snap spells it: when folder, or a folder it is in,
+// holds notes in snap only under another normalization form (a folder
 // "Re\u0301unions" committed from macOS), it returns that spelling (of
-// several, the one with the most notes), so that a new note goes into that
+// several, the one with the most notes), so that a note goes into that
 // folder rather than next to it, where macOS would see one folder and git
-// two. A folder that exists in normal form C, or not at all, is returned
-// as given.
+// two. A folder that exists as given, or not at all, is returned as given.
 func (fi *foldIndex) spellFolder(ctx context.Context, store Store, snap Snapshot, folder string) (string, error) {
 	fi.mu.Lock()
 	defer fi.mu.Unlock()
@@ -52,7 +51,7 @@ func (fi *foldIndex) spellFolder(ctx context.Context, store Store, snap Snapshot
 		return "", err
 	}
 	for dir, rest := folder, ""; dir != "" && dir != "."; {
-		if spellings := fi.dirs[dir]; len(spellings) > 0 {
+		if spellings := fi.dirs[note.Normalize(dir)]; len(spellings) > 0 {
 			if spellings[dir] > 0 {
 				return folder, nil
 			}

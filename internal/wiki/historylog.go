@@ -126,8 +126,8 @@ func historyEntry(r Revision) HistoryEntry {
 
 // historyFile returns the note path and file a history tool works on: the
 // note at head (with the case-insensitive fallback), or, for a note that no
-// longer exists, the file of that name, with any markdown extension, that
-// has a history. It returns INVALID_PATH and NOT_FOUND.
+// longer exists, the file of that name, with any markdown extension and in
+// any normalization form (see note.Spellings), that has a history. It returns INVALID_PATH and NOT_FOUND.
 func (w *Wiki) historyFile(ctx context.Context, head, path string) (notePath, file string, exists bool, err error) {
 	notePath, ext, err := note.CleanPath(path)
 	if err != nil {
@@ -151,14 +151,18 @@ func (w *Wiki) historyFile(ctx context.Context, head, path string) (notePath, fi
 	if ext != "" {
 		exts = []string{ext}
 	}
-	for _, e := range exts {
-		file := note.FileName(notePath, e)
-		revs, err := w.hist.Log(ctx, head, file, false)
-		if err != nil {
-			return "", "", false, err
-		}
-		if len(revs) > 0 {
-			return notePath, file, false, nil
+	// A note committed from macOS, with its name or a folder in another
+	// normalization form than the caller's, is found under that spelling.
+	for _, p := range note.Spellings(notePath) {
+		for _, e := range exts {
+			file := note.FileName(p, e)
+			revs, err := w.hist.Log(ctx, head, file, false)
+			if err != nil {
+				return "", "", false, err
+			}
+			if len(revs) > 0 {
+				return p, file, false, nil
+			}
 		}
 	}
 	return "", "", false, Errorf(CodeNotFound, "no note %q, now or in the history", notePath).

@@ -49,8 +49,7 @@ type IntegrateResult struct {
 // and CONFLICT when the two histories share no commit.
 func (w *Wiki) Integrate(ctx context.Context, req IntegrateRequest) (*IntegrateResult, error) {
 	if w.opts.ReadOnly {
-		return nil, Errorf(CodeReadOnly, "the wiki is read-only").
-			WithHint("restart wikid without {read_only} to allow changes")
+		return nil, w.readOnlyError()
 	}
 	res, err := w.integrate(ctx, req)
 	if err != nil {
@@ -167,21 +166,24 @@ func (w *Wiki) fillContent(ctx context.Context, commit string, changes []FileCha
 	return nil
 }
 
-// A Restore is one file the guard puts back: its content, and the version
-// (blob id) the file must have at HEAD for the restore to apply, "" when
-// it must not exist. A file that changed since the guard looked fails the
-// restore with CONFLICT, so nothing written after it is overwritten.
+// A Restore is one file the guard puts back: its content, or its removal
+// when Delete is set, and the version (blob id) the file must have at HEAD
+// for the restore to apply, "" when it must not exist. A file that changed
+// since the guard looked fails the restore with CONFLICT, so nothing
+// written after it is overwritten.
 type Restore struct {
 	Content []byte
+	Delete  bool
 	Version string
 }
 
 // RestoreDropped puts back, as one commit whose subject is "restore:
 // changes dropped by <commit>", notes that commit dropped by accident:
-// files maps each file to what to put there. why becomes the commit's
-// body. It fails like any mutation, with CONFLICT when a file is no longer
-// at its expected version, and changes nothing when the files are already
-// as given.
+// files maps each file to what to put there, or to remove (the old path of
+// a move, a deleted note that came back). why becomes the commit's body.
+// It fails like any mutation, with CONFLICT when a file is no longer at its
+// expected version, and changes nothing when the files are already as
+// given.
 func (w *Wiki) RestoreDropped(ctx context.Context, commit string, files map[string]Restore, why string) (*Result, error) {
 	return w.mutate(ctx, "guard", Mutation{Message: why, Caller: Caller{Client: "wikid"}}, func(ctx context.Context, t *txn) error {
 		for file, r := range files {
@@ -194,6 +196,10 @@ func (w *Wiki) RestoreDropped(ctx context.Context, commit string, files map[stri
 			}
 			if s.base.Blob != r.Version {
 				return Errorf(CodeConflict, "%s is at version %q, not %q: it changed since the guard looked", file, short(s.base.Blob), short(r.Version))
+			}
+			if r.Delete {
+				s.content = nil
+				continue
 			}
 			if err := t.put(s, r.Content); err != nil {
 				return err

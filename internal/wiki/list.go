@@ -113,6 +113,17 @@ func (w *Wiki) List(ctx context.Context, req ListRequest) (*ListResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(files) == 0 && folder != "" {
+		// The folder may be spelled in another normalization form.
+		if sp, err := w.fold.spellFolder(ctx, w.store, snap, note.Normalize(folder)); err != nil {
+			return nil, err
+		} else if sp != folder {
+			if files, err = snap.Files(ctx, sp); err != nil {
+				return nil, err
+			}
+			folder = sp
+		}
+	}
 	res := &ListResult{Path: folder, Folders: []FolderSummary{}, Notes: []NoteSummary{}}
 	if folder != "" && after == nil {
 		if res.Note, err = w.noteAtPath(ctx, snap, folder); err != nil {

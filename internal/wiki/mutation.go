@@ -105,8 +105,7 @@ type MetadataChange struct {
 // note it touches changed in between.
 func (w *Wiki) mutate(ctx context.Context, tool string, m Mutation, build func(context.Context, *txn) error) (*Result, error) {
 	if w.opts.ReadOnly {
-		return nil, Errorf(CodeReadOnly, "the wiki is read-only").
-			WithHint("restart wikid without {read_only} to allow changes")
+		return nil, w.readOnlyError()
 	}
 	w.follower.begin()
 	defer w.follower.end()

@@ -35,7 +35,11 @@ func (w *Wiki) Restore(ctx context.Context, req RestoreRequest) (*Result, error)
 	m := req.Mutation
 	m.Message = strings.TrimSpace(m.Message + "\n\nRestored from " + src.commit + ".")
 	res, err := w.mutate(ctx, "restore", m, func(ctx context.Context, t *txn) error {
-		s, err := t.stage(ctx, src.notePath+src.ext)
+		stage := t.stage
+		if src.deleted {
+			stage = t.stageDeleted
+		}
+		s, err := stage(ctx, src.notePath+src.ext)
 		if err != nil {
 			return err
 		}
@@ -54,8 +58,31 @@ func (w *Wiki) Restore(ctx context.Context, req RestoreRequest) (*Result, error)
 // restoreSource is the content a restore brings back and where it goes.
 type restoreSource struct {
 	notePath, ext string // the target: the note's current path, or its old one
+	deleted       bool   // the note is not at HEAD
 	commit        string // where the content comes from
 	content       []byte
+}
+
+// stageDeleted stages a deleted note's file, path (as history has it), to
+// bring it back: under its old name, with the bytes git had, in its folder
+// as HEAD spells it when that folder now holds notes only under another
+// normalization form.
+func (t *txn) stageDeleted(ctx context.Context, path string) (*staged, error) {
+	notePath, ext, err := note.CleanPath(path)
+	if err != nil {
+		return nil, err
+	}
+	if i := strings.LastIndexByte(notePath, '/'); i >= 0 {
+		dir, err := t.w.fold.spellFolder(ctx, t.w.store, t.snap, notePath[:i])
+		if err != nil {
+			return nil, err
+		}
+		notePath = dir + notePath[i:]
+	}
+	if s := t.stagedAt(notePath, ext); s != nil {
+		return s, nil
+	}
+	return t.add(&staged{file: note.FileName(notePath, ext), notePath: notePath}), nil
 }
 
 // restoreSource finds the content to restore: the note at the requested
@@ -66,7 +93,7 @@ func (w *Wiki) restoreSource(ctx context.Context, head string, req RestoreReques
 		return nil, err
 	}
 	_, ext, _ := note.SplitFileName(file)
-	src := &restoreSource{notePath: notePath, ext: ext}
+	src := &restoreSource{notePath: notePath, ext: ext, deleted: !exists}
 	if req.Version == "" {
 		if exists {
 			return nil, Errorf(CodeInvalidParams, "note %q exists; say which version to restore", notePath).
