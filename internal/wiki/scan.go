@@ -136,6 +136,10 @@ func (w *Wiki) scanSearch(ctx context.Context, req SearchRequest) (*SearchResult
 			w.scanned.drop() // built while it read: what it kept is not needed
 		}
 	}()
+	// The progress reports start before the notes are listed, which took
+	// a second on a busy machine.
+	s := &scan{ctx: ctx, cache: &w.scanned, lits: scanLiterals(req), linked: linkedSet(req)}
+	defer s.reportEvery()()
 	// A query the index cannot compile, or a bad limit, fails here, on
 	// an empty scratch index, before any note is read.
 	if _, err := w.scratchSearch(ctx, req, nil); err != nil {
@@ -158,8 +162,8 @@ func (w *Wiki) scanSearch(ctx context.Context, req SearchRequest) (*SearchResult
 			}
 		}
 	}
-	s := &scan{ctx: ctx, snap: snap, cache: &w.scanned, lits: scanLiterals(req), linked: linkedSet(req), notes: len(files)}
-	defer s.reportEvery()()
+	s.snap = snap
+	s.notes.Store(int64(len(files)))
 	held := len(s.lits) > 0 || s.linked != nil
 	page := cmp.Or(req.Limit, scanPage)
 	n := scanPick(req.Limit)
@@ -254,7 +258,7 @@ type scan struct {
 	// linked holds the notes the link graph gives for the search's link
 	// terms and backlinks filter, nil when it has none.
 	linked map[string]bool
-	notes  int
+	notes  atomic.Int64 // the notes to read, for the progress reports
 	// paths are the notes read so far, in the order of the files, and
 	// found what each holds.
 	paths []string
@@ -457,7 +461,7 @@ func (s *scan) reportEvery() (stop func()) {
 			case <-done:
 				return
 			case <-tick.C:
-				reportProgress(s.ctx, Progress{Done: int(s.read.Load()), Total: s.notes, Message: "reading the notes while the search index is built"})
+				reportProgress(s.ctx, Progress{Done: int(s.read.Load()), Total: int(s.notes.Load()), Message: "reading the notes while the search index is built"})
 			}
 		}
 	}()
