@@ -6,8 +6,9 @@ import (
 )
 
 // TestProgressMeter_Heartbeat checks that a call whose wiki reports every
-// half second without finishing a piece still sends a notification each
-// second, with increasing values that never reach the next piece.
+// half second without finishing a piece still sends a notification for
+// each report, with increasing values that never reach the next piece,
+// and none for a report sooner than the heartbeat.
 func TestProgressMeter_Heartbeat(t *testing.T) {
 	var m progressMeter
 	start := time.Unix(0, 0)
@@ -18,14 +19,14 @@ func TestProgressMeter_Heartbeat(t *testing.T) {
 	}
 	steps := []step{
 		{500, 0, 500},
-		{500, 500 * time.Millisecond, -1},
-		{500, time.Second, 500.5},
-		{500, 1500 * time.Millisecond, -1},
-		{500, 2 * time.Second, 500.75},
-		{500, 3 * time.Second, 500.875},
-		{1000, 3100 * time.Millisecond, 1000},
-		{900, 3200 * time.Millisecond, -1}, // never backwards
-		{1000, 4100 * time.Millisecond, 1000.5},
+		{500, 100 * time.Millisecond, -1},
+		{500, 500 * time.Millisecond, 500.5},
+		{500, 800 * time.Millisecond, -1},
+		{500, time.Second, 500.75},
+		{500, 1500 * time.Millisecond, 500.875},
+		{1000, 1600 * time.Millisecond, 1000},
+		{900, 1700 * time.Millisecond, -1}, // never backwards
+		{1000, 2100 * time.Millisecond, 1000.5},
 	}
 	for i, s := range steps {
 		v, ok := m.next(s.done, start.Add(s.at))

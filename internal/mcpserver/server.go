@@ -356,10 +356,13 @@ func (s *Server) withProgress(ctx context.Context, token mcp.ProgressToken) cont
 	})
 }
 
-// heartbeat is the longest a call that reports progress goes without a
-// notification while the wiki reports: a host that keeps a call alive by
-// its progress must not time it out while an index builds in large steps.
-const heartbeat = time.Second
+// heartbeat is how long after a notification a report that finished no
+// piece is sent: a host that keeps a call alive by its progress must not
+// time it out while an index builds in large steps. It is under the half
+// second at which the wiki reports (see wiki.WithProgress), so that every
+// report of a wait goes out: at a second, a report due just before it
+// waited for the next, and a scan went 1.3 s without a notification.
+const heartbeat = 400 * time.Millisecond
 
 // progressMeter chooses the progress values of a call's notifications,
 // which must increase from one to the next: the pieces done when they

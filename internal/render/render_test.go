@@ -38,7 +38,10 @@ func TestRenderings_SaidInEachFrontEndsWords(t *testing.T) {
 		{"a move that leaves links", render.Moved("b", "c", moved, false),
 			"To update these links, set update_links: true.", "To update these links, leave out --no-update-links."},
 		{"a search from a scan", render.Search("plan", scanned),
-			"searched the 300 notes that hold most of the query's words, of 10000 notes (6400 read for its words); once wiki_status shows",
+			"searched the 300 notes that hold most of the query's words, of 10000 notes (6400 read for its words so far): other notes may match too; once wiki_status shows",
+			"once wikid daemon status shows"},
+		{"a scan that found nothing yet", render.Search("zanzibar", &wiki.SearchResult{Scan: &wiki.ScanInfo{Read: 6400, Searched: 0, Notes: 10000}}),
+			"Not found yet: the search index is being built, and this answer read 6400 of 10000 notes and searched 0 without a match, which does not mean that no note matches.",
 			"once wikid daemon status shows"},
 	}
 	for _, tt := range tests {
@@ -78,5 +81,17 @@ func TestWritten_HeadlineFromTheNoteAsWritten(t *testing.T) {
 	res.Commit = ""
 	if got := render.Written("ideas", res); !strings.HasPrefix(got, "No change") {
 		t.Errorf("an unchanged note: %q", got)
+	}
+}
+
+// TestSearch_NotFoundOnlyWhenComplete checks that a search answered from
+// a scan says that no note was found only when the scan was complete.
+func TestSearch_NotFoundOnlyWhenComplete(t *testing.T) {
+	for _, complete := range []bool{false, true} {
+		res := &wiki.SearchResult{Scan: &wiki.ScanInfo{Read: 10000, Searched: 0, Notes: 10000, Complete: complete}}
+		got := render.Search("zanzibar", res)
+		if strings.Contains(got, "No notes found") != complete {
+			t.Errorf("complete %v:\n%s", complete, got)
+		}
 	}
 }

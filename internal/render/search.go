@@ -9,10 +9,17 @@ import (
 )
 
 // Search renders a page of search results: each note with its tags, dates
-// and the lines that match.
+// and the lines that match. It says that no note was found only when every
+// note was searched: a scan that was not (see wiki.ScanInfo) says how far
+// it read instead.
 func Search(query string, res *wiki.SearchResult) string {
 	var b Builder
 	if len(res.Results) == 0 {
+		if sc := res.Scan; sc != nil && !sc.Complete {
+			b.Line("Not found yet: the search index is being built, and this answer read %d of %s and searched %d without a match, which does not mean that no note matches. Search again: each search reads on from where the last stopped, and once {status} shows the index built, a search covers every note.",
+				sc.Read, Plural(sc.Notes, "note"), sc.Searched)
+			return b.String()
+		}
 		if query == "" {
 			b.Line("No notes found.")
 		} else {
@@ -67,10 +74,10 @@ func scanNote(b *Builder, res *wiki.SearchResult) {
 	sc := res.Scan
 	switch {
 	case sc == nil || sc.Notes == 0:
-	case sc.Searched >= sc.Notes:
+	case sc.Complete:
 		b.Line("Note: the search index is being built, so every note was read for this answer; later searches rank by the whole index.")
 	default:
-		b.Line("Note: the search index is being built, so this answer searched the %d notes that hold most of the query's words, of %s (%d read for its words); once {status} shows the index built, a search covers every note.",
+		b.Line("Note: the search index is being built, so this answer searched the %d notes that hold most of the query's words, of %s (%d read for its words so far): other notes may match too; once {status} shows the index built, a search covers every note.",
 			sc.Searched, Plural(sc.Notes, "note"), sc.Read)
 	}
 }

@@ -408,6 +408,7 @@ func (w *Wiki) advance(ctx context.Context, l *lane, to string, c *Update, progr
 		l.finish(err)
 		if l == w.indexLane {
 			w.listed.drop() // the scans' list, kept while the index was built
+			w.scanned.drop()
 		}
 	}()
 	own := c != nil && c.From == from // the wiki's commit, on the store's commit

@@ -37,6 +37,7 @@ type Wiki struct {
 	local    localCache  // the last scan of the checkout
 	listed   noteList    // the note files of the last commit listed
 	scanning foreground  // the searches answering from a scan
+	scanned  scanCache   // the notes the scans read, kept for the next
 	complete completions // the notes and folders at one head, ranked
 
 	// lanes are the derived stores the follower keeps in step with HEAD,

@@ -342,6 +342,10 @@ func waSearch() *tool.Tool {
 				return nil, "", err
 			}
 			if len(res.Results) == 0 && offset == 0 {
+				if sc := res.Scan; sc != nil && !sc.Complete {
+					// Not every note was searched: no match is not "no note".
+					return nil, render.Search(a.Query, res), nil
+				}
 				return nil, fmt.Sprintf("No notes found matching %q", a.Query), nil
 			}
 			var b strings.Builder
