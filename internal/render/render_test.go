@@ -86,6 +86,19 @@ func TestWritten_HeadlineFromTheNoteAsWritten(t *testing.T) {
 
 // TestSearch_NotFoundOnlyWhenComplete checks that a search answered from
 // a scan says that no note was found only when the scan was complete.
+func TestContext_NotFoundOnlyWhenComplete(t *testing.T) {
+	for _, complete := range []bool{false, true} {
+		res := &wiki.ContextResult{Query: "zanzibar", Scan: &wiki.ScanInfo{Read: 10000, Searched: 0, Notes: 10000, Complete: complete}}
+		got := render.Context(res)
+		if strings.Contains(got, "No sections found") != complete || strings.Contains(got, "Not found yet") == complete {
+			t.Errorf("complete %v:\n%s", complete, got)
+		}
+	}
+	if got := render.Context(&wiki.ContextResult{Query: "zanzibar"}); !strings.Contains(got, "No sections found") {
+		t.Errorf("an index's empty answer:\n%s", got)
+	}
+}
+
 func TestSearch_NotFoundOnlyWhenComplete(t *testing.T) {
 	for _, complete := range []bool{false, true} {
 		res := &wiki.SearchResult{Scan: &wiki.ScanInfo{Read: 10000, Searched: 0, Notes: 10000, Complete: complete}}

@@ -135,9 +135,14 @@ func SemanticStatus(st wiki.SemanticStatus) string {
 // from, then the notes that matched but did not fit.
 func Context(res *wiki.ContextResult) string {
 	var b Builder
-	if len(res.Sections) == 0 {
+	switch sc := res.Scan; {
+	case len(res.Sections) == 0 && sc != nil && !sc.Complete:
+		b.Line("Not found yet (query: %s): the search index is being built, and this answer read %d of %s and searched %d without a match, which does not mean that no note answers. Ask again: each search reads on from where the last stopped, and once {status} shows the index built, every note is searched.",
+			res.Query, sc.Read, Plural(sc.Notes, "note"), sc.Searched)
+		return b.String()
+	case len(res.Sections) == 0:
 		b.Line("No sections found (query: %s).", res.Query)
-	} else {
+	default:
 		b.Line("%s, about %d of %d tokens (query: %s):", Plural(len(res.Sections), "section"), res.Tokens, res.Budget, res.Query)
 	}
 	for _, s := range res.Sections {

@@ -40,6 +40,8 @@ func gatherContextTool() *tool.Tool {
 				tool.Req("title", tool.Str("Title."))))),
 			tool.Req("tokens", tool.Integer("Estimated tokens of this result (4 bytes each).", 0, 1e9)),
 			tool.Req("budget", tool.Integer("The budget.", 0, 1e9)),
+			tool.Opt("scan", tool.Object("Set while the index builds: if not complete, no sections proves nothing.",
+				tool.Req("complete", tool.Boolean("")))),
 		),
 		Run: tool.Bind(in, func(ctx context.Context, s *tool.Env, a *gatherArgs) (any, string, error) {
 			res, err := s.Wiki.GatherContext(ctx, wiki.ContextRequest{Question: a.Question, Budget: a.Budget, Folder: a.Folder})

@@ -135,12 +135,7 @@ func searchResultSchema(semantic bool) *tool.Schema {
 		tool.Opt("question_words", tool.Integer("Plain words read as a question: notes with all, then most.", 1, 1e9)),
 		tool.Opt("next_cursor", tool.Str("Pass as cursor to get the next page; absent on the last page.")),
 		tool.Opt("truncated", tool.Boolean("Set when a snippet was cut to 500 characters.")),
-		tool.Opt("scan", tool.Object("While the index builds: notes read, searched (total counts their matches), in all; "+
-			"complete: every note that may match searched (if not, no results proves nothing).",
-			tool.Req("read", tool.Integer("", 0, 1e9)),
-			tool.Req("searched", tool.Integer("", 0, 1e9)),
-			tool.Req("notes", tool.Integer("", 0, 1e9)),
-			tool.Req("complete", tool.Boolean("")))),
+		scanProp,
 	)
 	if semantic {
 		s.Props = append(s.Props, semanticResultProps()...)
@@ -299,3 +294,11 @@ func RecentText(out *RecentOutput, since string) string {
 	}
 	return b.String()
 }
+
+// scanProp is a search's account of a scan while the index builds.
+var scanProp = tool.Opt("scan", tool.Object("While the index builds: notes read, searched (total counts their matches), in all; "+
+	"complete: every note that may match searched (if not, no results proves nothing).",
+	tool.Req("read", tool.Integer("", 0, 1e9)),
+	tool.Req("searched", tool.Integer("", 0, 1e9)),
+	tool.Req("notes", tool.Integer("", 0, 1e9)),
+	tool.Req("complete", tool.Boolean(""))))

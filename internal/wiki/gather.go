@@ -65,6 +65,10 @@ type ContextResult struct {
 	// query and the notes named as more.
 	Tokens int
 	Budget int
+	// Scan is set when the search behind the result answered from a scan
+	// while the search index was built (see SearchResult.Scan): an empty
+	// result proves nothing unless it is complete.
+	Scan *ScanInfo
 }
 
 // ContextSection is a run of lines of a note, cited so that it can be read
@@ -156,7 +160,7 @@ func (w *Wiki) GatherContext(ctx context.Context, req ContextRequest) (*ContextR
 	// tenth of it is kept for the notes.
 	picks, _ := gather.Pack(notes, terms, budget-gather.Tokens(len(query))-budget/10, contextOverhead)
 
-	out := &ContextResult{Query: query, Sections: make([]ContextSection, 0, len(picks)), Budget: budget}
+	out := &ContextResult{Query: query, Sections: make([]ContextSection, 0, len(picks)), Budget: budget, Scan: res.Scan}
 	size := len(query)
 	picked := map[string]bool{}
 	for _, p := range picks {
