@@ -7,6 +7,8 @@ package encoder
 // It widens four rows of w to float32 at a time and runs them against two
 // rows of a at a time. It is the one place the encoder multiplies by its
 // weights, so that a faster kernel can replace it.
+//
+//go:norace
 func mulInt8T(dst, a []float32, w []int8, scale, bias []float32, m, n, k int) {
 	_ = dst[m*n-1]
 	_ = a[m*k-1]

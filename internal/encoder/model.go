@@ -236,8 +236,6 @@ func (m *Model) forward(seqs [][]int32, out [][]float32) {
 	addLayerNorm(x, nil, total, h, m.lnG, m.lnB, m.cfg.LayerNormEps)
 
 	heads := m.cfg.Heads
-	dh := h / heads
-	inv := float32(1 / math.Sqrt(float64(dh)))
 	for li := range m.layers {
 		l := &m.layers[li]
 		l.q.apply(q, x, total)
@@ -245,32 +243,8 @@ func (m *Model) forward(seqs [][]int32, out [][]float32) {
 		l.v.apply(v, x, total)
 		off := 0
 		for _, s := range seqs {
-			n := len(s)
-			for hd := range heads {
-				c := hd * dh
-				for i := range n {
-					qi := q[(off+i)*h+c : (off+i)*h+c+dh]
-					sc := scores[:n]
-					for j := range n {
-						kj := k[(off+j)*h+c : (off+j)*h+c+dh]
-						var dot float32
-						for d, qv := range qi {
-							dot += qv * kj[d]
-						}
-						sc[j] = dot * inv
-					}
-					softmax(sc)
-					ci := ctxv[(off+i)*h+c : (off+i)*h+c+dh]
-					clear(ci)
-					for j, p := range sc {
-						vj := v[(off+j)*h+c : (off+j)*h+c+dh]
-						for d, vv := range vj {
-							ci[d] += p * vv
-						}
-					}
-				}
-			}
-			off += n
+			attend(ctxv[off*h:], q[off*h:], k[off*h:], v[off*h:], scores, len(s), h, heads)
+			off += len(s)
 		}
 		l.o.apply(q, ctxv, total)
 		addLayerNorm(x, q, total, h, l.ln1G, l.ln1B, m.cfg.LayerNormEps)
@@ -296,6 +270,43 @@ func (m *Model) forward(seqs [][]int32, out [][]float32) {
 		normalize(vec)
 		out[si] = vec
 		off += len(s)
+	}
+}
+
+// attend sets ctx to the attention of one sequence of n tokens: for each
+// head, each token's query against every key, scaled, softmaxed and
+// weighing the values. q, k, v and ctx hold n rows of h from their start;
+// scores holds n.
+//
+//go:norace
+func attend(ctx, q, k, v, scores []float32, n, h, heads int) {
+	dh := h / heads
+	inv := float32(1 / math.Sqrt(float64(dh)))
+	sc := scores[:n]
+	for hd := range heads {
+		c := hd * dh
+		for i := range n {
+			qi := q[i*h+c : i*h+c+dh]
+			for j := range n {
+				kj := k[j*h+c : j*h+c+dh]
+				kj = kj[:len(qi)]
+				var dot float32
+				for d, qv := range qi {
+					dot += qv * kj[d]
+				}
+				sc[j] = dot * inv
+			}
+			softmax(sc)
+			ci := ctx[i*h+c : i*h+c+dh]
+			clear(ci)
+			for j, p := range sc {
+				vj := v[j*h+c : j*h+c+dh]
+				vj = vj[:len(ci)]
+				for d, vv := range vj {
+					ci[d] += p * vv
+				}
+			}
+		}
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 // addLayerNorm sets each row of x (rows×cols) to the layer norm of x + y
 // (y nil: of x), with the gains g and biases b: the residual and the norm
 // in one pass over each row.
+//
+//go:norace
 func addLayerNorm(x, y []float32, rows, cols int, g, b []float32, eps float64) {
 	for i := range rows {
 		row := x[i*cols : (i+1)*cols]
@@ -55,6 +57,8 @@ var geluTable = sync.OnceValue(func() []float32 {
 
 // gelu applies GELU to every element of x, interpolating linearly in
 // geluTable (within 2e-6 of the exact function).
+//
+//go:norace
 func gelu(x []float32) {
 	t := geluTable()
 	last := float32(len(t) - 2)
@@ -74,6 +78,8 @@ func gelu(x []float32) {
 }
 
 // softmax sets x to its softmax.
+//
+//go:norace
 func softmax(x []float32) {
 	big := x[0]
 	for _, v := range x[1:] {

