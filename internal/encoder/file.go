@@ -153,7 +153,12 @@ func (d *decoder) floats(n int) []float32 {
 	}
 	fs := make([]float32, n)
 	for i := range fs {
-		fs[i] = math.Float32frombits(binary.LittleEndian.Uint32(p[4*i:]))
+		f := math.Float32frombits(binary.LittleEndian.Uint32(p[4*i:]))
+		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+			d.err = fmt.Errorf("%w: a number that is not finite at byte %d", ErrFormat, d.off-4*n+4*i)
+			return nil
+		}
+		fs[i] = f
 	}
 	return fs
 }

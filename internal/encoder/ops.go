@@ -64,16 +64,16 @@ func gelu(x []float32) {
 	last := float32(len(t) - 2)
 	for i, v := range x {
 		switch {
-		case v <= -geluRange:
-			x[i] = 0
-		case v >= geluRange:
-		default:
+		case v > -geluRange && v < geluRange:
 			p := (v + geluRange) * geluSteps
 			p = min(p, last)
 			n := int(p)
 			f := p - float32(n)
 			x[i] = t[n] + f*(t[n+1]-t[n])
+		case v <= -geluRange:
+			x[i] = 0
 		}
+		// Above geluRange GELU(x) is x; NaN stays NaN.
 	}
 }
 
