@@ -30,9 +30,11 @@ func mulInt8T(dst, a []float32, w []int8, scale, bias []float32, m, n, k int) {
 		i := 0
 		for ; i+2 <= m; i += 2 {
 			a0, a1 := a[i*k:(i+1)*k], a[(i+1)*k:(i+2)*k]
+			a1 = a1[:len(a0)]
+			w0, w1, w2, w3 := w0[:len(a0)], w1[:len(a0)], w2[:len(a0)], w3[:len(a0)]
 			var s00, s01, s02, s03, s10, s11, s12, s13 float32
-			for x := range k {
-				x0, x1 := a0[x], a1[x]
+			for x, x0 := range a0 {
+				x1 := a1[x]
 				v0, v1, v2, v3 := w0[x], w1[x], w2[x], w3[x]
 				s00 += x0 * v0
 				s01 += x0 * v1
