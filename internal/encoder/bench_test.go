@@ -32,3 +32,16 @@ func BenchmarkModel_EmbedIDs(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkModel_Tokenize tokenizes a paragraph of mixed text and reports
+// tokens per second.
+func BenchmarkModel_Tokenize(b *testing.B) {
+	m := loadModel(b, models[0].file)
+	text := strings.Repeat("Résumé of the 東京 trip: 3 days, ¥45,000 — see [[Daily Notes/2024-03-01]]. ", 6)
+	n := 0
+	for b.Loop() {
+		ids, _ := m.Tokenize(text, Passage)
+		n += len(ids)
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "tokens/s")
+}

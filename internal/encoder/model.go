@@ -23,7 +23,7 @@ const batchTokens = 2048
 // Model is a loaded encoder. It is safe for concurrent use.
 type Model struct {
 	cfg    Config
-	tok    *Tokenizer
+	tok    *tokenizer
 	word   Tensor // vocab×hidden, int8
 	pos    Tensor // positions×hidden, int8
 	typ    Tensor // types×hidden

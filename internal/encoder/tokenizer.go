@@ -8,12 +8,12 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Tokenizer is a BERT WordPiece tokenizer that gives the ids HF tokenizers
+// tokenizer is a BERT WordPiece tokenizer that gives the ids HF tokenizers
 // gives for the same tokenizer.json: BertNormalizer (clean text, CJK
 // ideographs, accents, lower case), BertPreTokenizer (white space and
 // punctuation) and WordPiece, with the special tokens matched in the raw
 // text first and the input framed by [CLS] and [SEP].
-type Tokenizer struct {
+type tokenizer struct {
 	cfg     TokenizerConfig
 	ids     map[string]int32
 	special []string
@@ -25,8 +25,8 @@ type Tokenizer struct {
 // newTokenizer builds the tokenizer cfg describes; it returns an error
 // wrapping ErrFormat when its unknown, CLS or SEP token is not in its
 // vocabulary.
-func newTokenizer(cfg TokenizerConfig) (*Tokenizer, error) {
-	t := &Tokenizer{cfg: cfg, ids: make(map[string]int32, len(cfg.Vocab))}
+func newTokenizer(cfg TokenizerConfig) (*tokenizer, error) {
+	t := &tokenizer{cfg: cfg, ids: make(map[string]int32, len(cfg.Vocab))}
 	for i, w := range cfg.Vocab {
 		if _, dup := t.ids[w]; !dup {
 			t.ids[w] = int32(i)
@@ -50,7 +50,7 @@ func newTokenizer(cfg TokenizerConfig) (*Tokenizer, error) {
 // Encode returns the token ids of text, [CLS] first and [SEP] last, at
 // most max of them (the words past max-2 tokens are dropped, as a
 // truncation to max does). A max below 3 means no limit.
-func (t *Tokenizer) Encode(text string, max int) []int32 {
+func (t *tokenizer) Encode(text string, max int) []int32 {
 	ids := []int32{t.cls}
 	limit := -1
 	if max >= 3 {
@@ -70,7 +70,7 @@ func (t *Tokenizer) Encode(text string, max int) []int32 {
 
 // cutSpecial returns the text before the first special token of text, the
 // token, and the text after it; with no special token, text and "".
-func (t *Tokenizer) cutSpecial(text string) (before, special, after string) {
+func (t *tokenizer) cutSpecial(text string) (before, special, after string) {
 	best := -1
 	for _, s := range t.special {
 		i := strings.Index(text, s)
@@ -86,7 +86,7 @@ func (t *Tokenizer) cutSpecial(text string) (before, special, after string) {
 
 // appendText appends the WordPiece ids of text to ids, stopping when ids
 // holds limit of them (limit < 0: no limit).
-func (t *Tokenizer) appendText(ids []int32, text string, limit int) []int32 {
+func (t *tokenizer) appendText(ids []int32, text string, limit int) []int32 {
 	normal := t.normalize(text)
 	word := 0
 	flush := func(end int) {
@@ -118,7 +118,7 @@ func (t *Tokenizer) appendText(ids []int32, text string, limit int) []int32 {
 
 // wordPiece appends the ids of word's pieces, longest first, or the
 // unknown token when the word is too long or a part of it has no piece.
-func (t *Tokenizer) wordPiece(ids []int32, word string) []int32 {
+func (t *tokenizer) wordPiece(ids []int32, word string) []int32 {
 	if utf8.RuneCountInString(word) > t.cfg.MaxWordChars {
 		return append(ids, t.unk)
 	}
@@ -128,12 +128,15 @@ func (t *Tokenizer) wordPiece(ids []int32, word string) []int32 {
 		end := len(word)
 		found := false
 		for end > pos {
-			piece := word[pos:end]
-			if pos > 0 {
-				buf = append(append(buf[:0], t.cfg.Prefix...), piece...)
-				piece = string(buf) // the map lookup below does not allocate
+			var id int32
+			var ok bool
+			if pos == 0 {
+				id, ok = t.ids[word[:end]]
+			} else {
+				buf = append(append(buf[:0], t.cfg.Prefix...), word[pos:end]...)
+				id, ok = t.ids[string(buf)] // a lookup by string(buf) does not allocate
 			}
-			if id, ok := t.ids[piece]; ok {
+			if ok {
 				ids = append(ids, id)
 				found = true
 				break
@@ -151,7 +154,7 @@ func (t *Tokenizer) wordPiece(ids []int32, word string) []int32 {
 
 // normalize applies BertNormalizer to text, in its order: clean text,
 // CJK ideographs, accents, lower case.
-func (t *Tokenizer) normalize(text string) string {
+func (t *tokenizer) normalize(text string) string {
 	c := &t.cfg
 	var b strings.Builder
 	b.Grow(len(text) + 8)

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func tinyTokenizer(tb testing.TB) (*Tokenizer, map[string]int32) {
+func tinyTokenizer(tb testing.TB) (*tokenizer, map[string]int32) {
 	tb.Helper()
 	cfg := tinyConfig().Tokenizer
 	tok, err := newTokenizer(cfg)
