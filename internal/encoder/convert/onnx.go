@@ -182,6 +182,9 @@ func readTensor(b []byte) (string, initializer, error) {
 	}
 	size := 1
 	for _, d := range t.dims {
+		if d < 0 || d > 1<<31 || size*d > 1<<33 {
+			return name, t, fmt.Errorf("dimensions %v", t.dims)
+		}
 		size *= d
 	}
 	if raw != nil {
