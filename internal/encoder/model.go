@@ -217,7 +217,7 @@ func (m *Model) forward(seqs [][]int32, out [][]float32) {
 	v := make([]float32, total*h)
 	ctxv := make([]float32, total*h)
 	wide := make([]float32, total*inter)
-	scores := make([]float32, longest)
+	scores := make([]float32, 2*longest)
 
 	// Embeddings: word + position + token type 0, then the layer norm.
 	t := 0
@@ -276,34 +276,62 @@ func (m *Model) forward(seqs [][]int32, out [][]float32) {
 // attend sets ctx to the attention of one sequence of n tokens: for each
 // head, each token's query against every key, scaled, softmaxed and
 // weighing the values. q, k, v and ctx hold n rows of h from their start;
-// scores holds n.
+// scores holds 2n. It takes two queries at a time against four keys at a
+// time, so that each number it loads serves several products.
 //
 //go:norace
 func attend(ctx, q, k, v, scores []float32, n, h, heads int) {
 	dh := h / heads
 	inv := float32(1 / math.Sqrt(float64(dh)))
-	sc := scores[:n]
+	s0, s1 := scores[:n], scores[n:2*n]
+	spare := make([]float32, dh)
 	for hd := range heads {
 		c := hd * dh
-		for i := range n {
-			qi := q[i*h+c : i*h+c+dh]
-			for j := range n {
-				kj := k[j*h+c : j*h+c+dh]
-				kj = kj[:len(qi)]
-				var dot float32
-				for d, qv := range qi {
-					dot += qv * kj[d]
+		for i := 0; i < n; i += 2 {
+			i1 := min(i+1, n-1)
+			q0, q1 := q[i*h+c:][:dh], q[i1*h+c:][:dh]
+			j := 0
+			for ; j+4 <= n; j += 4 {
+				k0, k1 := k[j*h+c:][:dh], k[(j+1)*h+c:][:dh]
+				k2, k3 := k[(j+2)*h+c:][:dh], k[(j+3)*h+c:][:dh]
+				var a0, a1, a2, a3, b0, b1, b2, b3 float32
+				for d, x0 := range q0 {
+					x1 := q1[d]
+					a0 += x0 * k0[d]
+					a1 += x0 * k1[d]
+					a2 += x0 * k2[d]
+					a3 += x0 * k3[d]
+					b0 += x1 * k0[d]
+					b1 += x1 * k1[d]
+					b2 += x1 * k2[d]
+					b3 += x1 * k3[d]
 				}
-				sc[j] = dot * inv
+				s0[j], s0[j+1], s0[j+2], s0[j+3] = a0*inv, a1*inv, a2*inv, a3*inv
+				s1[j], s1[j+1], s1[j+2], s1[j+3] = b0*inv, b1*inv, b2*inv, b3*inv
 			}
-			softmax(sc)
-			ci := ctx[i*h+c : i*h+c+dh]
-			clear(ci)
-			for j, p := range sc {
-				vj := v[j*h+c : j*h+c+dh]
-				vj = vj[:len(ci)]
-				for d, vv := range vj {
-					ci[d] += p * vv
+			for ; j < n; j++ {
+				kj := k[j*h+c:][:dh]
+				var a0, b0 float32
+				for d, x0 := range q0 {
+					a0 += x0 * kj[d]
+					b0 += q1[d] * kj[d]
+				}
+				s0[j], s1[j] = a0*inv, b0*inv
+			}
+			softmax(s0)
+			softmax(s1)
+			c0, c1 := ctx[i*h+c:][:dh], ctx[i1*h+c:][:dh]
+			if i1 == i {
+				c1 = spare
+			}
+			clear(c0)
+			clear(c1)
+			for j, p0 := range s0 {
+				p1 := s1[j]
+				vj := v[j*h+c:][:dh]
+				for d, x := range vj {
+					c0[d] += p0 * x
+					c1[d] += p1 * x
 				}
 			}
 		}
