@@ -2,6 +2,7 @@ package encoder
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -44,4 +45,18 @@ func BenchmarkModel_Tokenize(b *testing.B) {
 		n += len(ids)
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "tokens/s")
+}
+
+// BenchmarkLoad loads the default model file from memory.
+func BenchmarkLoad(b *testing.B) {
+	data, err := os.ReadFile(models[0].file)
+	if err != nil {
+		b.Skip(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Load(data); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
