@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -187,5 +188,38 @@ func TestQuantize(t *testing.T) {
 	}
 	if q.Scale[1] != 0 || math.Abs(float64(q.Scale[2])-3.0/127) > 1e-9 {
 		t.Errorf("Quantize's scales: %v", q.Scale)
+	}
+}
+
+// TestModel_Embed_concurrent embeds from several goroutines at once, as a
+// caller may to use several cores: the model is shared, read only.
+func TestModel_Embed_concurrent(t *testing.T) {
+	m, err := Load(tinyModel(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{"the wiki", "a b c", "你好"}
+	want, err := m.Embed(context.Background(), texts, Query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			got, err := m.Embed(context.Background(), texts, Query)
+			if err == nil {
+				for i := range got {
+					if !slices.Equal(got[i], want[i]) {
+						err = fmt.Errorf("%q: %v, want %v", texts[i], got[i], want[i])
+					}
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }
