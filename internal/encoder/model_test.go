@@ -223,3 +223,23 @@ func TestModel_Embed_concurrent(t *testing.T) {
 		}
 	}
 }
+
+func TestExpNeg(t *testing.T) {
+	var worst float64
+	for x := float32(-80); x <= 0; x += 0.0013 {
+		want := math.Exp(float64(x))
+		worst = max(worst, math.Abs(float64(expNeg(x))-want)/want)
+	}
+	if worst > 3e-7 {
+		t.Errorf("expNeg is %g from e^x relatively at worst", worst)
+	}
+	t.Logf("expNeg is %g from e^x relatively at worst", worst)
+	for _, x := range []float32{0, -0.5, -1, -1e-9} {
+		if got, want := expNeg(x), math.Exp(float64(x)); math.Abs(float64(got)-want) > 2e-7 {
+			t.Errorf("expNeg(%v) = %v, want %v", x, got, want)
+		}
+	}
+	if expNeg(-81) != 0 || expNeg(float32(math.Inf(-1))) != 0 || !math.IsNaN(float64(expNeg(float32(math.NaN())))) {
+		t.Error("expNeg of -81, -Inf or NaN")
+	}
+}
