@@ -36,6 +36,14 @@ type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
+// QueryEmbedder is an Embedder that embeds a query otherwise than the texts
+// it finds: a model trained with an instruction before its queries.
+type QueryEmbedder interface {
+	Embedder
+	// EmbedQuery returns the vector of a query.
+	EmbedQuery(ctx context.Context, text string) ([]float32, error)
+}
+
 // Options configure an Index.
 type Options struct {
 	Logger *slog.Logger

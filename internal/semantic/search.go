@@ -155,7 +155,16 @@ func (x *Index) queryVector(ctx context.Context, text string) ([]float32, error)
 	if v := x.queries.get(text); v != nil {
 		return v, nil
 	}
-	vecs, err := x.emb.Embed(ctx, []string{text})
+	var vecs [][]float32
+	var err error
+	if qe, ok := x.emb.(QueryEmbedder); ok {
+		var v []float32
+		if v, err = qe.EmbedQuery(ctx, text); err == nil {
+			vecs = [][]float32{v}
+		}
+	} else {
+		vecs, err = x.emb.Embed(ctx, []string{text})
+	}
 	if ctx.Err() == nil {
 		x.mu.Lock()
 		x.lastErr = ""

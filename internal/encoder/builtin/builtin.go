@@ -6,6 +6,7 @@
 package builtin
 
 import (
+	"context"
 	_ "embed" // the model file
 	"strings"
 	"sync"
@@ -44,4 +45,44 @@ func DefaultSource() (encoder.Source, error) {
 // sumOf names the sum file of a model file.
 func sumOf(file string) string {
 	return file[:len(file)-len(".wenc")] + ".sum"
+}
+
+// Name names the vectors of the default model, as the semantic index keeps
+// them: vectors of two names are not comparable.
+const Name = "builtin/bge-small-en-v1.5-int8"
+
+// Lazy is the default model as the semantic index's embedder: it loads the
+// model on first use, embeds a note's chunks as passages and a search's
+// question as a query (with the model's instruction before it).
+type Lazy struct{}
+
+// Model names the default model's vectors.
+func (Lazy) Model() string { return Name }
+
+// Endpoint says where the model runs.
+func (Lazy) Endpoint() string { return "built in" }
+
+// BatchSize is how many texts one call embeds.
+func (Lazy) BatchSize() int { return 16 }
+
+// Embed embeds texts as passages.
+func (Lazy) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	m, err := Default()
+	if err != nil {
+		return nil, err
+	}
+	return m.Embed(ctx, texts, encoder.Passage)
+}
+
+// EmbedQuery embeds a search's question.
+func (Lazy) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
+	m, err := Default()
+	if err != nil {
+		return nil, err
+	}
+	v, err := m.Embed(ctx, []string{text}, encoder.Query)
+	if err != nil {
+		return nil, err
+	}
+	return v[0], nil
 }

@@ -75,3 +75,31 @@ func dot(a, b []float32) float32 {
 	}
 	return s
 }
+
+// TestLazy_Query checks that the embedder gives a query the model's
+// instruction and a passage none: the two vectors of one text differ, and
+// a question is nearer its answer than an unrelated passage.
+func TestLazy_Query(t *testing.T) {
+	ctx := context.Background()
+	var e Lazy
+	q, err := e.EmbedQuery(ctx, "how do I undo a change?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := e.Embed(ctx, []string{"how do I undo a change?", "Restore a note to an earlier version with restore_note.", "The garden needs water in July."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dot := func(a, b []float32) (s float32) {
+		for i := range a {
+			s += a[i] * b[i]
+		}
+		return s
+	}
+	if d := dot(q, ps[0]); d > 0.9999 {
+		t.Errorf("the query and the passage of one text have the same vector (%.5f): no instruction", d)
+	}
+	if dot(q, ps[1]) <= dot(q, ps[2]) {
+		t.Errorf("the question is nearer the unrelated passage (%.3f) than its answer (%.3f)", dot(q, ps[2]), dot(q, ps[1]))
+	}
+}
