@@ -64,10 +64,13 @@ test:
 test-long:
 	$(GO) test -race -count=1 -timeout 60m ./...
 
-# lint is what CI runs besides test: vet, staticcheck, and go.mod and go.sum
-# as go mod tidy would leave them.
+# lint is what CI runs besides test: vet, staticcheck, the house rules
+# (imports floor by floor, one owner per heavy dependency, bounds, the map
+# in ARCHITECTURE.md: see internal/houserules), and go.mod and go.sum as go
+# mod tidy would leave them.
 lint:
 	$(GO) vet ./...
+	$(GO) test -count=1 ./internal/houserules/
 	$(GO) run $(STATICCHECK) ./...
 	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy"; exit 1; }
 
