@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/wikid/wikid/internal/gitstore/gitdir"
+	"github.com/wikid/wikid/internal/gitstore/internal/gitdir"
 )
 
 // derivedDir returns where the derived state of the repository l lives:
