@@ -9,7 +9,7 @@ PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 win
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 
-.PHONY: build run test test-long lint cross dist bench fuzz clean model
+.PHONY: build run test test-long quality lint cross dist bench fuzz clean model
 
 # model makes the built-in semantic model again, which the binary embeds:
 # the word vectors of the npm package pinned in package-lock.json,
@@ -63,6 +63,13 @@ test:
 # before a release.
 test-long:
 	$(GO) test -race -count=1 -timeout 60m ./...
+
+# quality fetches the retrieval quality sets' corpora and checks search and
+# gather_context against their floors (see internal/quality). make test
+# skips them (-short): under the race detector they were its slowest
+# package by far.
+quality:
+	$(GO) test -count=1 -timeout 30m ./internal/quality/
 
 # lint is what CI runs besides test: vet, staticcheck, the house rules
 # (imports floor by floor, one owner per heavy dependency, bounds, the map
