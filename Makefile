@@ -9,7 +9,7 @@ PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 win
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 
-.PHONY: build run test test-long lint cross dist bench fuzz clean model encoder-model
+.PHONY: build run test test-long quality lint cross dist bench fuzz clean model encoder-model
 
 # model makes the built-in semantic model again, which the binary embeds:
 # the word vectors of the npm package pinned in package-lock.json,
@@ -86,10 +86,20 @@ test:
 test-long:
 	$(GO) test -race -count=1 -timeout 60m ./...
 
-# lint is what CI runs besides test: vet, staticcheck, and go.mod and go.sum
-# as go mod tidy would leave them.
+# quality fetches the retrieval quality sets' corpora and checks search and
+# gather_context against their floors (see internal/quality). make test
+# skips them (-short): under the race detector they were its slowest
+# package by far.
+quality:
+	$(GO) test -count=1 -timeout 30m ./internal/quality/
+
+# lint is what CI runs besides test: vet, staticcheck, the house rules
+# (imports floor by floor, one owner per heavy dependency, bounds, the map
+# in ARCHITECTURE.md: see internal/houserules), and go.mod and go.sum as go
+# mod tidy would leave them.
 lint:
 	$(GO) vet ./...
+	$(GO) test -count=1 ./internal/houserules/
 	$(GO) run $(STATICCHECK) ./...
 	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy"; exit 1; }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"os"
@@ -75,11 +76,21 @@ func askDaemon(t *testing.T, vars map[string]string, dir string) func(line strin
 		if _, err := io.WriteString(c, line+"\n"); err != nil {
 			t.Fatal(err)
 		}
-		out, err := r.ReadString('\n')
-		if err != nil {
-			t.Fatal(err)
+		// The answer is the first line without a method: a notification
+		// (resources/list_changed after a commit) may come before it.
+		for {
+			out, err := r.ReadString('\n')
+			if err != nil {
+				t.Fatal(err)
+			}
+			var msg struct {
+				Method string `json:"method"`
+			}
+			if json.Unmarshal([]byte(out), &msg) == nil && msg.Method != "" {
+				continue
+			}
+			return out
 		}
-		return out
 	}
 	return ask
 }

@@ -15,8 +15,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
-	"github.com/wikid/wikid/internal/gitstore/gitformat"
-	"github.com/wikid/wikid/internal/gitstore/gitindex"
+	"github.com/wikid/wikid/internal/gitstore/internal/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/internal/gitindex"
+	"github.com/wikid/wikid/internal/gitstore/internal/journal"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -119,16 +120,16 @@ func (s *Store) AdoptCheckout(ctx context.Context, req wiki.CommitRequest) (ad *
 	// the person's and stay whatever happens; a crash leaves only locks
 	// that the next process proves ours and removes.
 	s.recoverAll(ctx)
-	j := &journal{Branch: head.Branch, Commit: obj.id.String()}
+	j := &journal.Journal{Branch: head.Branch, Commit: obj.id.String()}
 	if err := s.writeJournal(j, nil); err != nil {
 		return nil, fmt.Errorf("adopt the checkout: %w", err)
 	}
-	s.tag = j.tag
+	s.tag = j.Tag()
 	defer func() {
 		s.tag = ""
 		s.removeJournal(j)
 	}()
-	l, err := s.acquireLock(ctx, s.indexPath(), j.indexLockContent(), false)
+	l, err := s.acquireLock(ctx, s.indexPath(), j.IndexLockContent(), false)
 	if err != nil {
 		return nil, fmt.Errorf("adopt the checkout: lock the index: %w", err)
 	}
@@ -163,7 +164,7 @@ func (s *Store) AdoptCheckout(ctx context.Context, req wiki.CommitRequest) (ad *
 		}
 		return nil, fmt.Errorf("adopt the checkout: %w", err)
 	}
-	s.commits.put(obj.id, &gitformat.Commit{Tree: obj.tree})
+	s.commits.Put(obj.id, &gitformat.Commit{Tree: obj.tree})
 	return &Adopted{Commit: obj.id.String(), Paths: paths, Skipped: skipped}, nil
 }
 

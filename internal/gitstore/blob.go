@@ -6,7 +6,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/wikid/wikid/internal/gitstore/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/internal/gitformat"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -30,6 +30,6 @@ func (s *Store) ReadBlob(ctx context.Context, blob string) ([]byte, error) {
 	if typ != plumbing.BlobObject {
 		return nil, wiki.Errorf(wiki.CodeNotFound, "%s is a %s, not a blob", id, typ)
 	}
-	s.sizes.put(id, int64(len(b)))
+	s.sizes.Put(id, int64(len(b)))
 	return b, nil
 }

@@ -10,9 +10,10 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/wikid/wikid/internal/gitstore/gitformat"
-	"github.com/wikid/wikid/internal/gitstore/gitindex"
-	"github.com/wikid/wikid/internal/gitstore/objdir"
+	"github.com/wikid/wikid/internal/gitstore/internal/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/internal/gitindex"
+	"github.com/wikid/wikid/internal/gitstore/internal/journal"
+	"github.com/wikid/wikid/internal/gitstore/internal/objdir"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -91,7 +92,7 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (id string, 
 	// crash from here on is rolled back by the next process (see journal).
 	// A crashed process's commit met here is rolled back now.
 	s.recoverAll(ctx)
-	j := &journal{Branch: head.Branch, Parent: req.Parent, Commit: obj.id.String()}
+	j := &journal.Journal{Branch: head.Branch, Parent: req.Parent, Commit: obj.id.String()}
 	if s.workTree != "" {
 		j.Paths = journalPaths(changes)
 	}
@@ -99,13 +100,13 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (id string, 
 	// written and synced now, with the journal, so that the two syncs go
 	// to the disk together.
 	var refTmp string
-	if err := s.writeJournal(j, func() { refTmp = s.prepareRefLock(head.Branch, obj.id, j.tag) }); err != nil {
+	if err := s.writeJournal(j, func() { refTmp = s.prepareRefLock(head.Branch, obj.id, j.Tag()) }); err != nil {
 		if refTmp != "" {
 			os.Remove(refTmp)
 		}
 		return "", fmt.Errorf("commit: %w", err)
 	}
-	s.tag = j.tag
+	s.tag = j.Tag()
 	// What a landed commit leaves to remove (the old index, whose blocks
 	// take a while to free) goes after it returns, and its journal last, so
 	// that a crash meanwhile leaves the files to recovery.
@@ -137,7 +138,7 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (id string, 
 	// new index is renamed into place from its own temporary file, before
 	// the branch moves.
 	if s.workTree != "" {
-		l, err := s.acquireLock(ctx, s.indexPath(), j.indexLockContent(), false)
+		l, err := s.acquireLock(ctx, s.indexPath(), j.IndexLockContent(), false)
 		if err != nil {
 			return "", fmt.Errorf("commit: lock the index: %w", err)
 		}
@@ -220,7 +221,7 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (id string, 
 	}
 	s.crashPoint("ref moved")
 	if obj.commit != nil {
-		s.commits.put(obj.id, &gitformat.Commit{Tree: obj.tree, Parents: commitParents(parent, req.Merged)})
+		s.commits.Put(obj.id, &gitformat.Commit{Tree: obj.tree, Parents: commitParents(parent, req.Merged)})
 	}
 	s.log.Debug("commit", "id", obj.id.String(), "files", len(changes), "took", time.Since(start))
 	return obj.id.String(), nil
@@ -243,8 +244,8 @@ func checkHead(head wiki.Head, branch, parent string) error {
 }
 
 // journalPaths lists the files of a change for its journal.
-func journalPaths(changes []*change) []journalPath {
-	out := make([]journalPath, len(changes))
+func journalPaths(changes []*change) []journal.Path {
+	out := make([]journal.Path, len(changes))
 	for i, c := range changes {
 		out[i].Path = c.path
 		if c.hadOld {
@@ -316,14 +317,14 @@ func (s *Store) writeObjects(changes []*change, o *commitObjects, tag string) er
 		if err := objdir.WriteLoose(s.objectsDir(), plumbing.BlobObject, c.blob, c.content, tag); err != nil {
 			return err
 		}
-		s.written.put(c.blob, bytes.Clone(c.content))
+		s.written.Put(c.blob, bytes.Clone(c.content))
 	}
 	for _, t := range o.trees {
 		if err := objdir.WriteLoose(s.objectsDir(), plumbing.TreeObject, t.id, t.content, tag); err != nil {
 			return err
 		}
 		if t.entries != nil {
-			s.trees.put(t.id, &tree{entries: t.entries})
+			s.trees.Put(t.id, &tree{entries: t.entries})
 		}
 	}
 	return objdir.WriteLoose(s.objectsDir(), plumbing.CommitObject, o.id, o.commit, tag)

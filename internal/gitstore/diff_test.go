@@ -43,7 +43,7 @@ func TestStore_Changes(t *testing.T) {
 		if i == 2 {
 			// The caches emptied halfway: the trees are read again.
 			s.ReleaseCaches()
-			if n := len(s.trees.m); n != 0 {
+			if n := s.trees.Len(); n != 0 {
 				t.Fatalf("%d trees cached after ReleaseCaches", n)
 			}
 		}

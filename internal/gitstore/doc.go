@@ -2,11 +2,14 @@
 // that imports go-git, with the packages under it. Store satisfies
 // wiki.Store.
 //
-// What needs no Store lives in those packages: gitformat (git's object,
-// ref, reflog and revision formats), gitindex (the index file), objdir
-// (loose objects, objects by short id), gitdir (finding a repository, its
-// config, the author's identity) and gitnotes (git notes, through the git
-// command). Package procid tells whether a lock's process still runs, and
+// What needs no Store lives in the packages under internal/: gitformat
+// (git's object, ref, reflog and revision formats), gitindex (the index
+// file), objdir (loose objects, objects by short id), gitdir (finding a
+// repository, its config, the author's identity), gitnotes (git notes,
+// through the git command), journal (the crash journal), status (a
+// checkout compared with a tree, as git status does) and memo (caches by
+// object id). The write path is in the files named commit*.go, from the
+// request to the ref; the others read. Package procid tells whether a lock's process still runs, and
 // package noreplace renames a file without replacing one someone made.
 //
 // # Reading

@@ -3,7 +3,7 @@ package gitstore
 import (
 	"errors"
 
-	"github.com/wikid/wikid/internal/gitstore/gitdir"
+	"github.com/wikid/wikid/internal/gitstore/internal/gitdir"
 	"github.com/wikid/wikid/internal/wiki"
 )
 

@@ -1,7 +1,7 @@
 package gitstore
 
 import (
-	"github.com/wikid/wikid/internal/gitstore/gitdir"
+	"github.com/wikid/wikid/internal/gitstore/internal/gitdir"
 	"github.com/wikid/wikid/internal/wiki"
 )
 

@@ -1,22 +1,17 @@
 package gitstore
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
-
-	"github.com/wikid/wikid/internal/gitstore/gitformat"
-	"github.com/wikid/wikid/internal/gitstore/gitindex"
+	"github.com/wikid/wikid/internal/gitstore/internal/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/internal/gitindex"
+	"github.com/wikid/wikid/internal/gitstore/internal/status"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -82,146 +77,35 @@ func (s *Store) LocalChanges(ctx context.Context, commit string, keep func(file 
 	if err != nil {
 		return lc, fmt.Errorf("local changes: %w", err)
 	}
-	sc := &scan{s: s, keep: keep, head: map[string]gitformat.TreeEntry{}, dirs: map[string]bool{}, budget: maxScanEntries}
+	sc := &status.Scan{WorkTree: s.workTree, Keep: keep, Head: map[string]gitformat.TreeEntry{}, Dirs: map[string]bool{}, Budget: maxScanEntries}
 	if !root.IsZero() {
 		err := s.walk(root, "", func(p string, e gitformat.TreeEntry) {
 			if !keep(p) || hasDotSegment(p) {
 				return
 			}
-			sc.head[p] = e
-			for d := path.Dir(p); d != "." && !sc.dirs[d]; d = path.Dir(d) {
-				sc.dirs[d] = true
+			sc.Head[p] = e
+			for d := path.Dir(p); d != "." && !sc.Dirs[d]; d = path.Dir(d) {
+				sc.Dirs[d] = true
 			}
 		})
 		if err != nil {
 			return lc, fmt.Errorf("local changes: %w", err)
 		}
 	}
-	if sc.ix, err = gitindex.Read(s.indexPath(), nil); err != nil {
+	if sc.Index, err = gitindex.Read(s.indexPath(), nil); err != nil {
 		return lc, fmt.Errorf("local changes: %w", err)
 	}
-	sc.seen = make(map[string]bool, len(sc.head))
-	ps := readIgnoreFile(filepath.Join(s.commonDir, "info", "exclude"), nil)
-	err = sc.dir(ctx, "", nil, ps)
+	ps := status.ReadIgnoreFile(filepath.Join(s.commonDir, "info", "exclude"), nil)
+	modified, untracked, err := sc.Run(ctx, ps)
 	switch {
-	case errors.Is(err, errScanBound):
+	case errors.Is(err, status.ErrBound):
 		lc.Partial = true
 	case err != nil:
 		return lc, fmt.Errorf("local changes: %w", err)
-	default:
-		for p := range sc.head {
-			if !sc.seen[p] {
-				sc.modified = append(sc.modified, p)
-			}
-		}
 	}
-	lc.Modified, lc.Untracked = len(sc.modified), len(sc.untracked)
-	lc.ModifiedPaths, lc.UntrackedPaths = firstPaths(sc.modified, max), firstPaths(sc.untracked, max)
+	lc.Modified, lc.Untracked = len(modified), len(untracked)
+	lc.ModifiedPaths, lc.UntrackedPaths = firstPaths(modified, max), firstPaths(untracked, max)
 	return lc, nil
-}
-
-// errScanBound stops a scan that read maxScanEntries entries.
-var errScanBound = errors.New("scan bound reached")
-
-// scan is one LocalChanges walk of the checkout.
-type scan struct {
-	s    *Store
-	keep func(string) bool
-	head map[string]gitformat.TreeEntry // the kept files at the commit
-	dirs map[string]bool                // the folders holding them
-	ix   *gitindex.File                 // nil without an index file
-	seen map[string]bool                // files of head found on disk
-
-	budget              int
-	modified, untracked []string
-}
-
-// dir scans the folder rel (parts) with the ignore patterns ps of its
-// parents.
-func (sc *scan) dir(ctx context.Context, rel string, parts []string, ps []gitignore.Pattern) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	full := filepath.Join(sc.s.workTree, filepath.FromSlash(rel))
-	entries, err := os.ReadDir(full)
-	if err != nil {
-		return nil // unreadable: its files count as deleted, none as untracked
-	}
-	if sc.budget -= len(entries); sc.budget < 0 {
-		return errScanBound
-	}
-	for _, e := range entries {
-		if e.Name() == ".gitignore" && e.Type().IsRegular() {
-			ps = append(slices.Clip(ps), readIgnoreFile(filepath.Join(full, e.Name()), parts)...)
-		}
-	}
-	m := gitignore.NewMatcher(ps)
-	for _, e := range entries {
-		name := e.Name()
-		if strings.HasPrefix(name, ".") {
-			continue
-		}
-		p, sub := name, append(slices.Clip(parts), name)
-		if rel != "" {
-			p = rel + "/" + name
-		}
-		switch {
-		case e.IsDir():
-			if !sc.dirs[p] && m.Match(sub, true) {
-				continue // ignored, and no tracked file lies under it
-			}
-			if err := sc.dir(ctx, p, sub, ps); err != nil {
-				return err
-			}
-		case e.Type().IsRegular() && sc.keep(p):
-			te, tracked := sc.head[p]
-			switch {
-			case tracked:
-				sc.seen[p] = true
-				if sc.differs(p, filepath.Join(full, name), te) {
-					sc.modified = append(sc.modified, p)
-				}
-			case !m.Match(sub, false):
-				sc.untracked = append(sc.untracked, p)
-			}
-		}
-	}
-	return nil
-}
-
-// differs reports whether the file on disk lacks the content te has.
-func (sc *scan) differs(p, full string, te gitformat.TreeEntry) bool {
-	if sc.ix != nil {
-		if e, n := sc.ix.Lookup(p); n == 1 && e.Stage() == 0 && e.ID() == te.ID {
-			fi, err := os.Lstat(full)
-			if err != nil {
-				return true
-			}
-			if sc.ix.StatClean(e, fi) {
-				return false
-			}
-		}
-	}
-	b, err := os.ReadFile(full)
-	return err != nil || gitformat.HashObject(plumbing.BlobObject, b) != te.ID
-}
-
-// readIgnoreFile reads the patterns of a .gitignore or exclude file that
-// applies to the folder domain; a missing file has none.
-func readIgnoreFile(name string, domain []string) []gitignore.Pattern {
-	b, err := os.ReadFile(name)
-	if err != nil {
-		return nil
-	}
-	var ps []gitignore.Pattern
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		line := strings.TrimSuffix(sc.Text(), "\r")
-		if !strings.HasPrefix(line, "#") && strings.TrimSpace(line) != "" {
-			ps = append(ps, gitignore.ParsePattern(line, domain))
-		}
-	}
-	return ps
 }
 
 // hasDotSegment reports whether a path has a name starting with a dot.

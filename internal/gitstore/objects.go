@@ -26,7 +26,7 @@ func (s *Store) read(id plumbing.Hash, keep bool) (plumbing.ObjectType, []byte, 
 	if s.closed.Load() {
 		return 0, nil, ErrClosed
 	}
-	if b, ok := s.written.get(id); ok {
+	if b, ok := s.written.Get(id); ok {
 		if !keep {
 			b = bytes.Clone(b)
 		}
@@ -92,7 +92,7 @@ func (s *Store) blobSizes(ids []plumbing.Hash) ([]int64, error) {
 	sizes := make([]int64, len(ids))
 	var missing []int
 	for i, id := range ids {
-		n, ok := s.sizes.get(id)
+		n, ok := s.sizes.Get(id)
 		if !ok {
 			missing = append(missing, i)
 		}
@@ -125,7 +125,7 @@ func (s *Store) lookupSizes(ids []plumbing.Hash, batch []int, sizes []int64) err
 	for _, i := range batch {
 		if n, err := s.reader.Size(ids[i]); err == nil {
 			sizes[i] = n
-			s.sizes.put(ids[i], n)
+			s.sizes.Put(ids[i], n)
 			continue
 		}
 		n, err := s.storage.EncodedObjectSize(ids[i])
@@ -140,7 +140,7 @@ func (s *Store) lookupSizes(ids []plumbing.Hash, batch []int, sizes []int64) err
 			return fmt.Errorf("read size of %s: %w", ids[i], err)
 		}
 		sizes[i] = n
-		s.sizes.put(ids[i], n)
+		s.sizes.Put(ids[i], n)
 	}
 	return nil
 }

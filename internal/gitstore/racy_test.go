@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wikid/wikid/internal/gitstore/gitindex"
+	"github.com/wikid/wikid/internal/gitstore/internal/gitindex"
 	"github.com/wikid/wikid/internal/gittest"
 )
 

@@ -5,8 +5,8 @@ import (
 	"errors"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/wikid/wikid/internal/gitstore/gitformat"
-	"github.com/wikid/wikid/internal/gitstore/gitnotes"
+	"github.com/wikid/wikid/internal/gitstore/internal/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/internal/gitnotes"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -43,7 +43,7 @@ func (s *Store) ReviewNotes(ctx context.Context, commits []string) (map[string]s
 		if !ok {
 			continue
 		}
-		n, known := s.reviews.get(id)
+		n, known := s.reviews.Get(id)
 		if !known || n.tip != tip {
 			if root.IsZero() {
 				if root, err = s.rootTree(tip.String()); err != nil {
@@ -54,7 +54,7 @@ func (s *Store) ReviewNotes(ctx context.Context, commits []string) (map[string]s
 				return nil, err
 			}
 			n.tip = tip
-			s.reviews.put(id, n)
+			s.reviews.Put(id, n)
 		}
 		if n.ok {
 			out[c] = n.text

@@ -9,8 +9,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/wikid/wikid/internal/gitstore/gitformat"
-	"github.com/wikid/wikid/internal/gitstore/objdir"
+	"github.com/wikid/wikid/internal/gitstore/internal/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/internal/objdir"
 	"github.com/wikid/wikid/internal/wiki"
 )
 

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wikid/wikid/internal/gitstore/gitformat"
-	"github.com/wikid/wikid/internal/gitstore/gitindex"
+	"github.com/wikid/wikid/internal/gitstore/internal/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/internal/gitindex"
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/wiki"
 )

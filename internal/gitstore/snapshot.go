@@ -8,7 +8,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/wikid/wikid/internal/gitstore/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/internal/gitformat"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -68,7 +68,7 @@ func (sn *snapshot) Read(ctx context.Context, file string) (wiki.File, []byte, e
 	if typ != plumbing.BlobObject {
 		return wiki.File{}, nil, fmt.Errorf("read %q: object %s is a %s", file, e.ID, typ)
 	}
-	sn.s.sizes.put(e.ID, int64(len(b)))
+	sn.s.sizes.Put(e.ID, int64(len(b)))
 	return wiki.File{Path: file, Blob: e.ID.String(), Size: int64(len(b))}, b, nil
 }
 

@@ -15,9 +15,9 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 
-	"github.com/wikid/wikid/internal/gitstore/gitdir"
-	"github.com/wikid/wikid/internal/gitstore/gitindex"
-	"github.com/wikid/wikid/internal/gitstore/objdir"
+	"github.com/wikid/wikid/internal/gitstore/internal/gitdir"
+	"github.com/wikid/wikid/internal/gitstore/internal/gitindex"
+	"github.com/wikid/wikid/internal/gitstore/internal/objdir"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -142,9 +142,9 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		foreignWait: foreign,
 	}
 	s.unwritable, s.dir = derivedDir(d, opts.CacheDir)
-	s.trees.cost, s.trees.budget = (*tree).cost, treeCacheBudget
-	s.written.cost, s.written.budget = func(b []byte) int { return len(b) }, writtenBlobBudget
-	s.sizes.max = 1 << 18 // one int64 per blob: room for 100,000 notes and their recent versions
+	s.trees.Cost, s.trees.Budget = (*tree).cost, treeCacheBudget
+	s.written.Cost, s.written.Budget = func(b []byte) int { return len(b) }, writtenBlobBudget
+	s.sizes.Max = 1 << 18 // one int64 per blob: room for 100,000 notes and their recent versions
 	s.reader = objdir.NewReader(s.objectsDir(), readerCacheSize)
 	s.objects = cache.NewObjectLRU(objectCacheSize)
 	s.storage = filesystem.NewStorageWithOptions(s.gitFS(), s.objects, filesystem.Options{MaxOpenDescriptors: 16})

@@ -5,7 +5,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/wikid/wikid/internal/gitstore/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/internal/gitformat"
 )
 
 // tree is a decoded tree object; its entries are in git's order. A tree is
@@ -36,7 +36,7 @@ func (s *Store) tree(id plumbing.Hash) (*tree, error) {
 	if id.IsZero() || id == gitformat.EmptyTree {
 		return &tree{}, nil
 	}
-	if t, ok := s.trees.get(id); ok {
+	if t, ok := s.trees.Get(id); ok {
 		return t, nil
 	}
 	typ, b, err := s.readObject(id)
@@ -51,7 +51,7 @@ func (s *Store) tree(id plumbing.Hash) (*tree, error) {
 		return nil, fmt.Errorf("tree %s: %w", id, err)
 	}
 	t := &tree{entries: entries}
-	s.trees.put(id, t)
+	s.trees.Put(id, t)
 	return t, nil
 }
 
@@ -79,7 +79,7 @@ func (s *Store) lookup(root plumbing.Hash, parts []string) (gitformat.TreeEntry,
 // walk of the whole history (the history index's first build) fills with
 // trees later reads seldom need; they fill again as reads need them.
 func (s *Store) ReleaseCaches() {
-	s.trees.clear()
+	s.trees.Clear()
 	s.reader.ReleaseCache()
 	s.git.Lock()
 	defer s.git.Unlock()

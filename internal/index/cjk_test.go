@@ -9,6 +9,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2/analysis"
 
+	wordanalysis "github.com/wikid/wikid/internal/index/analysis"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -71,7 +72,7 @@ func FuzzCJKFilter(f *testing.F) {
 				t.Fatalf("token %d %q at position %d, offsets %d:%d of %d bytes", i, tok.Term, tok.Position, tok.Start, tok.End, len(s))
 			}
 			r, _ := utf8.DecodeRune(tok.Term)
-			if !isCJK(r) {
+			if !wordanalysis.IsCJK(r) {
 				continue
 			}
 			// A CJK token is one or two characters of the text, as written.

@@ -10,6 +10,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/wikid/wikid/grammar"
+	"github.com/wikid/wikid/internal/index/analysis"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -380,7 +381,7 @@ func (c *compiler) phraseTerms(s string) []string {
 	stream := a.Analyze([]byte(s))
 	out := make([]string, 0, len(stream))
 	for _, tok := range stream {
-		if tok.Type == cjkCovered {
+		if tok.Type == analysis.CJKCovered {
 			out = append(out, "")
 		} else {
 			out = append(out, string(tok.Term))

@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/wikid/wikid/internal/index/analysis"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -44,7 +45,7 @@ func fields(d *wiki.Document, pairs []string) map[string]any {
 		fieldTitleSort: title,
 		fieldAliases:   d.Aliases,
 		fieldBody:      d.Body,
-		fieldScript:    cmp.Or(dominantScript(d.Title, d.Body), "-"),
+		fieldScript:    cmp.Or(analysis.DominantScript(d.Title, d.Body), "-"),
 		fieldFront:     d.Frontmatter,
 		fieldPairs:     pairs,
 		fieldUnsure:    unsure(d.Frontmatter, d.Body),

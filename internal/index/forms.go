@@ -7,6 +7,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/wikid/wikid/grammar"
+	"github.com/wikid/wikid/internal/index/analysis"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -53,7 +54,7 @@ func addForms(f map[string]any, d *wiki.Document) string {
 // several tokens, CJK), or when the index holds no stem fields. When the
 // highlighter has the word, it gets the word's stems too.
 func (c *compiler) forms(t *grammar.Term, tokens []string, fields []weighted) query.Query {
-	if t.Phrase || t.Prefix || len(tokens) != 1 || len(c.langs) == 0 || hasCJK([]byte(tokens[0])) {
+	if t.Phrase || t.Prefix || len(tokens) != 1 || len(c.langs) == 0 || analysis.HasCJK([]byte(tokens[0])) {
 		return nil
 	}
 	word := tokens[0]

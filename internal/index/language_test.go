@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wikid/wikid/internal/index/analysis"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -43,7 +44,7 @@ Każdy człowiek posiada wszystkie prawa i wolności zawarte w niniejszej Deklar
 func TestDetectLanguage(t *testing.T) {
 	for lang, text := range udhr {
 		t.Run(lang, func(t *testing.T) {
-			if got := detectLanguage("", text); got != lang {
+			if got := analysis.Detect("", text); got != lang {
 				t.Errorf("detectLanguage = %q, want %q", got, lang)
 			}
 		})
@@ -62,13 +63,13 @@ func TestDetectLanguage(t *testing.T) {
 	}
 	for name, text := range none {
 		t.Run(name, func(t *testing.T) {
-			if got := detectLanguage("", text); got != "" {
+			if got := analysis.Detect("", text); got != "" {
 				t.Errorf("detectLanguage = %q, want none", got)
 			}
 		})
 	}
 	t.Run("title counts", func(t *testing.T) {
-		if got := detectLanguage("Was ist das und wie geht es", "- [[a]]"); got != "de" {
+		if got := analysis.Detect("Was ist das und wie geht es", "- [[a]]"); got != "de" {
 			t.Errorf("detectLanguage = %q, want de", got)
 		}
 	})
@@ -109,7 +110,7 @@ func BenchmarkDetectLanguage(b *testing.B) {
 		b.Run(bb.name, func(b *testing.B) {
 			b.SetBytes(int64(len(bb.text)))
 			for b.Loop() {
-				detectLanguage("", bb.text)
+				analysis.Detect("", bb.text)
 			}
 		})
 	}

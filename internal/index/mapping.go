@@ -7,6 +7,8 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/wikid/wikid/internal/index/analysis"
 )
 
 // schemaVersion names the mapping below and the way documents are shaped.
@@ -82,7 +84,7 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 		analyzerText: {
 			"type":          custom.Name,
 			"tokenizer":     unicode.Name,
-			"token_filters": []any{cjkFilterName, lowercase.Name},
+			"token_filters": []any{analysis.CJKFilterName, lowercase.Name},
 		},
 		analyzerKey: {
 			"type":          custom.Name,

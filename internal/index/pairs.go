@@ -9,6 +9,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2/search/query"
 
+	"github.com/wikid/wikid/internal/index/analysis"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -58,7 +59,7 @@ func (c *compiler) chooseCommon(docs []wiki.Document) commonWords {
 	for i := range docs {
 		seen := map[string]bool{}
 		for _, t := range c.tokens(analyzerText, docs[i].Body) {
-			if r, _ := utf8.DecodeRuneInString(t); isCJK(r) {
+			if r, _ := utf8.DecodeRuneInString(t); analysis.IsCJK(r) {
 				// A CJK phrase has gaps between its bigrams (see
 				// phraseTerms), so no pair of one is ever looked up.
 				continue

@@ -12,6 +12,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/wikid/wikid/grammar"
+	"github.com/wikid/wikid/internal/index/analysis"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -98,9 +99,9 @@ func (c *compiler) askQuestion(q *grammar.Query) *question {
 		}
 	}
 	text := strings.Join(words, " ")
-	code := detectLanguage(text)
-	lang := languageIndex(cmp.Or(code, "en"))
-	out := &question{lang: code, script: dominantScript(text)}
+	code := analysis.Detect(text)
+	lang := analysis.LanguageIndex(cmp.Or(code, "en"))
+	out := &question{lang: code, script: analysis.DominantScript(text)}
 	var free []*grammar.Term
 	for _, n := range nodes {
 		negated := false
@@ -420,28 +421,17 @@ func isStopWord(tokens []string, lang int) bool {
 	if lang < 0 {
 		return false
 	}
-	stop := stopWords()
+	stop := analysis.StopWords()
 	for _, t := range tokens {
 		folded := make([]byte, 0, len(t))
 		for _, r := range t {
-			folded = utf8.AppendRune(folded, foldRune(r))
+			folded = utf8.AppendRune(folded, analysis.FoldRune(r))
 		}
 		if stop[string(folded)]&(1<<lang) == 0 {
 			return false
 		}
 	}
 	return true
-}
-
-// languageIndex returns the index in languages of the language with a
-// code, -1 for none.
-func languageIndex(code string) int {
-	for i, l := range languages {
-		if l.code == code {
-			return i
-		}
-	}
-	return -1
 }
 
 func join(tokens []string) string {

@@ -1,6 +1,10 @@
 package index
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/wikid/wikid/internal/index/analysis"
+)
 
 func TestDominantScript(t *testing.T) {
 	for _, tt := range []struct{ text, want string }{
@@ -14,8 +18,8 @@ func TestDominantScript(t *testing.T) {
 		{"노트 동기화", "hangul"},
 		{"123 !!", ""},
 	} {
-		if got := dominantScript(tt.text); got != tt.want {
-			t.Errorf("dominantScript(%q) = %q, want %q", tt.text, got, tt.want)
+		if got := analysis.DominantScript(tt.text); got != tt.want {
+			t.Errorf("analysis.DominantScript(%q) = %q, want %q", tt.text, got, tt.want)
 		}
 	}
 }

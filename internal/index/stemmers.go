@@ -33,6 +33,8 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/registry"
+
+	wordanalysis "github.com/wikid/wikid/internal/index/analysis"
 )
 
 // langNone is the stem language of notes without a language, or in one
@@ -60,16 +62,16 @@ const filterNFKC = "wikid_nfkc"
 // non-joiner filter, which would shift the offsets snippets mark; the text
 // analyzer keeps that character inside words too.
 var stemFilters = map[string][]string{
-	"ar":     {lowercase.Name, filterNFKC, ar.NormalizeName, ar.StemmerName, latinEnglishName},
-	"ckb":    {ckb.NormalizeName, lowercase.Name, ckb.StemmerName, latinEnglishName},
+	"ar":     {lowercase.Name, filterNFKC, ar.NormalizeName, ar.StemmerName, wordanalysis.LatinEnglishName},
+	"ckb":    {ckb.NormalizeName, lowercase.Name, ckb.StemmerName, wordanalysis.LatinEnglishName},
 	"da":     {lowercase.Name, da.SnowballStemmerName},
 	"de":     {lowercase.Name, de.NormalizeName, de.LightStemmerName},
 	"en":     {en.PossessiveName, lowercase.Name, en.SnowballStemmerName},
 	"es":     {lowercase.Name, es.NormalizeName, es.LightStemmerName},
-	"fa":     {lowercase.Name, ar.NormalizeName, fa.NormalizeName, latinEnglishName},
+	"fa":     {lowercase.Name, ar.NormalizeName, fa.NormalizeName, wordanalysis.LatinEnglishName},
 	"fi":     {lowercase.Name, fi.SnowballStemmerName},
 	"fr":     {lowercase.Name, fr.ElisionName, fr.LightStemmerName},
-	"hi":     {lowercase.Name, in.NormalizeName, hi.NormalizeName, hi.StemmerName, latinEnglishName},
+	"hi":     {lowercase.Name, in.NormalizeName, hi.NormalizeName, hi.StemmerName, wordanalysis.LatinEnglishName},
 	"hr":     {lowercase.Name, hr.SuffixTransformationFilterName, hr.StemmerName},
 	"hu":     {lowercase.Name, hu.SnowballStemmerName},
 	"it":     {lowercase.Name, it.ElisionName, it.LightStemmerName},
@@ -77,10 +79,10 @@ var stemFilters = map[string][]string{
 	"no":     {lowercase.Name, no.SnowballStemmerName},
 	"pt":     {lowercase.Name, pt.LightStemmerName},
 	"ro":     {lowercase.Name, ro.SnowballStemmerName},
-	"ru":     {lowercase.Name, ru.SnowballStemmerName, latinEnglishName},
+	"ru":     {lowercase.Name, ru.SnowballStemmerName, wordanalysis.LatinEnglishName},
 	"sv":     {lowercase.Name, sv.SnowballStemmerName},
 	"tr":     {apostrophe.Name, lowercase.Name, tr.SnowballStemmerName},
-	langNone: {lowercase.Name, latinEnglishName},
+	langNone: {lowercase.Name, wordanalysis.LatinEnglishName},
 }
 
 // stemLanguage returns the language of a note's stem fields: its own when
@@ -145,7 +147,7 @@ type dropCJK struct{}
 func (dropCJK) Filter(in analysis.TokenStream) analysis.TokenStream {
 	out := in[:0]
 	for _, t := range in {
-		if !hasCJK(t.Term) {
+		if !wordanalysis.HasCJK(t.Term) {
 			out = append(out, t)
 		}
 	}

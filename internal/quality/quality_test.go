@@ -49,6 +49,12 @@ func TestQuality_ObsidianHelp(t *testing.T) { runSet(t, "obsidian-help") }
 func TestQuality_DockerCLI(t *testing.T) { runSet(t, "docker-cli") }
 
 func runSet(t *testing.T, name string) {
+	// A set fetches its corpus and indexes it: minutes under the race
+	// detector, the slowest package of make test. make quality runs the
+	// sets, without -short and without -race.
+	if testing.Short() && os.Getenv("WIKID_QUALITY") == "" {
+		t.Skip("the quality sets run with make quality, or under -short with WIKID_QUALITY=1")
+	}
 	set, err := quality.Load(filepath.Join("..", "..", "fixtures", "eval", name+".json"))
 	if err != nil {
 		t.Fatal(err)

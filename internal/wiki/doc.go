@@ -21,12 +21,14 @@
 // changes it wrote, never read back. The stores do not wait for each
 // other: the search index keeps only the frontmatter's dates, and a search
 // by date takes git's from the history index (SearchRequest.GitDates). The
-// follower builds each store in the
-// background at Open, applies every commit the wiki makes to each before
-// the mutation returns, catches a store up with commits made by others
-// before a read that needs it (the read waits, reporting progress, rather
-// than answer from part of the wiki), and rebuilds a store whose commit
-// left the branch's history. One rule keeps a store consistent: it changes
+// follower builds each store in the background at Open, and applies every
+// commit the wiki makes to each after the mutation has answered (a burst of
+// writes as one update); a read that comes after the answer waits for that
+// follow-up on the store it needs, so it still sees the change. The
+// follower catches a store up with commits made by others before a read
+// that needs it (the read waits, reporting progress, rather than answer
+// from part of the wiki), and rebuilds a store whose commit left the
+// branch's history. One rule keeps a store consistent: it changes
 // only while its lane is held, by the follower.
 //
 // The core speaks no front end's language. Its results are plain Go types

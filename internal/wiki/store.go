@@ -5,11 +5,22 @@ import (
 	"time"
 )
 
-// Store is the git repository a wiki lives in. Commit ids and blob ids are
-// full lowercase hex strings; "" means none (an unborn branch, a missing
-// file). Implementations serialize their own access and are safe for
-// concurrent use.
+// Store is the git repository a wiki lives in: what the wiki reads of it
+// (StoreReader) and the two ways it writes to it (StoreWriter). Commit ids
+// and blob ids are full lowercase hex strings; "" means none (an unborn
+// branch, a missing file). Implementations serialize their own access and
+// are safe for concurrent use.
 type Store interface {
+	StoreReader
+	StoreWriter
+	// Close releases the repository.
+	Close(ctx context.Context) error
+}
+
+// StoreReader is what the wiki reads of its repository: HEAD, trees,
+// blobs, commits and their ancestry, the checkout's state, and where the
+// derived state lives. None of its methods changes the repository.
+type StoreReader interface {
 	// Head returns the branch HEAD points at and its commit.
 	Head(ctx context.Context) (Head, error)
 	// ReleaseCaches empties what the store caches for long walks of the
@@ -39,17 +50,6 @@ type Store interface {
 	// reads a bounded number of directory entries and says when it stopped
 	// short. A bare repository has none.
 	LocalChanges(ctx context.Context, commit string, keep func(file string) bool, max int) (LocalChanges, error)
-	// Commit writes one commit with the changes on top of req.Parent and,
-	// for a checkout, puts the touched files and their index entries in
-	// place, then moves the branch to it with git's lock protocol, all under
-	// the index lock. It checks the worktree like CheckWorktree before
-	// writing anything. It lands completely or changes nothing: if the branch
-	// no longer points at req.Parent it returns ErrHeadMoved; on a detached
-	// HEAD it returns ErrDetached; when a disk is full or read-only, an
-	// error of code NO_SPACE or READ_ONLY (see wikierr.FromOS). It sets
-	// NewBlob of each of req.Changes that it writes to the content's blob
-	// id.
-	Commit(ctx context.Context, req CommitRequest) (string, error)
 	// Changes lists the files that differ between two commits ("" is the
 	// empty tree), sorted by path. Renames are reported as a delete and an
 	// add.
@@ -87,13 +87,27 @@ type Store interface {
 	// ReviewNotes returns the note ReviewNotesRef holds for each of
 	// commits (full ids) that has one, by commit id.
 	ReviewNotes(ctx context.Context, commits []string) (map[string]string, error)
+}
+
+// StoreWriter is how the wiki changes its repository: one commit a
+// mutation, and the review marks on commits. Nothing else writes.
+type StoreWriter interface {
+	// Commit writes one commit with the changes on top of req.Parent and,
+	// for a checkout, puts the touched files and their index entries in
+	// place, then moves the branch to it with git's lock protocol, all under
+	// the index lock. It checks the worktree like CheckWorktree before
+	// writing anything. It lands completely or changes nothing: if the branch
+	// no longer points at req.Parent it returns ErrHeadMoved; on a detached
+	// HEAD it returns ErrDetached; when a disk is full or read-only, an
+	// error of code NO_SPACE or READ_ONLY (see wikierr.FromOS). It sets
+	// NewBlob of each of req.Changes that it writes to the content's blob
+	// id.
+	Commit(ctx context.Context, req CommitRequest) (string, error)
 	// WriteReviewNotes changes the notes ReviewNotesRef holds for the
 	// commits of req, all of them or, when one fails, none: the ref is put
 	// back. Without req.Replace, a commit that has a note fails it with
 	// an error of code CONFLICT.
 	WriteReviewNotes(ctx context.Context, req ReviewNotesRequest) error
-	// Close releases the repository.
-	Close(ctx context.Context) error
 }
 
 // Snapshot is the tree of one commit. It is cheap to take and safe to use
