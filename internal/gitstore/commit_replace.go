@@ -90,74 +90,9 @@ func (st fileState) read(name string) ([]byte, bool) {
 	return b, true
 }
 
-// exchange swaps two names in one step (noreplace.Exchange); tests replace
-// it to run the fallback.
-var exchange = noreplace.Exchange
-
-// errMissing is returned by swap when the file to replace is not there.
-var errMissing = errors.New("missing")
-
-// swap puts the file src at full and the file that was at full at aside,
-// without full ever missing: in one step where the system can swap two
-// names, else by a hard link of full at aside (a copy where links fail)
-// and a rename of src over full. src's name is gone afterwards. It returns
-// errMissing when full is missing, and then leaves src as it is.
-func swap(src, full, aside string) error {
-	err := exchange(src, full)
-	switch {
-	case err == nil:
-		if err := os.Rename(src, aside); err != nil {
-			exchange(src, full) // back as it was
-			return err
-		}
-		return nil
-	case errors.Is(err, fs.ErrNotExist):
-		return errMissing
-	case !errors.Is(err, errors.ErrUnsupported):
-		return err
-	}
-	before, err := os.Lstat(full)
-	if errors.Is(err, fs.ErrNotExist) {
-		return errMissing
-	} else if err != nil {
-		return err
-	}
-	if err := os.Link(full, aside); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return errMissing
-		}
-		if err := copyFile(full, aside, before); err != nil {
-			return err
-		}
-	}
-	// A file renamed over full since the link would be replaced unseen.
-	if now, err := os.Lstat(full); err != nil || !os.SameFile(before, now) || now.Size() != before.Size() || !now.ModTime().Equal(before.ModTime()) {
-		os.Remove(aside)
-		if err != nil && errors.Is(err, fs.ErrNotExist) {
-			return errMissing
-		}
-		return errChanged
-	}
-	if err := os.Rename(src, full); err != nil {
-		os.Remove(aside)
-		return err
-	}
-	return nil
-}
-
-// copyFile copies the regular file from (as stat describes it) to a new file
-// to, for a file system without hard links.
-func copyFile(from, to string, stat fs.FileInfo) error {
-	b, err := os.ReadFile(from)
-	if err != nil {
-		return err
-	}
-	err = os.WriteFile(to, b, stat.Mode().Perm())
-	if err != nil {
-		os.Remove(to)
-	}
-	return err
-}
+// swap puts a file in place of another without the place ever missing
+// (noreplace.Swap); tests replace it to run the fallback.
+var swap = noreplace.Swap
 
 // replaceChecked puts the file tmp (a temporary file in the same folder) at
 // full, or removes full when tmp is "", provided full is still as want
@@ -202,8 +137,8 @@ func (s *Store) replaceChecked(full, tmp string, want fileState, kind string, ke
 	tmp = in
 	aside = s.asideName(full, kind)
 	if err := swap(in, full, aside); err != nil {
-		if errors.Is(err, errMissing) {
-			return "", errChanged // removed since the check
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, noreplace.ErrReplaced) {
+			return "", errChanged // removed or replaced since the check
 		}
 		return "", err
 	}
@@ -631,7 +566,7 @@ func (s *Store) renameBack(full, aside string, ours []byte) error {
 	mine := s.asideName(full, asideNew)
 	back, _ := os.ReadFile(aside) // what full will hold: read before anyone can change it there
 	if err := swap(aside, full, mine); err != nil {
-		if !errors.Is(err, errMissing) {
+		if !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 		// Removed since: the removal stands, and the old file is held

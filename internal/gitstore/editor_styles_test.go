@@ -193,10 +193,8 @@ func TestStore_Commit_NoteNeverCut(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			if tc.fallback {
-				exchange = func(a, b string) error {
-					return &os.LinkError{Op: "exchange", Old: a, New: b, Err: errors.ErrUnsupported}
-				}
-				defer func() { exchange = noreplace.Exchange }()
+				swap = noreplace.SwapByLink
+				defer func() { swap = noreplace.Swap }()
 			}
 			const note = "note.md"
 			dir := seeded(t, map[string]string{note: "# Note\n"})
