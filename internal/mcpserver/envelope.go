@@ -1,6 +1,10 @@
 package mcpserver
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
 
 // envelope is what the HTTP handler reads of a JSON-RPC message before
 // mcp-go decodes it: what it is, its id, and the request a
@@ -10,8 +14,15 @@ type envelope struct {
 	ID     json.RawMessage `json:"id"`
 	Params struct {
 		RequestID json.RawMessage `json:"requestId"`
+		Meta      struct {
+			ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
+		} `json:"_meta"`
 	} `json:"params"`
 }
+
+// modern reports whether the message says it speaks protocol 2026-07-28
+// or later.
+func (e envelope) modern() bool { return mcp.IsModernProtocol(e.Params.Meta.ProtocolVersion) }
 
 // readEnvelope decodes body's envelope, once per request.
 func readEnvelope(body []byte) envelope {
