@@ -42,10 +42,16 @@ func TestServer_ErrorCodes(t *testing.T) {
 			switch {
 			case transport == "stdio" && era == "legacy":
 				s := openRaw(t, srv)
-				call = func(t *testing.T, method string, params map[string]any) map[string]any { _, e := s.as(t).call(method, params); return e }
+				call = func(t *testing.T, method string, params map[string]any) map[string]any {
+					_, e := s.as(t).call(method, params)
+					return e
+				}
 			case transport == "stdio":
 				s := openModern(t, srv)
-				call = func(t *testing.T, method string, params map[string]any) map[string]any { _, e := s.as(t).call(method, params); return e }
+				call = func(t *testing.T, method string, params map[string]any) map[string]any {
+					_, e := s.as(t).call(method, params)
+					return e
+				}
 			case era == "legacy":
 				session := initializeHTTP(t, url, "")
 				call = func(t *testing.T, method string, params map[string]any) map[string]any {

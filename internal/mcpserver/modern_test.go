@@ -143,7 +143,9 @@ func TestServer_SubscribeModern(t *testing.T) {
 		write(t, "projects/alpha/plan", "# Plan\n\nagain\n")
 		w.silent(3 * wiki.WatchEvery)
 	})
-	if slices.ContainsFunc(watcher.seen, func(n map[string]any) bool { return n["method"] == "notifications/resources/updated" && n["params"].(map[string]any)["uri"] == "wiki://nothing/here" }) {
+	if slices.ContainsFunc(watcher.seen, func(n map[string]any) bool {
+		return n["method"] == "notifications/resources/updated" && n["params"].(map[string]any)["uri"] == "wiki://nothing/here"
+	}) {
 		t.Error("told of a URI that names nothing")
 	}
 }
