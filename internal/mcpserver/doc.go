@@ -12,11 +12,18 @@
 // wikid's own profile also serves prompts that embed the resources they
 // need (a note, its history, the activity, a commit's diff), completions
 // of their arguments and of the resource templates' (note paths, folders,
-// tags, revisions, days), and resource subscriptions: while a session is
-// open the server watches the branch (wiki.Watch), and a commit that
-// changes a subscribed resource, whoever made it, sends
-// notifications/resources/updated to its subscribers. The seeds' profiles
-// keep their surfaces and have none of these.
+// tags, revisions, days), and resource subscriptions, one mechanism for
+// both protocol eras (resources/subscribe before 2026-07-28,
+// subscriptions/listen since): while a session or a listen stream is open
+// the server watches the branch (wiki.Watch), and a commit that changes a
+// subscribed resource, whoever made it, sends
+// notifications/resources/updated to its subscribers. On 2026-07-28 a
+// client is told only what it opted in to. The seeds' profiles keep their
+// surfaces and have none of these.
+//
+// Prompts, resources and completions fail with the protocol's JSON-RPC
+// codes (see answerCode): -32602 for a bad argument, resource-not-found
+// (-32002, or -32602 on 2026-07-28) for a missing resource.
 //
 // Errors are results with isError set, the text "CODE: message. Hint: ..."
 // and the structured content {"error": {"code", "message", "hint", ...}};

@@ -20,6 +20,14 @@ var errBadURI = errors.New("bad resource URI")
 // argument it requires.
 var errMissingArgument = errors.New("missing argument")
 
+// errUnknownPrompt is returned when a completion names a prompt the server
+// does not have.
+var errUnknownPrompt = errors.New("unknown prompt")
+
+// errUnknownTemplate is returned when a completion names a resource
+// template the server does not have.
+var errUnknownTemplate = errors.New("unknown resource template")
+
 // errorShape is the structured content of a failed call.
 type errorShape struct {
 	Error map[string]any `json:"error"`

@@ -170,15 +170,14 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		defer release()
 		msg := readEnvelope(body)
-		if answerPing(w, r.Header, msg) {
+		if refusePing(w, r.Header, msg) {
 			return
 		}
 		body = withProtocolMeta(r.Header, msg, body)
 		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
-		sid := r.Header.Get(server.HeaderKeySessionID)
-		h.inflight.cancel(sid, msg)
+		h.inflight.cancel(r, msg)
 		var answered func()
-		w, answered = h.inflight.track(w, sid, msg)
+		w, r, answered = h.inflight.track(w, r, msg)
 		defer answered()
 	}
 	if r.Method == http.MethodPost {

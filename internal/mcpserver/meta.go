@@ -45,17 +45,26 @@ func withProtocolMeta(h http.Header, e envelope, body []byte) []byte {
 	return out
 }
 
-// answerPing answers a ping of protocol 2026-07-28 or later, which that
-// protocol removed but clients (the Go SDK) still send to keep a session
-// alive, with an empty result, as earlier protocols do; mcp-go would refuse
-// it, and those clients would end their sessions. It reports whether the
-// message was such a ping.
-func answerPing(w http.ResponseWriter, h http.Header, msg envelope) bool {
+// refusePing answers a ping of protocol 2026-07-28 or later, which that
+// protocol removed, as mcp-go answers one that carries the protocol's
+// _meta: -32601, method not found (HTTP 404). A client (the Go SDK's
+// keepalive) may send one without that _meta, which mcp-go would refuse
+// as a malformed request instead. Over stdio the session answers the same
+// (see pingRemoved). It reports whether the message was such a ping.
+func refusePing(w http.ResponseWriter, h http.Header, msg envelope) bool {
 	if !mcp.IsModernProtocol(h.Get(mcp.HeaderProtocolVersion)) || msg.Method != string(mcp.MethodPing) ||
 		len(msg.ID) == 0 || strings.ContainsAny(string(msg.ID[:1]), "{[n") {
 		return false
 	}
 	w.Header().Set("Content-Type", "application/json")
-	fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{}}`+"\n", msg.ID)
+	w.WriteHeader(http.StatusNotFound)
+	b, _ := json.Marshal(pingRemoved(msg.ID))
+	w.Write(append(b, '\n'))
 	return true
+}
+
+// pingRemoved is the answer to a ping of protocol 2026-07-28 or later.
+func pingRemoved(id json.RawMessage) mcp.JSONRPCError {
+	return mcp.NewJSONRPCError(mcp.NewRequestId(rawID(id)), mcp.METHOD_NOT_FOUND,
+		fmt.Sprintf("%q was removed in protocol version %s", mcp.MethodPing, mcp.ProtocolVersion20260728), nil)
 }

@@ -83,16 +83,29 @@ func (s *Server) addPrompts() {
 		s.mcp.AddPrompt(p.def, func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			for _, a := range p.def.Arguments {
 				if a.Required && strings.TrimSpace(req.Params.Arguments[a.Name]) == "" {
-					return nil, fmt.Errorf("%w: %s needs %s", errMissingArgument, p.def.Name, a.Name)
+					return nil, invalidParams(ctx, fmt.Errorf("%w: %s needs %s", errMissingArgument, p.def.Name, a.Name))
 				}
 			}
 			msgs, err := p.render(ctx, req.Params.Arguments)
 			if err != nil {
-				return nil, s.resourceError(ctx, "prompt "+p.def.Name, err)
+				return nil, s.promptError(ctx, "prompt "+p.def.Name, err)
 			}
 			return &mcp.GetPromptResult{Description: p.def.Description, Messages: msgs}, nil
 		})
 	}
+}
+
+// argumentNames lists a prompt's arguments, for an error: "none" when it
+// has none.
+func argumentNames(p mcp.Prompt) string {
+	if len(p.Arguments) == 0 {
+		return "none"
+	}
+	names := make([]string, len(p.Arguments))
+	for i, a := range p.Arguments {
+		names[i] = a.Name
+	}
+	return strings.Join(names, ", ")
 }
 
 // say is a user message of text.

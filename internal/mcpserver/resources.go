@@ -47,7 +47,7 @@ func (s *Server) addResources() {
 func (s *Server) readNoteResource(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 	p, err := uriPath(req.Params.URI, noteURIPrefix)
 	if err != nil {
-		return nil, err
+		return nil, s.resourceError(ctx, req.Params.URI, err)
 	}
 	r, err := s.w.Read(ctx, wiki.ReadRequest{Path: p, MaxChars: int(s.w.Options().MaxNoteSize)})
 	if err != nil {
@@ -95,8 +95,48 @@ func escapePath(p string) string {
 }
 
 // resourceError is the error a resource read fails with: the contract
-// error's text, or a generic one for internal errors (logged).
+// error's text, or a generic one for internal errors (logged). A missing
+// note, commit or other resource, and a URI that names none, answer the
+// protocol's resource-not-found code; bad values in the URI, -32602.
 func (s *Server) resourceError(ctx context.Context, uri string, err error) error {
+	out := s.requestError(ctx, uri, err)
+	switch {
+	case errors.Is(err, errBadURI), wiki.CodeOf(err) == wiki.CodeNotFound:
+		return resourceNotFound(ctx, out)
+	case badArgument(err):
+		return invalidParams(ctx, out)
+	}
+	return out
+}
+
+// promptError is the error a prompt or a completion fails with: as
+// resourceError, but whatever its arguments name that is missing is a bad
+// argument (-32602).
+func (s *Server) promptError(ctx context.Context, what string, err error) error {
+	out := s.requestError(ctx, what, err)
+	if errors.Is(err, errMissingArgument) || wiki.CodeOf(err) == wiki.CodeNotFound || badArgument(err) {
+		return invalidParams(ctx, out)
+	}
+	return out
+}
+
+// badArgument reports whether err is a contract error about a value the
+// client gave.
+func badArgument(err error) bool {
+	switch wiki.CodeOf(err) {
+	case wiki.CodeInvalidParams, wiki.CodeInvalidPath, wiki.CodeInvalidQuery, wiki.CodeAmbiguous:
+		return true
+	}
+	return false
+}
+
+// requestError is the error's text as the client sees it: the contract
+// error's code, message and hint, or a generic one for internal errors
+// (logged).
+func (s *Server) requestError(ctx context.Context, what string, err error) error {
+	if errors.Is(err, errBadURI) || errors.Is(err, errMissingArgument) {
+		return err
+	}
 	var e *wiki.Error
 	if errors.As(err, &e) && e.Code != wiki.CodeInternal {
 		msg := string(e.Code) + ": " + render.Sentence(s.prof.Words.Say(e.Message))
@@ -105,6 +145,6 @@ func (s *Server) resourceError(ctx context.Context, uri string, err error) error
 		}
 		return errors.New(msg)
 	}
-	s.log.ErrorContext(ctx, "resource read failed", "uri", uri, "err", err)
-	return fmt.Errorf("reading %s failed on the server", uri)
+	s.log.ErrorContext(ctx, "request failed", "what", what, "err", err)
+	return fmt.Errorf("reading %s failed on the server", what)
 }

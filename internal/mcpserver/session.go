@@ -42,7 +42,13 @@ type streamSession struct {
 	// inflight holds, by id, the requests being served: a cancelled
 	// request is not answered.
 	inflight sync.Map // canonical id → *streamCall
+	// modern is set once the client sent a request of protocol 2026-07-28
+	// or later: from then on it is told only what it opted in to.
+	modern atomic.Bool
 }
+
+// Modern reports whether the session speaks protocol 2026-07-28 or later.
+func (s *streamSession) Modern() bool { return s.modern.Load() }
 
 // streamCall is a request being served on a stream.
 type streamCall struct {
@@ -158,6 +164,16 @@ func (s *Server) serveStream(ctx context.Context, in io.Reader, out *lineWriter)
 		}
 		msg := json.RawMessage(append([]byte(nil), line...))
 		head := readEnvelope(msg)
+		if head.modern() {
+			sess.modern.Store(true)
+		}
+		if head.Method == string(mcp.MethodPing) && sess.Modern() && len(head.ID) > 0 {
+			// Removed in the session's protocol, with or without _meta.
+			if err := sess.write(pingRemoved(head.ID)); err != nil {
+				s.log.Debug("write response", "err", err)
+			}
+			continue
+		}
 		if head.Method == string(mcp.MethodNotificationCancelled) {
 			sess.cancel(head.Params.RequestID)
 		}
@@ -232,6 +248,7 @@ func (s *Server) handle(ctx context.Context, sess *streamSession, msg json.RawMe
 			}
 		}
 	}()
+	ctx, answer := withAnswerCode(ctx)
 	resp := func() (resp mcp.JSONRPCMessage) {
 		defer func() {
 			if r := recover(); r != nil {
@@ -251,7 +268,7 @@ func (s *Server) handle(ctx context.Context, sess *streamSession, msg json.RawMe
 		return
 	}
 	if resp != nil {
-		if err := sess.write(resp); err != nil {
+		if err := sess.write(recode(resp, answer)); err != nil {
 			s.log.Debug("write response", "err", err)
 		}
 	}

@@ -2,135 +2,295 @@ package mcpserver
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
-// subscriptions are the resources each session of wikid's own profile
-// subscribed to, and the watch of the wiki's branch that runs while any
-// session is open: a commit that changes a subscribed resource, made by
-// any client, a command, a sync or git in the checkout, sends
-// notifications/resources/updated to the sessions that subscribed to it;
-// one that adds or removes notes sends notifications/resources/list_changed
-// to every session.
+// subscriptions are the resource subscriptions of wikid's own profile, one
+// mechanism for both protocol eras: a session of protocol 2025-11-25 or
+// earlier subscribes with resources/subscribe, and is told of every note
+// made or removed (resources/list_changed is not opt-in there); a client of
+// 2026-07-28 opens a subscriptions/listen stream with the URIs it wants and
+// whether it wants list_changed, and is told of nothing else. Either way
+// the same code decides who is told of a commit, with the same precision,
+// while a watch of the wiki's branch runs: a commit by any client, a
+// command, a sync or git in the checkout.
 type subscriptions struct {
-	mu       sync.Mutex
-	sessions map[string]map[string]bool // session id → subscribed URIs
-	open     int                        // sessions open
-	stop     func()                     // ends the watch; nil while none runs
+	mu sync.Mutex
+	// sessions are the sessions of the earlier protocols, by id; a session
+	// that turns out to speak 2026-07-28 (over stdio) stays here but is
+	// told only of what it subscribed to.
+	sessions map[string]*subscriber
+	// streams are the subscriptions/listen streams open.
+	streams map[*subscriber]bool
+	stop    func() // ends the watch; nil while none runs
 }
 
-// subscribeHooks registers the hooks that keep the subscriptions and run
-// the watch.
+// subscriber is a session or a listen stream, and what it is told of.
+type subscriber struct {
+	// send delivers a notification; it must not block.
+	send func(method string, params map[string]any) error
+	// listChanged reports whether it is told of notes made or removed.
+	listChanged func() bool
+	// uris are the resources it subscribed to, by the URI it gave.
+	uris map[string]watched
+}
+
+// subscribeHooks registers the hooks that keep the subscriptions of both
+// eras.
 func (s *Server) subscribeHooks(hooks *server.Hooks) {
-	s.subs.sessions = map[string]map[string]bool{}
-	hooks.AddOnRegisterSession(func(context.Context, server.ClientSession) { s.sessionOpened() })
+	s.subs.sessions = map[string]*subscriber{}
+	s.subs.streams = map[*subscriber]bool{}
+	hooks.AddOnRegisterSession(func(_ context.Context, sess server.ClientSession) { s.sessionOpened(sess) })
 	hooks.AddOnUnregisterSession(func(_ context.Context, sess server.ClientSession) { s.sessionClosed(sess.SessionID()) })
+	hooks.AddBeforeSubscribe(func(ctx context.Context, _ any, req *mcp.SubscribeRequest) {
+		if _, err := s.watch(ctx, req.Params.URI); err != nil {
+			resourceNotFound(ctx, s.requestError(ctx, req.Params.URI, err))
+		}
+	})
 	hooks.AddAfterSubscribe(func(ctx context.Context, _ any, req *mcp.SubscribeRequest, _ *mcp.EmptyResult) {
 		if sess := server.ClientSessionFromContext(ctx); sess != nil {
-			s.subscribe(sess.SessionID(), req.Params.URI, true)
+			s.subscribe(ctx, sess.SessionID(), req.Params.URI, true)
 		}
 	})
 	hooks.AddAfterUnsubscribe(func(ctx context.Context, _ any, req *mcp.UnsubscribeRequest, _ *mcp.EmptyResult) {
 		if sess := server.ClientSessionFromContext(ctx); sess != nil {
-			s.subscribe(sess.SessionID(), req.Params.URI, false)
+			s.subscribe(ctx, sess.SessionID(), req.Params.URI, false)
 		}
 	})
+	hooks.AddBeforeSubscriptionsListen(s.listen)
 }
 
-// subscribe records that a session subscribed to a URI, or unsubscribed.
-func (s *Server) subscribe(session, uri string, on bool) {
+// subscribe records that a session of the earlier protocols subscribed to
+// a URI, or unsubscribed. A URI that names no resource of the server was
+// refused before, with resource-not-found.
+func (s *Server) subscribe(ctx context.Context, session, uri string, on bool) {
+	var w watched
+	if on {
+		var err error
+		if w, err = s.watch(ctx, uri); err != nil {
+			return
+		}
+	}
 	s.subs.mu.Lock()
 	defer s.subs.mu.Unlock()
-	uris := s.subs.sessions[session]
+	sub := s.subs.sessions[session]
 	switch {
-	case on && uris == nil:
-		s.subs.sessions[session] = map[string]bool{uri: true}
+	case sub == nil:
 	case on:
-		uris[uri] = true
+		sub.uris[uri] = w
 	default:
-		delete(uris, uri)
+		delete(sub.uris, uri)
 	}
 }
 
-// sessionOpened starts the watch with the first session.
-func (s *Server) sessionOpened() {
+// listen serves the start of a subscriptions/listen stream: it keeps the
+// URIs that name resources of the server (mcp-go then confirms those
+// alone) and records the stream until its request ends.
+func (s *Server) listen(ctx context.Context, id any, req *mcp.SubscriptionsListenRequest) {
+	sess := server.ClientSessionFromContext(ctx)
+	if sess == nil {
+		return
+	}
+	f := &req.Params.Notifications
+	sub := &subscriber{uris: map[string]watched{}}
+	kept := f.ResourceSubscriptions[:0:0]
+	for _, uri := range f.ResourceSubscriptions {
+		w, err := s.watch(ctx, uri)
+		if err != nil {
+			s.log.Debug("subscription refused", "uri", uri, "err", err)
+			continue
+		}
+		sub.uris[uri] = w
+		kept = append(kept, uri)
+	}
+	f.ResourceSubscriptions = kept
+	listChanged := f.ResourcesListChanged
+	sub.listChanged = func() bool { return listChanged }
+	ch := sess.NotificationChannel()
+	sub.send = func(method string, params map[string]any) error {
+		n := mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION, Notification: mcp.Notification{Method: method,
+			Params: mcp.NotificationParams{Meta: map[string]any{mcp.MetaKeySubscriptionID: id}, AdditionalFields: params}}}
+		select {
+		case ch <- n:
+			return nil
+		default:
+			return server.ErrNotificationChannelBlocked
+		}
+	}
+	if len(sub.uris) == 0 && !listChanged {
+		return // mcp-go answers at once: nothing to listen for
+	}
+	s.subs.mu.Lock()
+	s.subs.streams[sub] = true
+	s.startWatch()
+	s.subs.mu.Unlock()
+	go func() {
+		<-ctx.Done()
+		s.subs.mu.Lock()
+		delete(s.subs.streams, sub)
+		s.stopWatchIfIdle()
+		s.subs.mu.Unlock()
+	}()
+}
+
+// sessionOpened records a session of the earlier protocols, and starts the
+// watch with the first one.
+func (s *Server) sessionOpened(sess server.ClientSession) {
+	id := sess.SessionID()
+	sub := &subscriber{uris: map[string]watched{}}
+	sub.send = func(method string, params map[string]any) error {
+		return s.mcp.SendNotificationToSpecificClient(id, method, params)
+	}
+	sub.listChanged = func() bool {
+		m, ok := sess.(interface{ Modern() bool })
+		return !ok || !m.Modern()
+	}
 	s.subs.mu.Lock()
 	defer s.subs.mu.Unlock()
-	s.subs.open++
+	s.subs.sessions[id] = sub
+	s.startWatch()
+}
+
+// sessionClosed forgets a session and its subscriptions, and stops the
+// watch with the last subscriber.
+func (s *Server) sessionClosed(id string) {
+	s.subs.mu.Lock()
+	defer s.subs.mu.Unlock()
+	delete(s.subs.sessions, id)
+	s.stopWatchIfIdle()
+}
+
+// startWatch starts the watch of the branch if none runs; s.subs.mu is
+// held.
+func (s *Server) startWatch() {
 	if s.subs.stop == nil {
 		s.subs.stop = s.w.Watch(s.moved)
 	}
 }
 
-// sessionClosed forgets a session's subscriptions, and stops the watch
-// with the last session.
-func (s *Server) sessionClosed(id string) {
-	s.subs.mu.Lock()
-	delete(s.subs.sessions, id)
-	s.subs.open--
-	var stop func()
-	if s.subs.open <= 0 {
-		s.subs.open, stop, s.subs.stop = 0, s.subs.stop, nil
-	}
-	s.subs.mu.Unlock()
-	if stop != nil {
-		stop()
+// stopWatchIfIdle stops the watch when nobody is left to tell; s.subs.mu
+// is held. Stopping waits for nothing the watch holds.
+func (s *Server) stopWatchIfIdle() {
+	if len(s.subs.sessions) == 0 && len(s.subs.streams) == 0 && s.subs.stop != nil {
+		stop := s.subs.stop
+		s.subs.stop = nil
+		go stop()
 	}
 }
 
-// moved tells the sessions of a move of the branch.
+// moved tells the subscribers of a move of the branch.
 func (s *Server) moved(m wiki.HeadMove) {
 	if len(m.Notes) == 0 {
 		return
 	}
-	changed := make(map[string]bool, len(m.Notes))
-	for _, n := range m.Notes {
-		changed[n.Path] = true
-	}
-	type note struct{ session, uri string }
-	var tell []note
 	s.subs.mu.Lock()
-	for session, uris := range s.subs.sessions {
-		for uri := range uris {
-			if affected(uri, changed) {
-				tell = append(tell, note{session, uri})
-			}
-		}
+	subs := make([]*subscriber, 0, len(s.subs.sessions)+len(s.subs.streams))
+	uris := make([]map[string]watched, 0, cap(subs))
+	for _, sub := range s.subs.sessions {
+		subs, uris = append(subs, sub), append(uris, maps.Clone(sub.uris))
+	}
+	for sub := range s.subs.streams {
+		subs, uris = append(subs, sub), append(uris, maps.Clone(sub.uris))
 	}
 	s.subs.mu.Unlock()
-	for _, t := range tell {
-		err := s.mcp.SendNotificationToSpecificClient(t.session, mcp.MethodNotificationResourceUpdated, map[string]any{"uri": t.uri})
-		if err != nil {
-			s.log.Debug("resource updated notification", "session", t.session, "uri", t.uri, "err", err)
+	c := newChange(s, m)
+	for i, sub := range subs {
+		for uri, w := range uris[i] {
+			if !c.affects(w) {
+				continue
+			}
+			if err := sub.send(mcp.MethodNotificationResourceUpdated, map[string]any{"uri": uri}); err != nil {
+				s.log.Debug("resource updated notification", "uri", uri, "err", err)
+			}
 		}
-	}
-	if m.Added() {
-		s.mcp.SendNotificationToAllClients(mcp.MethodNotificationResourcesListChanged, nil)
+		if m.Added() && sub.listChanged() {
+			if err := sub.send(mcp.MethodNotificationResourcesListChanged, nil); err != nil {
+				s.log.Debug("list changed notification", "err", err)
+			}
+		}
 	}
 }
 
-// affected reports whether a commit that changed the notes of changed (by
-// path) changes the resource at uri: a note or its history when the note
-// changed, the lists (recent changes, activity, a tag) whenever a note
-// did.
-func affected(uri string, changed map[string]bool) bool {
-	for _, prefix := range []string{noteURIPrefix, historyURIPrefix} {
-		if strings.HasPrefix(uri, prefix) {
-			p, err := uriPath(uri, prefix)
-			if err != nil {
-				return false
-			}
-			if base, ext := wiki.SplitNoteExtension(p); ext != "" {
-				p = base
-			}
-			return changed[p]
+// watched is what a subscribed URI watches.
+type watched struct {
+	kind watchKind
+	// key is the note's path for a note or its history, as the wiki has
+	// it (the URI may differ in case); the tag for a tag.
+	key string
+	// exact is set when key names a note that exists: only a change of
+	// that path counts. A note that does not exist yet counts when it is
+	// made, under the path in any case.
+	exact bool
+}
+
+// watchKind is the kind of resource a subscription watches.
+type watchKind int
+
+const (
+	watchNote    watchKind = iota // a note, or its history
+	watchAny                      // the lists every change changes: recent, activity
+	watchTag                      // the notes with a tag
+	watchNothing                  // a commit, which never changes
+)
+
+// watch returns what a subscription to uri watches, or an error when uri
+// names no resource of the server.
+func (s *Server) watch(ctx context.Context, uri string) (watched, error) {
+	switch {
+	case strings.HasPrefix(uri, noteURIPrefix), strings.HasPrefix(uri, historyURIPrefix):
+		prefix := noteURIPrefix
+		if strings.HasPrefix(uri, historyURIPrefix) {
+			prefix = historyURIPrefix
 		}
+		p, err := uriPath(uri, prefix)
+		if err != nil {
+			return watched{}, err
+		}
+		p, _, err = note.CleanPath(p)
+		if err != nil {
+			return watched{}, err
+		}
+		if r, err := s.w.Read(ctx, wiki.ReadRequest{Path: p, MetadataOnly: true}); err == nil {
+			return watched{kind: watchNote, key: r.Path, exact: true}, nil
+		}
+		return watched{kind: watchNote, key: p}, nil
+	case uri == recentURI:
+		return watched{kind: watchAny}, nil
+	case strings.HasPrefix(uri, activityURIPrefix):
+		day, err := uriPath(uri, activityURIPrefix)
+		if err != nil {
+			return watched{}, err
+		}
+		if _, err := s.day(day); err != nil {
+			return watched{}, err
+		}
+		return watched{kind: watchAny}, nil
+	case strings.HasPrefix(uri, tagURIPrefix):
+		tag, err := uriPath(uri, tagURIPrefix)
+		if err != nil {
+			return watched{}, err
+		}
+		return watched{kind: watchTag, key: tag}, nil
+	case strings.HasPrefix(uri, commitURIPrefix):
+		rev, err := uriPath(uri, commitURIPrefix)
+		if err != nil {
+			return watched{}, err
+		}
+		if _, err := s.w.Commit(ctx, rev); err != nil {
+			return watched{}, err
+		}
+		if strings.HasPrefix(strings.ToUpper(rev), "HEAD") {
+			return watched{kind: watchAny}, nil // names another commit after each
+		}
+		return watched{kind: watchNothing}, nil
 	}
-	return uri == recentURI || strings.HasPrefix(uri, activityURIPrefix) || strings.HasPrefix(uri, tagURIPrefix)
+	return watched{}, errBadURI
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -36,6 +37,8 @@ type rawConn struct {
 	// seen holds the notifications read but not waited for yet; only the
 	// test's goroutine uses it.
 	seen []map[string]any
+	// meta, when set, goes into every request's params as _meta.
+	meta map[string]any
 }
 
 // as returns the session for a subtest, whose failures it reports.
@@ -43,6 +46,29 @@ func (s *rawSession) as(tb testing.TB) *rawSession { return &rawSession{tb, s.ra
 
 // openRaw serves a new session of srv and initializes it.
 func openRaw(tb testing.TB, srv *mcpserver.Server) *rawSession {
+	tb.Helper()
+	s := openRawConn(tb, srv)
+	s.call("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "surface", "version": "1"}})
+	s.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	return s
+}
+
+// openModern serves a new session of srv that speaks protocol 2026-07-28:
+// no handshake, and every request carries the protocol's _meta.
+func openModern(tb testing.TB, srv *mcpserver.Server) *rawSession {
+	tb.Helper()
+	s := openRawConn(tb, srv)
+	s.meta = map[string]any{
+		"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
+		"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "modern", "version": "1"},
+		"io.modelcontextprotocol/clientCapabilities": map[string]any{},
+	}
+	return s
+}
+
+// openRawConn serves a new session of srv, not initialized.
+func openRawConn(tb testing.TB, srv *mcpserver.Server) *rawSession {
 	tb.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -84,9 +110,6 @@ func openRaw(tb testing.TB, srv *mcpserver.Server) *rawSession {
 		cancel()
 		<-done
 	})
-	s.call("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
-		"clientInfo": map[string]any{"name": "surface", "version": "1"}})
-	s.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
 	return s
 }
 
@@ -108,6 +131,15 @@ func (s *rawSession) call(method string, params any) (result, rpcErr map[string]
 	ch := make(chan json.RawMessage, 1)
 	s.wait[id] = ch
 	s.mu.Unlock()
+	if s.meta != nil {
+		p, _ := params.(map[string]any)
+		p = maps.Clone(p)
+		if p == nil {
+			p = map[string]any{}
+		}
+		p["_meta"] = s.meta
+		params = p
+	}
 	s.send(map[string]any{"jsonrpc": "2.0", "id": s.next, "method": method, "params": params})
 	select {
 	case line := <-ch:
