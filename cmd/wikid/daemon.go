@@ -358,6 +358,9 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 	}
 	opts := set.mcp
 	opts.Logger = logger
+	if opts.Profiles == nil {
+		opts.Profiles = profileTable()
+	}
 	opts.ReadOnly = w.Options().ReadOnly
 	opts.Sync = syncer
 	pages := func(h daemon.HTTP) daemon.Pages {

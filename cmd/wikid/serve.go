@@ -91,7 +91,7 @@ func (c *serveCommand) parse(args []string) (*serveFlags, error) {
 	fs.StringVar(&f.token, "token", "", "bearer token HTTP clients must send (default $WIKID_TOKEN); required to listen beyond loopback")
 	fs.Var(&f.origins, "allow-origin", "a browser origin allowed besides localhost, e.g. https://app.example.com (repeatable)")
 	fs.BoolVar(&f.readOnly, "read-only", false, "refuse every change and hide the tools that change notes")
-	fs.StringVar(&f.profile, "profile", mcpserver.ProfileWikid, "the tool set to serve: "+strings.Join(mcpserver.Profiles(), ", ")+
+	fs.StringVar(&f.profile, "profile", mcpserver.ProfileWikid, "the tool set to serve: "+strings.Join(profileTable().Names(), ", ")+
 		" (over HTTP, every profile is served, the others at /mcp/NAME)")
 	fs.StringVar(&f.tools, "tools", "", "comma-separated tool groups to serve: notes, search, links, history, wiki (default all)")
 	fs.StringVar(&f.author, "author", "", `commit author for every change, "Name <email>" (default: the MCP client's name)`)
@@ -123,7 +123,7 @@ func noDaemonEnv(e env) bool {
 
 // mcpOptions are the server options the flags ask for.
 func (f *serveFlags) mcpOptions() (mcpserver.Options, error) {
-	opts := mcpserver.Options{ReadOnly: f.readOnly, Version: version, Profile: f.profile}
+	opts := mcpserver.Options{ReadOnly: f.readOnly, Version: version, Profiles: profileTable(), Profile: f.profile}
 	for _, g := range strings.Split(f.tools, ",") {
 		if g = strings.TrimSpace(g); g != "" {
 			opts.Groups = append(opts.Groups, g)

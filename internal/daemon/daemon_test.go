@@ -20,6 +20,8 @@ import (
 	"github.com/wikid/wikid/internal/graph"
 	"github.com/wikid/wikid/internal/history"
 	"github.com/wikid/wikid/internal/index"
+	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/profiles/wikid"
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -93,6 +95,9 @@ func serve(tb testing.TB, opts Options) (context.CancelFunc, <-chan struct{}) {
 	ready := make(chan struct{})
 	opts.Ready = func(string) { close(ready) }
 	opts.MCP.Logger = slog.New(slog.DiscardHandler)
+	if opts.MCP.Profiles == nil {
+		opts.MCP.Profiles = mcpserver.Profiles{mcpserver.ProfileWikid: wikid.Profile()}
+	}
 	done := make(chan struct{})
 	var err error
 	go func() {

@@ -101,6 +101,9 @@ func serveHTTP(tb testing.TB, w *wiki.Wiki, opts mcpserver.Options, hopts mcpser
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	if opts.Profiles == nil {
+		opts.Profiles = profileTable()
+	}
 	h := mcpserver.New(w, opts).HTTPHandler(hopts)
 	ts := httptest.NewServer(h)
 	tb.Cleanup(func() {

@@ -69,11 +69,11 @@ func TestREADME_Profiles(t *testing.T) {
 		}
 		listed[m[1]][m[2]] = true
 	}
-	for _, p := range mcpserver.Profiles() {
+	for _, p := range profileTable().Names() {
 		if p == mcpserver.ProfileWikid {
 			continue
 		}
-		tools := mcpserver.ToolNames(p)
+		tools := profileTable().ToolNames(p)
 		for _, name := range tools {
 			if !listed[p][name] {
 				t.Errorf("the README's profile table lacks %s's %s", p, name)

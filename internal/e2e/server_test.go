@@ -112,7 +112,7 @@ func TestServer_Groups(t *testing.T) {
 			}
 		})
 	}
-	if err := (mcpserver.Options{Groups: []string{"notes", "graph"}}).Validate(); err == nil || !strings.Contains(err.Error(), `"graph"`) {
+	if err := (mcpserver.Options{Profiles: profileTable(), Groups: []string{"notes", "graph"}}).Validate(); err == nil || !strings.Contains(err.Error(), `"graph"`) {
 		t.Errorf("an unknown group: %v", err)
 	}
 }

@@ -33,9 +33,9 @@ func blockingProfile(started chan<- struct{}) tool.Profile {
 // answered, as the specification asks, while the session goes on.
 func TestServeStdio_Cancelled(t *testing.T) {
 	started := make(chan struct{}, 1)
-	mcpserver.WithProfile(t, "test-block", blockingProfile(started))
+	profs := tableWith("test-block", blockingProfile(started))
 	w := openWiki(t, fixtureRepo(t))
-	srv := mcpserver.New(w, mcpserver.Options{Profile: "test-block"})
+	srv := mcpserver.New(w, mcpserver.Options{Profiles: profs, Profile: "test-block"})
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
@@ -89,9 +89,9 @@ func TestServeStdio_Cancelled(t *testing.T) {
 // stops the call: it is not lost before the request is under way.
 func TestServeStdio_CancelledAtOnce(t *testing.T) {
 	started := make(chan struct{}, 1)
-	mcpserver.WithProfile(t, "test-block", blockingProfile(started))
+	profs := tableWith("test-block", blockingProfile(started))
 	w := openWiki(t, fixtureRepo(t))
-	srv := mcpserver.New(w, mcpserver.Options{Profile: "test-block"})
+	srv := mcpserver.New(w, mcpserver.Options{Profiles: profs, Profile: "test-block"})
 	in := strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
@@ -120,8 +120,8 @@ func TestServeStdio_CancelledAtOnce(t *testing.T) {
 // clients take as no answer.
 func TestHTTP_Cancelled(t *testing.T) {
 	started := make(chan struct{}, 1)
-	mcpserver.WithProfile(t, "test-block", blockingProfile(started))
-	url := serveHTTP(t, openWiki(t, fixtureRepo(t)), mcpserver.Options{Profile: "test-block"}, mcpserver.HTTPOptions{})
+	profs := tableWith("test-block", blockingProfile(started))
+	url := serveHTTP(t, openWiki(t, fixtureRepo(t)), mcpserver.Options{Profiles: profs, Profile: "test-block"}, mcpserver.HTTPOptions{})
 	post := func(t *testing.T, session, body string) *http.Response {
 		t.Helper()
 		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))

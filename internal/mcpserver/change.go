@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -32,17 +33,17 @@ func newChange(s *Server, m wiki.HeadMove) *change {
 }
 
 // affects reports whether the change changes what w watches.
-func (c *change) affects(w watched) bool {
-	switch w.kind {
-	case watchNote:
-		if w.exact {
-			return c.paths[w.key]
+func (c *change) affects(w tool.Watch) bool {
+	switch w.Kind {
+	case tool.WatchNote:
+		if w.Exact {
+			return c.paths[w.Key]
 		}
-		return c.lower[strings.ToLower(w.key)]
-	case watchAny:
+		return c.lower[strings.ToLower(w.Key)]
+	case tool.WatchAny:
 		return true
-	case watchTag:
-		want := note.NewTag(w.key).Norm
+	case tool.WatchTag:
+		want := note.NewTag(w.Key).Norm
 		for _, t := range c.changedTags() {
 			if t == want || strings.HasPrefix(t, want+"/") {
 				return true

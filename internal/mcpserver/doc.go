@@ -4,22 +4,22 @@
 // It holds the transport and nothing of any tool: stdio (ServeStdio) and
 // streamable HTTP (HTTPHandler, with a bearer token and an Origin check),
 // sessions, request ids and limits, progress and cancellation, who a call
-// acts for, the error shape, and the wiki:// resources. The tools come
-// from a profile (package tool's Profile): wikid's own (package tools) or
-// the exact contract of a system users come from (packages under
-// internal/profiles), chosen by Options.Profile.
+// acts for, the error shape, and subscriptions as a mechanism. What it
+// serves comes from a profile (package tool's Profile), one of the table
+// the program hands it (Options.Profiles, chosen by Options.Profile):
+// wikid's own (package profiles/wikid) or the exact contract of a system
+// users come from. It imports none of them.
 //
-// wikid's own profile also serves prompts that embed the resources they
-// need (a note, its history, the activity, a commit's diff), completions
-// of their arguments and of the resource templates' (note paths, folders,
-// tags, revisions, days), and resource subscriptions, one mechanism for
-// both protocol eras (resources/subscribe before 2026-07-28,
-// subscriptions/listen since): while a session or a listen stream is open
-// the server watches the branch (wiki.Watch), and a commit that changes a
-// subscribed resource, whoever made it, sends
+// A profile may have, besides its tools, prompts, resources, completions
+// of their arguments, and a Watch that says what a subscription to a URI
+// watches; the server publishes each capability only where the profile
+// has it (wikid's own has all, the seeds' none). Resource subscriptions
+// are one mechanism for both protocol eras (resources/subscribe before
+// 2026-07-28, subscriptions/listen since): while a session or a listen
+// stream is open the server watches the branch (wiki.Watch), and a commit
+// that changes a subscribed resource, whoever made it, sends
 // notifications/resources/updated to its subscribers. On 2026-07-28 a
-// client is told only what it opted in to. The seeds' profiles keep their
-// surfaces and have none of these.
+// client is told only what it opted in to.
 //
 // Prompts, resources and completions fail with the protocol's JSON-RPC
 // codes (see answerCode): -32602 for a bad argument, resource-not-found

@@ -12,10 +12,6 @@ import (
 	"github.com/wikid/wikid/internal/wiki"
 )
 
-// errBadURI is returned when a resource URI does not name what its
-// template wants, such as a note path after wiki://note/.
-var errBadURI = errors.New("bad resource URI")
-
 // errMissingArgument is returned when a prompt is asked for without an
 // argument it requires.
 var errMissingArgument = errors.New("missing argument")

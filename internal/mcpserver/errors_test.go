@@ -6,6 +6,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/wikid/wikid/internal/profiles/roux"
 	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/tools"
 	"github.com/wikid/wikid/internal/wiki"
@@ -57,7 +58,7 @@ var wikidWords = tools.Profile().Words
 // TestErrorToolResult_ProfileWords checks that the default hints name a
 // profile's own tools: Roux's client has no list_notes.
 func TestErrorToolResult_ProfileWords(t *testing.T) {
-	words := profiles["roux"].Words
+	words := roux.Profile().Words
 	for _, code := range []wiki.Code{wiki.CodeNotFound, wiki.CodeInvalidQuery, wiki.CodeUnavailable} {
 		res := errorToolResultIn(wiki.Errorf(code, "it broke"), words)
 		hint, _ := res.StructuredContent.(errorShape).Error["hint"].(string)

@@ -13,7 +13,14 @@ import (
 
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/profiles/braindrive"
+	"github.com/wikid/wikid/internal/profiles/cairn"
+	"github.com/wikid/wikid/internal/profiles/obsidian"
 	"github.com/wikid/wikid/internal/profiles/profiletest"
+	"github.com/wikid/wikid/internal/profiles/roux"
+	"github.com/wikid/wikid/internal/profiles/wikiai"
+	"github.com/wikid/wikid/internal/profiles/wikid"
+	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -30,6 +37,9 @@ func serveHTTP(tb testing.TB, w *wiki.Wiki, opts mcpserver.Options, hopts mcpser
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	if opts.Profiles == nil {
+		opts.Profiles = table()
+	}
 	h := mcpserver.New(w, opts).HTTPHandler(hopts)
 	ts := httptest.NewServer(h)
 	tb.Cleanup(func() {
@@ -37,6 +47,25 @@ func serveHTTP(tb testing.TB, w *wiki.Wiki, opts mcpserver.Options, hopts mcpser
 		ts.Close()
 	})
 	return ts.URL + mcpserver.HTTPPath
+}
+
+// table is the program's table of profiles.
+func table() mcpserver.Profiles {
+	return mcpserver.Profiles{
+		mcpserver.ProfileWikid: wikid.Profile(),
+		"cairn":                cairn.Profile(),
+		"braindrive":           braindrive.Profile(),
+		"wiki-ai":              wikiai.Profile(),
+		"obsidian":             obsidian.Profile(),
+		"roux":                 roux.Profile(),
+	}
+}
+
+// tableWith is the program's table of profiles with p under name.
+func tableWith(name string, p tool.Profile) mcpserver.Profiles {
+	t := table()
+	t[name] = p
+	return t
 }
 
 // initializeHTTP opens a session at url and returns its id.

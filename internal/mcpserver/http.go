@@ -106,7 +106,7 @@ func (h *HTTPHandler) endpointAt(path string) *server.StreamableHTTPServer {
 		return ep
 	}
 	name, ok := strings.CutPrefix(path, HTTPPath+"/")
-	if _, known := profiles[name]; !ok || !known {
+	if _, known := h.srv.opts.Profiles[name]; !ok || !known {
 		return nil
 	}
 	opts := h.srv.opts
@@ -122,7 +122,7 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ep := h.endpointAt(r.URL.Path)
 	if ep == nil {
 		refuse(w, "404 page not found: MCP is served at "+HTTPPath+", and each profile at "+HTTPPath+"/NAME ("+
-			strings.Join(Profiles(), ", ")+")", http.StatusNotFound)
+			strings.Join(h.srv.opts.Profiles.Names(), ", ")+")", http.StatusNotFound)
 		return
 	}
 	if origin := r.Header.Get("Origin"); origin != "" {

@@ -20,7 +20,7 @@ import (
 // bodies held at once never pass BodyBudget.
 func TestHTTPHandler_BodyBudget(t *testing.T) {
 	w := openWiki(t, fixtureRepo(t))
-	h := mcpserver.New(w, mcpserver.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}).HTTPHandler(mcpserver.HTTPOptions{})
+	h := mcpserver.New(w, mcpserver.Options{Profiles: table(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}).HTTPHandler(mcpserver.HTTPOptions{})
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() {
 		h.Close(context.Background())

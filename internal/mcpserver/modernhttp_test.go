@@ -100,8 +100,8 @@ func TestHTTP_SubscribeModern(t *testing.T) {
 // stays open is not answered.
 func TestHTTP_CancelledModern(t *testing.T) {
 	started := make(chan struct{}, 1)
-	mcpserver.WithProfile(t, "test-block", blockingProfile(started))
-	url := serveHTTP(t, openWiki(t, fixtureRepo(t)), mcpserver.Options{Profile: "test-block"}, mcpserver.HTTPOptions{})
+	profs := tableWith("test-block", blockingProfile(started))
+	url := serveHTTP(t, openWiki(t, fixtureRepo(t)), mcpserver.Options{Profiles: profs, Profile: "test-block"}, mcpserver.HTTPOptions{})
 	answer := make(chan *http.Response, 1)
 	go func() {
 		answer <- postModern(context.Background(), t, url, map[string]any{"jsonrpc": "2.0", "id": "call", "method": "tools/call",

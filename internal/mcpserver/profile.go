@@ -3,50 +3,42 @@ package mcpserver
 import (
 	"slices"
 
-	"github.com/wikid/wikid/internal/profiles/braindrive"
-	"github.com/wikid/wikid/internal/profiles/cairn"
-	"github.com/wikid/wikid/internal/profiles/obsidian"
-	"github.com/wikid/wikid/internal/profiles/roux"
-	"github.com/wikid/wikid/internal/profiles/wikiai"
 	"github.com/wikid/wikid/internal/tool"
-	"github.com/wikid/wikid/internal/tools"
 )
 
-// ProfileWikid is the default profile: wikid's own tools.
+// ProfileWikid is the name of the default profile, wikid's own; the
+// program hands the server the table that holds it (Options.Profiles).
 const ProfileWikid = "wikid"
 
-// profiles by name.
-var profiles = map[string]tool.Profile{
-	ProfileWikid: tools.Profile(),
-	"cairn":      cairn.Profile(),
-	"braindrive": braindrive.Profile(),
-	"wiki-ai":    wikiai.Profile(),
-	"obsidian":   obsidian.Profile(),
-	"roux":       roux.Profile(),
-}
+// Profiles is a table of profiles by name, the tool sets a server may
+// serve: the program builds it, and the server knows none of them.
+type Profiles map[string]tool.Profile
 
-// Profiles lists the profile names, the default first.
-func Profiles() []string {
-	names := []string{ProfileWikid}
-	for name := range profiles {
+// Names lists the profile names, the default first.
+func (t Profiles) Names() []string {
+	var names []string
+	for name := range t {
 		if name != ProfileWikid {
 			names = append(names, name)
 		}
 	}
-	slices.Sort(names[1:])
+	slices.Sort(names)
+	if _, ok := t[ProfileWikid]; ok {
+		names = append([]string{ProfileWikid}, names...)
+	}
 	return names
 }
 
 // ToolNames lists the names of a profile's tools, those a wiki with
 // semantic search adds included; none for an unknown profile.
-func ToolNames(profile string) []string {
-	p, ok := profiles[profile]
+func (t Profiles) ToolNames(profile string) []string {
+	p, ok := t[profile]
 	if !ok {
 		return nil
 	}
 	var names []string
-	for _, t := range p.Tools() {
-		names = append(names, t.Name)
+	for _, x := range p.Tools() {
+		names = append(names, x.Name)
 	}
 	return names
 }

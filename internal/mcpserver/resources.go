@@ -4,94 +4,46 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wikid/wikid/internal/render"
 	"github.com/wikid/wikid/internal/tool"
-	"github.com/wikid/wikid/internal/tools"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
-// Resource URIs.
-const (
-	// noteURIPrefix starts the URI of a note: wiki://note/projects/alpha/plan,
-	// with the path percent-encoded where URIs need it (a space is %20).
-	noteURIPrefix = "wiki://note/"
-	// recentURI is the list of recently changed notes.
-	recentURI = "wiki://recent"
-	// recentLimit is how many notes wiki://recent lists.
-	recentLimit = 20
-)
-
-// addResources registers the note template and wiki://recent, when the
-// groups that read notes are served.
+// addResources registers the profile's resources and resource templates
+// whose tool groups are served.
 func (s *Server) addResources() {
-	if s.groupEnabled(tool.GroupNotes) {
-		s.mcp.AddResourceTemplate(mcp.NewResourceTemplate(noteURIPrefix+"{+path}", "note",
-			mcp.WithTemplateDescription("A note's markdown, whole, frontmatter included: wiki://note/ then the note path "+
-				"without extension, e.g. wiki://note/projects/alpha/plan."),
-			mcp.WithTemplateMIMEType("text/markdown"),
-		), s.readNoteResource)
-	}
-	if s.groupEnabled(tool.GroupSearch) {
-		s.mcp.AddResource(mcp.NewResource(recentURI, "recent changes",
-			mcp.WithResourceDescription(fmt.Sprintf("The %d most recently changed notes, newest first.", recentLimit)),
-			mcp.WithMIMEType("text/plain"),
-		), s.readRecentResource)
+	for _, r := range s.prof.Resources {
+		if !s.groupEnabled(r.Group) {
+			continue
+		}
+		read := func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			t, err := r.Read(ctx, s.env(ctx), req.Params.URI)
+			if err != nil {
+				return nil, s.resourceError(ctx, req.Params.URI, err)
+			}
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: r.MIME, Text: t}}, nil
+		}
+		if r.Template {
+			s.mcp.AddResourceTemplate(mcp.NewResourceTemplate(r.URI, r.Name,
+				mcp.WithTemplateDescription(r.Description), mcp.WithTemplateMIMEType(r.MIME)), read)
+			continue
+		}
+		s.mcp.AddResource(mcp.NewResource(r.URI, r.Name,
+			mcp.WithResourceDescription(r.Description), mcp.WithMIMEType(r.MIME)), read)
 	}
 }
 
-func (s *Server) readNoteResource(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-	p, err := uriPath(req.Params.URI, noteURIPrefix)
-	if err != nil {
-		return nil, s.resourceError(ctx, req.Params.URI, err)
+// templatePrefix is what every URI of a template starts with: the
+// template up to its first variable.
+func templatePrefix(r tool.Resource) string {
+	if i := strings.IndexByte(r.URI, '{'); i >= 0 {
+		return r.URI[:i]
 	}
-	r, err := s.w.Read(ctx, wiki.ReadRequest{Path: p, MaxChars: int(s.w.Options().MaxNoteSize)})
-	if err != nil {
-		return nil, s.resourceError(ctx, req.Params.URI, err)
-	}
-	return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "text/markdown", Text: r.Content}}, nil
-}
-
-func (s *Server) readRecentResource(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-	res, err := s.w.Search(ctx, wiki.SearchParams{Sort: "modified", Limit: recentLimit})
-	if err != nil {
-		return nil, s.resourceError(ctx, req.Params.URI, err)
-	}
-	out := &tools.RecentOutput{Results: make([]tools.RecentNote, len(res.Results)), Total: res.Total}
-	for i, h := range res.Results {
-		out.Results[i] = tools.NewRecentNote(h)
-	}
-	return []mcp.ResourceContents{mcp.TextResourceContents{URI: recentURI, MIMEType: "text/plain", Text: s.prof.Words.Say(tools.RecentText(out, ""))}}, nil
-}
-
-// uriPath returns what follows prefix in uri, percent-decoded: a note
-// path, say.
-func uriPath(uri, prefix string) (string, error) {
-	raw, ok := strings.CutPrefix(uri, prefix)
-	if !ok {
-		return "", fmt.Errorf("%w: %s, want %s then a value", errBadURI, uri, prefix)
-	}
-	p, err := url.PathUnescape(raw)
-	if err != nil || p == "" {
-		return "", fmt.Errorf("%w: %s, want %s then a value", errBadURI, uri, prefix)
-	}
-	return p, nil
-}
-
-// noteURI is the URI of a note.
-func noteURI(notePath string) string { return noteURIPrefix + escapePath(notePath) }
-
-// escapePath percent-encodes a path for a URI, keeping its slashes.
-func escapePath(p string) string {
-	parts := strings.Split(p, "/")
-	for i, s := range parts {
-		parts[i] = url.PathEscape(s)
-	}
-	return strings.Join(parts, "/")
+	return r.URI
 }
 
 // resourceError is the error a resource read fails with: the contract
@@ -101,7 +53,7 @@ func escapePath(p string) string {
 func (s *Server) resourceError(ctx context.Context, uri string, err error) error {
 	out := s.requestError(ctx, uri, err)
 	switch {
-	case errors.Is(err, errBadURI), wiki.CodeOf(err) == wiki.CodeNotFound:
+	case errors.Is(err, tool.ErrBadURI), wiki.CodeOf(err) == wiki.CodeNotFound:
 		return resourceNotFound(ctx, out)
 	case badArgument(err):
 		return invalidParams(ctx, out)
@@ -134,7 +86,7 @@ func badArgument(err error) bool {
 // error's code, message and hint, or a generic one for internal errors
 // (logged).
 func (s *Server) requestError(ctx context.Context, what string, err error) error {
-	if errors.Is(err, errBadURI) || errors.Is(err, errMissingArgument) {
+	if errors.Is(err, tool.ErrBadURI) || errors.Is(err, errMissingArgument) {
 		return err
 	}
 	var e *wiki.Error

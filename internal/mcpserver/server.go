@@ -35,8 +35,11 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is reported to clients as the server's version.
 	Version string
-	// Profile names the tool set to serve (see Profiles); empty means
-	// wikid's own.
+	// Profiles is the table of the profiles the server may serve, by
+	// name: one by Profile, and over HTTP each at HTTPPath/NAME.
+	Profiles Profiles
+	// Profile names the tool set to serve, one of Profiles; empty means
+	// wikid's own (ProfileWikid).
 	Profile string
 	// Sync runs the sync rounds sync_wiki asks for; without one,
 	// sync_wiki fails with UNAVAILABLE.
@@ -48,10 +51,11 @@ type Options struct {
 	Orphans *Orphans
 }
 
-// Validate reports an unknown tool group or an unusable author.
+// Validate reports an unknown profile or tool group, or an unusable
+// author.
 func (o Options) Validate() error {
-	if _, ok := profiles[o.profile()]; !ok {
-		return fmt.Errorf("unknown profile %q: want one of %s", o.Profile, strings.Join(Profiles(), ", "))
+	if _, ok := o.Profiles[o.profile()]; !ok {
+		return fmt.Errorf("unknown profile %q: want one of %s", o.profile(), strings.Join(o.Profiles.Names(), ", "))
 	}
 	for _, g := range o.Groups {
 		if !slices.Contains(tool.Groups, g) {
@@ -82,10 +86,9 @@ type Server struct {
 	log   *slog.Logger
 	mcp   *server.MCPServer
 	tools map[string]*tool.Tool
-	prof  tool.Profile
-	// own is set for wikid's own profile, which alone has prompts,
-	// completions and subscriptions: the others keep their seeds' surfaces.
-	own  bool
+	// prof is the profile served: its tools, and its prompts, resources,
+	// completions and subscriptions where it has them.
+	prof tool.Profile
 	subs subscriptions
 	// orphans are the changes still running of sessions whose input
 	// ended (Options.Orphans).
@@ -93,7 +96,8 @@ type Server struct {
 }
 
 // New returns a server for w. Options are used as given: call
-// Options.Validate first; unknown groups are ignored.
+// Options.Validate first; unknown groups are ignored, and a profile
+// missing from the table serves nothing.
 func New(w *wiki.Wiki, opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -101,12 +105,12 @@ func New(w *wiki.Wiki, opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	prof, ok := profiles[opts.profile()]
-	if !ok {
-		prof = profiles[ProfileWikid]
+	prof := opts.Profiles[opts.profile()]
+	if prof.Tools == nil {
+		prof.Tools = func() []*tool.Tool { return nil }
 	}
 	s := &Server{w: w, opts: opts, log: opts.Logger.WithGroup("mcp"), tools: map[string]*tool.Tool{}, prof: prof,
-		own: opts.profile() == ProfileWikid, orphans: opts.Orphans}
+		orphans: opts.Orphans}
 	if s.orphans == nil {
 		s.orphans = &Orphans{}
 	}
@@ -114,17 +118,21 @@ func New(w *wiki.Wiki, opts Options) *Server {
 	hooks.AddAfterListTools(s.hideMutating)
 	serverOpts := []server.ServerOption{
 		server.WithToolCapabilities(false),
-		// Subscriptions, and list_changed when notes come and go, in
-		// wikid's own profile.
-		server.WithResourceCapabilities(s.own, s.own),
+		// Subscriptions, and list_changed when notes come and go, where
+		// the profile says what a subscription watches.
+		server.WithResourceCapabilities(prof.Watch != nil, prof.Watch != nil),
 		server.WithInstructions(prof.Instructions),
 		server.WithHooks(hooks),
 		server.WithRecovery(),
 	}
-	if s.own {
+	if prof.Watch != nil {
 		s.subscribeHooks(hooks)
+	}
+	if len(prof.Prompts) > 0 {
+		serverOpts = append(serverOpts, server.WithPromptCapabilities(false))
+	}
+	if prof.Complete != nil {
 		serverOpts = append(serverOpts,
-			server.WithPromptCapabilities(false),
 			server.WithCompletions(),
 			server.WithPromptCompletionProvider(completer{s}),
 			server.WithResourceCompletionProvider(completer{s}),
@@ -142,13 +150,8 @@ func New(w *wiki.Wiki, opts Options) *Server {
 		s.tools[t.Name] = t
 		s.mcp.AddTool(definition(t, opts.ReadOnly), s.handler(t))
 	}
-	if !prof.Plain {
-		s.addResources()
-	}
-	if s.own {
-		s.addHistoryResources()
-		s.addPrompts()
-	}
+	s.addResources()
+	s.addPrompts()
 	return s
 }
 
@@ -283,7 +286,7 @@ func (s *Server) call(ctx context.Context, t *tool.Tool, req mcp.CallToolRequest
 	if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
 		ctx = s.withProgress(ctx, req.Params.Meta.ProgressToken)
 	}
-	structured, text, err := t.Run(ctx, &tool.Env{Wiki: s.w, Caller: s.caller(ctx), ReadOnly: s.opts.ReadOnly, Sync: s.opts.Sync}, raw)
+	structured, text, err := t.Run(ctx, s.env(ctx), raw)
 	if err != nil {
 		return s.plainError(s.errorResult(ctx, t.Name, err))
 	}
@@ -315,6 +318,12 @@ func (s *Server) call(ctx context.Context, t *tool.Tool, req mcp.CallToolRequest
 		return s.errorResult(ctx, t.Name, err)
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(s.prof.Words.Say(text))}, StructuredContent: out, RawStructuredContent: out}
+}
+
+// env is what a tool, prompt, resource or completion of the profile runs
+// with.
+func (s *Server) env(ctx context.Context) *tool.Env {
+	return &tool.Env{Wiki: s.w, Caller: s.caller(ctx), ReadOnly: s.opts.ReadOnly, Sync: s.opts.Sync}
 }
 
 // plainError leaves out the structured content of an error on a plain

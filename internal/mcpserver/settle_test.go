@@ -52,10 +52,10 @@ func waitPending(t *testing.T, o *mcpserver.Orphans, sessions int) {
 func TestServeStdio_OrphansQueuedChanges(t *testing.T) {
 	started := make(chan string, 16)
 	hold, last := make(chan struct{}), make(chan struct{})
-	mcpserver.WithProfile(t, "test-hold", holdingProfile(started, hold, last))
+	profs := tableWith("test-hold", holdingProfile(started, hold, last))
 	w := openWiki(t, fixtureRepo(t))
 	orphans := &mcpserver.Orphans{}
-	srv := mcpserver.New(w, mcpserver.Options{Profile: "test-hold", Orphans: orphans})
+	srv := mcpserver.New(w, mcpserver.Options{Profiles: profs, Profile: "test-hold", Orphans: orphans})
 	inR, inW := io.Pipe()
 	done := make(chan error, 1)
 	go func() { done <- srv.ServeStdio(context.Background(), inR, io.Discard) }()

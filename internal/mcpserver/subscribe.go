@@ -3,17 +3,16 @@ package mcpserver
 import (
 	"context"
 	"maps"
-	"strings"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/wikid/wikid/internal/note"
+	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
-// subscriptions are the resource subscriptions of wikid's own profile, one
+// subscriptions are the resource subscriptions of a profile with Watch, one
 // mechanism for both protocol eras: a session of protocol 2025-11-25 or
 // earlier subscribes with resources/subscribe, and is told of every note
 // made or removed (resources/list_changed is not opt-in there); a client of
@@ -40,7 +39,7 @@ type subscriber struct {
 	// listChanged reports whether it is told of notes made or removed.
 	listChanged func() bool
 	// uris are the resources it subscribed to, by the URI it gave.
-	uris map[string]watched
+	uris map[string]tool.Watch
 }
 
 // subscribeHooks registers the hooks that keep the subscriptions of both
@@ -51,7 +50,7 @@ func (s *Server) subscribeHooks(hooks *server.Hooks) {
 	hooks.AddOnRegisterSession(func(_ context.Context, sess server.ClientSession) { s.sessionOpened(sess) })
 	hooks.AddOnUnregisterSession(func(_ context.Context, sess server.ClientSession) { s.sessionClosed(sess.SessionID()) })
 	hooks.AddBeforeSubscribe(func(ctx context.Context, _ any, req *mcp.SubscribeRequest) {
-		if _, err := s.watch(ctx, req.Params.URI); err != nil {
+		if _, err := s.prof.Watch(ctx, s.env(ctx), req.Params.URI); err != nil {
 			resourceNotFound(ctx, s.requestError(ctx, req.Params.URI, err))
 		}
 	})
@@ -72,10 +71,10 @@ func (s *Server) subscribeHooks(hooks *server.Hooks) {
 // a URI, or unsubscribed. A URI that names no resource of the server was
 // refused before, with resource-not-found.
 func (s *Server) subscribe(ctx context.Context, session, uri string, on bool) {
-	var w watched
+	var w tool.Watch
 	if on {
 		var err error
-		if w, err = s.watch(ctx, uri); err != nil {
+		if w, err = s.prof.Watch(ctx, s.env(ctx), uri); err != nil {
 			return
 		}
 	}
@@ -100,10 +99,10 @@ func (s *Server) listen(ctx context.Context, id any, req *mcp.SubscriptionsListe
 		return
 	}
 	f := &req.Params.Notifications
-	sub := &subscriber{uris: map[string]watched{}}
+	sub := &subscriber{uris: map[string]tool.Watch{}}
 	kept := f.ResourceSubscriptions[:0:0]
 	for _, uri := range f.ResourceSubscriptions {
-		w, err := s.watch(ctx, uri)
+		w, err := s.prof.Watch(ctx, s.env(ctx), uri)
 		if err != nil {
 			s.log.Debug("subscription refused", "uri", uri, "err", err)
 			continue
@@ -145,7 +144,7 @@ func (s *Server) listen(ctx context.Context, id any, req *mcp.SubscriptionsListe
 // watch with the first one.
 func (s *Server) sessionOpened(sess server.ClientSession) {
 	id := sess.SessionID()
-	sub := &subscriber{uris: map[string]watched{}}
+	sub := &subscriber{uris: map[string]tool.Watch{}}
 	sub.send = func(method string, params map[string]any) error {
 		return s.mcp.SendNotificationToSpecificClient(id, method, params)
 	}
@@ -193,7 +192,7 @@ func (s *Server) moved(m wiki.HeadMove) {
 	}
 	s.subs.mu.Lock()
 	subs := make([]*subscriber, 0, len(s.subs.sessions)+len(s.subs.streams))
-	uris := make([]map[string]watched, 0, cap(subs))
+	uris := make([]map[string]tool.Watch, 0, cap(subs))
 	for _, sub := range s.subs.sessions {
 		subs, uris = append(subs, sub), append(uris, maps.Clone(sub.uris))
 	}
@@ -217,80 +216,4 @@ func (s *Server) moved(m wiki.HeadMove) {
 			}
 		}
 	}
-}
-
-// watched is what a subscribed URI watches.
-type watched struct {
-	kind watchKind
-	// key is the note's path for a note or its history, as the wiki has
-	// it (the URI may differ in case); the tag for a tag.
-	key string
-	// exact is set when key names a note that exists: only a change of
-	// that path counts. A note that does not exist yet counts when it is
-	// made, under the path in any case.
-	exact bool
-}
-
-// watchKind is the kind of resource a subscription watches.
-type watchKind int
-
-const (
-	watchNote    watchKind = iota // a note, or its history
-	watchAny                      // the lists every change changes: recent, activity
-	watchTag                      // the notes with a tag
-	watchNothing                  // a commit, which never changes
-)
-
-// watch returns what a subscription to uri watches, or an error when uri
-// names no resource of the server.
-func (s *Server) watch(ctx context.Context, uri string) (watched, error) {
-	switch {
-	case strings.HasPrefix(uri, noteURIPrefix), strings.HasPrefix(uri, historyURIPrefix):
-		prefix := noteURIPrefix
-		if strings.HasPrefix(uri, historyURIPrefix) {
-			prefix = historyURIPrefix
-		}
-		p, err := uriPath(uri, prefix)
-		if err != nil {
-			return watched{}, err
-		}
-		p, _, err = note.CleanPath(p)
-		if err != nil {
-			return watched{}, err
-		}
-		if r, err := s.w.Read(ctx, wiki.ReadRequest{Path: p, MetadataOnly: true}); err == nil {
-			return watched{kind: watchNote, key: r.Path, exact: true}, nil
-		}
-		return watched{kind: watchNote, key: p}, nil
-	case uri == recentURI:
-		return watched{kind: watchAny}, nil
-	case strings.HasPrefix(uri, activityURIPrefix):
-		day, err := uriPath(uri, activityURIPrefix)
-		if err != nil {
-			return watched{}, err
-		}
-		if _, err := s.day(day); err != nil {
-			return watched{}, err
-		}
-		return watched{kind: watchAny}, nil
-	case strings.HasPrefix(uri, tagURIPrefix):
-		tag, err := uriPath(uri, tagURIPrefix)
-		if err != nil {
-			return watched{}, err
-		}
-		return watched{kind: watchTag, key: tag}, nil
-	case strings.HasPrefix(uri, commitURIPrefix):
-		rev, err := uriPath(uri, commitURIPrefix)
-		if err != nil {
-			return watched{}, err
-		}
-		if _, err := s.w.Commit(ctx, rev); err != nil {
-			return watched{}, err
-		}
-		if strings.HasPrefix(strings.ToUpper(rev), "HEAD") {
-			return watched{kind: watchAny}, nil // names another commit after each
-		}
-		return watched{kind: watchNothing}, nil
-	}
-	return watched{}, errBadURI
 }

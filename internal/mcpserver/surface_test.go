@@ -229,7 +229,7 @@ func (s *rawSession) quiet(method, uri string, d time.Duration) {
 
 func newServer(tb testing.TB, w *wiki.Wiki, profile string) *mcpserver.Server {
 	tb.Helper()
-	return mcpserver.New(w, mcpserver.Options{Profile: profile, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	return mcpserver.New(w, mcpserver.Options{Profiles: table(), Profile: profile, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 }
 
 func TestServer_Prompts(t *testing.T) {
@@ -307,7 +307,7 @@ func TestServer_Prompts(t *testing.T) {
 		}
 	})
 	t.Run("read-only", func(t *testing.T) {
-		ro := openRaw(t, mcpserver.New(w, mcpserver.Options{ReadOnly: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+		ro := openRaw(t, mcpserver.New(w, mcpserver.Options{Profiles: table(), ReadOnly: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 		var names []string
 		for _, p := range ro.as(t).ok("prompts/list", map[string]any{})["prompts"].([]any) {
 			names = append(names, p.(map[string]any)["name"].(string))

@@ -85,6 +85,20 @@ type Profile struct {
 	// errorText, if set, renders a failed call's text from its code,
 	// message and hint, as the source system words its errors.
 	ErrorText func(code, message, hint string) string
+
+	// Prompts, Resources, Complete and Watch are the profile's surface
+	// besides its tools, each absent in a profile without it: the server
+	// publishes the capability only where it is set. A seed's profile
+	// keeps its seed's surface and has none of them.
+	Prompts   []Prompt
+	Resources []Resource
+	// Complete answers completion/complete for the prompts' arguments and
+	// the resource templates'; the server checks first that the prompt or
+	// template and its argument exist.
+	Complete CompleteFunc
+	// Watch makes resource subscriptions possible: it says what a
+	// subscribed URI watches.
+	Watch WatchFunc
 }
 
 // HeadSnapshot returns the snapshot of HEAD.

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wikid/wikid/internal/profiles/braindrive"
 	"github.com/wikid/wikid/internal/profiles/profiletest"
 )
 
@@ -21,7 +22,7 @@ var library = map[string]string{
 // every tool that takes a path: no .., no absolute paths. Such a path is
 // refused with INVALID_PATH, saying the rule, and changes nothing.
 func TestListMarkdownFiles_OutsideLibrary(t *testing.T) {
-	c := profiletest.Serve(t, "braindrive", library)
+	c := profiletest.Serve(t, braindrive.Profile(), library)
 	paths := []string{"..", "../", "../..", "../notes", "notes/../..", "notes/../../x", "projects/../notes", "./..", "/", "/notes", "/etc", "//notes", `C:\notes`, "C:/notes"}
 	for _, p := range paths {
 		t.Run(p, func(t *testing.T) {

@@ -3,6 +3,7 @@ package braindrive_test
 import (
 	"testing"
 
+	"github.com/wikid/wikid/internal/profiles/braindrive"
 	"github.com/wikid/wikid/internal/profiles/profiletest"
 )
 
@@ -10,7 +11,7 @@ import (
 // checks that no error names an argument, field or tool that BrainDrive
 // lacks.
 func TestProfile_Hints(t *testing.T) {
-	c := profiletest.Serve(t, "braindrive", library)
+	c := profiletest.Serve(t, braindrive.Profile(), library)
 	op := func(typ, target string) map[string]any {
 		return map[string]any{"type": typ, "target": target, "content": "x"}
 	}

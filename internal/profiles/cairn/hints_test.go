@@ -3,6 +3,7 @@ package cairn_test
 import (
 	"testing"
 
+	"github.com/wikid/wikid/internal/profiles/cairn"
 	"github.com/wikid/wikid/internal/profiles/profiletest"
 )
 
@@ -20,7 +21,7 @@ var workspace = map[string]string{
 // not this list's) and checks that no error names an argument, field or
 // tool that Cairn lacks.
 func TestProfile_Hints(t *testing.T) {
-	c := profiletest.Serve(t, "cairn", workspace)
+	c := profiletest.Serve(t, cairn.Profile(), workspace)
 	var page struct{ Cursor string }
 	c.JSON("cairn_list", map[string]any{"path_prefix": "notes", "limit": 1}, &page)
 	if page.Cursor == "" {

@@ -3,6 +3,7 @@ package obsidian_test
 import (
 	"testing"
 
+	"github.com/wikid/wikid/internal/profiles/obsidian"
 	"github.com/wikid/wikid/internal/profiles/profiletest"
 )
 
@@ -11,7 +12,7 @@ import (
 // checks that no error names an argument, field or tool that the profile
 // lacks.
 func TestProfile_Hints(t *testing.T) {
-	c := profiletest.Serve(t, "obsidian", vault)
+	c := profiletest.Serve(t, obsidian.Profile(), vault)
 	failed := c.FailAll([]profiletest.Call{
 		{Tool: "move_note", Args: map[string]any{"source_path": "Inbox/Idea.md", "destination_path": "Projects/Plan.md"}},
 		{Tool: "move_note", Args: map[string]any{"source_path": "Inbox/Idea.md", "destination_path": "Inbox/Idea.md"}},

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/profiles/obsidian"
 	"github.com/wikid/wikid/internal/profiles/profiletest"
 )
 
@@ -32,7 +33,7 @@ type moveResult struct {
 // note moved is items_moved 1, a folder the notes in it, and
 // links_updated counts the links rewritten, however many notes hold them.
 func TestMoveNote_Details(t *testing.T) {
-	c := profiletest.Serve(t, "obsidian", vault)
+	c := profiletest.Serve(t, obsidian.Profile(), vault)
 	var note moveResult
 	c.JSON("move_note", map[string]any{"source_path": "Inbox/Idea.md", "destination_path": "Archive/Old Idea.md"}, &note)
 	if !note.Success || note.Type != "note" || note.Source != "Inbox/Idea.md" || note.Destination != "Archive/Old Idea.md" {

@@ -29,6 +29,7 @@ import (
 	"github.com/wikid/wikid/internal/history"
 	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -46,15 +47,14 @@ type Client struct {
 }
 
 // Serve commits files (path → content) to a new repository, opens a wiki
-// over it with its index caught up, serves it with the named profile
-// and returns a client connected to it. Everything is closed when the
-// test ends.
-func Serve(tb testing.TB, profile string, files map[string]string) *Client {
+// over it with its index caught up, serves it with profile and returns a
+// client connected to it. Everything is closed when the test ends.
+func Serve(tb testing.TB, profile tool.Profile, files map[string]string) *Client {
 	tb.Helper()
 	dir := gittest.Init(tb)
 	gittest.Commit(tb, dir, "seed", files)
 	w := Open(tb, dir)
-	opts := mcpserver.Options{Profile: profile, Logger: discard()}
+	opts := mcpserver.Options{Profiles: mcpserver.Profiles{"test": profile}, Profile: "test", Logger: discard()}
 	if err := opts.Validate(); err != nil {
 		tb.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/wikid/wikid/internal/profiles/profiletest"
+	"github.com/wikid/wikid/internal/profiles/roux"
 )
 
 // TestProfile_Hints runs Roux's tools on their failure paths (a node
@@ -11,7 +12,7 @@ import (
 // the server cannot follow) and checks that no error names an argument,
 // field or tool that Roux lacks.
 func TestProfile_Hints(t *testing.T) {
-	c := profiletest.Serve(t, "roux", graph)
+	c := profiletest.Serve(t, roux.Profile(), graph)
 	failed := c.FailAll([]profiletest.Call{
 		{Tool: "create_node", Args: map[string]any{"id": "notes/hub.md", "content": "x"}},
 		{Tool: "create_node", Args: map[string]any{"id": "notes/plain", "content": "x"}},

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/profiles/profiletest"
+	"github.com/wikid/wikid/internal/profiles/roux"
 )
 
 // graph is a small Roux graph: hub links to two nodes, one of which links
@@ -22,7 +23,7 @@ var graph = map[string]string{
 // neighbour lists and both counts are always there, [] and 0 for a node
 // without neighbours; at depth 0 none of them is.
 func TestGetNode_Neighbors(t *testing.T) {
-	c := profiletest.Serve(t, "roux", graph)
+	c := profiletest.Serve(t, roux.Profile(), graph)
 	tests := []struct {
 		id                 string
 		depth              int
@@ -68,7 +69,7 @@ func jsonInt(n int) string { b, _ := json.Marshal(n); return string(b) }
 // one given, else the file name without .md (of the id, lowercased),
 // never the content's first heading; the node keeps it.
 func TestCreateNode_Title(t *testing.T) {
-	c := profiletest.Serve(t, "roux", graph)
+	c := profiletest.Serve(t, roux.Profile(), graph)
 	tests := []struct {
 		name      string
 		args      map[string]any

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/wikid/wikid/internal/profiles/profiletest"
+	"github.com/wikid/wikid/internal/profiles/wikiai"
 )
 
 // wiki is a Wiki-AI wiki: a few notes, one linking another.
@@ -18,7 +19,7 @@ var wiki = map[string]string{
 // that is not this search's) and checks that no error names an argument,
 // field or tool that Wiki-AI lacks.
 func TestProfile_Hints(t *testing.T) {
-	c := profiletest.Serve(t, "wiki-ai", wiki)
+	c := profiletest.Serve(t, wikiai.Profile(), wiki)
 	failed := c.FailAll([]profiletest.Call{
 		{Tool: "update_note", Args: map[string]any{"path": "projects/ideas", "new_path": "projects/plan"}},
 		{Tool: "update_note", Args: map[string]any{"path": "projects/nothing", "content": "x"}},
@@ -28,10 +29,10 @@ func TestProfile_Hints(t *testing.T) {
 		{Tool: "create_note", Args: map[string]any{"path": "projects/plan", "title": "Plan", "content": "x"}},
 		{Tool: "get_note", Args: map[string]any{"path": "projects/nothing"}},
 		{Tool: "get_note_version", Args: map[string]any{"path": "projects/plan", "version": "no-such-rev"}},
+		{Tool: "get_note_history", Args: map[string]any{"path": "projects/nothing"}},
 		{Tool: "get_note_version", Args: map[string]any{"path": "projects/plan", "version": "0123456789abcdef0123456789abcdef01234567"}},
 		{Tool: "diff_note_versions", Args: map[string]any{"path": "projects/plan", "from_version": "no-such-rev", "to_version": "HEAD"}},
 		{Tool: "restore_note_version", Args: map[string]any{"path": "projects/plan", "version": "no-such-rev"}},
-		{Tool: "get_note_history", Args: map[string]any{"path": "projects/nothing"}},
 		{Tool: "delete_note", Args: map[string]any{"path": "projects/nothing"}},
 		{Tool: "search_notes", Args: map[string]any{"query": "plan", "cursor": "x"}},
 		{Tool: "search_notes", Args: map[string]any{"query": "plan AND ("}},
