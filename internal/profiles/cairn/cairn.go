@@ -295,6 +295,25 @@ func cairnDelete() *tool.Tool {
 
 // --- cairn_search
 
+// withPathPrefix scopes a query to the notes whose path starts with
+// prefix. Cairn's keys are a flat space where a prefix is a string
+// prefix, not a folder: fan/fan-0 scopes to fan/fan-01 … fan/fan-09, and
+// entities/person to entities/person/ada and entities/personal alike.
+func withPathPrefix(query, prefix string) (string, error) {
+	prefix = strings.TrimLeft(prefix, "/")
+	if prefix == "" {
+		return query, nil
+	}
+	if strings.ContainsAny(prefix, `"\*?`) {
+		return "", tool.ArgError("path_prefix", `is a path prefix, without " \ * or ?`)
+	}
+	scope := `path:"` + prefix + `*"`
+	if strings.TrimSpace(query) == "" {
+		return scope, nil
+	}
+	return "(" + query + ") " + scope, nil
+}
+
 type cairnSearchArgs struct {
 	Query         string   `json:"query"`
 	Tags          []string `json:"tags"`
@@ -334,7 +353,11 @@ func cairnSearch() *tool.Tool {
 					return nil, "", err
 				}
 			}
-			res, err := s.Wiki.Search(ctx, wiki.SearchParams{Query: a.Query, Tags: a.Tags, Folder: strings.Trim(a.PathPrefix, "/"),
+			query, err := withPathPrefix(a.Query, a.PathPrefix)
+			if err != nil {
+				return nil, "", err
+			}
+			res, err := s.Wiki.Search(ctx, wiki.SearchParams{Query: query, Tags: a.Tags,
 				BacklinksTo: a.BacklinksTo, ModifiedSince: since, Limit: limit, Cursor: a.Cursor, Snippets: 1})
 			if err != nil {
 				return nil, "", err

@@ -30,14 +30,14 @@ func Profile() tool.Profile {
 }
 
 func toolSet() []*tool.Tool {
-	return []*tool.Tool{
+	return documented([]*tool.Tool{
 		obRead(), obCreate(), obUpdate(), obDelete(),
 		obSearch(), obSearchByDate(), obSearchByRegex(), obSearchByProperty(), obListNotes(), obListFolders(),
 		obMoveNote(), obMoveFolder(), obCreateFolder(), obTags("add_tags"), obTags("update_tags"), obTags("remove_tags"),
 		obNoteInfo(), obListTags(),
 		obBacklinks(), obOutgoing(), obBroken(),
 		obReadImage(), obNoteImages(),
-	}
+	})
 }
 
 // obRun adapts an Obsidian tool: its answer is a JSON object as text.

@@ -29,7 +29,6 @@ func TestProfile_Hints(t *testing.T) {
 		{Tool: "create_note", Args: map[string]any{"path": "projects/plan", "title": "Plan", "content": "x"}},
 		{Tool: "get_note", Args: map[string]any{"path": "projects/nothing"}},
 		{Tool: "get_note_version", Args: map[string]any{"path": "projects/plan", "version": "no-such-rev"}},
-		{Tool: "get_note_history", Args: map[string]any{"path": "projects/nothing"}},
 		{Tool: "get_note_version", Args: map[string]any{"path": "projects/plan", "version": "0123456789abcdef0123456789abcdef01234567"}},
 		{Tool: "diff_note_versions", Args: map[string]any{"path": "projects/plan", "from_version": "no-such-rev", "to_version": "HEAD"}},
 		{Tool: "restore_note_version", Args: map[string]any{"path": "projects/plan", "version": "no-such-rev"}},

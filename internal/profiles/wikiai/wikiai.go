@@ -145,9 +145,21 @@ func waVersion() *tool.Tool {
 // waNote renders a note, or its version at a commit, as Wiki-AI does: the
 // title, its path, tags and dates, then the body.
 func waNote(ctx context.Context, s *tool.Env, path, version string) (string, error) {
-	res, err := s.Wiki.Read(ctx, wiki.ReadRequest{Path: path, Version: version, MaxChars: int(s.Wiki.Options().MaxNoteSize)})
+	req := wiki.ReadRequest{Path: path, Version: version, MaxChars: int(s.Wiki.Options().MaxNoteSize)}
+	res, err := s.Wiki.Read(ctx, req)
 	if err != nil {
 		return "", err
+	}
+	if res.Created == nil || res.Modified == nil {
+		// The seed's note always has its **Created:** and **Updated:**
+		// lines: while the history index is first built, git's dates
+		// are not known yet, so wait for it (a history waits, with
+		// progress) and read the note again.
+		if _, err := s.Wiki.History(ctx, wiki.HistoryRequest{Path: res.Path, Limit: 1}); err == nil {
+			if again, err := s.Wiki.Read(ctx, req); err == nil {
+				res = again
+			}
+		}
 	}
 	var b strings.Builder
 	short := ""
@@ -573,6 +585,11 @@ func waHistory() *tool.Tool {
 				return nil, "", err
 			}
 			res, err := s.Wiki.History(ctx, wiki.HistoryRequest{Path: a.Path, Limit: limit})
+			if wiki.CodeOf(err) == wiki.CodeNotFound {
+				// The seed answers a path git never had in words, not
+				// as an error.
+				return nil, "No version history available for " + a.Path, nil
+			}
 			if err != nil {
 				return nil, "", err
 			}
