@@ -103,6 +103,9 @@ var owners = map[string]string{
 	"github.com/sergi/go-diff":         "internal/textdiff",
 	"golang.org/x/image":               "internal/imaging",
 	"github.com/alecthomas/participle": "grammar",
+	// The official Go SDK is a client the end-to-end suites drive wikid
+	// with, in their tests only: no package of wikid's imports it.
+	"github.com/modelcontextprotocol/go-sdk": "internal/e2e",
 }
 
 // execAllowed lists the packages whose code may import os/exec: those that
