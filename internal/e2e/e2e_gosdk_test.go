@@ -96,6 +96,45 @@ func (c *goSDKClient) since(start time.Time) []update {
 	return out
 }
 
+// stdioTransport runs wikid serve over dir with env, for the Go SDK.
+func stdioTransport(env []string, dir string) mcp.Transport {
+	cmd := exec.Command(wikidBin, "serve", "--repo", dir)
+	cmd.Env = env
+	return &mcp.CommandTransport{Command: cmd}
+}
+
+// change is a way to change a note, timed from its start.
+type change struct {
+	how  string
+	make func(t *testing.T, content string)
+}
+
+// goSDKChanges are the three ways a note changes: another client (writer,
+// with write_note), the command line (wikid write through the daemon) and
+// a person's git commit in the checkout.
+func goSDKChanges(t *testing.T, writer *goSDKClient, env []string, dir, notePath string) []change {
+	ctx := context.Background()
+	return []change{
+		{"another client", func(t *testing.T, content string) {
+			res, err := writer.session.CallTool(ctx, &mcp.CallToolParams{Name: "write_note",
+				Arguments: map[string]any{"path": notePath, "content": content, "overwrite": true}})
+			if err != nil || res.IsError {
+				t.Fatalf("write_note: %v %v", err, res)
+			}
+		}},
+		{"wikid write", func(t *testing.T, content string) {
+			cmd := exec.Command(wikidBin, "write", notePath, "--repo", dir, "--overwrite")
+			cmd.Env, cmd.Stdin = env, strings.NewReader(content)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("wikid write: %v\n%s", err, out)
+			}
+		}},
+		{"git commit", func(t *testing.T, content string) {
+			gittest.Commit(t, dir, "by hand", map[string]string{notePath + ".md": content})
+		}},
+	}
+}
+
 // bearer is an http.RoundTripper that sends a bearer token.
 type bearer struct{ token string }
 
@@ -122,11 +161,7 @@ func TestGoSDK_Subscriptions(t *testing.T) {
 		<-p.exited
 		t.Fatalf("wikid serve --http exited: %v\n%s", p.cmd.ProcessState, p.stderr)
 	}
-	stdio := func() mcp.Transport {
-		cmd := exec.Command(wikidBin, "serve", "--repo", dir)
-		cmd.Env = env
-		return &mcp.CommandTransport{Command: cmd}
-	}
+	stdio := func() mcp.Transport { return stdioTransport(env, dir) }
 	web := func() mcp.Transport {
 		return &mcp.StreamableClientTransport{Endpoint: p.url, HTTPClient: &http.Client{Transport: bearer{token}}}
 	}
@@ -143,28 +178,7 @@ func TestGoSDK_Subscriptions(t *testing.T) {
 		}
 	}
 	var delays []time.Duration
-	changes := []struct {
-		how  string
-		make func(t *testing.T, content string)
-	}{
-		{"another client", func(t *testing.T, content string) {
-			res, err := writer.session.CallTool(ctx, &mcp.CallToolParams{Name: "write_note",
-				Arguments: map[string]any{"path": notePath, "content": content, "overwrite": true}})
-			if err != nil || res.IsError {
-				t.Fatalf("write_note: %v %v", err, res)
-			}
-		}},
-		{"wikid write", func(t *testing.T, content string) {
-			cmd := exec.Command(wikidBin, "write", notePath, "--repo", dir, "--overwrite")
-			cmd.Env, cmd.Stdin = env, strings.NewReader(content)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("wikid write: %v\n%s", err, out)
-			}
-		}},
-		{"git commit", func(t *testing.T, content string) {
-			gittest.Commit(t, dir, "by hand", map[string]string{notePath + ".md": content})
-		}},
-	}
+	changes := goSDKChanges(t, writer, env, dir, notePath)
 	start0 := time.Now()
 	for i, ch := range changes {
 		t.Run(ch.how, func(t *testing.T) {
