@@ -97,7 +97,7 @@ func TestServer_Groups(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.groups, ","), func(t *testing.T) {
-			opts := mcpserver.Options{Groups: tt.groups}
+			opts := mcpserver.Options{Profiles: profileTable(), Groups: tt.groups}
 			if err := opts.Validate(); err != nil {
 				t.Fatal(err)
 			}
