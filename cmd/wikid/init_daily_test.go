@@ -35,7 +35,7 @@ func TestInitCommand_daily(t *testing.T) {
 	}, {
 		name: "Obsidian's settings, in the folders' own case",
 		files: map[string]string{
-			".obsidian/daily-notes.json": `{"folder": "Journal/daily/", "format": "YYYY-MM-DD", "template": "Templates/Day.md"}`,
+			".obsidian/daily-notes.json":  `{"folder": "Journal/daily/", "format": "YYYY-MM-DD", "template": "Templates/Day.md"}`,
 			"journal/Daily/2024-06-01.md": "- one\n", "Templates/Day.md": "# {{date}}\n\n## Log\n",
 		},
 		config: "daily:\n  # from Obsidian's daily notes settings\n  folder: \"journal/Daily\"\n  template: \"Templates/Day\"\n",
