@@ -20,4 +20,3 @@ func TestIgnoresObsidian(t *testing.T) {
 		}
 	}
 }
-
