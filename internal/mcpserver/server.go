@@ -279,11 +279,10 @@ func (s *Server) call(ctx context.Context, t *tool.Tool, req mcp.CallToolRequest
 		// quick, and stopping halfway would leave the caller unsure.
 		ctx = context.WithoutCancel(ctx)
 	}
-	ctx = context.WithValue(ctx, toolKey{}, t.Name)
 	if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
 		ctx = s.withProgress(ctx, req.Params.Meta.ProgressToken)
 	}
-	structured, text, err := t.Run(ctx, &tool.Env{Wiki: s.w, Caller: s.caller(ctx), ReadOnly: s.opts.ReadOnly, Sync: s.opts.Sync}, raw)
+	structured, text, err := t.Run(ctx, &tool.Env{Wiki: s.w, Caller: s.caller(ctx, t.Name), ReadOnly: s.opts.ReadOnly, Sync: s.opts.Sync}, raw)
 	if err != nil {
 		return s.plainError(s.errorResult(ctx, t.Name, err))
 	}
