@@ -67,7 +67,7 @@ var rooms = map[string]room{
 
 	// Floor 6: front ends.
 	"internal/mcpserver": {6, []string{"internal/wiki", "internal/tool", "internal/render", "internal/gitsync"}},
-	"internal/web":       {6, []string{"internal/wiki", "internal/imaging"}},
+	"internal/web":       {6, []string{"internal/wiki", "internal/imaging", "internal/textdiff"}},
 	"internal/daemon":    {6, []string{"internal/wiki", "internal/mcpserver", "internal/procid"}},
 
 	// Floor 7: the program, the test kits and measures.
@@ -166,8 +166,6 @@ var exceptions = []exception{
 		why: "issue 46 makes mcpserver transport only, moving wikid's own prompts, resources and completions to a profile package; the split is under way"},
 	{rule: ruleImports, pkg: "internal/mcpserver", what: "internal/profiles/",
 		why: "issue 46: the profile table moves to cmd/wikid with the same split"},
-	{rule: ruleOwner, pkg: "internal/web", what: "github.com/sergi/go-diff/",
-		why: "the pages' word diff predates textdiff's; it is to use textdiff (issue 47, item 4)"},
 	{rule: ruleOwner, pkg: "internal/profiles/profiletest", what: "github.com/mark3labs/mcp-go/",
 		why: "a test kit: it calls a profile's tools with mcp-go's client, as the profile's clients do"},
 }
