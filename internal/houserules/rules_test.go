@@ -76,7 +76,9 @@ var rooms = map[string]room{
 		"internal/semantic", "internal/staticembed", "internal/tools", "internal/web", "internal/wiki", "internal/encoder",
 		"internal/profiles/braindrive", "internal/profiles/cairn", "internal/profiles/obsidian", "internal/profiles/roux",
 		"internal/profiles/wikiai", "internal/tool", "internal/wikierr", "internal/textdiff"}},
-	"internal/e2e":        {7, nil},
+	"internal/e2e": {7, nil},
+	"internal/storetest": {7, []string{"internal/wiki", "internal/gitstore", "internal/index", "internal/history",
+		"internal/graph", "internal/gittest"}},
 	"internal/quality":    {7, []string{"internal/gather"}},
 	"internal/houserules": {7, nil},
 }
