@@ -99,14 +99,7 @@ func printCheck(out io.Writer, res *wiki.CheckResult, strict, listAmbiguous bool
 		for _, g := range broken {
 			fmt.Fprintf(out, "  %s\n", g[0].Path)
 			for _, l := range g {
-				target := l.Target
-				if l.Heading != "" {
-					target += "#" + l.Heading
-				}
-				reason := l.Reason
-				if l.To != "" {
-					reason += " in " + l.To
-				}
+				target, reason := render.BrokenTarget(l)
 				fmt.Fprintf(out, "    line %d  %s: %s\n", l.Line, target, reason)
 			}
 		}

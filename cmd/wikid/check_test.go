@@ -158,25 +158,6 @@ func TestCheckCommand_Run(t *testing.T) {
 	})
 }
 
-func TestIgnoresObsidian(t *testing.T) {
-	for _, tt := range []struct {
-		gitignore string
-		want      bool
-	}{
-		{".obsidian/\n", true},
-		{"# Obsidian\n/.obsidian\n", true},
-		{".obsidian/*\n", true},
-		{"  .obsidian/**  \n", true},
-		{".obsidian/workspace.json\n.obsidian/cache\n", false}, // wikid init's lines: the folder is committed
-		{".obsidian-notes/\nnode_modules\n", false},
-		{"", false},
-	} {
-		if got := ignoresObsidian([]byte(tt.gitignore)); got != tt.want {
-			t.Errorf("ignoresObsidian(%q) = %v, want %v", tt.gitignore, got, tt.want)
-		}
-	}
-}
-
 // TestCheckCommand_JSON holds --json to what it printed before the text
 // output was made for people: the MCP tool's structured content.
 func TestCheckCommand_JSON(t *testing.T) {

@@ -471,8 +471,10 @@ func writeHeapProfile(path string, logger *slog.Logger) {
 	logger.Info("heap profile written", "file", path)
 }
 
-// guardInterval is how often the daemon looks for commits made outside
-// wikid that dropped a change it acknowledged.
+// guardInterval is how often the guard tries again to restore a change
+// that a commit made outside wikid dropped, while a person's git command
+// holds the checkout; it sees the commits themselves as the wiki's watch
+// reports them.
 const guardInterval = 500 * time.Millisecond
 
 // openDaemonWiki opens the daemon's wiki, waiting a while for a command

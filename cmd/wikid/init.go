@@ -55,12 +55,6 @@ Link notes with double brackets: ` + "`[[Another note]]`" + ` links to the note
 named or titled "Another note".
 `
 
-const defaultConfig = `# wikid configuration. Every key is optional.
-# timezone: Europe/Berlin
-daily:
-  folder: daily
-`
-
 // vaultIgnores are the .gitignore lines init makes sure a folder of notes
 // has: files Obsidian rewrites as you click around (the window layout, the
 // cache), its trash and the Finder's litter. Obsidian's own settings and
@@ -151,7 +145,7 @@ func (c *initCommand) commit(ctx context.Context, dir string, welcome bool, auth
 	if welcome {
 		req.Changes = []wiki.FileChange{
 			{Path: "README.md", Content: []byte(readmeNote)},
-			{Path: config.FileName, Content: []byte(defaultConfig)},
+			{Path: config.FileName, Content: []byte(initDaily{folder: "daily"}.config())},
 		}
 		if commit, err = store.Commit(ctx, req); err != nil {
 			return err
@@ -161,7 +155,7 @@ func (c *initCommand) commit(ctx context.Context, dir string, welcome bool, auth
 		if err := undo.ensureLines(filepath.Join(dir, ".gitignore"), vaultIgnores); err != nil {
 			return err
 		}
-		if err := undo.create(filepath.Join(dir, config.FileName), defaultConfig); err != nil {
+		if err := c.configure(dir, undo); err != nil {
 			return err
 		}
 		ad, err := store.AdoptCheckout(ctx, req)
@@ -190,6 +184,21 @@ or try the command line:
   wikid search --repo %q 'some words'
 `, abs, abs)
 	return nil
+}
+
+// configure writes the .wikid.yaml of a folder of notes, unless it has one:
+// its daily notes where Obsidian's settings, or the folder's own letter
+// case, put them.
+func (c *initCommand) configure(dir string, undo *initUndo) error {
+	name := filepath.Join(dir, config.FileName)
+	if _, err := os.Lstat(name); err == nil {
+		return nil
+	}
+	d := findDaily(dir)
+	for _, w := range d.warnings {
+		fmt.Fprintf(c.stderr, "wikid: %s\n", w)
+	}
+	return undo.create(name, d.config())
 }
 
 // isEmptyDir reports whether dir is missing or holds nothing but .git.

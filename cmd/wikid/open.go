@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/wikid/wikid/internal/config"
 	"github.com/wikid/wikid/internal/daemon"
@@ -112,8 +111,7 @@ func openWikiWith(ctx context.Context, e env, dir string, serving bool, edit fun
 		store.Close(ctx)
 		return nil, err
 	}
-	resolve := cfg.ResolveLinks(func() bool { return hasObsidianFolder(ctx, store, dir) })
-	deps := wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.NewResolving(resolve)}
+	deps := wiki.Deps{Store: store, Index: idx, History: hist, Graph: linkGraph(ctx, cfg, store, dir)}
 	if sem != nil {
 		deps.Semantic = sem
 	}
@@ -208,51 +206,59 @@ func loadConfig(ctx context.Context, e env, store wiki.Store) (config.Config, er
 	return cfg, cfg.ApplyEnv(e.getenv)
 }
 
+// linkGraph returns the wiki's link graph: one that resolves links as
+// links.resolve says when it is set, else one that tells from each commit
+// whether the repository is an Obsidian vault (see graph.NewDetecting),
+// starting from what HEAD and the checkout say.
+func linkGraph(ctx context.Context, cfg config.Config, store wiki.Store, dir string) *graph.Graph {
+	if cfg.Links.Resolve != "" {
+		return graph.NewResolving(cfg.Links.Resolve)
+	}
+	top := checkoutTop(dir)
+	checkout := func() bool {
+		st, err := os.Stat(filepath.Join(top, ".obsidian"))
+		return err == nil && st.IsDir()
+	}
+	if top == "" {
+		checkout = nil
+	}
+	return graph.NewDetecting(cfg.ResolveLinks(func() bool { return hasObsidianFolder(ctx, store, checkout) }), checkout)
+}
+
 // hasObsidianFolder reports whether the repository is an Obsidian vault:
-// it has an .obsidian/ folder committed at HEAD, or a .gitignore at HEAD
-// that leaves it out (the usual way to keep a vault in git, and so every
-// clone of one on another machine), or one on disk in the checkout that
-// holds dir.
-func hasObsidianFolder(ctx context.Context, store wiki.Store, dir string) bool {
+// HEAD has an .obsidian folder or a .gitignore that leaves it out, or the
+// checkout has one (checkout reports it; nil for no checkout).
+func hasObsidianFolder(ctx context.Context, store wiki.Store, checkout func() bool) bool {
 	if head, err := store.Head(ctx); err == nil && head.Commit != "" {
 		if snap, err := store.Snapshot(ctx, head.Commit); err == nil {
 			if files, err := snap.Files(ctx, ".obsidian"); err == nil && len(files) > 0 {
 				return true
 			}
-			if _, data, err := snap.Read(ctx, ".gitignore"); err == nil && ignoresObsidian(data) {
+			if _, data, err := snap.Read(ctx, ".gitignore"); err == nil && graph.IgnoresObsidian(data) {
 				return true
 			}
 		}
 	}
+	return checkout != nil && checkout()
+}
+
+// checkoutTop returns the top folder of the checkout that holds dir, ""
+// when there is none (a bare repository).
+func checkoutTop(dir string) string {
 	d, err := filepath.Abs(dir)
 	if err != nil {
-		return false
+		return ""
 	}
 	for {
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil { // the top of the checkout
-			st, err := os.Stat(filepath.Join(d, ".obsidian"))
-			return err == nil && st.IsDir()
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d
 		}
 		up := filepath.Dir(d)
 		if up == d {
-			return false // no checkout: a bare repository
+			return ""
 		}
 		d = up
 	}
-}
-
-// ignoresObsidian reports whether a .gitignore leaves out an .obsidian
-// folder: a line such as ".obsidian/", "/.obsidian" or ".obsidian/*".
-func ignoresObsidian(gitignore []byte) bool {
-	for _, line := range strings.Split(string(gitignore), "\n") {
-		line = strings.TrimSpace(line)
-		line = strings.TrimPrefix(line, "/")
-		line = strings.TrimRight(line, "*")
-		if strings.TrimSuffix(line, "/") == ".obsidian" {
-			return true
-		}
-	}
-	return false
 }
 
 // caller is who the command line acts as.

@@ -80,12 +80,23 @@ func (g *Guard) Restored() []string {
 	return append([]string(nil), g.restored...)
 }
 
-// Run checks every move of HEAD until ctx is done, polling every interval.
+// Run checks every move of HEAD until ctx is done, as the wiki's watch
+// reports them (wiki.Wiki.Watch: its own commits at once, others' within
+// wiki.WatchEvery), and tries again every interval the restores a person's
+// git command held back.
 func (g *Guard) Run(ctx context.Context, interval time.Duration) {
 	last := ""
 	if head, err := g.w.Head(ctx); err == nil {
 		last = head.Commit
 	}
+	moved := make(chan struct{}, 1)
+	stop := g.w.Watch(func(wiki.HeadMove) {
+		select {
+		case moved <- struct{}{}:
+		default: // a look is due already; it reads HEAD as it is then
+		}
+	})
+	defer stop()
 	g.checkRewinds(ctx) // notes where the reflog ends
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
@@ -94,6 +105,9 @@ func (g *Guard) Run(ctx context.Context, interval time.Duration) {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
+			g.retry(ctx)
+			continue
+		case <-moved:
 		}
 		g.retry(ctx)
 		g.checkRewinds(ctx)

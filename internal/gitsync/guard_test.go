@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wikid/wikid/internal/gitsync"
 	"github.com/wikid/wikid/internal/gittest"
@@ -150,4 +151,31 @@ func TestGuard_Check(t *testing.T) {
 		}
 		gittest.Fsck(t, m.dir)
 	})
+}
+
+// TestGuard_Run_followsTheWatch: the guard sees a foreign commit as the
+// wiki's watch reports it, without a poll of its own: with an interval of
+// an hour it still puts back what the commit dropped.
+func TestGuard_Run_followsTheWatch(t *testing.T) {
+	remote := remoteWith(t, map[string]string{"plan.md": "# Plan\n", "other.md": "# Other\n"})
+	m := cloneOf(t, remote)
+	g := gitsync.NewGuard(m.w, m.dir, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); g.Run(ctx, time.Hour) }()
+	defer func() { cancel(); <-done }()
+	m.write(t, "inbox/new", "# New\n\nAcknowledged.\n")
+	gittest.Git(t, m.dir, "read-tree", "HEAD~1")
+	gittest.WriteFiles(t, m.dir, map[string]string{"other.md": "# Other\n\nMine.\n"})
+	gittest.Git(t, m.dir, "add", "other.md")
+	gittest.Git(t, m.dir, "commit", "-q", "-m", "my notes")
+	for deadline := time.Now().Add(30 * time.Second); len(g.Restored()) == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("the guard restored nothing in 30 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := show(t, m.dir, "HEAD", "inbox/new.md"); got != "# New\n\nAcknowledged.\n" {
+		t.Errorf("HEAD has %q", got)
+	}
 }

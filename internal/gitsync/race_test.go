@@ -197,8 +197,9 @@ func raceWithPerson(t *testing.T, m *machine, run time.Duration, person func(i i
 	acked := assistants(ctx, m, run)
 	close(stop)
 	<-personDone
-	// The guard catches up with the last moves of the branch.
-	time.Sleep(500 * time.Millisecond)
+	// The guard catches up with the last moves of the branch, which the
+	// wiki's watch reports within wiki.WatchEvery.
+	time.Sleep(500*time.Millisecond + 2*wiki.WatchEvery)
 	cancel()
 	<-guardDone
 	lost = checkAcked(t, m.dir, acked)

@@ -34,9 +34,18 @@ func (g *Graph) Apply(ctx context.Context, u *wiki.Update) error {
 	}
 	var files []added
 	var deleted []string
+	var vs *vaultStep
+	if g.vault != nil {
+		vs = &vaultStep{checkout: g.vault.checkout != nil && g.vault.checkout()}
+	}
 	for i, ch := range changes {
 		if i%256 == 255 {
 			if err := u.Yield(ctx); err != nil {
+				return err
+			}
+		}
+		if vs != nil {
+			if err := vs.see(ctx, u, ch); err != nil {
 				return err
 			}
 		}
@@ -59,7 +68,7 @@ func (g *Graph) Apply(ctx context.Context, u *wiki.Update) error {
 		// keeps of every note until all are read, not every note.
 		files = append(files, addedOf(f))
 	}
-	g.apply(u.To, files, deleted)
+	g.apply(u.To, files, deleted, vs)
 	return nil
 }
 
@@ -112,11 +121,12 @@ func (g *Graph) ApplyFiles(to string, files []File, deleted []string) {
 	for i, f := range files {
 		adds[i] = addedOf(f)
 	}
-	g.apply(to, adds, deleted)
+	g.apply(to, adds, deleted, nil)
 }
 
-// apply is ApplyFiles with the added files' nodes made.
-func (g *Graph) apply(to string, files []added, deleted []string) {
+// apply is ApplyFiles with the added files' nodes made, and vs the step of
+// the vault's marks, for a graph that tells its mode from them.
+func (g *Graph) apply(to string, files []added, deleted []string, vs *vaultStep) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	// In an empty graph every note is new: all of them are resolved, and
@@ -135,6 +145,12 @@ func (g *Graph) apply(to string, files []added, deleted []string) {
 	for k := range p.keys {
 		for _, s := range g.byKey[k] {
 			p.dirty[s] = true
+		}
+	}
+	if g.detect(vs) {
+		// Every link may resolve otherwise in the other mode.
+		for _, n := range g.notes {
+			p.dirty[n] = true
 		}
 	}
 	v := g.base()

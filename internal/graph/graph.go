@@ -19,7 +19,8 @@ var (
 // lock, ApplyFiles and Reset take it exclusively.
 type Graph struct {
 	mu       sync.RWMutex
-	obsidian bool // wiki links resolve as Obsidian resolves them
+	obsidian bool        // wiki links resolve as Obsidian resolves them
+	vault    *vaultMarks // set when the commits tell obsidian (NewDetecting)
 	commit   string
 	gen      uint64 // counts changes, for caches
 
@@ -145,6 +146,8 @@ func NewResolving(r wiki.LinkResolution) *Graph {
 
 // Resolution returns how the graph resolves wiki links.
 func (g *Graph) Resolution() wiki.LinkResolution {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
 	if g.obsidian {
 		return wiki.ResolveObsidian
 	}
@@ -175,6 +178,9 @@ func (g *Graph) Reset(context.Context) error {
 
 func (g *Graph) reset() {
 	g.commit = ""
+	if g.vault != nil {
+		g.vault.files, g.vault.ignored = 0, false
+	}
 	g.gen++
 	g.notes = make(map[string]*node)
 	g.files = make(map[string]bool)

@@ -32,11 +32,12 @@ func clientInfo(ctx context.Context) mcp.Implementation {
 	return mcp.Implementation{}
 }
 
-// caller returns who a tool call acts for. Client is "name/version" from
-// the client's clientInfo and always goes into the Wiki-Client trailer.
+// caller returns who a call of the tool named toolName acts for; its
+// commits name the tool in the Wiki-Tool trailer. Client is "name/version"
+// from the client's clientInfo and always goes into the Wiki-Client trailer.
 // The commit author is Options.Author when set, else the client itself:
 // its name, with the email <slug>@mcp.wikid.
-func (s *Server) caller(ctx context.Context) wiki.Caller {
+func (s *Server) caller(ctx context.Context, toolName string) wiki.Caller {
 	info := clientInfo(ctx)
 	name := cleanName(info.Name)
 	if name == "" {
@@ -50,13 +51,8 @@ func (s *Server) caller(ctx context.Context) wiki.Caller {
 	if author == (wiki.Identity{}) {
 		author = wiki.Identity{Name: name, Email: slug(name) + "@" + authorDomain}
 	}
-	tool, _ := ctx.Value(toolKey{}).(string)
-	return wiki.Caller{Client: client, Author: author, Tool: tool}
+	return wiki.Caller{Client: client, Author: author, Tool: toolName}
 }
-
-// toolKey is the context key of the tool a call runs, which its commit
-// names in the Wiki-Tool trailer.
-type toolKey struct{}
 
 // cleanName makes a client-supplied string safe for a commit header: no
 // control characters, no angle brackets, single spaces.

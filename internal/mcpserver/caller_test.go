@@ -1,6 +1,9 @@
 package mcpserver
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 func TestSlug(t *testing.T) {
 	tests := map[string]string{
@@ -20,5 +23,14 @@ func TestSlug(t *testing.T) {
 	}
 	if got := cleanName("evil\nName <x@y>"); got != "evil Name x@y" {
 		t.Errorf("cleanName = %q", got)
+	}
+}
+
+// TestServer_caller: the caller of a tool call names the tool, for the
+// Wiki-Tool trailer, and the client it came from.
+func TestServer_caller(t *testing.T) {
+	c := (&Server{}).caller(context.Background(), "edit_note")
+	if c.Tool != "edit_note" || c.Client != unknownClient || c.Author.Email != unknownClient+"@"+authorDomain {
+		t.Errorf("caller %+v", c)
 	}
 }

@@ -42,7 +42,7 @@ func (c completer) CompleteResourceArgument(ctx context.Context, uri string, arg
 
 // complete returns the profile's completion of an argument.
 func (s *Server) complete(ctx context.Context, uri, name, value string) (*mcp.Completion, error) {
-	c, err := s.prof.Complete(ctx, s.env(ctx), uri, name, value)
+	c, err := s.prof.Complete(ctx, s.env(ctx, ""), uri, name, value)
 	if err != nil {
 		return nil, s.promptError(ctx, "completion of "+name, err)
 	}

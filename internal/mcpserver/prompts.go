@@ -24,7 +24,7 @@ func (s *Server) addPrompts() {
 					return nil, invalidParams(ctx, fmt.Errorf("%w: %s needs %s", errMissingArgument, p.Name, a.Name))
 				}
 			}
-			msgs, err := p.Render(ctx, s.env(ctx), req.Params.Arguments)
+			msgs, err := p.Render(ctx, s.env(ctx, ""), req.Params.Arguments)
 			if err != nil {
 				return nil, s.promptError(ctx, "prompt "+p.Name, err)
 			}

@@ -21,7 +21,7 @@ func (s *Server) addResources() {
 			continue
 		}
 		read := func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-			t, err := r.Read(ctx, s.env(ctx), req.Params.URI)
+			t, err := r.Read(ctx, s.env(ctx, ""), req.Params.URI)
 			if err != nil {
 				return nil, s.resourceError(ctx, req.Params.URI, err)
 			}

@@ -282,11 +282,10 @@ func (s *Server) call(ctx context.Context, t *tool.Tool, req mcp.CallToolRequest
 		// quick, and stopping halfway would leave the caller unsure.
 		ctx = context.WithoutCancel(ctx)
 	}
-	ctx = context.WithValue(ctx, toolKey{}, t.Name)
 	if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
 		ctx = s.withProgress(ctx, req.Params.Meta.ProgressToken)
 	}
-	structured, text, err := t.Run(ctx, s.env(ctx), raw)
+	structured, text, err := t.Run(ctx, s.env(ctx, t.Name), raw)
 	if err != nil {
 		return s.plainError(s.errorResult(ctx, t.Name, err))
 	}
@@ -321,9 +320,9 @@ func (s *Server) call(ctx context.Context, t *tool.Tool, req mcp.CallToolRequest
 }
 
 // env is what a tool, prompt, resource or completion of the profile runs
-// with.
-func (s *Server) env(ctx context.Context) *tool.Env {
-	return &tool.Env{Wiki: s.w, Caller: s.caller(ctx), ReadOnly: s.opts.ReadOnly, Sync: s.opts.Sync}
+// with; toolName names the tool ("" for the others).
+func (s *Server) env(ctx context.Context, toolName string) *tool.Env {
+	return &tool.Env{Wiki: s.w, Caller: s.caller(ctx, toolName), ReadOnly: s.opts.ReadOnly, Sync: s.opts.Sync}
 }
 
 // plainError leaves out the structured content of an error on a plain

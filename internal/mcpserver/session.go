@@ -180,14 +180,15 @@ func (s *Server) serveStream(ctx context.Context, in io.Reader, out *lineWriter)
 		if len(head.ID) == 0 || head.Method == "" {
 			// A notification (or a response to a request wikid never
 			// sends): in order, on the read loop.
-			s.handle(ctx, sess, msg, nil)
+			s.handle(ctx, sess, msg, nil, nil)
 			continue
 		}
 		if !queued.admit(ctx, len(msg)) {
 			return nil
 		}
 		callCtx, cancel := context.WithCancel(ctx)
-		sess.inflight.Store(canonicalID(head.ID), &streamCall{cancel: cancel})
+		key, call := canonicalID(head.ID), &streamCall{cancel: cancel}
+		sess.inflight.Store(key, call)
 		// What the call waits for is fixed as it comes: a change orphaned
 		// after it does not hold it back (it may be one of its session's).
 		var waits []chan struct{}
@@ -200,7 +201,7 @@ func (s *Server) serveStream(ctx context.Context, in io.Reader, out *lineWriter)
 		}
 		calls.Go(func() {
 			defer cancel()
-			defer sess.inflight.Delete(canonicalID(head.ID))
+			defer sess.inflight.Delete(key)
 			defer queued.release(len(msg))
 			if mutating {
 				defer changes.Done()
@@ -212,7 +213,7 @@ func (s *Server) serveStream(ctx context.Context, in io.Reader, out *lineWriter)
 				return // cancelled by the client while it waited, or the server stops
 			}
 			s.orphans.settle(callCtx, waits)
-			s.handle(callCtx, sess, msg, head.ID)
+			s.handle(callCtx, sess, msg, head.ID, call)
 		})
 	}
 	// The input ended: the client may be gone, and come back on another
@@ -224,9 +225,10 @@ func (s *Server) serveStream(ctx context.Context, in io.Reader, out *lineWriter)
 	return nil
 }
 
-// handle serves one message. A request's notifications are written before
-// its response; a handler that panics answers INTERNAL_ERROR.
-func (s *Server) handle(ctx context.Context, sess *streamSession, msg json.RawMessage, id json.RawMessage) {
+// handle serves one message: a request of id, in flight as call, or a
+// notification (id and call nil). A request's notifications are written
+// before its response; a handler that panics answers INTERNAL_ERROR.
+func (s *Server) handle(ctx context.Context, sess *streamSession, msg json.RawMessage, id json.RawMessage, call *streamCall) {
 	req := &requestSession{streamSession: sess, notes: make(chan mcp.JSONRPCNotification, 16)}
 	done := make(chan struct{})
 	relayed := make(chan struct{})
@@ -262,7 +264,7 @@ func (s *Server) handle(ctx context.Context, sess *streamSession, msg json.RawMe
 	}()
 	close(done)
 	<-relayed
-	if id != nil && sess.cancelled(id) {
+	if call != nil && call.cancelled.Load() {
 		// The client cancelled the request: the specification asks for no
 		// response, which its client would no longer know.
 		return
@@ -284,12 +286,6 @@ func (s *streamSession) cancel(id json.RawMessage) {
 		c.(*streamCall).cancelled.Store(true)
 		c.(*streamCall).cancel()
 	}
-}
-
-// cancelled reports whether the client cancelled the request of id.
-func (s *streamSession) cancelled(id json.RawMessage) bool {
-	c, ok := s.inflight.Load(canonicalID(id))
-	return ok && c.(*streamCall).cancelled.Load()
 }
 
 // canonicalID is a JSON-RPC id as a key: 7, 7.0 and "7" differ, as the

@@ -50,7 +50,7 @@ func (s *Server) subscribeHooks(hooks *server.Hooks) {
 	hooks.AddOnRegisterSession(func(_ context.Context, sess server.ClientSession) { s.sessionOpened(sess) })
 	hooks.AddOnUnregisterSession(func(_ context.Context, sess server.ClientSession) { s.sessionClosed(sess.SessionID()) })
 	hooks.AddBeforeSubscribe(func(ctx context.Context, _ any, req *mcp.SubscribeRequest) {
-		if _, err := s.prof.Watch(ctx, s.env(ctx), req.Params.URI); err != nil {
+		if _, err := s.prof.Watch(ctx, s.env(ctx, ""), req.Params.URI); err != nil {
 			resourceNotFound(ctx, s.requestError(ctx, req.Params.URI, err))
 		}
 	})
@@ -74,7 +74,7 @@ func (s *Server) subscribe(ctx context.Context, session, uri string, on bool) {
 	var w tool.Watch
 	if on {
 		var err error
-		if w, err = s.prof.Watch(ctx, s.env(ctx), uri); err != nil {
+		if w, err = s.prof.Watch(ctx, s.env(ctx, ""), uri); err != nil {
 			return
 		}
 	}
@@ -102,7 +102,7 @@ func (s *Server) listen(ctx context.Context, id any, req *mcp.SubscriptionsListe
 	sub := &subscriber{uris: map[string]tool.Watch{}}
 	kept := f.ResourceSubscriptions[:0:0]
 	for _, uri := range f.ResourceSubscriptions {
-		w, err := s.prof.Watch(ctx, s.env(ctx), uri)
+		w, err := s.prof.Watch(ctx, s.env(ctx, ""), uri)
 		if err != nil {
 			s.log.Debug("subscription refused", "uri", uri, "err", err)
 			continue

@@ -4,17 +4,17 @@ import "bytes"
 
 // Heading is an ATX or setext heading outside fenced code.
 type Heading struct {
-	Level int    `json:"level"`
-	Text  string `json:"text"`
-	Line  int    `json:"line"`
+	Level int
+	Text  string
+	Line  int
 	// Start is the offset of the heading's first byte; ContentStart the
 	// offset just after the heading (after a setext underline); End the end
 	// of its section: the next heading of the same or a higher level, or EOF.
-	Start        int `json:"start"`
-	ContentStart int `json:"content_start"`
-	End          int `json:"end"`
+	Start        int
+	ContentStart int
+	End          int
 	// Parent is the index in Note.Headings of the enclosing heading, or -1.
-	Parent int `json:"parent"`
+	Parent int
 }
 
 // LinkKind distinguishes the forms of a link.
@@ -29,22 +29,22 @@ const (
 
 // Link is a link outside code, with where it sits.
 type Link struct {
-	Kind LinkKind `json:"kind"`
+	Kind LinkKind
 	// Target is the target as written, without heading or label; empty for
 	// [[#Heading]]. For markdown links it is the URL-decoded relative path.
-	Target string `json:"target"`
+	Target string
 	// Embed marks a markdown image, ![alt](path); its Label is the alt
 	// text. Wiki embeds have their own kind, LinkEmbed.
-	Embed   bool   `json:"embed,omitempty"`
-	Heading string `json:"heading,omitempty"`
-	Label   string `json:"label,omitempty"`
-	Line    int    `json:"line"`
+	Embed   bool
+	Heading string
+	Label   string
+	Line    int
 	// Start and End are the byte range of the whole link; TargetStart and
 	// TargetEnd the range of the target text, for rewriting it on a move.
-	Start       int `json:"start"`
-	End         int `json:"end"`
-	TargetStart int `json:"target_start"`
-	TargetEnd   int `json:"target_end"`
+	Start       int
+	End         int
+	TargetStart int
+	TargetEnd   int
 }
 
 // body is what scanBody finds in a note's body.

@@ -13,11 +13,11 @@ import (
 
 // Edit is one edit operation; see the Op constants.
 type Edit struct {
-	Op              string `json:"op"`
-	Content         string `json:"content,omitempty"`
-	Find            string `json:"find,omitempty"`
-	Section         string `json:"section,omitempty"`
-	ExpectedMatches int    `json:"expected_matches,omitempty"` // 0 means 1; only for replace
+	Op              string
+	Content         string
+	Find            string
+	Section         string
+	ExpectedMatches int // 0 means 1; only for replace
 }
 
 // The edit operations. Where each puts its content is described at

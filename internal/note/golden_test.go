@@ -85,7 +85,7 @@ type goldenNote struct {
 	FrontmatterError string         `json:"frontmatter_error,omitempty"`
 	FrontmatterKeys  []string       `json:"frontmatter_keys,omitempty"`
 	Aliases          []string       `json:"aliases"`
-	Tags             []Tag          `json:"tags"`
+	Tags             []goldenTag    `json:"tags"`
 	Properties       map[string]any `json:"properties,omitempty"`
 	Created          time.Time      `json:"created,omitzero"`
 	Modified         time.Time      `json:"modified,omitzero"`
@@ -93,15 +93,37 @@ type goldenNote struct {
 	Links            []goldenLink   `json:"links"`
 }
 
+// goldenTag, goldenHead and goldenLink name the fields of the note model
+// as the golden files spell them: the model itself has no JSON form.
+type goldenTag struct {
+	Name string `json:"name"`
+	Norm string `json:"norm"`
+}
+
 type goldenHead struct {
-	Heading
-	Source string `json:"source"` // Raw[Start:ContentStart]
+	Level        int    `json:"level"`
+	Text         string `json:"text"`
+	Line         int    `json:"line"`
+	Start        int    `json:"start"`
+	ContentStart int    `json:"content_start"`
+	End          int    `json:"end"`
+	Parent       int    `json:"parent"`
+	Source       string `json:"source"` // Raw[Start:ContentStart]
 }
 
 type goldenLink struct {
-	Link
-	Source       string `json:"source"`        // Raw[Start:End]
-	TargetSource string `json:"target_source"` // Raw[TargetStart:TargetEnd]
+	Kind         LinkKind `json:"kind"`
+	Target       string   `json:"target"`
+	Embed        bool     `json:"embed,omitempty"`
+	Heading      string   `json:"heading,omitempty"`
+	Label        string   `json:"label,omitempty"`
+	Line         int      `json:"line"`
+	Start        int      `json:"start"`
+	End          int      `json:"end"`
+	TargetStart  int      `json:"target_start"`
+	TargetEnd    int      `json:"target_end"`
+	Source       string   `json:"source"`        // Raw[Start:End]
+	TargetSource string   `json:"target_source"` // Raw[TargetStart:TargetEnd]
 }
 
 func renderGolden(tb testing.TB, n *Note) []byte {
@@ -113,7 +135,7 @@ func renderGolden(tb testing.TB, n *Note) []byte {
 		BodyStart:   n.BodyStart,
 		BodyLine:    n.BodyLine,
 		Aliases:     n.Aliases,
-		Tags:        n.Tags,
+		Tags:        []goldenTag{},
 		Properties:  n.Properties,
 		Created:     n.Created,
 		Modified:    n.Modified,
@@ -126,12 +148,20 @@ func renderGolden(tb testing.TB, n *Note) []byte {
 	if n.Frontmatter != nil {
 		g.FrontmatterKeys = n.Frontmatter.Keys
 	}
+	if n.Tags == nil {
+		g.Tags = nil
+	}
+	for _, t := range n.Tags {
+		g.Tags = append(g.Tags, goldenTag{Name: t.Name, Norm: t.Norm})
+	}
 	for _, h := range n.Headings {
-		g.Headings = append(g.Headings, goldenHead{Heading: h, Source: slice(n.Raw, h.Start, h.ContentStart)})
+		g.Headings = append(g.Headings, goldenHead{Level: h.Level, Text: h.Text, Line: h.Line, Start: h.Start,
+			ContentStart: h.ContentStart, End: h.End, Parent: h.Parent, Source: slice(n.Raw, h.Start, h.ContentStart)})
 	}
 	for _, l := range n.Links {
 		g.Links = append(g.Links, goldenLink{
-			Link:         l,
+			Kind: l.Kind, Target: l.Target, Embed: l.Embed, Heading: l.Heading, Label: l.Label, Line: l.Line,
+			Start: l.Start, End: l.End, TargetStart: l.TargetStart, TargetEnd: l.TargetEnd,
 			Source:       slice(n.Raw, l.Start, l.End),
 			TargetSource: slice(n.Raw, l.TargetStart, l.TargetEnd),
 		})

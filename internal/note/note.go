@@ -10,31 +10,31 @@ import (
 // 1-based and count from the first line of the file, frontmatter included.
 type Note struct {
 	// Path is the note path without extension, as given to Parse.
-	Path string `json:"path"`
-	Raw  []byte `json:"-"`
+	Path string
+	Raw  []byte
 
 	// Frontmatter is the YAML block at the top of the note, or nil.
-	Frontmatter *Frontmatter `json:"-"`
+	Frontmatter *Frontmatter
 	// FrontmatterErr is set when the block exists but is not valid YAML
 	// (or uses anchors and aliases); the body is still parsed.
-	FrontmatterErr error `json:"frontmatter_error,omitempty"`
+	FrontmatterErr error
 	// BodyStart is the offset of the first byte after the frontmatter, or
 	// after the byte order mark when the file starts with one and has no
 	// frontmatter.
-	BodyStart int `json:"body_start"`
+	BodyStart int
 	// BodyLine is the line number of the first body line.
-	BodyLine int `json:"body_line"`
+	BodyLine int
 
-	Title       string         `json:"title"`
-	TitleSource TitleSource    `json:"title_source"`
-	Tags        []Tag          `json:"tags"`
-	Aliases     []string       `json:"aliases"`
-	Properties  map[string]any `json:"properties,omitempty"`
-	Created     time.Time      `json:"created,omitzero"`
-	Modified    time.Time      `json:"modified,omitzero"`
+	Title       string
+	TitleSource TitleSource
+	Tags        []Tag
+	Aliases     []string
+	Properties  map[string]any
+	Created     time.Time
+	Modified    time.Time
 
-	Headings []Heading `json:"headings"`
-	Links    []Link    `json:"links"`
+	Headings []Heading
+	Links    []Link
 }
 
 // TitleSource says where a note's title came from.
@@ -50,8 +50,8 @@ const (
 // Tag is a tag as written (Name, without '#') and normalized for matching
 // (Norm: lowercase). Nested tags keep their slashes: "Project/Alpha".
 type Tag struct {
-	Name string `json:"name"`
-	Norm string `json:"norm"`
+	Name string
+	Norm string
 }
 
 // NewTag returns the tag for a name as written, with leading '#'s removed.

@@ -111,14 +111,7 @@ func BrokenLinks(res *wiki.BrokenLinksResult, orphans bool) string {
 	} else {
 		b.Line("%s (showing %d):", Plural(res.Total, "broken link"), len(res.Links))
 		for _, l := range res.Links {
-			target := l.Target
-			if l.Heading != "" {
-				target += "#" + l.Heading
-			}
-			reason := l.Reason
-			if l.To != "" {
-				reason += " in " + l.To
-			}
+			target, reason := BrokenTarget(l)
 			b.Line("- %s line %d: %s — %s", l.Path, l.Line, target, reason)
 			b.Line("  %s", l.Context)
 		}
@@ -141,4 +134,18 @@ func BrokenLinks(res *wiki.BrokenLinksResult, orphans bool) string {
 		}
 	}
 	return b.String()
+}
+
+// BrokenTarget returns a broken link's target as written, with its
+// heading, and why it is broken, naming the note it found when only the
+// heading is missing there.
+func BrokenTarget(l wiki.BrokenLink) (target, reason string) {
+	target, reason = l.Target, l.Reason
+	if l.Heading != "" {
+		target += "#" + l.Heading
+	}
+	if l.To != "" {
+		reason += " in " + l.To
+	}
+	return target, reason
 }

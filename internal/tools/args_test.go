@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wikid/wikid/internal/note"
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -165,4 +166,19 @@ func BenchmarkEncodeStructured(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestEditArgs_request: edit_note's edits, decoded into the tools' own
+// type, reach the wiki as the note model's edits, every field kept.
+func TestEditArgs_request(t *testing.T) {
+	raw := `{"path":"a","edits":[{"op":"replace","find":"x","content":"y","expected_matches":2},{"op":"append_section","section":"Log","content":"z"}]}`
+	var a editArgs
+	if err := tool.DecodeArgs([]byte(raw), editNoteInput(), &a); err != nil {
+		t.Fatal(err)
+	}
+	got := a.request(wiki.Caller{}).Edits
+	want := []note.Edit{{Op: note.OpReplace, Find: "x", Content: "y", ExpectedMatches: 2}, {Op: note.OpAppendSection, Section: "Log", Content: "z"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("edits %+v, want %+v", got, want)
+	}
 }

@@ -62,13 +62,26 @@ func writeNoteTool() *tool.Tool {
 }
 
 type editArgs struct {
-	Path  string      `json:"path"`
-	Edits []note.Edit `json:"edits"`
+	Path  string     `json:"path"`
+	Edits []editStep `json:"edits"`
 	mutationArgs
 }
 
+// editStep is one of edit_note's edits as the client sends it.
+type editStep struct {
+	Op              string `json:"op"`
+	Content         string `json:"content"`
+	Find            string `json:"find"`
+	Section         string `json:"section"`
+	ExpectedMatches int    `json:"expected_matches"` // 0 means 1; only for replace
+}
+
 func (a *editArgs) request(c wiki.Caller) wiki.EditRequest {
-	return wiki.EditRequest{Path: a.Path, Edits: a.Edits, Mutation: a.mutation(c)}
+	edits := make([]note.Edit, len(a.Edits))
+	for i, e := range a.Edits {
+		edits[i] = note.Edit{Op: e.Op, Content: e.Content, Find: e.Find, Section: e.Section, ExpectedMatches: e.ExpectedMatches}
+	}
+	return wiki.EditRequest{Path: a.Path, Edits: edits, Mutation: a.mutation(c)}
 }
 
 func (a *editArgs) change(c wiki.Caller) wiki.Change {

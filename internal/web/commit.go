@@ -2,10 +2,8 @@ package web
 
 import (
 	"net/http"
-	"strings"
 
-	"github.com/sergi/go-diff/diffmatchpatch"
-
+	"github.com/wikid/wikid/internal/textdiff"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -167,39 +165,16 @@ func reorder(pairs []diffLine) {
 // wordDiff returns the parts of an old and a new line, the words that
 // differ marked.
 func wordDiff(old, new string) (oldParts, newParts []part) {
-	dmp := diffmatchpatch.New()
-	a, b, words := dmp.DiffLinesToRunes(splitWords(old), splitWords(new))
-	diffs := dmp.DiffCharsToLines(dmp.DiffMainRunes(a, b, false), words)
-	for _, d := range diffs {
-		d.Text = strings.ReplaceAll(d.Text, "\n", "") // the separators of splitWords
-		switch d.Type {
-		case diffmatchpatch.DiffEqual:
-			oldParts = append(oldParts, part{Text: d.Text})
-			newParts = append(newParts, part{Text: d.Text})
-		case diffmatchpatch.DiffDelete:
-			oldParts = append(oldParts, part{Text: d.Text, Changed: true})
-		case diffmatchpatch.DiffInsert:
-			newParts = append(newParts, part{Text: d.Text, Changed: true})
+	for _, p := range textdiff.Words(old, new) {
+		switch p.Op {
+		case textdiff.WordEqual:
+			oldParts = append(oldParts, part{Text: p.Text})
+			newParts = append(newParts, part{Text: p.Text})
+		case textdiff.WordDeleted:
+			oldParts = append(oldParts, part{Text: p.Text, Changed: true})
+		case textdiff.WordInserted:
+			newParts = append(newParts, part{Text: p.Text, Changed: true})
 		}
 	}
 	return oldParts, newParts
-}
-
-// splitWords puts each word and each run of other characters on a line of
-// its own, so that a line diff of the result is a word diff.
-func splitWords(s string) string {
-	var b strings.Builder
-	word := -1 // 1 in a word, 0 outside, -1 at the start
-	for _, r := range s {
-		w := 0
-		if r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127 {
-			w = 1
-		}
-		if word != -1 && w != word || w == 0 && word == 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteRune(r)
-		word = w
-	}
-	return b.String()
 }

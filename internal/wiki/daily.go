@@ -40,7 +40,7 @@ func (w *Wiki) Daily(ctx context.Context, req DailyRequest) (*DailyResult, error
 	if err != nil {
 		return nil, err
 	}
-	path := w.opts.Daily.Folder + "/" + date
+	path := w.dailyPath(date)
 	out := &DailyResult{Path: path, Date: date}
 	switch req.Op {
 	case "read", "":
@@ -81,6 +81,14 @@ func (w *Wiki) Daily(ctx context.Context, req DailyRequest) (*DailyResult, error
 		return nil, err
 	}
 	return out, nil
+}
+
+// dailyPath returns the note path of the daily note of date.
+func (w *Wiki) dailyPath(date string) string {
+	if w.opts.Daily.Folder == "/" {
+		return date
+	}
+	return w.opts.Daily.Folder + "/" + date
 }
 
 // DailyDate returns the date of a daily note as its name spells it: date

@@ -59,3 +59,30 @@ func TestWiki_Daily(t *testing.T) {
 		}
 	}
 }
+
+// TestWiki_Daily_rootFolder: folder "/" (Obsidian's default) puts daily
+// notes at the root, and the options keep saying so when validated again.
+func TestWiki_Daily_rootFolder(t *testing.T) {
+	ctx := context.Background()
+	for _, folder := range []string{"/", ".", "//"} {
+		t.Run(folder, func(t *testing.T) {
+			dir := fixtureRepo(t, "basic")
+			w := openWiki(t, dir, func(o *wiki.Options) { o.Daily = wiki.DailyOptions{Folder: folder} })
+			opts := w.Options()
+			if err := opts.Validate(); err != nil || opts.Daily.Folder != "/" {
+				t.Fatalf("validated again: folder %q, %v", opts.Daily.Folder, err)
+			}
+			res, err := w.Daily(ctx, wiki.DailyRequest{Date: "2024-06-02", Op: note.OpAppend, Content: "- at the root"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Path != "2024-06-02" || !res.Created {
+				t.Errorf("result %+v", res)
+			}
+			if got := gittest.Git(t, dir, "show", "HEAD:2024-06-02.md"); !strings.HasSuffix(got, "- at the root\n") {
+				t.Errorf("2024-06-02.md:\n%s", got)
+			}
+			checkRepo(t, dir)
+		})
+	}
+}

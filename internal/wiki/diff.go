@@ -232,13 +232,7 @@ func (w *Wiki) noteDiff(ctx context.Context, head string, req DiffRequest, res *
 	if err != nil {
 		return nil, err
 	}
-	// The note's names, newest first, to find it at an older version.
-	names := []string{file}
-	for _, r := range revs {
-		if r.OldPath != "" {
-			names = append(names, r.OldPath)
-		}
-	}
+	names := fileNames(file, revs)
 	switch {
 	case req.From != "":
 		if res.From, err = w.resolve(ctx, req.From); err != nil {
@@ -269,6 +263,19 @@ func (w *Wiki) noteDiff(ctx context.Context, head string, req DiffRequest, res *
 			WithHint("{history} lists the commits where it exists")
 	}
 	return []versionDiff{{FileDiff: d}}, nil
+}
+
+// fileNames returns the names of a note's file, newest first, to find it
+// at an older version: file, and the name before each rename in revs, the
+// note's history followed across renames.
+func fileNames(file string, revs []Revision) []string {
+	names := []string{file}
+	for _, r := range revs {
+		if r.OldPath != "" {
+			names = append(names, r.OldPath)
+		}
+	}
+	return names
 }
 
 // fileAt returns the first of names that exists at commit, and its

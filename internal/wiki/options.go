@@ -60,7 +60,8 @@ func ParseIdentity(s string) (Identity, error) {
 // DailyOptions configure daily notes: where they live and what a new one
 // starts from.
 type DailyOptions struct {
-	// Folder holds the daily notes, one per date named YYYY-MM-DD; default "daily".
+	// Folder holds the daily notes, one per date named YYYY-MM-DD; default
+	// "daily"; "/" is the repository's root (Obsidian's default).
 	Folder string `yaml:"folder"`
 	// Template is the note path of the template for a new daily note; empty
 	// means a minimal frontmatter (title, type: daily, tags: [daily]).
@@ -89,10 +90,14 @@ func (o *Options) Validate() error {
 	if o.MaxNoteSize < 0 {
 		return fmt.Errorf("invalid max note size %d", o.MaxNoteSize)
 	}
-	if o.Daily.Folder == "" {
+	switch f := strings.Trim(o.Daily.Folder, "/"); {
+	case o.Daily.Folder == "":
 		o.Daily.Folder = "daily"
+	case f == "" || f == ".":
+		o.Daily.Folder = "/"
+	default:
+		o.Daily.Folder = f
 	}
-	o.Daily.Folder = strings.Trim(o.Daily.Folder, "/")
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}

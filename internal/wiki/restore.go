@@ -120,13 +120,7 @@ func (w *Wiki) restoreSource(ctx context.Context, head string, req RestoreReques
 	if err != nil {
 		return nil, err
 	}
-	names := []string{file}
-	for _, r := range revs {
-		if r.OldPath != "" {
-			names = append(names, r.OldPath)
-		}
-	}
-	name, content, err := w.fileAt(ctx, src.commit, names)
+	name, content, err := w.fileAt(ctx, src.commit, fileNames(file, revs))
 	if err != nil {
 		return nil, err
 	}

@@ -187,7 +187,9 @@ func (t *txn) change(s *staged) (d textdiff.FileDiff, c NoteChange, ok bool) {
 	st := textdiff.Count(old, s.content)
 	c.Additions, c.Deletions = st.Additions, st.Deletions
 	if s.content != nil {
-		c.Title = note.Parse(s.notePath, s.content).Title
+		// Through the note cache: the derived stores take the same parse
+		// when they apply the commit.
+		c.Title = t.w.parse(s.notePath, File{Path: s.file, Blob: s.version(), Size: int64(len(s.content))}, s.content).Title
 	}
 	return d, c, true
 }
