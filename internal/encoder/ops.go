@@ -85,42 +85,63 @@ func softmax(x []float32, scale float32) {
 	for _, v := range x[1:] {
 		big = max(big, v)
 	}
-	var sum float32
-	for i, v := range x {
-		e := expNeg((v - big) * scale)
-		x[i] = e
-		sum += e
-	}
-	inv := 1 / sum
+	inv := 1 / expShift(x, big, scale)
 	for i := range x {
 		x[i] *= inv
 	}
 }
 
-// expNeg returns e^x for x ≤ 0, within 3e-7 of it relatively: x is
-// n·ln 2 + f with f in [-ln 2/2, ln 2/2] (ln 2 in two parts, so that n·ln 2
-// loses nothing), 2^n is made by the exponent's bits and e^f by its
-// Taylor series to the 6th power. Below -80 (e^-80 ≈ 2e-35) it returns 0;
-// NaN stays NaN.
+// expNeg returns e^x for x ≤ 0, as expShift computes it.
 func expNeg(x float32) float32 {
-	if !(x >= -80) {
-		if x != x {
-			return x
-		}
-		return 0
-	}
+	v := [1]float32{x}
+	expShift(v[:], 0, 1)
+	return v[0]
+}
+
+// expShift sets each x[i] to e^((x[i]-big)·scale), for x[i] ≤ big and
+// scale > 0, and returns their sum. Each is within 3e-7 of it relatively:
+// y = (x[i]-big)·scale is n·ln 2 + f with f in [-ln 2/2, ln 2/2] (n
+// rounded by adding 1.5·2²³, whose float32 has no bits below the unit, and
+// ln 2 in two parts, so that n·ln 2 loses nothing), 2^n is made by the
+// exponent's bits and e^f by its Taylor series to the 6th power. No branch
+// depends on the numbers in the common case, so that a loop over random
+// scores runs without mispredictions. Below -80 (e^-80 ≈ 2e-35) e^y is 0;
+// NaN stays NaN.
+//
+//go:norace
+func expShift(x []float32, big, scale float32) float32 {
 	const (
 		log2e = 1.442695040888963
 		ln2Hi = 0.693359375
 		ln2Lo = -2.12194440e-4
+		round = 1.5 * (1 << 23)
 	)
-	t := x * log2e
-	n := int32(t - 0.5) // t ≤ 0: rounds to the nearest, ties down
-	if t-float32(n) > 0.5 {
-		n++
+	var sum float32
+	for i, v := range x {
+		y := (v - big) * scale
+		if !(y >= -80) {
+			x[i] = expFar(y)
+			sum += x[i]
+			continue
+		}
+		t := y*log2e + round
+		fn := t - round
+		n := math.Float32bits(t) - math.Float32bits(round) // fn as an int32's bits
+		f := y - fn*ln2Hi - fn*ln2Lo
+		p := 1 + f*(1+f*(1.0/2+f*(1.0/6+f*(1.0/24+f*(1.0/120+f*(1.0/720))))))
+		e := math.Float32frombits(math.Float32bits(p) + n<<23)
+		x[i] = e
+		sum += e
 	}
-	fn := float32(n)
-	f := x - fn*ln2Hi - fn*ln2Lo
-	p := 1 + f*(1+f*(1.0/2+f*(1.0/6+f*(1.0/24+f*(1.0/120+f*(1.0/720))))))
-	return math.Float32frombits(uint32(int32(math.Float32bits(p)) + n<<23))
+	return sum
+}
+
+// expFar is e^y below -80 (0) or of NaN (NaN), out of expShift's loop.
+//
+//go:noinline
+func expFar(y float32) float32 {
+	if y != y {
+		return y
+	}
+	return 0
 }
