@@ -21,7 +21,7 @@ func BenchmarkAttend(b *testing.B) {
 		}
 		q, k, v, ctx := rnd(), rnd(), rnd(), make([]float32, n*h)
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			ab := newAttnBuf(n, h/heads)
+			ab := newBuf(n, h/heads)
 			cpu := cpuTime()
 			for b.Loop() {
 				attend(ctx, q, k, v, ab, n, h, heads)

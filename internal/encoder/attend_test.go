@@ -23,7 +23,7 @@ func TestAttend(t *testing.T) {
 		}
 		q, k, v := rnd(), rnd(), rnd()
 		got := make([]float32, n*h)
-		attend(got, q, k, v, newAttnBuf(n, dh), n, h, heads)
+		attend(got, q, k, v, newBuf(n, dh), n, h, heads)
 		for hd := range heads {
 			c := hd * dh
 			for i := range n {
@@ -49,4 +49,11 @@ func TestAttend(t *testing.T) {
 			}
 		}
 	}
+}
+
+// newBuf returns an attnBuf for n tokens and heads of dh.
+func newBuf(n, dh int) *attnBuf {
+	b := new(attnBuf)
+	b.grow(n, dh)
+	return b
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/wikid/wikid/internal/gemm"
 )
@@ -36,6 +37,8 @@ type Model struct {
 	// pack packs every layer's weights for the kernel on the first
 	// forward pass (see packWeights).
 	pack sync.Once
+	// maxWorkers bounds the goroutines of a forward pass; 0 is GOMAXPROCS.
+	maxWorkers atomic.Int32
 }
 
 // layer holds the weights of one encoder layer.
@@ -179,7 +182,7 @@ func (m *Model) Embed(ctx context.Context, texts []string, kind Kind) ([][]float
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		m.forward(seqs, out[first:end])
+		m.forward(seqs, out[first:end], m.workers())
 		seqs, first, tokens = seqs[:0], end, 0
 		return nil
 	}
@@ -206,80 +209,8 @@ func (m *Model) Embed(ctx context.Context, texts []string, kind Kind) ([][]float
 // the vocabulary or the sequence is longer than MaxTokens.
 func (m *Model) EmbedIDs(ids []int32) []float32 {
 	out := make([][]float32, 1)
-	m.forward([][]int32{ids}, out)
+	m.forward([][]int32{ids}, out, m.workers())
 	return out[0]
-}
-
-// forward runs the encoder over seqs, packed one after another, and sets
-// out[s] to the pooled, normalised vector of seqs[s].
-func (m *Model) forward(seqs [][]int32, out [][]float32) {
-	m.packWeights()
-	h, inter := m.cfg.Hidden, m.cfg.Intermediate
-	total, longest := 0, 0
-	for _, s := range seqs {
-		total += len(s)
-		longest = max(longest, len(s))
-	}
-	x := make([]float32, total*h)
-	q := make([]float32, total*h)
-	k := make([]float32, total*h)
-	v := make([]float32, total*h)
-	ctxv := make([]float32, total*h)
-	wide := make([]float32, total*inter)
-	ab := newAttnBuf(longest, h/m.cfg.Heads)
-
-	// Embeddings: word + position + token type 0, then the layer norm.
-	t := 0
-	for _, s := range seqs {
-		for p, id := range s {
-			row := x[t*h : (t+1)*h]
-			ws, ps := m.word.Scale[id], m.pos.Scale[p]
-			wr, pr := m.word.Q8[int(id)*h:int(id+1)*h], m.pos.Q8[p*h:(p+1)*h]
-			tr := m.typ.F32[:h]
-			for d := range row {
-				row[d] = float32(wr[d])*ws + float32(pr[d])*ps + tr[d]
-			}
-			t++
-		}
-	}
-	addLayerNorm(x, nil, total, h, m.lnG, m.lnB, m.cfg.LayerNormEps)
-
-	heads := m.cfg.Heads
-	for li := range m.layers {
-		l := &m.layers[li]
-		l.q.apply(q, x, total)
-		l.k.apply(k, x, total)
-		l.v.apply(v, x, total)
-		off := 0
-		for _, s := range seqs {
-			attend(ctxv[off*h:], q[off*h:], k[off*h:], v[off*h:], ab, len(s), h, heads)
-			off += len(s)
-		}
-		l.o.apply(q, ctxv, total)
-		addLayerNorm(x, q, total, h, l.ln1G, l.ln1B, m.cfg.LayerNormEps)
-		l.in.apply(wide, x, total)
-		gelu(wide)
-		l.out.apply(q, wide, total)
-		addLayerNorm(x, q, total, h, l.ln2G, l.ln2B, m.cfg.LayerNormEps)
-	}
-
-	off := 0
-	for si, s := range seqs {
-		vec := make([]float32, h)
-		if m.cfg.Pooling == PoolCLS {
-			copy(vec, x[off*h:(off+1)*h])
-		} else {
-			for i := range len(s) {
-				row := x[(off+i)*h : (off+i+1)*h]
-				for d, v := range row {
-					vec[d] += v
-				}
-			}
-		}
-		normalize(vec)
-		out[si] = vec
-		off += len(s)
-	}
 }
 
 // normalize scales v to norm 1 (a zero vector stays zero).
