@@ -129,9 +129,10 @@ func TestGelu(t *testing.T) {
 		want := 0.5 * x * (1 + math.Erf(x/math.Sqrt2))
 		worst = max(worst, math.Abs(float64(v[0])-want))
 	}
-	if worst > 1e-5 {
+	if worst > 2e-6 {
 		t.Errorf("gelu is %g from the exact GELU at worst", worst)
 	}
+	t.Logf("gelu is %g from the exact GELU at worst", worst)
 	odd := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))}
 	gelu(odd)
 	if !math.IsNaN(float64(odd[0])) || !math.IsInf(float64(odd[1]), 1) || odd[2] != 0 {

@@ -6,42 +6,48 @@ import (
 )
 
 // addLayerNorm sets each row of x (rows×cols) to the layer norm of x + y
-// (y nil: of x), with the gains g and biases b: the residual and the norm
-// in one pass over each row.
+// (y nil: of x), with the gains g and biases b, in two passes over each
+// row: the residual's sum with the sums of its numbers and of their
+// squares (in float64, where E[x²]-E[x]² loses nothing that matters for
+// a row of activations), then the norm.
 //
 //go:norace
 func addLayerNorm(x, y []float32, rows, cols int, g, b []float32, eps float64) {
+	g, b = g[:cols], b[:cols]
 	for i := range rows {
 		row := x[i*cols : (i+1)*cols]
+		var sum, sq float64
 		if y != nil {
 			add := y[i*cols : (i+1)*cols]
-			for j := range row {
-				row[j] += add[j]
+			add = add[:len(row)]
+			for j, v := range row {
+				v += add[j]
+				row[j] = v
+				sum += float64(v)
+				sq += float64(v) * float64(v)
+			}
+		} else {
+			for _, v := range row {
+				sum += float64(v)
+				sq += float64(v) * float64(v)
 			}
 		}
-		var sum float64
-		for _, v := range row {
-			sum += float64(v)
-		}
 		mean := sum / float64(cols)
-		var sq float64
-		for _, v := range row {
-			d := float64(v) - mean
-			sq += d * d
-		}
-		inv := float32(1 / math.Sqrt(sq/float64(cols)+eps))
+		inv := float32(1 / math.Sqrt(max(sq/float64(cols)-mean*mean, 0)+eps))
 		m := float32(mean)
+		g, b := g[:len(row)], b[:len(row)]
 		for j, v := range row {
 			row[j] = (v-m)*inv*g[j] + b[j]
 		}
 	}
 }
 
-// geluRange and geluStep bound the table gelu interpolates in: below
-// -geluRange GELU is 0 to float32 precision, above it is x.
+// geluRange and geluSteps bound the table gelu interpolates in: below
+// -geluRange GELU is within 6e-9 of 0, above geluRange within 6e-9 of x.
+// The table (12 KB) stays in the level 1 cache beside the activations.
 const (
-	geluRange = 10
-	geluSteps = 512 // per unit
+	geluRange = 6
+	geluSteps = 256 // per unit
 )
 
 // geluTable holds GELU(x) = x·Φ(x), BERT's exact (erf) form, at every
@@ -63,14 +69,14 @@ func gelu(x []float32) {
 	t := geluTable()
 	last := float32(len(t) - 2)
 	for i, v := range x {
+		p := (v + geluRange) * geluSteps
 		switch {
-		case v > -geluRange && v < geluRange:
-			p := (v + geluRange) * geluSteps
-			p = min(p, last)
+		case p >= 0 && p < last:
 			n := int(p)
 			f := p - float32(n)
-			x[i] = t[n] + f*(t[n+1]-t[n])
-		case v <= -geluRange:
+			a := t[n]
+			x[i] = a + f*(t[n+1]-a)
+		case p < 0:
 			x[i] = 0
 		}
 		// Above geluRange GELU(x) is x; NaN stays NaN.
@@ -81,14 +87,19 @@ func gelu(x []float32) {
 //
 //go:norace
 func softmax(x []float32, scale float32) {
+	inv := 1 / expShift(x, maxOf(x), scale)
+	for i := range x {
+		x[i] *= inv
+	}
+}
+
+// maxOf returns the largest of x, which is not empty.
+func maxOf(x []float32) float32 {
 	big := x[0]
 	for _, v := range x[1:] {
 		big = max(big, v)
 	}
-	inv := 1 / expShift(x, big, scale)
-	for i := range x {
-		x[i] *= inv
-	}
+	return big
 }
 
 // expNeg returns e^x for x ≤ 0, as expShift computes it.
