@@ -111,22 +111,25 @@ func expNeg(x float32) float32 {
 
 // expShift sets each x[i] to e^((x[i]-big)·scale), for x[i] ≤ big and
 // scale > 0, and returns their sum. Each is within 3e-7 of it relatively:
-// y = (x[i]-big)·scale is n·ln 2 + f with f in [-ln 2/2, ln 2/2] (n
-// rounded by adding 1.5·2²³, whose float32 has no bits below the unit, and
-// ln 2 in two parts, so that n·ln 2 loses nothing), 2^n is made by the
-// exponent's bits and e^f by its Taylor series to the 6th power. No branch
-// depends on the numbers in the common case, so that a loop over random
-// scores runs without mispredictions. Below -80 (e^-80 ≈ 2e-35) e^y is 0;
-// NaN stays NaN.
+// y = (x[i]-big)·scale is (64k + j)·ln 2/64 + f with j in [0, 64) and f in
+// [-ln 2/128, ln 2/128] (64k + j rounded by adding 1.5·2²³, whose float32
+// has no bits below the unit, and ln 2/64 in two parts, so that the
+// product loses nothing); e^y is 2^k, made in the exponent's bits, times
+// 2^(j/64) from a table, times e^f to the square of f. No branch depends
+// on the numbers in the common case, so that a loop over random scores runs
+// without mispredictions. Below -80 (e^-80 ≈ 2e-35) e^y is 0; NaN stays
+// NaN.
 //
 //go:norace
 func expShift(x []float32, big, scale float32) float32 {
 	const (
-		log2e = 1.442695040888963
-		ln2Hi = 0.693359375
-		ln2Lo = -2.12194440e-4
+		steps = 64
+		toN   = steps * 1.442695040888963 // steps/ln 2
+		lnHi  = 0.693359375 / steps
+		lnLo  = -2.12194440e-4 / steps
 		round = 1.5 * (1 << 23)
 	)
+	pow := &exp2Table
 	var sum float32
 	for i, v := range x {
 		y := (v - big) * scale
@@ -135,17 +138,25 @@ func expShift(x []float32, big, scale float32) float32 {
 			sum += x[i]
 			continue
 		}
-		t := y*log2e + round
+		t := y*toN + round
 		fn := t - round
-		n := math.Float32bits(t) - math.Float32bits(round) // fn as an int32's bits
-		f := y - fn*ln2Hi - fn*ln2Lo
-		p := 1 + f*(1+f*(1.0/2+f*(1.0/6+f*(1.0/24+f*(1.0/120+f*(1.0/720))))))
-		e := math.Float32frombits(math.Float32bits(p) + n<<23)
+		n := int32(math.Float32bits(t) - math.Float32bits(round)) // fn as an int32
+		f := y - fn*lnHi - fn*lnLo
+		p := pow[n&(steps-1)] * (1 + f*(1+f*0.5))
+		e := math.Float32frombits(math.Float32bits(p) + uint32(n>>6)<<23)
 		x[i] = e
 		sum += e
 	}
 	return sum
 }
+
+// exp2Table holds 2^(j/64) for j in [0, 64).
+var exp2Table = func() (t [64]float32) {
+	for j := range t {
+		t[j] = float32(math.Exp2(float64(j) / 64))
+	}
+	return t
+}()
 
 // expFar is e^y below -80 (0) or of NaN (NaN), out of expShift's loop.
 //
