@@ -27,14 +27,21 @@ func (m *Model) workers() int {
 // workers computes no more padded rows than one worker would.
 const rowBlock = 6
 
+// mlpRows bounds the rows a worker takes through the intermediate layer
+// at once, a whole number of blocks: its activations, four times the
+// hidden states' size, are kept for that many rows (774 KB for bge-small)
+// instead of the whole batch.
+const mlpRows = 21 * rowBlock
+
 // workspace holds a forward pass's buffers: the hidden states x, the
 // queries, keys and values (q is also the output of each layer's two
-// projections back to the hidden size), attention's context, the
-// intermediate layer's activations, and one attention scratch per worker.
-// Workspaces are kept between calls in a pool.
+// projections back to the hidden size), attention's context, and per
+// worker the intermediate layer's activations of mlpRows rows and an
+// attention scratch. Workspaces are kept between calls in a pool.
 type workspace struct {
-	x, q, k, v, ctx, wide []float32
-	attn                  []*attnBuf
+	x, q, k, v, ctx []float32
+	wide            [][]float32
+	attn            []*attnBuf
 }
 
 var workspaces = sync.Pool{New: func() any { return new(workspace) }}
@@ -75,8 +82,14 @@ func (m *Model) forward(seqs [][]int32, out [][]float32, workers int) {
 	defer workspaces.Put(ws)
 	x := grow(ws.x, total*h)
 	q, k, v := grow(ws.q, total*h), grow(ws.k, total*h), grow(ws.v, total*h)
-	ctx, wide := grow(ws.ctx, total*h), grow(ws.wide, total*inter)
-	ws.x, ws.q, ws.k, ws.v, ws.ctx, ws.wide = x, q, k, v, ctx, wide
+	ctx := grow(ws.ctx, total*h)
+	ws.x, ws.q, ws.k, ws.v, ws.ctx = x, q, k, v, ctx
+	for len(ws.wide) < parts {
+		ws.wide = append(ws.wide, nil)
+	}
+	for p := range parts {
+		ws.wide[p] = grow(ws.wide[p], min(mlpRows, bounds[p+1]-bounds[p])*inter)
+	}
 	items := len(seqs) * heads
 	for len(ws.attn) < min(parts, items) {
 		ws.attn = append(ws.attn, new(attnBuf))
@@ -96,14 +109,14 @@ func (m *Model) forward(seqs [][]int32, out [][]float32, workers int) {
 		l.k.apply(k[lo*h:], x[lo*h:], hi-lo)
 		l.v.apply(v[lo*h:], x[lo*h:], hi-lo)
 	}
-	byRows := func(f func(lo, hi int)) {
+	byRows := func(f func(p, lo, hi int)) {
 		run(parts, func(p int) {
 			if lo, hi := bounds[p], bounds[p+1]; lo < hi {
-				f(lo, hi)
+				f(p, lo, hi)
 			}
 		})
 	}
-	byRows(func(lo, hi int) {
+	byRows(func(_, lo, hi int) {
 		m.embed(x, seqs, starts, lo, hi)
 		addLayerNorm(x[lo*h:hi*h], nil, hi-lo, h, m.lnG, m.lnB, eps)
 		qkv(&m.layers[0], lo, hi)
@@ -118,15 +131,19 @@ func (m *Model) forward(seqs [][]int32, out [][]float32, workers int) {
 				attendHead(ctx[o:], q[o:], k[o:], v[o:], ws.attn[p], len(seqs[s]), h, heads, hd)
 			}
 		})
-		byRows(func(lo, hi int) {
-			rows := hi - lo
-			xr := x[lo*h : hi*h]
-			l.o.apply(q[lo*h:], ctx[lo*h:], rows)
-			addLayerNorm(xr, q[lo*h:hi*h], rows, h, l.ln1G, l.ln1B, eps)
-			l.in.apply(wide[lo*inter:], xr, rows)
-			gelu(wide[lo*inter : hi*inter])
-			l.out.apply(q[lo*h:], wide[lo*inter:], rows)
-			addLayerNorm(xr, q[lo*h:hi*h], rows, h, l.ln2G, l.ln2B, eps)
+		byRows(func(p, lo, hi int) {
+			wide := ws.wide[p]
+			for a := lo; a < hi; a += mlpRows {
+				b := min(hi, a+mlpRows)
+				rows := b - a
+				xr, qr := x[a*h:b*h], q[a*h:b*h]
+				l.o.apply(qr, ctx[a*h:], rows)
+				addLayerNorm(xr, qr, rows, h, l.ln1G, l.ln1B, eps)
+				l.in.apply(wide, xr, rows)
+				gelu(wide[:rows*inter])
+				l.out.apply(qr, wide, rows)
+				addLayerNorm(xr, qr, rows, h, l.ln2G, l.ln2B, eps)
+			}
 			if li+1 < len(m.layers) {
 				qkv(&m.layers[li+1], lo, hi)
 			}

@@ -9,8 +9,9 @@ import (
 )
 
 // TestModel_forward_workers runs batches on one to five workers, which cut
-// the rows and the heads among them, and wants the vectors of one worker,
-// bit for bit: each row's arithmetic is the same whoever computes it.
+// the rows and the heads among them, and wants the vectors of each text
+// embedded alone on one worker, bit for bit: each row's arithmetic is the
+// same whoever computes it and whatever rows it is computed beside.
 func TestModel_forward_workers(t *testing.T) {
 	tiny, err := Load(tinyModel(t))
 	if err != nil {
@@ -22,6 +23,7 @@ func TestModel_forward_workers(t *testing.T) {
 	}{
 		{tiny, []string{"the wiki", "a", "", "wikis!", "你好 cafe", "the the the the the the the the the the", "b c"}},
 		{tiny, []string{"a b c a b"}},
+		{tiny, many(40, "the wiki a b c %d")}, // more rows than mlpRows
 	}
 	if m := loadModelOrNil(t, models[0].file); m != nil {
 		cases = append(cases, struct {
@@ -39,14 +41,16 @@ func TestModel_forward_workers(t *testing.T) {
 			seqs = append(seqs, ids)
 		}
 		want := make([][]float32, len(seqs))
-		c.m.forward(seqs, want, 1)
-		for workers := 2; workers <= 5; workers++ {
+		for i := range seqs {
+			c.m.forward(seqs[i:i+1], want[i:i+1], 1)
+		}
+		for workers := 1; workers <= 5; workers++ {
 			t.Run(fmt.Sprintf("case %d/%d workers", ci, workers), func(t *testing.T) {
 				got := make([][]float32, len(seqs))
 				c.m.forward(seqs, got, workers)
 				for i := range got {
 					if !slices.Equal(got[i], want[i]) {
-						t.Errorf("%q: %v\nwith one worker: %v", c.texts[i], got[i][:4], want[i][:4])
+						t.Errorf("%q: %v\nalone: %v", c.texts[i], got[i][:4], want[i][:4])
 					}
 				}
 			})
@@ -81,4 +85,13 @@ func TestModel_SetMaxWorkers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// many returns n texts made by format from 0 to n-1.
+func many(n int, format string) []string {
+	texts := make([]string, n)
+	for i := range texts {
+		texts[i] = fmt.Sprintf(format, i)
+	}
+	return texts
 }

@@ -16,8 +16,10 @@ import (
 // Load (load-MB, the model file itself left out), after the first Embed
 // packed its weights (packed-MB), the most live and garbage heap seen while
 // it embeds 1,000 chunks of about 100 tokens in calls of 16 as the
-// semantic index does (peak-MB, sampled every millisecond), and what is
-// left once they are done and collected (steady-MB). Run it with
+// semantic index does (peak-MB, sampled every millisecond), what is left
+// once they are done and collected (steady-MB, the pooled buffers of the
+// last call included), and after two more collections, which empty the
+// pools, as in a daemon that stopped embedding (idle-MB). Run it with
 // -benchtime=1x.
 func BenchmarkModel_Memory(b *testing.B) {
 	data, err := os.ReadFile(models[0].file)
@@ -65,12 +67,15 @@ func BenchmarkModel_Memory(b *testing.B) {
 		}
 		close(done)
 		steady := liveHeap()
+		runtime.GC()
+		idle := liveHeap()
 		runtime.KeepAlive(m)
 		const mb = 1 << 20
 		b.ReportMetric(float64(loaded-base)/mb, "load-MB")
 		b.ReportMetric(float64(packed-base)/mb, "packed-MB")
 		b.ReportMetric(float64(peak.Load()-base)/mb, "peak-MB")
 		b.ReportMetric(float64(steady-base)/mb, "steady-MB")
+		b.ReportMetric(float64(idle-base)/mb, "idle-MB")
 		b.ReportMetric(float64(len(vecs)*len(vecs[0])*4)/mb, "vectors-MB")
 	}
 }

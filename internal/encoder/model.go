@@ -168,8 +168,9 @@ func (m *Model) prefix(kind Kind) (string, error) {
 
 // Embed returns the vectors of texts, each of length Dim and of norm 1,
 // in order; a text longer than MaxTokens is embedded from its first
-// tokens. It returns ErrKind for an unknown kind and ctx's error when ctx
-// ends between batches.
+// tokens. It runs on up to GOMAXPROCS goroutines (see SetMaxWorkers), and
+// the vectors do not depend on how many. It returns ErrKind for an unknown
+// kind and ctx's error when ctx ends between batches.
 func (m *Model) Embed(ctx context.Context, texts []string, kind Kind) ([][]float32, error) {
 	prefix, err := m.prefix(kind)
 	if err != nil {
