@@ -3,6 +3,7 @@ package encoder
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -84,6 +85,29 @@ func TestModel_SetMaxWorkers(t *testing.T) {
 				t.Errorf("SetMaxWorkers(%d), %q: %v, want %v", n, texts[i], got[i], want[i])
 			}
 		}
+	}
+}
+
+// TestModel_EmbedIDs_panics gives EmbedIDs a token outside the vocabulary
+// where a second worker would read it, and an empty and a long sequence:
+// each panic must come on the caller's goroutine, where it can be
+// recovered, not on a worker's, which would end the process.
+func TestModel_EmbedIDs_panics(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	m, err := Load(tinyModel(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := []int32{2, 5, 5, 5, 5, 5, 5, 5, 5, 5, 999, 3} // 12 rows: the 999 is the second worker's
+	for _, ids := range [][]int32{bad, {2, -1, 3}, {}, make([]int32, 13)} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("EmbedIDs(%v) did not panic", ids)
+				}
+			}()
+			m.EmbedIDs(ids)
+		}()
 	}
 }
 

@@ -206,9 +206,20 @@ func (m *Model) Embed(ctx context.Context, texts []string, kind Kind) ([][]float
 }
 
 // EmbedIDs returns the vector of one sequence of token ids, [CLS] and
-// [SEP] included, as Tokenize gives them. It panics when an id is outside
-// the vocabulary or the sequence is longer than MaxTokens.
+// [SEP] included, as Tokenize gives them. It panics, on the caller's
+// goroutine, when an id is outside the vocabulary or the sequence is empty
+// or longer than MaxTokens.
 func (m *Model) EmbedIDs(ids []int32) []float32 {
+	// Checked here, so that the panic is the caller's and not a worker's,
+	// which no recover could stop.
+	if len(ids) == 0 || len(ids) > m.cfg.MaxTokens {
+		panic(fmt.Sprintf("encoder: EmbedIDs of %d tokens, want 1 to %d", len(ids), m.cfg.MaxTokens))
+	}
+	for _, id := range ids {
+		if id < 0 || int(id) >= len(m.cfg.Tokenizer.Vocab) {
+			panic(fmt.Sprintf("encoder: EmbedIDs of token %d, outside the vocabulary of %d", id, len(m.cfg.Tokenizer.Vocab)))
+		}
+	}
 	out := make([][]float32, 1)
 	m.forward([][]int32{ids}, out, m.workers())
 	return out[0]
