@@ -10,6 +10,10 @@
 // turns texts into L2-normalised vectors, with the model's query or
 // passage prefix.
 //
-// Every matrix product against the weights goes through mulInt8T, so
-// that a faster kernel can take its place without touching the rest.
+// The matrix products go through package gemm: the weights, packed for its
+// kernel on the first forward pass (a copy of the layers' int8 weights on
+// the heap, 25 MB for bge-small, which a model only loaded to count tokens
+// never makes), and attention's scores and context. A forward pass runs on
+// up to GOMAXPROCS goroutines that share out its rows and attention's
+// heads; the vectors are the same bit for bit on any number of them.
 package encoder
