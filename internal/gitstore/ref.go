@@ -118,24 +118,33 @@ type packedRefs struct {
 func (p *packedRefs) lookup(path, name string) (plumbing.Hash, bool, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if err := p.load(path); err != nil {
+		return plumbing.ZeroHash, false, err
+	}
+	id, ok := p.refs[name]
+	return id, ok, nil
+}
+
+// load parses the packed-refs file at path again if it changed. The caller
+// holds p.mu.
+func (p *packedRefs) load(path string) error {
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		p.refs, p.fi = nil, nil
-		return plumbing.ZeroHash, false, nil
+		return nil
 	}
 	if err != nil {
-		return plumbing.ZeroHash, false, fmt.Errorf("read packed-refs: %w", err)
+		return fmt.Errorf("read packed-refs: %w", err)
 	}
 	if p.refs == nil || !sameVersion(p.fi, fi) {
 		b, err := os.ReadFile(path)
 		if err != nil {
-			return plumbing.ZeroHash, false, fmt.Errorf("read packed-refs: %w", err)
+			return fmt.Errorf("read packed-refs: %w", err)
 		}
 		p.refs = gitformat.ParsePackedRefs(b)
 		p.fi = fi
 	}
-	id, ok := p.refs[name]
-	return id, ok, nil
+	return nil
 }
 
 // sameVersion reports whether two stats of a file show one version of it:
