@@ -92,8 +92,8 @@ type Result struct {
 	// Proposal is the id of the proposal the commit went to instead of
 	// the branch (see Proposal); Branch is then "".
 	Proposal string
-	DryRun  bool
-	Changes []NoteChange
+	DryRun   bool
+	Changes  []NoteChange
 	// Diff is the unified diff of the change; set on a dry run.
 	Diff string
 	// Files are the files of Diff, in its order, each with its hunks: the

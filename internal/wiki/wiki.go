@@ -29,11 +29,11 @@ type Wiki struct {
 	proposalIDs sync.Map
 	// proposalStates caches a proposal's state by its tip commit.
 	proposalStates sync.Map
-	notes   *noteCache
-	fold    foldIndex // case-insensitive path lookups
-	hist    History
-	index   Index
-	graph   Graph
+	notes          *noteCache
+	fold           foldIndex // case-insensitive path lookups
+	hist           History
+	index          Index
+	graph          Graph
 	// semantic is nil unless semantic search is configured.
 	semantic Semantic
 	recent   recentCache
