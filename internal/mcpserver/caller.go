@@ -51,7 +51,11 @@ func (s *Server) caller(ctx context.Context) wiki.Caller {
 		author = wiki.Identity{Name: name, Email: slug(name) + "@" + authorDomain}
 	}
 	tool, _ := ctx.Value(toolKey{}).(string)
-	return wiki.Caller{Client: client, Author: author, Tool: tool}
+	c := wiki.Caller{Client: client, Author: author, Tool: tool, Propose: s.opts.Propose}
+	if sess := server.ClientSessionFromContext(ctx); sess != nil {
+		c.Session = sess.SessionID()
+	}
+	return c
 }
 
 // toolKey is the context key of the tool a call runs, which its commit
