@@ -114,7 +114,7 @@ func (s *Store) moveSideRef(ctx context.Context, ref string, old, new plumbing.H
 	if !new.IsZero() {
 		content = []byte(new.String() + "\n")
 	}
-	lock, err := s.acquireLock(ctx, target, content, true)
+	lock, err := s.acquireLock(ctx, target, content, !new.IsZero())
 	if err != nil {
 		return fmt.Errorf("update %s: %w", ref, err)
 	}

@@ -178,7 +178,15 @@ func (w *Wiki) decide(ctx context.Context, st *proposalState, res *DecideResult,
 	}
 	by := w.signature(req.By)
 	ref := ProposalsRef + st.id
-	commit, err := w.store.Commit(ctx, CommitRequest{Parent: st.tip, Ref: ref, RefFrom: st.tip,
+	// The decision that closes the proposal goes to the closed ref at
+	// once; the open ref is deleted after it, so that a crash in between
+	// leaves both, and the next accept or reject of it finds it closed
+	// already and removes the open one.
+	to, from := ref, st.tip
+	if res.Open == 0 {
+		to, from = ClosedProposalsRef+st.id, ""
+	}
+	_, err := w.store.Commit(ctx, CommitRequest{Parent: st.tip, Ref: to, RefFrom: from,
 		Author: by, Committer: by, Message: b.String()})
 	if errors.Is(err, ErrHeadMoved) {
 		return Errorf(CodeConflict, "proposal %s changed while it was decided", st.id).
@@ -190,10 +198,7 @@ func (w *Wiki) decide(ctx context.Context, st *proposalState, res *DecideResult,
 	if res.Open > 0 {
 		return nil
 	}
-	if err := w.store.SetRef(ctx, ClosedProposalsRef+st.id, "", commit); err != nil {
-		return fmt.Errorf("close proposal %s: %w", st.id, err)
-	}
-	if err := w.store.SetRef(ctx, ref, commit, ""); err != nil {
+	if err := w.store.SetRef(ctx, ref, st.tip, ""); err != nil {
 		return fmt.Errorf("close proposal %s: %w", st.id, err)
 	}
 	return nil

@@ -280,9 +280,22 @@ func (w *Wiki) openProposal(ctx context.Context, id string) (*proposalState, err
 	if err != nil {
 		return nil, err
 	}
+	closed, err := w.store.Refs(ctx, ClosedProposalsRef+id)
+	if err != nil {
+		return nil, err
+	}
+	if c := closed[ClosedProposalsRef+id]; c != "" && tip != "" {
+		// A close interrupted after its decision landed: finish it.
+		if info, err := w.store.CommitInfo(ctx, c); err == nil && len(info.Parents) > 0 && info.Parents[0] == tip && !w.opts.ReadOnly {
+			if err := w.store.SetRef(ctx, ProposalsRef+id, tip, ""); err != nil {
+				return nil, fmt.Errorf("close proposal %s: %w", id, err)
+			}
+			tip = ""
+		}
+	}
 	if tip == "" {
 		e := Errorf(CodeNotFound, "no open proposal %q", id)
-		if refs, err := w.store.Refs(ctx, ClosedProposalsRef+id); err == nil && refs[ClosedProposalsRef+id] != "" {
+		if closed[ClosedProposalsRef+id] != "" {
 			e = Errorf(CodeNotFound, "proposal %q is closed", id)
 		}
 		return nil, e.WithHint("wikid proposals list shows the open proposals")

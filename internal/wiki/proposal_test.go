@@ -342,3 +342,27 @@ func TestAcceptProposal_localChanges(t *testing.T) {
 		t.Errorf("the proposal is not open any more: %v, %v", p, err)
 	}
 }
+
+func TestAcceptProposal_closeInterrupted(t *testing.T) {
+	dir := proposalRepo(t)
+	w := openWiki(t, dir, nil)
+	ctx := context.Background()
+	id := mustWrite(t, w, proposer("s"), "a.md", strings.Replace(seedA, "two", "TWO", 1), true).Proposal
+	tip := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "refs/wikid/proposals/"+id))
+	if _, err := w.AcceptProposal(ctx, wiki.DecideRequest{ID: id, By: person()}); err != nil {
+		t.Fatal(err)
+	}
+	// Killed after the closed ref was written, before the open one went.
+	gittest.Git(t, dir, "update-ref", "refs/wikid/proposals/"+id, tip)
+	head := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD"))
+	_, err := w.AcceptProposal(ctx, wiki.DecideRequest{ID: id, By: person()})
+	if wiki.CodeOf(err) != wiki.CodeNotFound || !strings.Contains(err.Error(), "closed") {
+		t.Errorf("accept again: %v, want NOT_FOUND, closed", err)
+	}
+	if out, _ := gittest.TryGit(dir, "rev-parse", "--verify", "-q", "refs/wikid/proposals/"+id); strings.TrimSpace(out) != "" {
+		t.Errorf("the open ref remains")
+	}
+	if now := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD")); now != head {
+		t.Errorf("HEAD moved")
+	}
+}
