@@ -119,6 +119,19 @@ func (w *Wiki) proposalID(c Caller) string {
 	return v.(string)
 }
 
+// openProposalID is proposalID, except that a session whose proposal was
+// closed starts a new one.
+func (w *Wiki) openProposalID(ctx context.Context, c Caller) (string, error) {
+	id := w.proposalID(c)
+	refs, err := w.store.Refs(ctx, ClosedProposalsRef+id)
+	if err != nil || refs[ClosedProposalsRef+id] == "" {
+		return id, err
+	}
+	id = newProposalID(c.Client, w.opts.Now())
+	w.proposalIDs.Store(sessionKey(c), id)
+	return id, nil
+}
+
 // newProposalID names a proposal by its client, its time and 4 random
 // hex digits: "claude-code-20240601-103000-3f2a".
 func newProposalID(client string, now time.Time) string {
@@ -146,7 +159,10 @@ func newProposalID(client string, now time.Time) string {
 func (w *Wiki) propose(ctx context.Context, tool string, m Mutation, build func(context.Context, *txn) error) (*Result, error) {
 	w.writeMu.Lock()
 	defer w.writeMu.Unlock()
-	id := w.proposalID(m.Caller)
+	id, err := w.openProposalID(ctx, m.Caller)
+	if err != nil {
+		return nil, err
+	}
 	m.trailers = append(slices.Clone(m.trailers), trailerProposal+": "+id)
 	var firstBase map[string]string
 	for attempt := 0; ; attempt++ {

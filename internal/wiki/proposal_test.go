@@ -366,3 +366,24 @@ func TestAcceptProposal_closeInterrupted(t *testing.T) {
 		t.Errorf("HEAD moved")
 	}
 }
+
+func TestPropose_afterClose(t *testing.T) {
+	dir := proposalRepo(t)
+	w := openWiki(t, dir, nil)
+	ctx := context.Background()
+	me := proposer("s")
+	first := mustWrite(t, w, me, "new.md", "# New\n", false).Proposal
+	if _, err := w.AcceptProposal(ctx, wiki.DecideRequest{ID: first, By: person()}); err != nil {
+		t.Fatal(err)
+	}
+	second := mustWrite(t, w, me, "new.md", "# New\n\nmore\n", true).Proposal
+	if second == first {
+		t.Fatalf("the session wrote on its closed proposal %s", first)
+	}
+	if res, err := w.AcceptProposal(ctx, wiki.DecideRequest{ID: second, By: person()}); err != nil || res.Closed != "accepted" {
+		t.Fatalf("accept the second proposal = %+v, %v", res, err)
+	}
+	if got := gittest.Git(t, dir, "show", "HEAD:new.md"); !strings.Contains(got, "more") {
+		t.Errorf("new.md = %q", got)
+	}
+}
