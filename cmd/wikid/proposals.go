@@ -16,8 +16,8 @@ type proposalsCommand struct{ env }
 func (c *proposalsCommand) Usage() string {
 	return `Usage: wikid proposals list [--closed]
        wikid proposals show ID
-       wikid proposals accept [--note PATH]... [--comment TEXT] ID
-       wikid proposals reject [--note PATH]... [--comment TEXT] ID
+       wikid proposals accept ID [--note PATH]... [--comment TEXT]
+       wikid proposals reject ID [--note PATH]... [--comment TEXT]
 
 An assistant in propose mode (wikid serve --propose, or a client that
 .wikid.yaml names under proposals) does not change the notes: each of its
@@ -36,36 +36,63 @@ Flags:
 `
 }
 
-func (c *proposalsCommand) Run(ctx context.Context, args []string) error {
-	if len(args) == 0 {
-		fmt.Fprint(c.stderr, c.Usage())
-		return exitError(2)
-	}
-	switch args[0] {
-	case "list":
-		return c.list(ctx, args[1:])
-	case "show":
-		return c.show(ctx, args[1:])
-	case "accept", "reject":
-		return c.decide(ctx, args[0], args[1:])
-	}
-	return fmt.Errorf("proposals: unknown subcommand %q (list, show, accept or reject)", args[0])
+// proposalsFlags are the flags of wikid proposals, one set for its
+// subcommands, as wikid daemon has.
+type proposalsFlags struct {
+	closed, json *bool
+	comment      *string
+	notes        stringList
 }
 
-func (c *proposalsCommand) list(ctx context.Context, args []string) error {
-	cl := newCommandLine(c.env, "proposals list", c.Usage())
-	closed := cl.Bool("closed", false, "list the closed proposals too")
-	asJSON := cl.Bool("json", false, "print the result as JSON")
-	w, release, err := cl.parseAndOpen(ctx, args, 0, 0)
+func (c *proposalsCommand) Run(ctx context.Context, args []string) error {
+	cl := newCommandLine(c.env, "proposals", c.Usage())
+	var f proposalsFlags
+	f.closed = cl.Bool("closed", false, "list: the closed proposals too")
+	f.json = cl.Bool("json", false, "print the result as JSON")
+	f.comment = cl.String("comment", "", "accept, reject: why; goes into the commit message")
+	cl.Var(&f.notes, "note", "accept, reject: only this note (a path; may be given several times)")
+	cl.authorFlag()
+	if err := cl.parse(args, 1, 2); err != nil {
+		return err
+	}
+	sub, want := cl.Arg(0), 1
+	switch sub {
+	case "list":
+		want = 0
+	case "show", "accept", "reject":
+	default:
+		fmt.Fprintf(c.stderr, "wikid proposals: unknown subcommand %q: want list, show, accept or reject\n\n", sub)
+		cl.Usage()
+		return exitError(2)
+	}
+	if n := cl.NArg() - 1; n != want {
+		fmt.Fprintf(c.stderr, "wikid proposals %s: want %d arguments, got %d\n\n", sub, want, n)
+		cl.Usage()
+		return exitError(2)
+	}
+	if want == 0 || sub == "show" {
+		cl.author = nil // only a decision commits: no author to settle
+	}
+	w, release, err := cl.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer release()
-	list, err := w.Proposals(ctx, *closed)
+	switch sub {
+	case "list":
+		return c.list(ctx, w, f)
+	case "show":
+		return c.show(ctx, w, cl.Arg(1), f)
+	}
+	return c.decide(ctx, w, sub, wiki.DecideRequest{ID: cl.Arg(1), Notes: f.notes, Comment: *f.comment, By: cl.who.Author}, f)
+}
+
+func (c *proposalsCommand) list(ctx context.Context, w *wiki.Wiki, f proposalsFlags) error {
+	list, err := w.Proposals(ctx, *f.closed)
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if *f.json {
 		return writeJSON(c.stdout, list)
 	}
 	if len(list) == 0 {
@@ -83,19 +110,12 @@ func (c *proposalsCommand) list(ctx context.Context, args []string) error {
 	return nil
 }
 
-func (c *proposalsCommand) show(ctx context.Context, args []string) error {
-	cl := newCommandLine(c.env, "proposals show", c.Usage())
-	asJSON := cl.Bool("json", false, "print the result as JSON")
-	w, release, err := cl.parseAndOpen(ctx, args, 1, 1)
+func (c *proposalsCommand) show(ctx context.Context, w *wiki.Wiki, id string, f proposalsFlags) error {
+	p, err := w.Proposal(ctx, id)
 	if err != nil {
 		return err
 	}
-	defer release()
-	p, err := w.Proposal(ctx, cl.Arg(0))
-	if err != nil {
-		return err
-	}
-	if *asJSON {
+	if *f.json {
 		return writeJSON(c.stdout, p)
 	}
 	fmt.Fprintf(c.stdout, "Proposal %s by %s, %d commits, %d open notes (git log %s..%s)\n\n",
@@ -113,19 +133,7 @@ func (c *proposalsCommand) show(ctx context.Context, args []string) error {
 	return nil
 }
 
-func (c *proposalsCommand) decide(ctx context.Context, verb string, args []string) error {
-	cl := newCommandLine(c.env, "proposals "+verb, c.Usage())
-	var notes stringList
-	cl.Var(&notes, "note", "decide only this note (a path; may be given several times)")
-	comment := cl.String("comment", "", "why: goes into the commit message")
-	asJSON := cl.Bool("json", false, "print the result as JSON")
-	cl.authorFlag()
-	w, release, err := cl.parseAndOpen(ctx, args, 1, 1)
-	if err != nil {
-		return err
-	}
-	defer release()
-	req := wiki.DecideRequest{ID: cl.Arg(0), Notes: notes, Comment: *comment, By: cl.who.Author}
+func (c *proposalsCommand) decide(ctx context.Context, w *wiki.Wiki, verb string, req wiki.DecideRequest, f proposalsFlags) error {
 	decide := w.AcceptProposal
 	if verb == "reject" {
 		decide = w.RejectProposal
@@ -134,7 +142,7 @@ func (c *proposalsCommand) decide(ctx context.Context, verb string, args []strin
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if *f.json {
 		return writeJSON(c.stdout, res)
 	}
 	if res.Commit != "" {
