@@ -16,7 +16,7 @@ type proposalsCommand struct{ env }
 func (c *proposalsCommand) Usage() string {
 	return `Usage: wikid proposals list [--closed]
        wikid proposals show ID
-       wikid proposals accept ID [--note PATH]... [--comment TEXT]
+       wikid proposals accept ID [--note PATH [--hunk N]]... [--comment TEXT]
        wikid proposals reject ID [--note PATH]... [--comment TEXT]
 
 An assistant in propose mode (wikid serve --propose, or a client that
@@ -29,6 +29,8 @@ prints each open note's change against the branch as it is now; accept lands
 the changes of the notes named with --note (all open notes without one) as
 one commit, authored by the assistant and committed by you, merged with what
 you changed meanwhile; a note that does not merge is printed and stays open.
+With --hunk N, accept takes only the N-th hunk of the one note --note names,
+counted as show prints its @@ lines, and the note stays open for the rest.
 reject drops them. A proposal whose notes are all decided is closed and kept
 under refs/wikid/proposals-closed/.
 
@@ -41,6 +43,7 @@ Flags:
 type proposalsFlags struct {
 	closed, json *bool
 	comment      *string
+	hunk         *int
 	notes        stringList
 }
 
@@ -51,6 +54,7 @@ func (c *proposalsCommand) Run(ctx context.Context, args []string) error {
 	f.json = cl.Bool("json", false, "print the result as JSON")
 	f.comment = cl.String("comment", "", "accept, reject: why; goes into the commit message")
 	cl.Var(&f.notes, "note", "accept, reject: only this note (a path; may be given several times)")
+	f.hunk = cl.Int("hunk", 0, "accept: only this hunk (from 1, as show prints them) of the one --note")
 	cl.authorFlag()
 	if err := cl.parse(args, 1, 2); err != nil {
 		return err
@@ -84,7 +88,7 @@ func (c *proposalsCommand) Run(ctx context.Context, args []string) error {
 	case "show":
 		return c.show(ctx, w, cl.Arg(1), f)
 	}
-	return c.decide(ctx, w, sub, wiki.DecideRequest{ID: cl.Arg(1), Notes: f.notes, Comment: *f.comment, By: cl.who.Author}, f)
+	return c.decide(ctx, w, sub, wiki.DecideRequest{ID: cl.Arg(1), Notes: f.notes, Comment: *f.comment, By: cl.who.Author, Hunk: *f.hunk}, f)
 }
 
 func (c *proposalsCommand) list(ctx context.Context, w *wiki.Wiki, f proposalsFlags) error {
@@ -147,6 +151,9 @@ func (c *proposalsCommand) decide(ctx context.Context, w *wiki.Wiki, verb string
 	}
 	if res.Commit != "" {
 		fmt.Fprintf(c.stdout, "Committed %s.\n", shortID(res.Commit))
+	}
+	if res.Hunk != "" {
+		fmt.Fprintf(c.stdout, "Accepted %s of %s; its other hunks stay open.\n", res.Hunk, strings.Join(req.Notes, ", "))
 	}
 	if len(res.Accepted) > 0 {
 		fmt.Fprintf(c.stdout, "Accepted: %s\n", strings.Join(res.Accepted, ", "))

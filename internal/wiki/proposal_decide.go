@@ -19,6 +19,10 @@ type DecideRequest struct {
 	// By is the person deciding: the committer of an accepted change and
 	// of the decision; zero means Options.Author.
 	By Identity
+	// Hunk, when not 0, accepts only that hunk (from 1, in the order of
+	// the note's Diff in Proposal) of the one note Notes names; the note
+	// stays open for its other hunks until none is left.
+	Hunk int
 }
 
 // DecideResult is what a decision did.
@@ -35,6 +39,9 @@ type DecideResult struct {
 	Closed string
 	// Open counts the notes still open.
 	Open int
+	// Hunk is the header of the hunk accepted alone ("@@ -3,7 +3,7 @@"),
+	// "" when whole notes were.
+	Hunk string
 }
 
 // AcceptProposal lands the proposal's changes to the notes req names (all
@@ -59,6 +66,9 @@ func (w *Wiki) AcceptProposal(ctx context.Context, req DecideRequest) (*DecideRe
 	if err != nil {
 		return nil, err
 	}
+	if req.Hunk < 0 || req.Hunk > 0 && len(picked) != 1 {
+		return nil, Errorf(CodeInvalidParams, "a hunk is accepted in one note: name it, and hunks count from 1")
+	}
 	tipSnap, err := w.store.Snapshot(ctx, st.tip)
 	if err != nil {
 		return nil, err
@@ -72,8 +82,9 @@ func (w *Wiki) AcceptProposal(ctx context.Context, req DecideRequest) (*DecideRe
 		trailers:  []string{trailerProposal + ": " + st.id, "Wiki-Proposal-Tip: " + st.tip},
 		direct:    true,
 	}
+	partial := "" // the hunk accepted alone, when the note has more
 	mres, err := w.mutate(ctx, "accept_proposal", m, func(ctx context.Context, t *txn) error {
-		res.Accepted, res.Conflicts = nil, nil
+		res.Accepted, res.Conflicts, partial = nil, nil, ""
 		for _, pf := range picked {
 			s, err := t.stageAny(ctx, pf.file)
 			if err != nil {
@@ -89,6 +100,20 @@ func (w *Wiki) AcceptProposal(ctx context.Context, req DecideRequest) (*DecideRe
 				res.Conflicts = append(res.Conflicts, n)
 				continue
 			}
+			if req.Hunk > 0 {
+				if n.merged == nil || s.content == nil || n.State == "applied" {
+					return Errorf(CodeInvalidParams, "%s is created, deleted or applied whole; accept it without a hunk", pf.file)
+				}
+				hunks := proposalHunks(pf.file, s.content, n.merged)
+				if req.Hunk > len(hunks) {
+					return Errorf(CodeNotFound, "%s has %d hunks, not %d", pf.file, len(hunks), req.Hunk).
+						WithHint("wikid proposals show %s shows them", st.id)
+				}
+				if len(hunks) > 1 {
+					partial = hunkSummary(hunks[req.Hunk-1])
+					return t.put(s, applyHunk(s.content, hunks[req.Hunk-1]))
+				}
+			}
 			res.Accepted = append(res.Accepted, pf.file)
 			if n.State == "applied" {
 				continue
@@ -100,6 +125,10 @@ func (w *Wiki) AcceptProposal(ctx context.Context, req DecideRequest) (*DecideRe
 			}
 		}
 		t.verb("accept")
+		if partial != "" {
+			t.subjectLine = "accept: " + notePathOf(picked[0].file) + " " + partial + " (proposal " + st.id + ")"
+			return nil
+		}
 		t.subjectLine = fmt.Sprintf("accept: proposal %s (%d of %d notes)", st.id, len(res.Accepted), len(st.open()))
 		if len(res.Accepted) == 1 {
 			t.subjectLine = "accept: " + notePathOf(res.Accepted[0]) + " (proposal " + st.id + ")"
@@ -109,7 +138,7 @@ func (w *Wiki) AcceptProposal(ctx context.Context, req DecideRequest) (*DecideRe
 	if err != nil {
 		return nil, err
 	}
-	res.Commit = mres.Commit
+	res.Commit, res.Hunk = mres.Commit, partial
 	if len(res.Accepted) == 0 {
 		res.Open = len(st.open())
 		return res, nil

@@ -2,6 +2,7 @@ package wiki_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -385,5 +386,42 @@ func TestPropose_afterClose(t *testing.T) {
 	}
 	if got := gittest.Git(t, dir, "show", "HEAD:new.md"); !strings.Contains(got, "more") {
 		t.Errorf("new.md = %q", got)
+	}
+}
+
+func TestAcceptProposal_hunk(t *testing.T) {
+	var long strings.Builder
+	for i := 1; i <= 20; i++ {
+		fmt.Fprintf(&long, "line %d\n", i)
+	}
+	dir := seeded(t, map[string]string{"long.md": long.String()})
+	w := openWiki(t, dir, nil)
+	ctx := context.Background()
+	changed := strings.Replace(strings.Replace(long.String(), "line 2\n", "LINE 2\n", 1), "line 19\n", "LINE 19\n", 1)
+	id := mustWrite(t, w, proposer("s"), "long.md", changed, true).Proposal
+	// The person edits the middle meanwhile: hunks count against the branch now.
+	gittest.Commit(t, dir, "person", map[string]string{"long.md": strings.Replace(long.String(), "line 10\n", "line ten\n", 1)})
+	if _, err := w.AcceptProposal(ctx, wiki.DecideRequest{ID: id, Notes: []string{"long"}, Hunk: 3}); wiki.CodeOf(err) != wiki.CodeNotFound {
+		t.Errorf("hunk 3 of 2: %v, want NOT_FOUND", err)
+	}
+	res, err := w.AcceptProposal(ctx, wiki.DecideRequest{ID: id, Notes: []string{"long"}, Hunk: 2, By: person()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := gittest.Git(t, dir, "show", "HEAD:long.md")
+	if res.Hunk == "" || res.Open != 1 || !strings.Contains(got, "LINE 19") || strings.Contains(got, "LINE 2\n") || !strings.Contains(got, "line ten") {
+		t.Fatalf("accept hunk 2 = %+v; long.md =\n%s", res, got)
+	}
+	p, err := w.Proposal(ctx, id)
+	if err != nil || len(p.Notes) != 1 || p.Notes[0].Additions != 1 {
+		t.Fatalf("after one hunk, show = %+v, %v", p, err)
+	}
+	res, err = w.AcceptProposal(ctx, wiki.DecideRequest{ID: id, Notes: []string{"long"}, Hunk: 1, By: person()})
+	if err != nil || res.Closed != "accepted" {
+		t.Fatalf("accept the last hunk = %+v, %v", res, err)
+	}
+	got = gittest.Git(t, dir, "show", "HEAD:long.md")
+	if !strings.Contains(got, "LINE 2\n") || !strings.Contains(got, "LINE 19") || !strings.Contains(got, "line ten") {
+		t.Errorf("long.md =\n%s", got)
 	}
 }
