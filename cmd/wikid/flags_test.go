@@ -156,6 +156,7 @@ func TestRun_FlagsAfterArguments(t *testing.T) {
 		{args: []string{"version", "extra"}, check: usage, wantUsage: `wikid version: want 0 arguments, got 1 ("extra")`},
 		{args: []string{"sync", "extra", "--json"}, check: usage, wantUsage: `wikid sync: want 0 arguments, got 1 ("extra")`},
 		{args: []string{"web", "extra", "--no-open"}, check: usage, wantUsage: `wikid web: want 0 arguments, got 1 ("extra")`},
+		{args: []string{"proposals", "list", "extra", "--json"}, check: usage, wantUsage: `wikid proposals list: want 0 arguments, got 1`},
 	}
 	e, _, _ := testEnv("", nil)
 	for name := range commands(e) {

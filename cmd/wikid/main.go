@@ -93,30 +93,31 @@ func (e exitError) Error() string { return fmt.Sprintf("exit status %d", int(e))
 // commands returns the subcommands by name.
 func commands(e env) map[string]command {
 	return map[string]command{
-		"version": &versionCommand{env: e},
-		"init":    &initCommand{env: e},
-		"read":    &readCommand{env: e},
-		"write":   &writeCommand{env: e},
-		"edit":    &editCommand{env: e},
-		"rm":      &rmCommand{env: e},
-		"mv":      &mvCommand{env: e},
-		"links":   &linksCommand{env: e},
-		"check":   &checkCommand{env: e},
-		"search":  &searchCommand{env: e},
-		"context": &contextCommand{env: e},
-		"grep":    &grepCommand{env: e},
-		"reindex": &reindexCommand{env: e},
-		"serve":   &serveCommand{env: e},
-		"daemon":  &daemonCommand{env: e},
-		"history": &historyCommand{env: e},
-		"show":    &showCommand{env: e},
-		"diff":    &diffCommand{env: e},
-		"restore": &restoreCommand{env: e},
-		"log":     &logCommand{env: e},
-		"blame":   &blameCommand{env: e},
-		"revert":  &revertCommand{env: e},
-		"sync":    &syncCommand{env: e},
-		"web":     &webCommand{env: e},
+		"version":   &versionCommand{env: e},
+		"init":      &initCommand{env: e},
+		"read":      &readCommand{env: e},
+		"write":     &writeCommand{env: e},
+		"edit":      &editCommand{env: e},
+		"rm":        &rmCommand{env: e},
+		"mv":        &mvCommand{env: e},
+		"links":     &linksCommand{env: e},
+		"check":     &checkCommand{env: e},
+		"search":    &searchCommand{env: e},
+		"context":   &contextCommand{env: e},
+		"grep":      &grepCommand{env: e},
+		"reindex":   &reindexCommand{env: e},
+		"serve":     &serveCommand{env: e},
+		"daemon":    &daemonCommand{env: e},
+		"history":   &historyCommand{env: e},
+		"show":      &showCommand{env: e},
+		"diff":      &diffCommand{env: e},
+		"restore":   &restoreCommand{env: e},
+		"log":       &logCommand{env: e},
+		"blame":     &blameCommand{env: e},
+		"revert":    &revertCommand{env: e},
+		"proposals": &proposalsCommand{env: e},
+		"sync":      &syncCommand{env: e},
+		"web":       &webCommand{env: e},
 	}
 }
 
@@ -192,6 +193,7 @@ Commands:
   log        the wiki's commits with author, client, tool and notes
   blame      who last changed each line of a note
   revert     undo one commit's changes to notes, as a new commit
+  proposals  list, show, accept or reject what an assistant proposed
   sync       fetch, integrate and push the branch's upstream, merging notes
   serve      serve the wiki to MCP clients over stdio or HTTP
   daemon     start, stop or show the repository's daemon, which clients share

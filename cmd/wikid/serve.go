@@ -73,7 +73,7 @@ Flags:
 // serveFlags are the parsed flags of wikid serve.
 type serveFlags struct {
 	repo, httpAddr, token, tools, author, logLevel, profile string
-	httpSet, readOnly, noDaemon                             bool
+	httpSet, readOnly, noDaemon, propose                    bool
 	origins                                                 stringList
 }
 
@@ -91,6 +91,7 @@ func (c *serveCommand) parse(args []string) (*serveFlags, error) {
 	fs.StringVar(&f.token, "token", "", "bearer token HTTP clients must send (default $WIKID_TOKEN); required to listen beyond loopback")
 	fs.Var(&f.origins, "allow-origin", "a browser origin allowed besides localhost, e.g. https://app.example.com (repeatable)")
 	fs.BoolVar(&f.readOnly, "read-only", false, "refuse every change and hide the tools that change notes")
+	fs.BoolVar(&f.propose, "propose", false, "make every change a proposal that waits for you (wikid proposals)")
 	fs.StringVar(&f.profile, "profile", mcpserver.ProfileWikid, "the tool set to serve: "+strings.Join(profileTable().Names(), ", ")+
 		" (over HTTP, every profile is served, the others at /mcp/NAME)")
 	fs.StringVar(&f.tools, "tools", "", "comma-separated tool groups to serve: notes, search, links, history, wiki (default all)")
@@ -123,7 +124,7 @@ func noDaemonEnv(e env) bool {
 
 // mcpOptions are the server options the flags ask for.
 func (f *serveFlags) mcpOptions() (mcpserver.Options, error) {
-	opts := mcpserver.Options{ReadOnly: f.readOnly, Version: version, Profiles: profileTable(), Profile: f.profile}
+	opts := mcpserver.Options{ReadOnly: f.readOnly, Version: version, Profiles: profileTable(), Profile: f.profile, Propose: f.propose}
 	for _, g := range strings.Split(f.tools, ",") {
 		if g = strings.TrimSpace(g); g != "" {
 			opts.Groups = append(opts.Groups, g)
@@ -204,7 +205,7 @@ func (c *serveCommand) bridge(ctx context.Context, f *serveFlags, groups []strin
 	if err != nil {
 		return fmt.Errorf("%w: %v", errNoDaemon, err)
 	}
-	o := daemon.MCPOptions{ReadOnly: f.readOnly, Tools: groups, Author: f.author, Profile: f.profile}
+	o := daemon.MCPOptions{ReadOnly: f.readOnly, Tools: groups, Author: f.author, Profile: f.profile, Propose: f.propose}
 	conn, err := daemon.ConnectMCP(ctx, ep, o)
 	if errors.Is(err, daemon.ErrNotRunning) {
 		if serr := startDaemon(ctx, c.env, ep, f.repo); serr != nil {

@@ -45,6 +45,9 @@ type Config struct {
 	// Semantic, when present, turns on search by meaning through an
 	// embeddings endpoint.
 	Semantic *Semantic `yaml:"semantic"`
+	// Proposals, when present, names the clients whose changes are
+	// proposals.
+	Proposals *Proposals `yaml:"proposals"`
 }
 
 // Semantic configures search by meaning: the built-in model, or an
@@ -153,6 +156,9 @@ func (c *Config) Validate() error {
 	if r := c.Review; r != (wiki.Identity{}) && (strings.TrimSpace(r.Name) == "" || strings.TrimSpace(r.Email) == "" || strings.ContainsAny(r.Name+r.Email, "<>\n")) {
 		return fmt.Errorf("review: want a name and an email without <, > or newlines, for example name: Ada and email: ada@example.com")
 	}
+	if err := c.Proposals.validate(); err != nil {
+		return err
+	}
 	if c.Sync != nil && (c.Sync.Interval < 0 || c.Sync.PushDelay < 0) {
 		return fmt.Errorf("sync: interval and push_delay must not be negative")
 	}
@@ -198,6 +204,7 @@ func (c *Config) WikiOptions() wiki.Options {
 	return wiki.Options{
 		Author: c.Author, Committer: c.Committer, ReadOnly: c.ReadOnly,
 		Location: loc, MaxNoteSize: c.MaxNoteSize, Daily: c.Daily,
+		Propose: c.Proposals.Proposing(),
 	}
 }
 

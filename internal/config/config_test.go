@@ -179,3 +179,20 @@ func TestConfig_Semantic(t *testing.T) {
 		t.Error("an unknown semantic key passed")
 	}
 }
+
+func TestProposals_Proposing(t *testing.T) {
+	if (*Proposals)(nil).Proposing() != nil {
+		t.Error("no section: someone proposes")
+	}
+	by := (&Proposals{Clients: []string{"claude-code"}}).Proposing()
+	if !by("claude-code/1.0.3") || by("cursor/2") {
+		t.Error("clients: wrong clients propose")
+	}
+	but := (&Proposals{AllBut: []string{"Cursor"}}).Proposing()
+	if !but("claude-code/1.0.3") || but("cursor/2") || but("wikid-cli/0.9") {
+		t.Error("all_but: wrong clients propose")
+	}
+	if err := (&Proposals{Clients: []string{"a"}, AllBut: []string{"b"}}).validate(); err == nil {
+		t.Error("both ways accepted")
+	}
+}

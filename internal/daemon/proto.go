@@ -46,6 +46,8 @@ type MCPOptions struct {
 	// Profile is the tool set to serve (mcpserver.Profiles); empty means
 	// wikid's own.
 	Profile string `json:"profile,omitempty"`
+	// Propose makes every change the connection makes a proposal.
+	Propose bool `json:"propose,omitempty"`
 }
 
 // Command is a command line run in the daemon for a client.

@@ -319,6 +319,7 @@ func (d *daemon) server(o MCPOptions) (*mcpserver.Server, error) {
 		opts.Groups = o.Tools
 	}
 	opts.Profile = o.Profile
+	opts.Propose = opts.Propose || o.Propose
 	if o.Author != "" {
 		id, err := wiki.ParseIdentity(o.Author)
 		if err != nil {

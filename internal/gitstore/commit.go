@@ -55,6 +55,9 @@ func (s *Store) Commit(ctx context.Context, req wiki.CommitRequest) (id string, 
 	now := time.Now()
 	stamp(&req.Author, now)
 	stamp(&req.Committer, now)
+	if req.Ref != "" {
+		return s.commitSide(ctx, req)
+	}
 
 	s.write.Lock()
 	defer s.write.Unlock()

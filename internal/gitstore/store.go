@@ -18,6 +18,7 @@ import (
 	"github.com/wikid/wikid/internal/gitstore/internal/gitdir"
 	"github.com/wikid/wikid/internal/gitstore/internal/gitindex"
 	"github.com/wikid/wikid/internal/gitstore/internal/objdir"
+	"github.com/wikid/wikid/internal/gitstore/internal/refdir"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -74,7 +75,7 @@ type Store struct {
 	// next change of a note reads it from here, not from its new loose
 	// object.
 	written blobCache
-	packed  packedRefs
+	packed  refdir.Packed
 	reviews reviewCache
 
 	// unwritable says why this user cannot write the repository, "" when

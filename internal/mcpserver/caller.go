@@ -51,7 +51,11 @@ func (s *Server) caller(ctx context.Context, toolName string) wiki.Caller {
 	if author == (wiki.Identity{}) {
 		author = wiki.Identity{Name: name, Email: slug(name) + "@" + authorDomain}
 	}
-	return wiki.Caller{Client: client, Author: author, Tool: toolName}
+	c := wiki.Caller{Client: client, Author: author, Tool: toolName, Propose: s.opts.Propose}
+	if sess := server.ClientSessionFromContext(ctx); sess != nil {
+		c.Session = sess.SessionID()
+	}
+	return c
 }
 
 // cleanName makes a client-supplied string safe for a commit header: no

@@ -26,6 +26,9 @@ type Options struct {
 	// ReadOnly hides the mutating tools; calling one anyway fails with
 	// READ_ONLY.
 	ReadOnly bool
+	// Propose makes every change of the server's clients a proposal
+	// (wiki.Caller.Propose).
+	Propose bool
 	// Groups selects the tool groups to serve; empty means all of them.
 	Groups []string
 	// Author, if set, is the commit author of every change; the zero value
@@ -285,7 +288,9 @@ func (s *Server) call(ctx context.Context, t *tool.Tool, req mcp.CallToolRequest
 	if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
 		ctx = s.withProgress(ctx, req.Params.Meta.ProgressToken)
 	}
-	structured, text, err := t.Run(ctx, s.env(ctx, t.Name), raw)
+	env := s.env(ctx, t.Name)
+	ctx = s.w.ForCaller(ctx, env.Caller) // a proposing session reads its proposal
+	structured, text, err := t.Run(ctx, env, raw)
 	if err != nil {
 		return s.plainError(s.errorResult(ctx, t.Name, err))
 	}

@@ -8,6 +8,15 @@ import (
 	"github.com/wikid/wikid/internal/wiki"
 )
 
+// landedOn names where a mutation's commit went: the branch, or a
+// proposal.
+func landedOn(res *wiki.Result) string {
+	if res.Proposal != "" {
+		return "proposal " + res.Proposal
+	}
+	return res.Branch
+}
+
 // Mutation renders a mutation's outcome: headline says what was done
 // ("Created note "Ideas" at projects/ideas"); a dry run shows what would
 // change, the risk and the diff instead. Details are lines that go before
@@ -24,12 +33,12 @@ func Mutation(headline string, res *wiki.Result, details ...string) string {
 	case len(res.Changes) == 1:
 		c := res.Changes[0]
 		if c.Action == wiki.ActionDeleted {
-			b.Line("%s (commit %s on %s)", headline, ShortID(res.Commit), res.Branch)
+			b.Line("%s (commit %s on %s)", headline, ShortID(res.Commit), landedOn(res))
 		} else {
-			b.Line("%s (+%d -%d; commit %s on %s, version %s)", headline, c.Additions, c.Deletions, ShortID(res.Commit), res.Branch, ShortID(c.Version))
+			b.Line("%s (+%d -%d; commit %s on %s, version %s)", headline, c.Additions, c.Deletions, ShortID(res.Commit), landedOn(res), ShortID(c.Version))
 		}
 	default:
-		b.Line("%s as commit %s on %s:", headline, ShortID(res.Commit), res.Branch)
+		b.Line("%s as commit %s on %s:", headline, ShortID(res.Commit), landedOn(res))
 		changeLines(&b, res)
 	}
 	for _, w := range res.Warnings {

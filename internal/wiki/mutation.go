@@ -2,6 +2,7 @@ package wiki
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -27,6 +28,14 @@ type Mutation struct {
 	Message string
 	// Caller says who acts. Inside apply_changes only the batch's counts.
 	Caller Caller
+	// Committer, when set, is the commit's committer instead of
+	// Options.Committer: the person who accepts a proposal.
+	Committer Identity
+	// trailers are added to the commit message's trailers.
+	trailers []string
+	// direct commits to the branch even for a proposing caller: the
+	// acceptance of a proposal.
+	direct bool
 }
 
 // Caller identifies the client on whose behalf a mutation runs.
@@ -40,6 +49,12 @@ type Caller struct {
 	Tool string
 	// Author is the commit author; zero means Options.Author.
 	Author Identity
+	// Session names the client's session (an MCP session id); a proposing
+	// client has one proposal per session. "" is one session per Client.
+	Session string
+	// Propose makes the caller's changes proposals whatever
+	// Options.Propose says (wikid serve --propose).
+	Propose bool
 }
 
 // Action says what a mutation did to one note.
@@ -73,9 +88,12 @@ type Result struct {
 	// Commit is the new commit; empty on a dry run or when nothing changed.
 	Commit string
 	// Branch is the branch the commit went to ("main"), with Commit.
-	Branch  string
-	DryRun  bool
-	Changes []NoteChange
+	Branch string
+	// Proposal is the id of the proposal the commit went to instead of
+	// the branch (see Proposal); Branch is then "".
+	Proposal string
+	DryRun   bool
+	Changes  []NoteChange
 	// Diff is the unified diff of the change; set on a dry run.
 	Diff string
 	// Files are the files of Diff, in its order, each with its hunks: the
@@ -107,6 +125,9 @@ func (w *Wiki) mutate(ctx context.Context, tool string, m Mutation, build func(c
 	if w.opts.ReadOnly {
 		return nil, w.readOnlyError()
 	}
+	if !m.direct && w.proposing(m.Caller) {
+		return w.propose(ctx, tool, m, build)
+	}
 	w.follower.begin()
 	defer w.follower.end()
 	w.writeMu.Lock()
@@ -117,7 +138,7 @@ func (w *Wiki) mutate(ctx context.Context, tool string, m Mutation, build func(c
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		head, snap, err := w.head(ctx)
+		head, snap, err := w.branchHead(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -225,6 +246,9 @@ func (t *txn) finish(ctx context.Context, tool string, m Mutation) (*Result, err
 	if m.DryRun {
 		// The preview fails where the commit would (Store.Commit checks the
 		// worktree itself).
+		if t.proposal != nil {
+			files = nil
+		}
 		if err := t.w.store.CheckWorktree(ctx, t.head.Commit, files); err != nil {
 			return nil, err
 		}
@@ -241,8 +265,12 @@ func (t *txn) finish(ctx context.Context, tool string, m Mutation) (*Result, err
 		Branch:    t.head.Branch,
 		Changes:   make([]FileChange, 0, len(changed)),
 		Author:    t.w.signature(m.Caller.Author),
-		Committer: t.w.signature(t.w.opts.Committer),
+		Committer: t.w.signature(cmp.Or(m.Committer, t.w.opts.Committer)),
 		Message:   commitMessage(t.subject(changed), m, tool, t.head.Commit),
+	}
+	if p := t.proposal; p != nil {
+		req.Message = commitMessage(t.subject(changed), m, tool, p.branch)
+		req.Branch, req.Ref, req.RefFrom = "", ProposalsRef+p.id, p.tip
 	}
 	for _, s := range changed {
 		// OldBlob makes the changes the commit's diff, as Store.Changes
@@ -260,6 +288,10 @@ func (t *txn) finish(ctx context.Context, tool string, m Mutation) (*Result, err
 	}
 	for i, s := range sources {
 		res.Changes[i].Version = blobs[s.file]
+	}
+	if t.proposal != nil {
+		t.w.proposed(res, t.proposal.id)
+		return res, nil
 	}
 	t.w.committed(t.head.Commit, commit, req.Changes)
 	return res, nil
@@ -351,6 +383,10 @@ func commitMessage(subject string, m Mutation, tool, base string) string {
 	fmt.Fprintf(&b, "Wiki-Client: %s\n", client)
 	if base != "" {
 		fmt.Fprintf(&b, "Wiki-Base: %s\n", base)
+	}
+	for _, t := range m.trailers {
+		b.WriteString(oneLine(t))
+		b.WriteByte('\n')
 	}
 	return b.String()
 }

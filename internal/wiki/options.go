@@ -20,6 +20,13 @@ type Options struct {
 	Committer Identity
 	// ReadOnly refuses every mutation with ErrReadOnly.
 	ReadOnly bool
+	// Propose, when not nil, says whether a client ("name/version") is in
+	// propose mode: its changes become proposals (see Proposal) instead of
+	// commits on the branch.
+	Propose func(client string) bool
+	// ReviewURL is where the review pages are served ("" when they are
+	// not), for the answers that tell where a proposal is reviewed.
+	ReviewURL string
 	// Serving says the wiki outlives its calls (a daemon, a server): while
 	// the search index is built, a text search answers from a scan of the
 	// notes and the build goes on (see scans). A one-shot command waits

@@ -87,6 +87,10 @@ type StoreReader interface {
 	// ReviewNotes returns the note ReviewNotesRef holds for each of
 	// commits (full ids) that has one, by commit id.
 	ReviewNotes(ctx context.Context, commits []string) (map[string]string, error)
+	// Refs returns the refs whose full names start with prefix
+	// ("refs/wikid/proposals/"), loose or packed, with the commit each
+	// points at.
+	Refs(ctx context.Context, prefix string) (map[string]string, error)
 }
 
 // StoreWriter is how the wiki changes its repository: one commit a
@@ -108,6 +112,11 @@ type StoreWriter interface {
 	// back. Without req.Replace, a commit that has a note fails it with
 	// an error of code CONFLICT.
 	WriteReviewNotes(ctx context.Context, req ReviewNotesRequest) error
+	// SetRef points ref, which must not be the branch HEAD points at, at
+	// commit to ("" deletes it) with git's lock protocol, if it points at
+	// from now ("" when it must not exist); otherwise it changes nothing
+	// and returns an error wrapping ErrHeadMoved.
+	SetRef(ctx context.Context, ref, from, to string) error
 }
 
 // Snapshot is the tree of one commit. It is cheap to take and safe to use
@@ -178,6 +187,12 @@ type CommitRequest struct {
 	Message string
 	// Merged lists the other parents of a merge commit, after Parent.
 	Merged []string
+	// Ref, when set, is the ref the commit goes to instead of the branch
+	// HEAD points at: a side ref such as a proposal's. HEAD, the checkout
+	// and its index are then neither checked nor changed, and Ref must
+	// point at RefFrom ("" when it must not exist yet) or the commit fails
+	// with ErrHeadMoved. Parent is still the new commit's parent.
+	Ref, RefFrom string
 	// FastForward names an existing commit to move the branch to instead of
 	// writing a new one: Parent must be its ancestor and its tree Parent's
 	// with the Changes applied. Message and Committer then only describe

@@ -26,6 +26,9 @@ type txn struct {
 	// movedFrom maps the new file of a moved note to its old file, and
 	// movedTo the old file to the new one.
 	movedFrom, movedTo map[string]string
+	// proposal, when not nil, is the proposal the change goes to instead
+	// of the branch.
+	proposal *txnProposal
 }
 
 // staged is one file as the transaction sees it.

@@ -25,11 +25,15 @@ type Wiki struct {
 	branch atomic.Value
 	// writeMu admits one mutation at a time.
 	writeMu sync.Mutex
-	notes   *noteCache
-	fold    foldIndex // case-insensitive path lookups
-	hist    History
-	index   Index
-	graph   Graph
+	// proposalIDs maps a proposing session to its proposal's id.
+	proposalIDs sync.Map
+	// proposalStates caches a proposal's state by its tip commit.
+	proposalStates sync.Map
+	notes          *noteCache
+	fold           foldIndex // case-insensitive path lookups
+	hist           History
+	index          Index
+	graph          Graph
 	// semantic is nil unless semantic search is configured.
 	semantic Semantic
 	recent   recentCache
@@ -180,6 +184,20 @@ func (w *Wiki) Options() Options { return w.opts }
 
 // head returns HEAD and the snapshot of its commit.
 func (w *Wiki) head(ctx context.Context) (Head, Snapshot, error) {
+	h, snap, err := w.branchHead(ctx)
+	if err != nil {
+		return h, snap, err
+	}
+	if id, ok := ctx.Value(proposalViewKey{}).(string); ok {
+		if snap, err = w.proposalView(ctx, id, h, snap); err != nil {
+			return Head{}, nil, err
+		}
+	}
+	return h, snap, nil
+}
+
+// branchHead returns HEAD and its snapshot, whichever session asks.
+func (w *Wiki) branchHead(ctx context.Context) (Head, Snapshot, error) {
 	h, err := w.store.Head(ctx)
 	if err != nil {
 		return Head{}, nil, fmt.Errorf("read HEAD: %w", err)
