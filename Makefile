@@ -69,9 +69,9 @@ run: build
 # detector with -short, which runs each long campaign (random histories,
 # races with git, crashes) a few iterations and skips the slowest ones.
 # The matrix kernels are tested again built with the tag purego, their
-# plain-Go fallback. The end-to-end tests need Node.js 18 or later; they
-# install the MCP TypeScript SDK with npm ci in internal/e2e/client when
-# it is missing.
+# plain-Go fallback. The end-to-end tests need Node.js 20 or later; they
+# install the MCP TypeScript SDK with npm ci in internal/e2e/client (1.x)
+# and internal/e2e/client2 (2.x) when it is missing.
 test:
 	@unformatted=$$(gofmt -l cmd internal grammar); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi

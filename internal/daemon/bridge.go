@@ -25,8 +25,9 @@ const lostCode = -32603
 // there (it crashed, or was stopped or replaced), the bridge answers the
 // changes it had asked for and not seen answered with an error saying so,
 // connects again (connect starts a daemon when none runs), replays the
-// client's initialize handshake and its resource subscriptions, sends the
-// other requests again, and goes on: the client keeps its session. It
+// client's initialize handshake, its resource subscriptions and its open
+// subscriptions/listen streams, sends the other requests again, and goes
+// on: the client keeps its session. It
 // keeps trying, with a growing pause between attempts (see reconnect),
 // for as long as the client is there: the requests that wait for a daemon
 // are told so by progress notifications, and answered with an error after
@@ -65,6 +66,9 @@ type Bridge struct {
 	// subs holds the client's resources/subscribe requests, by URI, to
 	// subscribe again on a new daemon; their answers there are dropped.
 	subs map[string][]byte
+	// listens holds the client's open subscriptions/listen streams, by
+	// request id, to open again on a new daemon (see listen.go).
+	listens map[string]*listenStream
 }
 
 // resubscribeID starts the id of a subscription the bridge makes again
@@ -82,6 +86,9 @@ type message struct {
 		RequestID json.RawMessage `json:"requestId"`
 		Meta      struct {
 			ProgressToken json.RawMessage `json:"progressToken"`
+			// SubscriptionID is the listen request a notification of
+			// the stream is about.
+			SubscriptionID json.RawMessage `json:"io.modelcontextprotocol/subscriptionId"`
 		} `json:"_meta"`
 	} `json:"params"`
 }
@@ -128,6 +135,7 @@ func (b *Bridge) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	b.pending = map[string]request{}
 	b.readOnly = map[string]bool{}
 	b.subs = map[string][]byte{}
+	b.listens = map[string]*listenStream{}
 	conn, err := b.Connect(ctx)
 	if err != nil {
 		return err
@@ -157,7 +165,7 @@ func (b *Bridge) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 		if conn, err = b.reconnect(ctx, lines, inDone, pause); conn == nil {
 			return err
 		}
-		b.resend = append(b.resend, b.resubscriptions()...)
+		b.resend = append(append(b.resend, b.resubscriptions()...), b.relistens()...)
 	}
 }
 
@@ -370,6 +378,13 @@ func (b *Bridge) noteRequest(r request) {
 	case m.Method == "notifications/cancelled":
 		// A cancelled request is not answered: it is in flight no more.
 		delete(b.pending, string(m.Params.RequestID))
+		delete(b.listens, sameID(m.Params.RequestID))
+	case m.Method == listenMethod && r.id != "":
+		// An open stream, not a request in flight: see listen.go.
+		if b.listens[sameID(m.ID)] == nil {
+			b.listens[sameID(m.ID)] = &listenStream{req: r}
+		}
+		return
 	}
 	if r.id != "" {
 		b.pending[r.id] = r
@@ -416,11 +431,19 @@ func (b *Bridge) copyAnswers(conn *Conn) error {
 // not).
 func (b *Bridge) answered(line []byte) bool {
 	var m message
-	if json.Unmarshal(line, &m) != nil || m.Method != "" || len(m.ID) == 0 {
+	if json.Unmarshal(line, &m) != nil {
+		return true
+	}
+	if m.Method == ackMethod {
+		return b.firstAck(m)
+	}
+	if m.Method != "" || len(m.ID) == 0 {
 		return true
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	// The answer to a listen request ends its stream.
+	delete(b.listens, sameID(m.ID))
 	if b.replay != "" && string(m.ID) == b.replay {
 		b.replay = ""
 		close(b.replayed)
@@ -514,10 +537,11 @@ func (b *Bridge) answerError(r request, text string) error {
 }
 
 // unsent takes the requests still waiting to be sent again, but for the
-// bridge's own subscriptions, which are made again from the client's.
+// bridge's own subscriptions, which are made again from the client's, and
+// the listen streams opened before, which are opened again (relistens).
 func (b *Bridge) unsent() (reqs []request) {
 	for _, r := range b.resend {
-		if !r.own() {
+		if !r.own() && !b.listening(r) {
 			reqs = append(reqs, r)
 		}
 	}

@@ -128,12 +128,15 @@ func wait[T any](b *Bridge, ctx context.Context, lines <-chan piece, inDone <-ch
 }
 
 // hold keeps a message the client sent while no daemon was there, to send
-// to the next one; a cancellation of a request that waits takes the
-// request away instead.
+// to the next one; a cancellation of a request that waits, or of a listen
+// stream to open again, takes it away instead.
 func (b *Bridge) hold(r request) {
 	if r.method == "notifications/cancelled" {
 		var m message
 		if json.Unmarshal(r.line, &m) == nil && len(m.Params.RequestID) > 0 {
+			if b.closeListen(m.Params.RequestID) {
+				return
+			}
 			for i, w := range b.resend {
 				if w.id == string(m.Params.RequestID) {
 					b.resend = append(b.resend[:i], b.resend[i+1:]...)

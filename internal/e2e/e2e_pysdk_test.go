@@ -56,7 +56,9 @@ type clientLine struct {
 	URI      string `json:"uri"`
 	Protocol string `json:"protocol"`
 	Method   string `json:"method"`
-	at       time.Time
+	// Honored are the URIs the server acknowledged, on "ready".
+	Honored []string `json:"honored"`
+	at      time.Time
 }
 
 // startLineClient runs cmd as a lineClient named name; the test's end

@@ -28,9 +28,18 @@ import (
 // e2eDir holds the Node package of the end-to-end tests.
 const e2eDir = "client"
 
+// nodeDir is a Node package of the end-to-end tests, installed once.
+type nodeDir struct {
+	dir  string
+	once sync.Once
+	err  error // why the Node side cannot run; errNoNode to skip
+}
+
 var (
-	nodeOnce sync.Once
-	nodeErr  error // why the Node side cannot run; errNoNode to skip
+	// nodeV1 is client, the TypeScript SDK 1.x.
+	nodeV1 = &nodeDir{dir: e2eDir}
+	// nodeV2 is client2, the TypeScript SDK 2.x.
+	nodeV2 = &nodeDir{dir: e2eDirV2}
 )
 
 // errNoNode says that npm or node is missing on a machine that is not CI.
@@ -40,40 +49,46 @@ var errNoNode = errors.New("node and npm are needed for the end-to-end tests wit
 // PATH and the locked dependencies are installed (npm ci, unless
 // node_modules already holds every locked version). Without npm or node
 // the test is skipped, except under CI, where it fails.
-func requireNode(tb testing.TB) {
+func requireNode(tb testing.TB) { nodeV1.require(tb) }
+
+// require makes sure node can run the scripts of n, as requireNode does
+// for client.
+func (n *nodeDir) require(tb testing.TB) {
 	tb.Helper()
-	nodeOnce.Do(func() { nodeErr = installNodeDeps() })
+	n.once.Do(func() { n.err = installNodeDeps(n.dir) })
 	switch {
-	case nodeErr == nil:
-	case errors.Is(nodeErr, errNoNode) && os.Getenv("CI") == "":
-		tb.Skipf("%v; install Node.js 18 or later (CI fails instead of skipping)", nodeErr)
+	case n.err == nil:
+	case errors.Is(n.err, errNoNode) && os.Getenv("CI") == "":
+		tb.Skipf("%v; install Node.js 20 or later (CI fails instead of skipping)", n.err)
 	default:
-		tb.Fatal(nodeErr)
+		tb.Fatal(n.err)
 	}
 }
 
-func installNodeDeps() error {
+// installNodeDeps runs npm ci in dir, unless its node_modules holds every
+// locked version already.
+func installNodeDeps(dir string) error {
 	for _, tool := range []string{"node", "npm"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			return fmt.Errorf("%w: %s is not on PATH", errNoNode, tool)
 		}
 	}
-	if nodeDepsInstalled() {
+	if nodeDepsInstalled(dir) {
 		return nil
 	}
 	cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-	cmd.Dir = e2eDir
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "npm_config_update_notifier=false")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("npm ci in %s: %v\n%s", e2eDir, err, out)
+		return fmt.Errorf("npm ci in %s: %v\n%s", dir, err, out)
 	}
 	return nil
 }
 
-// nodeDepsInstalled reports whether node_modules holds every package of
-// package-lock.json at its locked version.
-func nodeDepsInstalled() bool {
-	b, err := os.ReadFile(filepath.Join(e2eDir, "package-lock.json"))
+// nodeDepsInstalled reports whether dir's node_modules holds every
+// package of its package-lock.json at its locked version.
+func nodeDepsInstalled(dir string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, "package-lock.json"))
 	if err != nil {
 		return false
 	}
@@ -85,11 +100,11 @@ func nodeDepsInstalled() bool {
 	if json.Unmarshal(b, &lock) != nil || len(lock.Packages) < 2 {
 		return false
 	}
-	for dir, p := range lock.Packages {
-		if dir == "" {
+	for pkg, p := range lock.Packages {
+		if pkg == "" {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(e2eDir, filepath.FromSlash(dir), "package.json"))
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(pkg), "package.json"))
 		var installed struct {
 			Version string `json:"version"`
 		}

@@ -178,7 +178,8 @@ func (s *Server) hideMutating(_ context.Context, _ any, _ *mcp.ListToolsRequest,
 // ServeStdio serves one client over in and out (standard input and output,
 // or a connection to the daemon; a Server serves any number at once)
 // until in ends or ctx is done; it waits for the calls in flight, and a
-// change in flight runs to its end. Only protocol messages go to out. A
+// change in flight runs to its end, while a subscriptions/listen stream
+// ends with in. Only protocol messages go to out. A
 // line of in that is not JSON is answered with a parse error (-32700) that
 // carries the request's id when the line shows one; a line without a
 // readable id ends the session. It returns nil when in ends or ctx is done,

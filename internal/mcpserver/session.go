@@ -128,8 +128,10 @@ func (s *Server) serveStream(ctx context.Context, in io.Reader, out *lineWriter)
 	}
 	defer s.mcp.UnregisterSession(ctx, sess.id)
 	// The requests in flight when the input ends run to their end and are
-	// answered; only ctx cancels them.
+	// answered; only ctx cancels them. A subscriptions/listen stream is
+	// not one: it ends with the input, since nobody is left to tell.
 	var calls sync.WaitGroup
+	var streams []context.CancelFunc
 	// changes counts the calls in flight that may change the wiki.
 	var changes sync.WaitGroup
 	stopNotes := make(chan struct{})
@@ -189,6 +191,9 @@ func (s *Server) serveStream(ctx context.Context, in io.Reader, out *lineWriter)
 		callCtx, cancel := context.WithCancel(ctx)
 		key, call := canonicalID(head.ID), &streamCall{cancel: cancel}
 		sess.inflight.Store(key, call)
+		if head.Method == string(mcp.MethodSubscriptionsListen) {
+			streams = append(streams, cancel)
+		}
 		// What the call waits for is fixed as it comes: a change orphaned
 		// after it does not hold it back (it may be one of its session's).
 		var waits []chan struct{}
@@ -219,6 +224,9 @@ func (s *Server) serveStream(ctx context.Context, in io.Reader, out *lineWriter)
 	// The input ended: the client may be gone, and come back on another
 	// session, whose requests wait for the changes still running here.
 	s.orphans.adopt(&changes)
+	for _, cancel := range streams {
+		cancel()
+	}
 	if err := sc.Err(); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("read: %w", err)
 	}
