@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/wikid/wikid/internal/embed/embedtest"
+	"github.com/wikid/wikid/internal/encoder/builtin"
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/staticembed"
 )
@@ -259,7 +260,7 @@ func TestE2E_SemanticBuiltin(t *testing.T) {
 		t.Errorf("builtin: %s", res.StructuredContent)
 	}
 	res = c.call(t, "wiki_status", map[string]any{})
-	if !strings.Contains(res.text(), "Semantic search: "+staticembed.BuiltinName+" (built in), 5 notes, all embedded") {
+	if !strings.Contains(res.text(), "Semantic search: "+builtin.Name+" (built in), 5 notes, all embedded") {
 		t.Errorf("status: %q", res.text())
 	}
 }
