@@ -117,8 +117,8 @@ type Index struct {
 	busy          searches
 	rate          meter
 	wake          chan struct{}
-	cancel  context.CancelFunc
-	done    chan struct{}
+	cancel        context.CancelFunc
+	done          chan struct{}
 }
 
 var _ wiki.Semantic = (*Index)(nil)
