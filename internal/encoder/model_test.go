@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -122,46 +121,6 @@ func TestModel_Embed_batches(t *testing.T) {
 	}
 }
 
-// TestMulInt8T compares the kernel with the plain definition, for sizes
-// that leave every remainder of its blocks.
-func TestMulInt8T(t *testing.T) {
-	r := rand.New(rand.NewPCG(2, 3))
-	for _, size := range [][3]int{{1, 1, 1}, {1, 5, 3}, {2, 4, 8}, {3, 7, 5}, {5, 9, 16}, {8, 12, 33}} {
-		m, n, k := size[0], size[1], size[2]
-		a := make([]float32, m*k)
-		for i := range a {
-			a[i] = r.Float32()*2 - 1
-		}
-		w := make([]int8, n*k)
-		for i := range w {
-			w[i] = int8(r.IntN(255) - 127)
-		}
-		scale, bias := make([]float32, n), make([]float32, n)
-		for j := range scale {
-			scale[j], bias[j] = r.Float32()/100, r.Float32()-0.5
-		}
-		for _, b := range [][]float32{bias, nil} {
-			got := make([]float32, m*n)
-			mulInt8T(got, a, w, scale, b, m, n, k)
-			for i := range m {
-				for j := range n {
-					var want float64
-					for p := range k {
-						want += float64(a[i*k+p]) * float64(w[j*k+p])
-					}
-					want *= float64(scale[j])
-					if b != nil {
-						want += float64(b[j])
-					}
-					if d := math.Abs(float64(got[i*n+j]) - want); d > 1e-5 {
-						t.Errorf("%d×%d×%d bias %v: [%d][%d] = %v, want %v", m, n, k, b != nil, i, j, got[i*n+j], want)
-					}
-				}
-			}
-		}
-	}
-}
-
 func TestGelu(t *testing.T) {
 	var worst float64
 	for x := -12.0; x <= 12; x += 0.001 {
@@ -170,9 +129,10 @@ func TestGelu(t *testing.T) {
 		want := 0.5 * x * (1 + math.Erf(x/math.Sqrt2))
 		worst = max(worst, math.Abs(float64(v[0])-want))
 	}
-	if worst > 1e-5 {
+	if worst > 2e-6 {
 		t.Errorf("gelu is %g from the exact GELU at worst", worst)
 	}
+	t.Logf("gelu is %g from the exact GELU at worst", worst)
 	odd := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))}
 	gelu(odd)
 	if !math.IsNaN(float64(odd[0])) || !math.IsInf(float64(odd[1]), 1) || odd[2] != 0 {
