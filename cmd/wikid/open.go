@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 
 	"github.com/wikid/wikid/internal/config"
@@ -167,10 +166,11 @@ func openSemantic(ctx context.Context, e env, c *config.Semantic, store wiki.Sto
 // any Latin or Cyrillic text out in pieces without an unknown token, so
 // the share of [UNK] does not tell a language apart; the word vectors'
 // rule does, measured on 35 languages), and rank the notes the encoder
-// has not embedded yet. The encoder embeds on every core, one fewer while
-// searches by meaning come.
+// has not embedded yet. One batch embeds at a time: the encoder spreads
+// each over the cores itself, and no batch starts while a search by
+// meaning runs.
 func builtinOptions(logger *slog.Logger) semantic.Options {
-	o := semantic.Options{Logger: logger, Workers: runtime.GOMAXPROCS(0)}
+	o := semantic.Options{Logger: logger, Workers: 1}
 	if staticembed.Available() {
 		o.Reads, o.Static = staticembed.Lazy{}.Reads, staticembed.Lazy{}
 	}
