@@ -59,6 +59,9 @@ const defaultConfig = `# wikid configuration. Every key is optional.
 # timezone: Europe/Berlin
 daily:
   folder: daily
+# Search by meaning, offline, with the built-in model (see the README):
+# semantic:
+#   provider: builtin
 `
 
 // vaultIgnores are the .gitignore lines init makes sure a folder of notes

@@ -103,7 +103,7 @@ func (e *wordsEmbedder) embedded() (total, twice int) {
 }
 
 // openWith opens the wiki at dir with a semantic index embedding with emb.
-func openWith(t *testing.T, dir string, emb semantic.Embedder, opts semantic.Options) (*wiki.Wiki, *semantic.Index) {
+func openWith(t testing.TB, dir string, emb semantic.Embedder, opts semantic.Options) (*wiki.Wiki, *semantic.Index) {
 	t.Helper()
 	ctx := context.Background()
 	logger := slog.New(slog.DiscardHandler)
