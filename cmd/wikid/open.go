@@ -168,9 +168,15 @@ func openSemantic(ctx context.Context, e env, c *config.Semantic, store wiki.Sto
 // rule does, measured on 35 languages), and rank the notes the encoder
 // has not embedded yet. One batch embeds at a time: the encoder spreads
 // each over the cores itself, and no batch starts while a search by
-// meaning runs.
+// meaning runs. While searches come, the encoder runs on a core fewer, so
+// that a query's forward pass (whose workers meet at two barriers a layer)
+// does not wait on workers the background batch has descheduled.
 func builtinOptions(logger *slog.Logger) semantic.Options {
-	o := semantic.Options{Logger: logger, Workers: 1}
+	o := semantic.Options{Logger: logger, Workers: 1, Share: func(cores int) {
+		if m, err := builtin.Default(); err == nil {
+			m.SetMaxWorkers(cores)
+		}
+	}}
 	if staticembed.Available() {
 		o.Reads, o.Static = staticembed.Lazy{}.Reads, staticembed.Lazy{}
 	}

@@ -57,7 +57,7 @@ func BenchmarkEmbedVault(b *testing.B) {
 	for b.Loop() {
 		heapBefore := heap()
 		enc := &countingEncoder{}
-		w, sem := openWith(b, dir, enc, semantic.Options{Static: staticembed.Lazy{}, Reads: staticembed.Lazy{}.Reads, Workers: 1})
+		w, sem := openWith(b, dir, enc, semantic.Options{Static: staticembed.Lazy{}, Reads: staticembed.Lazy{}.Reads, Workers: 1, Share: share})
 		start := time.Now()
 		if err := w.CatchUp(ctx); err != nil {
 			b.Fatal(err)
@@ -103,6 +103,17 @@ func BenchmarkEmbedVault(b *testing.B) {
 		b.ReportMetric(search(b, w, "a question nobody asked before about attachments").Seconds()*1000, "ms-new-query")
 		b.ReportMetric(float64(heapBefore)/(1<<20), "MiB-heap-before")
 		b.ReportMetric(float64(heapAfter)/(1<<20), "MiB-heap-after")
+	}
+}
+
+// share bounds the built-in encoder's cores, as cmd/wikid does; with
+// WIKID_EMBED_SHARE=0, it leaves them all to the background embedding.
+func share(cores int) {
+	if os.Getenv("WIKID_EMBED_SHARE") == "0" {
+		return
+	}
+	if m, err := builtin.Default(); err == nil {
+		m.SetMaxWorkers(cores)
 	}
 }
 

@@ -3,6 +3,7 @@ package semantic
 import (
 	"context"
 	"errors"
+	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -19,12 +20,53 @@ func (x *Index) signal() {
 // Background embedding shares the machine with the searches. It runs
 // opts.Workers embedders at once, and yields to a search by meaning: while
 // one runs, no worker takes a new batch (for at most maxYield), and for
-// quietAfter after one ended a worker fewer runs, so that the next search
-// of a client that asks several in a row finds a core free.
+// quietAfter after one ended a worker fewer runs, and an embedder that
+// spreads a batch over the cores itself is told to leave one free
+// (Options.Share), so that the next search of a client that asks several
+// in a row finds a core free.
 const (
 	maxYield   = 2 * time.Second
-	quietAfter = time.Second
+	quietAfter = 5 * time.Second
 )
+
+// share tells opts.Share how many cores the background embedding may use:
+// all but one while searches by meaning come, else all (0). It calls
+// Share only when that changes.
+func (x *Index) share(quiet bool) {
+	if x.opts.Share == nil {
+		return
+	}
+	n := 0
+	if !quiet {
+		n = max(1, runtime.GOMAXPROCS(0)-1)
+	}
+	x.shareMu.Lock()
+	defer x.shareMu.Unlock()
+	if x.shared != n {
+		x.shared = n
+		x.opts.Share(n)
+	}
+}
+
+// quiet reports whether no search by meaning ran within quietAfter.
+func (s *searches) quiet() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.n == 0 && time.Since(s.ended) > quietAfter
+}
+
+// beginSearch counts a search by meaning; the function it returns ends
+// it. While chunks wait, the embedding leaves a core to it.
+func (x *Index) beginSearch() func() {
+	end := x.busy.begin()
+	x.mu.RLock()
+	waiting := len(x.texts) > 0
+	x.mu.RUnlock()
+	if waiting {
+		x.share(false)
+	}
+	return end
+}
 
 // searches counts the searches by meaning running, and when the last one
 // ended.
@@ -112,6 +154,7 @@ func (x *Index) embedWorker(ctx context.Context, worker int) {
 			return
 		}
 		hs, texts := x.nextBatch()
+		x.share(len(hs) == 0 || x.busy.quiet())
 		if len(hs) == 0 {
 			select {
 			case <-ctx.Done():

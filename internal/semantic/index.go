@@ -60,8 +60,13 @@ type Options struct {
 	Static Embedder
 	// Workers is how many batches the background embedding embeds at
 	// once; default 1. A search by meaning holds them all back while it
-	// runs, and one of them for a second after.
+	// runs, and one of them for quietAfter after.
 	Workers int
+	// Share, when set, is told how many cores the embedder may spread a
+	// batch over: GOMAXPROCS-1 (at least 1) from when a search by meaning
+	// begins while chunks wait until none came for quietAfter, then 0 for
+	// all of them.
+	Share func(cores int)
 }
 
 type hash [sha256.Size]byte
@@ -115,6 +120,8 @@ type Index struct {
 	queries       queryCache
 	staticQueries queryCache
 	busy          searches
+	shareMu       sync.Mutex
+	shared        int // what Share was last told
 	rate          meter
 	wake          chan struct{}
 	cancel        context.CancelFunc

@@ -16,7 +16,7 @@ import (
 // two rankings interleaved (see static.go); without, they are left out. It
 // returns the embedder's error when text cannot be embedded.
 func (x *Index) Nearest(ctx context.Context, text string, limit int, keep func(string) bool) ([]wiki.Neighbour, error) {
-	defer x.busy.begin()()
+	defer x.beginSearch()()
 	text = strings.TrimSpace(text)
 	q, err := x.queryVector(ctx, text)
 	if err != nil {
@@ -43,7 +43,7 @@ func (x *Index) Nearest(ctx context.Context, text string, limit int, keep func(s
 // Related returns the notes nearest to the note at notePath: to the mean
 // of its chunks' vectors.
 func (x *Index) Related(ctx context.Context, notePath string, limit int, keep func(string) bool) ([]wiki.Neighbour, error) {
-	defer x.busy.begin()()
+	defer x.beginSearch()()
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	i, ok := x.byPath[notePath]
