@@ -246,8 +246,9 @@ func TestE2E_SemanticBuiltin(t *testing.T) {
 	gittest.Commit(t, dir, "notes", files)
 	c := connectTS(t, startBridge(t), stdioRequest(wikidBin, "--repo", dir))
 	var page semanticPage
+	// The encoder embeds in the background; the word vectors answer meanwhile.
 	var res *tsResult
-	for start := time.Now(); time.Since(start) < 30*time.Second; time.Sleep(50 * time.Millisecond) {
+	for start := time.Now(); time.Since(start) < 2*time.Minute; time.Sleep(50 * time.Millisecond) {
 		res = c.call(t, "search_notes", map[string]any{"query": "how do I make bread at home", "mode": "semantic"})
 		if res.IsError {
 			t.Fatal(res.text())
