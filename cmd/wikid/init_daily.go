@@ -169,6 +169,7 @@ func (d initDaily) config() string {
 	if d.template != "" {
 		fmt.Fprintf(&b, "  template: %s\n", yamlString(d.template))
 	}
+	b.WriteString("# Search by meaning, offline, with the built-in model (see the README):\n# semantic:\n#   provider: builtin\n")
 	return b.String()
 }
 

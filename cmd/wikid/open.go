@@ -15,6 +15,7 @@ import (
 	"github.com/wikid/wikid/internal/config"
 	"github.com/wikid/wikid/internal/daemon"
 	"github.com/wikid/wikid/internal/embed"
+	"github.com/wikid/wikid/internal/encoder/builtin"
 	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/graph"
 	"github.com/wikid/wikid/internal/history"
@@ -135,11 +136,14 @@ func openSemantic(ctx context.Context, e env, c *config.Semantic, store wiki.Sto
 		return nil, nil
 	}
 	dir := filepath.Join(store.Dir(), "semantic")
-	if c.Provider == config.SemanticBuiltin {
+	switch c.Provider {
+	case config.SemanticStatic:
 		if !staticembed.Available() {
-			return nil, fmt.Errorf("semantic: provider builtin: %w", staticembed.ErrNotBuilt)
+			return nil, fmt.Errorf("semantic: provider static: %w", staticembed.ErrNotBuilt)
 		}
 		return semantic.Open(ctx, dir, staticembed.Lazy{}, semantic.Options{Logger: logger, Reads: staticembed.Lazy{}.Reads})
+	case config.SemanticBuiltin:
+		return semantic.Open(ctx, dir, builtin.Lazy{}, builtinOptions(logger))
 	}
 	o := embed.Options{BaseURL: c.BaseURL, Model: c.Model, Dimensions: c.Dimensions, BatchSize: c.BatchSize}
 	if c.APIKeyEnv != "" {
@@ -152,6 +156,29 @@ func openSemantic(ctx context.Context, e env, c *config.Semantic, store wiki.Sto
 		return nil, err
 	}
 	return semantic.Open(ctx, dir, client, semantic.Options{Logger: logger})
+}
+
+// builtinOptions are the semantic index's options with the built-in
+// sentence encoder. The word vectors, when the binary has them, decide
+// which texts it reads (the encoder's vocabulary is English, but spells
+// any Latin or Cyrillic text out in pieces without an unknown token, so
+// the share of [UNK] does not tell a language apart; the word vectors'
+// rule does, measured on 35 languages), and rank the notes the encoder
+// has not embedded yet. One batch embeds at a time: the encoder spreads
+// each over the cores itself, and no batch starts while a search by
+// meaning runs. While searches come, the encoder runs on a core fewer, so
+// that a query's forward pass (whose workers meet at two barriers a layer)
+// does not wait on workers the background batch has descheduled.
+func builtinOptions(logger *slog.Logger) semantic.Options {
+	o := semantic.Options{Logger: logger, Workers: 1, Share: func(cores int) {
+		if m, err := builtin.Default(); err == nil {
+			m.SetMaxWorkers(cores)
+		}
+	}}
+	if staticembed.Available() {
+		o.Reads, o.Static = staticembed.Lazy{}.Reads, staticembed.Lazy{}
+	}
+	return o
 }
 
 // lockedIndex explains an index that another process holds: the

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/debug"
 
+	"github.com/wikid/wikid/internal/encoder/builtin"
 	"github.com/wikid/wikid/internal/staticembed"
 )
 
@@ -24,8 +25,11 @@ func (c *versionCommand) Usage() string {
 	return `Usage: wikid version
 
 Prints wikid's version and the commit it was built from, the Go version and
-platform, and the built-in semantic model: its name, the package its word
-vectors come from, and the model file's SHA-256 checksum.
+platform, and the built-in semantic models: the sentence encoder (provider
+builtin) with the Maven artifact it was converted from, where its authors
+publish it and its licence, and the word vectors (provider static, and
+what builtin ranks with until the encoder has embedded a note) with the
+npm package they come from; each with its model file's SHA-256 checksum.
 `
 }
 
@@ -90,10 +94,15 @@ func printVersion(w io.Writer, b build) {
 	}
 	fmt.Fprintln(w, line)
 	fmt.Fprintf(w, "go    %s %s\n", b.Go, b.Platform)
+	if enc, err := builtin.DefaultSource(); err != nil {
+		fmt.Fprintf(w, "model %s: %v\n", builtin.Name, err)
+	} else {
+		fmt.Fprintf(w, "model %s: %s (%s; %s), sha256 %s\n", builtin.Name, enc.Artifact, enc.Model, enc.License, enc.SHA256)
+	}
 	src, err := staticembed.BuiltinSource()
 	if err != nil {
-		fmt.Fprintf(w, "model none: %v\n", err)
+		fmt.Fprintf(w, "words none: %v\n", err)
 		return
 	}
-	fmt.Fprintf(w, "model %s: %s %s, %d words, sha256 %s\n", staticembed.BuiltinName, src.Package, src.Version, src.Words, src.SHA256)
+	fmt.Fprintf(w, "words %s: %s %s, %d words, sha256 %s\n", staticembed.BuiltinName, src.Package, src.Version, src.Words, src.SHA256)
 }

@@ -4,6 +4,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/wikid/wikid/internal/encoder/builtin"
 )
 
 func TestStamp(t *testing.T) {
@@ -23,7 +25,7 @@ func TestStamp(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var b strings.Builder
 			printVersion(&b, stamp(tc.version, tc.commit, tc.bi))
-			if !strings.HasPrefix(b.String(), tc.want) || !strings.Contains(b.String(), "\nmodel builtin/") {
+			if !strings.HasPrefix(b.String(), tc.want) || !strings.Contains(b.String(), "\nmodel "+builtin.Name+": dev.langchain4j:") || !strings.Contains(b.String(), "\nwords builtin/") {
 				t.Errorf("version printed\n%s\nwant it to begin with\n%s\nand name the model", b.String(), tc.want)
 			}
 		})

@@ -54,8 +54,10 @@ type Config struct {
 // OpenAI-compatible embeddings endpoint (Ollama, llama.cpp's server, LM
 // Studio, vLLM, a hosted API).
 type Semantic struct {
-	// Provider is endpoint (the default when base_url is set) or builtin:
-	// the model built into wikid, offline, English only.
+	// Provider is endpoint (the default when base_url is set), builtin
+	// (the sentence encoder built into wikid, offline, English only) or
+	// static (the word vectors built into wikid: instant, but blind to
+	// word order).
 	Provider string `yaml:"provider"`
 	// BaseURL is the API's base, such as http://localhost:11434/v1 for
 	// Ollama; wikid posts to BaseURL/embeddings.
@@ -96,6 +98,7 @@ type Links struct {
 const (
 	SemanticEndpoint = "endpoint"
 	SemanticBuiltin  = "builtin"
+	SemanticStatic   = "static"
 )
 
 // Default returns the built-in configuration.
@@ -165,14 +168,14 @@ func (c *Config) Validate() error {
 	if c.Sync != nil && c.Sync.Interval > 0 && c.Sync.Interval < time.Second {
 		return fmt.Errorf("sync: interval %s is under a second", c.Sync.Interval)
 	}
-	if s := c.Semantic; s != nil && s.Provider == SemanticBuiltin {
+	if s := c.Semantic; s != nil && (s.Provider == SemanticBuiltin || s.Provider == SemanticStatic) {
 		if s.BaseURL != "" || s.Model != "" || s.Dimensions != 0 || s.APIKeyEnv != "" {
-			return fmt.Errorf("semantic: the builtin provider takes no base_url, model, dimensions or api_key_env")
+			return fmt.Errorf("semantic: the %s provider takes no base_url, model, dimensions or api_key_env", s.Provider)
 		}
 	} else if s != nil {
 		switch {
 		case s.Provider != "" && s.Provider != SemanticEndpoint:
-			return fmt.Errorf("semantic: provider %q: use builtin, or endpoint (the default) with a base_url and a model", s.Provider)
+			return fmt.Errorf("semantic: provider %q: use builtin, static, or endpoint (the default) with a base_url and a model", s.Provider)
 		case s.BaseURL == "" || s.Model == "":
 			return fmt.Errorf("semantic: base_url and model are required, for example base_url: http://localhost:11434/v1 and model: nomic-embed-text")
 		case !strings.HasPrefix(s.BaseURL, "http://") && !strings.HasPrefix(s.BaseURL, "https://"):

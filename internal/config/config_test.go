@@ -160,6 +160,7 @@ func TestConfig_Semantic(t *testing.T) {
 		"semantic:\n  base_url: http://x/v1\n  model: m\n  dimensions: -1\n",
 		"semantic:\n  base_url: http://x/v1\n  model: m\n  batch_size: 100000\n",
 		"semantic:\n  provider: builtin\n  base_url: http://x/v1\n",
+		"semantic:\n  provider: static\n  model: glove\n",
 		"semantic:\n  provider: local\n",
 	} {
 		c := Default()
@@ -170,9 +171,11 @@ func TestConfig_Semantic(t *testing.T) {
 			t.Errorf("%q: %v, want a semantic error", bad, err)
 		}
 	}
-	c = Default()
-	if err := c.ApplyFile([]byte("semantic:\n  provider: builtin\n")); err != nil || c.Validate() != nil {
-		t.Errorf("builtin: %v %v", err, c.Validate())
+	for _, provider := range []string{SemanticBuiltin, SemanticStatic} {
+		c = Default()
+		if err := c.ApplyFile([]byte("semantic:\n  provider: " + provider + "\n")); err != nil || c.Validate() != nil {
+			t.Errorf("%s: %v %v", provider, err, c.Validate())
+		}
 	}
 	c = Default()
 	if err := c.ApplyFile([]byte("semantic:\n  url: http://x\n")); err == nil {

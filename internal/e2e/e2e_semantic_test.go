@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/wikid/wikid/internal/embed/embedtest"
+	"github.com/wikid/wikid/internal/encoder/builtin"
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/staticembed"
 )
@@ -245,8 +246,9 @@ func TestE2E_SemanticBuiltin(t *testing.T) {
 	gittest.Commit(t, dir, "notes", files)
 	c := connectTS(t, startBridge(t), stdioRequest(wikidBin, "--repo", dir))
 	var page semanticPage
+	// The encoder embeds in the background; the word vectors answer meanwhile.
 	var res *tsResult
-	for start := time.Now(); time.Since(start) < 30*time.Second; time.Sleep(50 * time.Millisecond) {
+	for start := time.Now(); time.Since(start) < 2*time.Minute; time.Sleep(50 * time.Millisecond) {
 		res = c.call(t, "search_notes", map[string]any{"query": "how do I make bread at home", "mode": "semantic"})
 		if res.IsError {
 			t.Fatal(res.text())
@@ -259,7 +261,7 @@ func TestE2E_SemanticBuiltin(t *testing.T) {
 		t.Errorf("builtin: %s", res.StructuredContent)
 	}
 	res = c.call(t, "wiki_status", map[string]any{})
-	if !strings.Contains(res.text(), "Semantic search: "+staticembed.BuiltinName+" (built in), 5 notes, all embedded") {
+	if !strings.Contains(res.text(), "Semantic search: "+builtin.Name+" (built in), 5 notes, all embedded") {
 		t.Errorf("status: %q", res.text())
 	}
 }

@@ -106,9 +106,29 @@ func semanticNotes(b *Builder, res *wiki.SearchResult) {
 	if res.Fallback != "" {
 		b.Line("Note: %s", res.Fallback)
 	}
-	if res.Unembedded > 0 {
+	switch {
+	case res.Unembedded > 0 && res.Static:
+		b.Line("Note: the model has embedded %d of %s (%s); the other %d are ranked by word vectors until it has; {status} shows the progress.",
+			res.Embedded, Plural(res.Embedded+res.Unembedded, "note"), percent(res.Embedded, res.Embedded+res.Unembedded), res.Unembedded)
+	case res.Unembedded > 0:
 		b.Line("Note: %s not embedded yet, so not ranked by meaning; {status} shows the progress.", Plural(res.Unembedded, "note"))
 	}
+}
+
+// percent says n of total as a whole percentage.
+func percent(n, total int) string {
+	if total == 0 {
+		return "0%"
+	}
+	return fmt.Sprintf("%d%%", n*100/total)
+}
+
+// rate says a rate with a figure after the point below 10.
+func rate(r float64) string {
+	if r < 10 {
+		return fmt.Sprintf("%.1f", r)
+	}
+	return fmt.Sprintf("%.0f", r)
 }
 
 // SemanticStatus is the status's line on semantic search.
@@ -118,7 +138,17 @@ func SemanticStatus(st wiki.SemanticStatus) string {
 	}
 	line := fmt.Sprintf("Semantic search: %s (%s), %s", st.Model, st.Provider, Plural(st.Notes, "note"))
 	if st.Unembedded > 0 {
-		line += fmt.Sprintf(", %d not embedded yet (%s waiting)", st.Unembedded, Plural(st.Pending, "chunk"))
+		line += fmt.Sprintf(", %d not embedded yet (%s waiting", st.Unembedded, Plural(st.Pending, "chunk"))
+		if st.Rate > 0 {
+			line += fmt.Sprintf(", %s chunks a second", rate(st.Rate))
+			if st.ETASeconds > 0 {
+				line += ", about " + (time.Duration(st.ETASeconds) * time.Second).String() + " to go"
+			}
+		}
+		line += ")"
+		if st.Static != "" {
+			line += fmt.Sprintf("; until then they are ranked by %s", st.Static)
+		}
 	} else {
 		line += ", all embedded"
 	}

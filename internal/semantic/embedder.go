@@ -3,6 +3,9 @@ package semantic
 import (
 	"context"
 	"errors"
+	"runtime"
+	"slices"
+	"sync"
 	"time"
 )
 
@@ -14,25 +17,161 @@ func (x *Index) signal() {
 	}
 }
 
-// embedLoop embeds the queued texts, a batch at a time, until ctx ends.
-// After a failure it waits opts.Retry, or for a new commit.
+// Background embedding shares the machine with the searches. It runs
+// opts.Workers embedders at once, and yields to a search by meaning: while
+// one runs, no worker takes a new batch (for at most maxYield), and for
+// quietAfter after one ended a worker fewer runs, and an embedder that
+// spreads a batch over the cores itself is told to leave one free
+// (Options.Share), so that the next search of a client that asks several
+// in a row finds a core free.
+const (
+	maxYield   = 2 * time.Second
+	quietAfter = 5 * time.Second
+)
+
+// share tells opts.Share how many cores the background embedding may use:
+// all but one while searches by meaning come, else all (0). It calls
+// Share only when that changes.
+func (x *Index) share(quiet bool) {
+	if x.opts.Share == nil {
+		return
+	}
+	n := 0
+	if !quiet {
+		n = max(1, runtime.GOMAXPROCS(0)-1)
+	}
+	x.shareMu.Lock()
+	defer x.shareMu.Unlock()
+	if x.shared != n {
+		x.shared = n
+		x.opts.Share(n)
+	}
+}
+
+// quiet reports whether no search by meaning ran within quietAfter.
+func (s *searches) quiet() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.n == 0 && time.Since(s.ended) > quietAfter
+}
+
+// beginSearch counts a search by meaning; the function it returns ends
+// it. While chunks wait, the embedding leaves a core to it.
+func (x *Index) beginSearch() func() {
+	end := x.busy.begin()
+	x.mu.RLock()
+	waiting := len(x.texts) > 0
+	x.mu.RUnlock()
+	if waiting {
+		x.share(false)
+	}
+	return end
+}
+
+// searches counts the searches by meaning running, and when the last one
+// ended.
+type searches struct {
+	mu    sync.Mutex
+	n     int
+	ended time.Time
+	idle  chan struct{} // closed when n falls to 0
+}
+
+// begin counts a search; the function it returns ends it.
+func (s *searches) begin() func() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.n == 0 {
+		s.idle = make(chan struct{})
+	}
+	s.n++
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.n--; s.n == 0 {
+			s.ended = time.Now()
+			close(s.idle)
+		}
+	}
+}
+
+// yield returns once worker may take a batch: no search runs (or one ran
+// for maxYield), and the worker is not the last of workers within
+// quietAfter of a search. It returns ctx's error when ctx ends.
+func (s *searches) yield(ctx context.Context, worker, workers int) error {
+	for {
+		s.mu.Lock()
+		n, idle, ended := s.n, s.idle, s.ended
+		s.mu.Unlock()
+		if n > 0 {
+			t := time.NewTimer(maxYield)
+			select {
+			case <-idle:
+			case <-t.C:
+				t.Stop()
+				return nil // searches in a row must not stop the embedding
+			case <-ctx.Done():
+				t.Stop()
+				return ctx.Err()
+			}
+			t.Stop()
+			continue
+		}
+		wait := time.Until(ended.Add(quietAfter))
+		if worker == 0 || worker < workers-1 || wait <= 0 {
+			return nil
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		}
+	}
+}
+
+// embedLoop runs the background embedding until ctx ends: opts.Workers
+// workers, each embedding the queued texts a batch at a time.
 func (x *Index) embedLoop(ctx context.Context) {
 	defer close(x.done)
+	var wg sync.WaitGroup
+	for w := range x.opts.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x.embedWorker(ctx, w)
+		}()
+	}
+	wg.Wait()
+}
+
+// embedWorker embeds the queued texts, a batch at a time, until ctx ends.
+// After a failure it waits opts.Retry, or for a new commit.
+func (x *Index) embedWorker(ctx context.Context, worker int) {
 	for ctx.Err() == nil {
+		if err := x.busy.yield(ctx, worker, x.opts.Workers); err != nil {
+			return
+		}
 		hs, texts := x.nextBatch()
+		x.share(len(hs) == 0 || x.busy.quiet())
 		if len(hs) == 0 {
 			select {
 			case <-ctx.Done():
 			case <-x.wake:
+				x.signal() // wake the next worker too: there may be more
 			}
 			continue
 		}
+		start := time.Now()
 		vecs, err := x.emb.Embed(ctx, texts)
 		if err == nil {
+			x.rate.add(start, time.Now(), len(hs))
 			err = x.store(hs, vecs)
 		}
 		if err != nil {
 			if ctx.Err() != nil {
+				x.requeue(hs)
 				return
 			}
 			x.fail(hs, err)
@@ -44,7 +183,7 @@ func (x *Index) embedLoop(ctx context.Context) {
 	}
 }
 
-// nextBatch takes the next texts from the queue.
+// nextBatch takes the next texts from the queue, and marks them taken.
 func (x *Index) nextBatch() ([]hash, []string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -54,7 +193,8 @@ func (x *Index) nextBatch() ([]hash, []string) {
 	for len(x.queue) > 0 && len(hs) < n {
 		h := x.queue[0]
 		x.queue = x.queue[1:]
-		if t, ok := x.texts[h]; ok {
+		if t, ok := x.texts[h]; ok && !x.taken[h] {
+			x.taken[h] = true
 			hs = append(hs, h)
 			texts = append(texts, t)
 		}
@@ -66,6 +206,9 @@ func (x *Index) nextBatch() ([]hash, []string) {
 func (x *Index) store(hs []hash, vecs [][]float32) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	for _, h := range hs {
+		delete(x.taken, h)
+	}
 	slots, err := x.vs.add(hs, vecs)
 	if errors.Is(err, errDims) {
 		// The model behind the name changed: start again from nothing.
@@ -75,7 +218,7 @@ func (x *Index) store(hs []hash, vecs [][]float32) error {
 			return rerr
 		}
 		x.commit = "" // the follower rebuilds, queueing every chunk
-		x.texts, x.queue, x.waiting = map[hash]string{}, nil, map[hash][]*chunk{}
+		x.texts, x.queue, x.waiting, x.static = map[hash]string{}, nil, map[hash][]*chunk{}, map[hash][]float32{}
 		return nil
 	}
 	if err != nil {
@@ -90,6 +233,7 @@ func (x *Index) store(hs []hash, vecs [][]float32) error {
 		}
 		delete(x.waiting, h)
 		delete(x.texts, h)
+		delete(x.static, h)
 	}
 	x.lastErr = ""
 	return nil
@@ -98,9 +242,19 @@ func (x *Index) store(hs []hash, vecs [][]float32) error {
 // fail records an embedding error and puts the batch back in front of
 // the queue.
 func (x *Index) fail(hs []hash, err error) {
+	x.requeue(hs)
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.lastErr = err.Error()
-	x.queue = append(hs, x.queue...)
 	x.log.Warn("embedding failed; trying again later", "texts", len(hs), "err", err)
+}
+
+// requeue puts a batch not embedded back in front of the queue.
+func (x *Index) requeue(hs []hash) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, h := range hs {
+		delete(x.taken, h)
+	}
+	x.queue = append(slices.Clone(hs), x.queue...)
 }

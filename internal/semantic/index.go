@@ -54,6 +54,19 @@ type Options struct {
 	// words are known to it. A chunk it cannot read is not embedded, and a
 	// note with no such chunk is ranked by text alone. Nil: it reads all.
 	Reads func(text string) bool
+	// Static, when set, is a static model that embeds every chunk at once
+	// (word vectors): it ranks by meaning the notes that wait for the
+	// model's vectors, until the model has embedded them.
+	Static Embedder
+	// Workers is how many batches the background embedding embeds at
+	// once; default 1. A search by meaning holds them all back while it
+	// runs, and one of them for quietAfter after.
+	Workers int
+	// Share, when set, is told how many cores the embedder may spread a
+	// batch over: GOMAXPROCS-1 (at least 1) from when a search by meaning
+	// begins while chunks wait until none came for quietAfter, then 0 for
+	// all of them.
+	Share func(cores int)
 }
 
 type hash [sha256.Size]byte
@@ -98,10 +111,21 @@ type Index struct {
 	// it holds none or others.
 	savedAt string
 
-	queries queryCache
-	wake    chan struct{}
-	cancel  context.CancelFunc
-	done    chan struct{}
+	// taken marks the texts a worker is embedding.
+	taken map[hash]bool
+	// static holds the static model's vectors of the texts waiting, by
+	// hash (see static.go).
+	static map[hash][]float32
+
+	queries       queryCache
+	staticQueries queryCache
+	busy          searches
+	shareMu       sync.Mutex
+	shared        int // what Share was last told
+	rate          meter
+	wake          chan struct{}
+	cancel        context.CancelFunc
+	done          chan struct{}
 }
 
 var _ wiki.Semantic = (*Index)(nil)
@@ -116,6 +140,7 @@ func Open(ctx context.Context, dir string, emb Embedder, opts Options) (*Index, 
 	if opts.Retry == 0 {
 		opts.Retry = 30 * time.Second
 	}
+	opts.Workers = max(1, opts.Workers)
 	vs, err := openVectors(dir, emb.Model())
 	if err != nil {
 		return nil, err
@@ -123,6 +148,7 @@ func Open(ctx context.Context, dir string, emb Embedder, opts Options) (*Index, 
 	x := &Index{
 		dir: dir, emb: emb, log: opts.Logger.WithGroup("semantic"), opts: opts, vs: vs,
 		byPath: map[string]int{}, texts: map[hash]string{}, waiting: map[hash][]*chunk{},
+		taken: map[hash]bool{}, static: map[hash][]float32{},
 		wake: make(chan struct{}, 1), done: make(chan struct{}),
 	}
 	x.loadNotes()
@@ -158,7 +184,7 @@ func (x *Index) Reset(ctx context.Context) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.commit, x.notes, x.byPath, x.chunks, x.unread = "", nil, map[string]int{}, 0, 0
-	x.texts, x.queue, x.waiting = map[hash]string{}, nil, map[hash][]*chunk{}
+	x.texts, x.queue, x.waiting, x.static = map[hash]string{}, nil, map[hash][]*chunk{}, map[hash][]float32{}
 	return nil
 }
 
@@ -203,11 +229,12 @@ func (x *Index) Apply(ctx context.Context, u *wiki.Update) error {
 			u.Progress(i+1, len(changes))
 		}
 	}
+	static := x.staticVectors(ctx, ups)
 	x.mu.Lock()
 	for _, up := range ups {
 		x.remove(up.path)
 		if !up.delete {
-			x.add(up.path, up.chunks, up.unread)
+			x.add(up.path, up.chunks, up.unread, static)
 		}
 	}
 	x.commit = u.To
@@ -238,9 +265,9 @@ func (x *Index) remove(path string) {
 	delete(x.byPath, path)
 }
 
-// add adds a note's chunks, queueing the texts that have no vector. The
-// caller holds mu.
-func (x *Index) add(path string, chunks []Chunk, unread bool) {
+// add adds a note's chunks, queueing the texts that have no vector, with
+// their static vectors when static has them. The caller holds mu.
+func (x *Index) add(path string, chunks []Chunk, unread bool, static map[hash][]float32) {
 	e := &entry{path: path, chunks: make([]*chunk, len(chunks)), unread: unread}
 	for i, c := range chunks {
 		h := hash(sha256.Sum256([]byte(c.Text)))
@@ -251,6 +278,9 @@ func (x *Index) add(path string, chunks []Chunk, unread bool) {
 			if _, queued := x.texts[h]; !queued {
 				x.texts[h] = c.Text
 				x.queue = append(x.queue, h)
+			}
+			if v, ok := static[h]; ok {
+				x.static[h] = v
 			}
 			x.waiting[h] = append(x.waiting[h], ch)
 		}
@@ -317,6 +347,12 @@ func (x *Index) State() wiki.SemanticState {
 		Notes: len(x.notes), Chunks: x.chunks, Pending: len(x.texts), Error: x.lastErr,
 	}
 	st.Unread = x.unread
+	if x.opts.Static != nil {
+		st.Static = x.opts.Static.Model()
+	}
+	if st.Rate = x.rate.rate(time.Now()); st.Rate > 0 && st.Pending > 0 {
+		st.ETASeconds = max(1, int(float64(st.Pending)/st.Rate+0.5))
+	}
 	if st.Pending > 0 {
 		for _, e := range x.notes {
 			for _, c := range e.chunks {

@@ -22,7 +22,7 @@ func TestSaveNotes(t *testing.T) {
 	}
 	x.mu.Lock()
 	x.commit = "c1"
-	x.add("a", nil, false)
+	x.add("a", nil, false, nil)
 	x.notes[0].chunks = []*chunk{{hash: h, slot: 0, start: 1, end: 2}}
 	x.chunks = 1
 	x.mu.Unlock()
@@ -41,7 +41,7 @@ func TestSaveNotes(t *testing.T) {
 	y.cancel()
 	<-y.done
 	y.mu.Lock()
-	y.add("b", []Chunk{{Text: "new", Start: 1, End: 1}}, false)
+	y.add("b", []Chunk{{Text: "new", Start: 1, End: 1}}, false, nil)
 	y.mu.Unlock()
 	y.mu.Lock()
 	err = y.saveNotes()
@@ -92,7 +92,7 @@ func TestReads(t *testing.T) {
 		{"empty", nil},
 	} {
 		chunks, unread := x.readable(n.chunks)
-		x.add(n.path, chunks, unread)
+		x.add(n.path, chunks, unread, nil)
 	}
 	x.commit = "c1"
 	x.mu.Unlock()

@@ -11,22 +11,39 @@ import (
 )
 
 // Nearest returns the notes whose best chunk is nearest to the meaning of
-// text, best first, at most limit, among those keep accepts. Notes not
-// embedded yet are left out. It returns the embedder's error when text
-// cannot be embedded.
+// text, best first, at most limit, among those keep accepts. With a static
+// model, the notes the model has not embedded yet are ranked by it and the
+// two rankings interleaved (see static.go); without, they are left out. It
+// returns the embedder's error when text cannot be embedded.
 func (x *Index) Nearest(ctx context.Context, text string, limit int, keep func(string) bool) ([]wiki.Neighbour, error) {
-	q, err := x.queryVector(ctx, strings.TrimSpace(text))
+	defer x.beginSearch()()
+	text = strings.TrimSpace(text)
+	q, err := x.queryVector(ctx, text)
 	if err != nil {
 		return nil, err
 	}
+	var qs []float32
+	if x.opts.Static != nil {
+		x.mu.RLock()
+		waiting := len(x.static) > 0
+		x.mu.RUnlock()
+		if waiting {
+			qs = x.staticQuery(ctx, text)
+		}
+	}
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	return x.scan(q, limit, keep, ""), nil
+	near := x.scan(q, limit, keep, "")
+	if qs == nil {
+		return near, nil
+	}
+	return interleave(near, x.scanStatic(qs, limit, keep), limit), nil
 }
 
 // Related returns the notes nearest to the note at notePath: to the mean
 // of its chunks' vectors.
 func (x *Index) Related(ctx context.Context, notePath string, limit int, keep func(string) bool) ([]wiki.Neighbour, error) {
+	defer x.beginSearch()()
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	i, ok := x.byPath[notePath]

@@ -63,7 +63,9 @@ func semanticResultProps() []tool.Prop {
 	return []tool.Prop{
 		tool.Opt("mode", tool.Enum("The search that answered.", wiki.SearchText, wiki.SearchSemantic, wiki.SearchHybrid)),
 		tool.Opt("fallback", tool.Str("Why the ranking is not the mode asked for.")),
-		tool.Opt("unembedded", tool.Integer("Notes not embedded yet, which only text search finds.", 0, 1e9)),
+		tool.Opt("unembedded", tool.Integer("Notes not embedded yet, which only text search finds unless static is set.", 0, 1e9)),
+		tool.Opt("embedded", tool.Integer("Notes the model has embedded.", 0, 1e9)),
+		tool.Opt("static", tool.Boolean("Set when word vectors ranked the unembedded notes by meaning meanwhile.")),
 	}
 }
 
@@ -89,6 +91,9 @@ func wikiStatusSemanticTool() *tool.Tool {
 		tool.Opt("chunks", tool.Integer("Chunks (sections) in all.", 0, 1e12)),
 		tool.Opt("pending", tool.Integer("Chunks waiting to be embedded.", 0, 1e12)),
 		tool.Opt("error", tool.Str("The endpoint's last error, until it answers again.")),
+		tool.Opt("static", tool.Str("The word vectors that rank the notes still waiting, meanwhile.")),
+		tool.Opt("rate", &tool.Schema{Type: "number", Description: "Chunks embedded a second over the last minute.", Digits: 3}),
+		tool.Opt("eta_seconds", tool.Integer("Seconds until every pending chunk is embedded, at that rate.", 0, 1e12)),
 		tool.Req("caught_up", tool.Boolean("Whether the semantic index holds HEAD's notes.")),
 	)))
 	return t

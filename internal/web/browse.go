@@ -41,12 +41,14 @@ type searchPage struct {
 	Total   int
 	Next    string
 	// Semantic is set when the wiki searches by meaning too; Mode is the
-	// mode asked, Answered the one that answered, and Fallback and
-	// Unembedded what the result says of it.
+	// mode asked, Answered the one that answered, and Fallback,
+	// Unembedded, Embedded and Static what the result says of it.
 	Semantic       bool
 	Mode, Answered string
 	Fallback       string
 	Unembedded     int
+	Embedded       int
+	Static         bool
 }
 
 type searchHit struct {
@@ -67,6 +69,7 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request) {
 		}
 		page.Total, page.Next = res.Total, res.NextCursor
 		page.Answered, page.Fallback, page.Unembedded = res.Mode, words.Say(res.Fallback), res.Unembedded
+		page.Embedded, page.Static = res.Embedded, res.Static
 		for _, hit := range res.Results {
 			x := searchHit{SearchHit: hit}
 			for _, s := range hit.Snippets {

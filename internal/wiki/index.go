@@ -165,6 +165,12 @@ type SearchResult struct {
 	// Unembedded counts the notes the semantic index has not embedded
 	// yet, which a semantic or hybrid search could not rank by meaning.
 	Unembedded int
+	// Embedded counts the notes the semantic index has embedded, of the
+	// Embedded+Unembedded whose text its model reads; Static is set when
+	// the Unembedded notes were ranked by meaning all the same, by the
+	// index's static model (SemanticState.Static).
+	Embedded int
+	Static   bool
 	// QuestionWords is set when a query in plain words found fewer notes
 	// with all its words than a page holds, and was read as a question:
 	// the number of its content words. The notes with every word come

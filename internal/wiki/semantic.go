@@ -97,6 +97,17 @@ type SemanticState struct {
 	Unread int
 	// Error is the provider's last error, "" once it answers again.
 	Error string
+	// Static names the static model (word vectors, cheap to compute for
+	// every chunk at once) that ranks by meaning the notes the model has
+	// not embedded yet; "" when there is none, and those notes are ranked
+	// by their words only.
+	Static string
+	// Rate is how many chunks a second the model embedded over the last
+	// minute, 0 when it embedded none; ETASeconds is how long the pending
+	// chunks should take at that rate, 0 when nothing waits or the rate is
+	// not known yet.
+	Rate       float64
+	ETASeconds int
 }
 
 // Semantic returns the wiki's semantic index state, and false when
@@ -184,12 +195,13 @@ func (w *Wiki) searchByMeaning(ctx context.Context, p SearchParams) (*SearchResu
 		return nil, fmt.Errorf("search: %w", err)
 	}
 	st := w.semantic.State()
-	res := &SearchResult{Mode: mode, Fallback: fallback, Unembedded: st.Unembedded}
+	res := &SearchResult{Mode: mode, Fallback: fallback}
+	res.Unembedded, res.Embedded, res.Static = coverage(st)
 	near, nerr := w.semantic.Nearest(ctx, p.Query, SemanticDepth, keep)
 	if nerr != nil && mode == SearchSemantic {
 		return nil, unavailable(nerr)
 	}
-	if mode == SearchSemantic && (st.Unembedded > 0 || len(near) == 0) {
+	if mode == SearchSemantic && (st.Unembedded > 0 && st.Static == "" || len(near) == 0) {
 		// Meaning alone would leave notes out, or find none: the words
 		// rank too, and the result says why.
 		asked := p
@@ -201,7 +213,7 @@ func (w *Wiki) searchByMeaning(ctx context.Context, p SearchParams) (*SearchResu
 			req = treq
 			mode = SearchHybrid
 			res.Mode = mode
-			if st.Unembedded > 0 {
+			if st.Unembedded > 0 && st.Static == "" {
 				res.Fallback = fmt.Sprintf("%d of %d notes are not embedded yet, so these results are ranked by their words too", st.Unembedded, st.Notes)
 			} else {
 				res.Fallback = "no note is near in meaning, so these results are ranked by their words"
@@ -244,10 +256,14 @@ const embeddingWait = 3 * time.Second
 
 // awaitEmbedded brings the semantic index to HEAD, then waits up to
 // embeddingWait for its pending chunks, reporting progress; not at all
-// while the embedder fails.
+// while the embedder fails, nor when a static model ranks the notes that
+// wait.
 func (w *Wiki) awaitEmbedded(ctx context.Context) error {
 	if _, err := w.await(ctx, w.semanticLane); err != nil {
 		return err
+	}
+	if w.semantic.State().Static != "" {
+		return nil
 	}
 	deadline := time.Now().Add(embeddingWait)
 	next := time.Now().Add(progressEvery)
@@ -266,6 +282,13 @@ func (w *Wiki) awaitEmbedded(ctx context.Context) error {
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
+}
+
+// coverage returns, of the notes whose text the model reads, how many wait
+// for their vectors and how many it has embedded, and whether a static
+// model ranks the ones that wait.
+func coverage(st SemanticState) (unembedded, embedded int, static bool) {
+	return st.Unembedded, max(0, st.Notes-st.Unread-st.Unembedded), st.Unembedded > 0 && st.Static != ""
 }
 
 // searchFilter returns the test of a semantic search's filters: nil when
@@ -495,7 +518,8 @@ func (w *Wiki) Related(ctx context.Context, req RelatedRequest) (*SearchResult, 
 		}
 		return nil, unavailable(err)
 	}
-	res := &SearchResult{Mode: SearchSemantic, Unembedded: w.semantic.State().Unembedded}
+	res := &SearchResult{Mode: SearchSemantic}
+	res.Unembedded, res.Embedded, _ = coverage(w.semantic.State())
 	if res.Results, err = w.rankedHits(ctx, fromNeighbours(near), 1); err != nil {
 		return nil, err
 	}
