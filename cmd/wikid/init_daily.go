@@ -161,7 +161,9 @@ func existingCase(dir, folder string) (string, bool) {
 // config returns the .wikid.yaml of a new wiki with these daily notes.
 func (d initDaily) config() string {
 	var b strings.Builder
-	b.WriteString("# wikid configuration. Every key is optional.\n# timezone: Europe/Berlin\ndaily:\n")
+	b.WriteString("# wikid configuration. Every key is optional.\n# timezone: Europe/Berlin\n")
+	b.WriteString("# Search by meaning, offline, with the built-in model (see the README):\n# semantic:\n#   provider: builtin\n")
+	b.WriteString("daily:\n")
 	if d.from != "" {
 		fmt.Fprintf(&b, "  # from %s\n", d.from)
 	}
@@ -169,7 +171,6 @@ func (d initDaily) config() string {
 	if d.template != "" {
 		fmt.Fprintf(&b, "  template: %s\n", yamlString(d.template))
 	}
-	b.WriteString("# Search by meaning, offline, with the built-in model (see the README):\n# semantic:\n#   provider: builtin\n")
 	return b.String()
 }
 

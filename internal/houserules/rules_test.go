@@ -76,6 +76,7 @@ var rooms = map[string]room{
 	"cmd/wikid": {7, []string{"internal/config", "internal/daemon", "internal/embed", "internal/gitstore", "internal/gitsync",
 		"internal/graph", "internal/history", "internal/index", "internal/mcpserver", "internal/note", "internal/render",
 		"internal/semantic", "internal/staticembed", "internal/tools", "internal/web", "internal/wiki", "internal/encoder",
+		"internal/encoder/builtin",
 		"internal/profiles/braindrive", "internal/profiles/cairn", "internal/profiles/obsidian", "internal/profiles/roux",
 		"internal/profiles/wikiai", "internal/profiles/wikid", "internal/tool", "internal/wikierr", "internal/textdiff"}},
 	"internal/e2e": {7, nil},
