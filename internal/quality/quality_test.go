@@ -92,6 +92,7 @@ func runSet(t *testing.T, name string) {
 	for _, m := range chosen {
 		emb, opts := m.embedder(t)
 		w := open(t, dir, m.name, emb, opts)
+		dump(t, w, m.name, set, probes)
 		r := measure(t, w, dir, set)
 		w.Close(ctx)
 		r.model, r.scan = m.name, scan
@@ -114,6 +115,10 @@ func runSet(t *testing.T, name string) {
 		t.Errorf("while the index is built, text search top-5 %.0f%%, more than 5 points under the index's %.0f%%", 100*got, 100*text)
 	}
 }
+
+// probes are questions about nothing in particular: the notes near them
+// in meaning are near every question (hubs).
+var probes = []string{"how do I do this", "what is this", "help", "settings and options", "a question", "overview"}
 
 // open opens a wiki over dir as wikid serve would with a model whose
 // vectors it keeps in a folder of the model's name, and waits until every
