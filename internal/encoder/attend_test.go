@@ -23,7 +23,7 @@ func TestAttend(t *testing.T) {
 		}
 		q, k, v := rnd(), rnd(), rnd()
 		got := make([]float32, n*h)
-		attend(got, q, k, v, make([]float32, 2*n), n, h, heads)
+		attend(got, q, k, v, newAttnBuf(n, dh), n, h, heads)
 		for hd := range heads {
 			c := hd * dh
 			for i := range n {

@@ -10,6 +10,6 @@
 // turns texts into L2-normalised vectors, with the model's query or
 // passage prefix.
 //
-// Every matrix product against the weights goes through mulInt8T, so
-// that a faster kernel can take its place without touching the rest.
+// The matrix products go through package gemm: the weights, packed for its
+// kernel on the first forward pass, and attention's scores and context.
 package encoder

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
+
+	"github.com/wikid/wikid/internal/gemm"
 )
 
 // Kind says what a text is, for the model's prefixes.
@@ -30,6 +33,9 @@ type Model struct {
 	lnG    []float32
 	lnB    []float32
 	layers []layer
+	// pack packs every layer's weights for the kernel on the first
+	// forward pass (see packWeights).
+	pack sync.Once
 }
 
 // layer holds the weights of one encoder layer.
@@ -39,12 +45,14 @@ type layer struct {
 	ln2G, ln2B          []float32
 }
 
-// linear is a dense layer: an int8 n×k matrix, its scales and its bias.
+// linear is a dense layer: an int8 n×k matrix, its scales and its bias,
+// and the matrix packed for the kernel once the model first embeds.
 type linear struct {
 	w     []int8
 	scale []float32
 	bias  []float32
 	n, k  int
+	mat   *gemm.Int8
 }
 
 // Load reads a model file from data, which it keeps and shares: data must
@@ -205,6 +213,7 @@ func (m *Model) EmbedIDs(ids []int32) []float32 {
 // forward runs the encoder over seqs, packed one after another, and sets
 // out[s] to the pooled, normalised vector of seqs[s].
 func (m *Model) forward(seqs [][]int32, out [][]float32) {
+	m.packWeights()
 	h, inter := m.cfg.Hidden, m.cfg.Intermediate
 	total, longest := 0, 0
 	for _, s := range seqs {
@@ -217,7 +226,7 @@ func (m *Model) forward(seqs [][]int32, out [][]float32) {
 	v := make([]float32, total*h)
 	ctxv := make([]float32, total*h)
 	wide := make([]float32, total*inter)
-	scores := make([]float32, 2*longest)
+	ab := newAttnBuf(longest, h/m.cfg.Heads)
 
 	// Embeddings: word + position + token type 0, then the layer norm.
 	t := 0
@@ -243,7 +252,7 @@ func (m *Model) forward(seqs [][]int32, out [][]float32) {
 		l.v.apply(v, x, total)
 		off := 0
 		for _, s := range seqs {
-			attend(ctxv[off*h:], q[off*h:], k[off*h:], v[off*h:], scores, len(s), h, heads)
+			attend(ctxv[off*h:], q[off*h:], k[off*h:], v[off*h:], ab, len(s), h, heads)
 			off += len(s)
 		}
 		l.o.apply(q, ctxv, total)
@@ -271,77 +280,6 @@ func (m *Model) forward(seqs [][]int32, out [][]float32) {
 		out[si] = vec
 		off += len(s)
 	}
-}
-
-// attend sets ctx to the attention of one sequence of n tokens: for each
-// head, each token's query against every key, scaled, softmaxed and
-// weighing the values. q, k, v and ctx hold n rows of h from their start;
-// scores holds 2n. It takes two queries at a time against four keys at a
-// time, so that each number it loads serves several products.
-//
-//go:norace
-func attend(ctx, q, k, v, scores []float32, n, h, heads int) {
-	dh := h / heads
-	inv := float32(1 / math.Sqrt(float64(dh)))
-	s0, s1 := scores[:n], scores[n:2*n]
-	spare := make([]float32, dh)
-	for hd := range heads {
-		c := hd * dh
-		for i := 0; i < n; i += 2 {
-			i1 := min(i+1, n-1)
-			q0, q1 := q[i*h+c:][:dh], q[i1*h+c:][:dh]
-			j := 0
-			for ; j+4 <= n; j += 4 {
-				k0, k1 := k[j*h+c:][:dh], k[(j+1)*h+c:][:dh]
-				k2, k3 := k[(j+2)*h+c:][:dh], k[(j+3)*h+c:][:dh]
-				var a0, a1, a2, a3, b0, b1, b2, b3 float32
-				for d, x0 := range q0 {
-					x1 := q1[d]
-					a0 += x0 * k0[d]
-					a1 += x0 * k1[d]
-					a2 += x0 * k2[d]
-					a3 += x0 * k3[d]
-					b0 += x1 * k0[d]
-					b1 += x1 * k1[d]
-					b2 += x1 * k2[d]
-					b3 += x1 * k3[d]
-				}
-				s0[j], s0[j+1], s0[j+2], s0[j+3] = a0*inv, a1*inv, a2*inv, a3*inv
-				s1[j], s1[j+1], s1[j+2], s1[j+3] = b0*inv, b1*inv, b2*inv, b3*inv
-			}
-			for ; j < n; j++ {
-				kj := k[j*h+c:][:dh]
-				var a0, b0 float32
-				for d, x0 := range q0 {
-					a0 += x0 * kj[d]
-					b0 += q1[d] * kj[d]
-				}
-				s0[j], s1[j] = a0*inv, b0*inv
-			}
-			softmax(s0)
-			softmax(s1)
-			c0, c1 := ctx[i*h+c:][:dh], ctx[i1*h+c:][:dh]
-			if i1 == i {
-				c1 = spare
-			}
-			clear(c0)
-			clear(c1)
-			for j, p0 := range s0 {
-				p1 := s1[j]
-				vj := v[j*h+c:][:dh]
-				for d, x := range vj {
-					c0[d] += p0 * x
-					c1[d] += p1 * x
-				}
-			}
-		}
-	}
-}
-
-// apply sets dst (rows×n) to src (rows×k) times the layer's weights, plus
-// its bias.
-func (l *linear) apply(dst, src []float32, rows int) {
-	mulInt8T(dst[:rows*l.n], src[:rows*l.k], l.w, l.scale, l.bias, rows, l.n, l.k)
 }
 
 // normalize scales v to norm 1 (a zero vector stays zero).

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -119,46 +118,6 @@ func TestModel_Embed_batches(t *testing.T) {
 	cancel()
 	if _, err := m.Embed(ctx, texts, Passage); !errors.Is(err, context.Canceled) {
 		t.Errorf("Embed with a cancelled context: %v", err)
-	}
-}
-
-// TestMulInt8T compares the kernel with the plain definition, for sizes
-// that leave every remainder of its blocks.
-func TestMulInt8T(t *testing.T) {
-	r := rand.New(rand.NewPCG(2, 3))
-	for _, size := range [][3]int{{1, 1, 1}, {1, 5, 3}, {2, 4, 8}, {3, 7, 5}, {5, 9, 16}, {8, 12, 33}} {
-		m, n, k := size[0], size[1], size[2]
-		a := make([]float32, m*k)
-		for i := range a {
-			a[i] = r.Float32()*2 - 1
-		}
-		w := make([]int8, n*k)
-		for i := range w {
-			w[i] = int8(r.IntN(255) - 127)
-		}
-		scale, bias := make([]float32, n), make([]float32, n)
-		for j := range scale {
-			scale[j], bias[j] = r.Float32()/100, r.Float32()-0.5
-		}
-		for _, b := range [][]float32{bias, nil} {
-			got := make([]float32, m*n)
-			mulInt8T(got, a, w, scale, b, m, n, k)
-			for i := range m {
-				for j := range n {
-					var want float64
-					for p := range k {
-						want += float64(a[i*k+p]) * float64(w[j*k+p])
-					}
-					want *= float64(scale[j])
-					if b != nil {
-						want += float64(b[j])
-					}
-					if d := math.Abs(float64(got[i*n+j]) - want); d > 1e-5 {
-						t.Errorf("%d×%d×%d bias %v: [%d][%d] = %v, want %v", m, n, k, b != nil, i, j, got[i*n+j], want)
-					}
-				}
-			}
-		}
 	}
 }
 

@@ -77,17 +77,17 @@ func gelu(x []float32) {
 	}
 }
 
-// softmax sets x to its softmax.
+// softmax sets x to the softmax of x·scale (scale > 0).
 //
 //go:norace
-func softmax(x []float32) {
+func softmax(x []float32, scale float32) {
 	big := x[0]
 	for _, v := range x[1:] {
 		big = max(big, v)
 	}
 	var sum float32
 	for i, v := range x {
-		e := expNeg(v - big)
+		e := expNeg((v - big) * scale)
 		x[i] = e
 		sum += e
 	}

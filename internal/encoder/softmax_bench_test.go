@@ -18,7 +18,7 @@ func BenchmarkSoftmax(b *testing.B) {
 	b.Run("expNeg", func(b *testing.B) {
 		for b.Loop() {
 			copy(x, src)
-			softmax(x)
+			softmax(x, 1)
 		}
 	})
 	b.Run("math.Exp", func(b *testing.B) {
