@@ -229,10 +229,10 @@ func (w *Wiki) nearestChunks(ctx context.Context, question string, cands []candi
 }
 
 // contextCandidates returns the notes to read for a question: the search
-// hits, each with a prior from its score (share of it) and how recently it
-// changed, and
-// the notes the best hits link to or from in g (nil for none), with less.
-// A note linked from several of the best hits gains for each.
+// hits, each with a prior from its score (share of it) and how recently
+// it changed, and the notes the best hits link to or from in g (nil for
+// none), with less. A note linked from several of the best hits gains
+// for each.
 func (w *Wiki) contextCandidates(g Graph, hits []SearchHit, folder string, share float64) []candidate {
 	now := w.opts.Now()
 	var out []candidate
