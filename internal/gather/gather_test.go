@@ -227,28 +227,3 @@ func TestPack_meaning(t *testing.T) {
 		}
 	}
 }
-
-// TestPack_meaningRelative checks that meaning counts relative to the
-// other candidates': the section of the note far nearest in meaning leads,
-// ahead of a section holding one of the words in a note that is only as
-// near as the others (every note is somewhat near a question: cosines
-// of 0.6 and 0.8 counted alike as words before).
-func TestPack_meaningRelative(t *testing.T) {
-	terms := Terms("icon strip")
-	cands := []Candidate{
-		{Path: "a", Prior: 1, Sections: []Section{{Heading: "Icons", Start: 1, End: 2, Lines: []string{"Change an icon of a file.", "Pick one."}}},
-			Nearest: &Near{Start: 1, End: 2, Score: 0.62}},
-		{Path: "b", Prior: 1, Sections: []Section{{Heading: "Ribbon", Start: 1, End: 2, Lines: []string{"The ribbon holds the commands you use most.", "It runs down the left edge."}}},
-			Nearest: &Near{Start: 1, End: 2, Score: 0.80}},
-		{Path: "c", Prior: 1, Sections: []Section{{Heading: "Other", Start: 1, End: 1, Lines: []string{"Nothing to see."}}},
-			Nearest: &Near{Start: 1, End: 1, Score: 0.60}},
-	}
-	picks, _ := Pack(cands, terms, 1000, 10)
-	if len(picks) == 0 || cands[picks[0].Note].Path != "b" {
-		var got []string
-		for _, p := range picks {
-			got = append(got, cands[p.Note].Path)
-		}
-		t.Errorf("picks %q, want b's section first", got)
-	}
-}
