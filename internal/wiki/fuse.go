@@ -12,8 +12,9 @@ import (
 // documentation's, with the sentence encoder and with GloVe; the Obsidian
 // help vault's checked it. Hybrid top 5 with the encoder: Anki 84% with
 // reciprocal rank fusion (k 20, meaning at half weight), 91% with these
-// and no hub damping, 93% with it; Docker 78%, 80%, 83%. With GloVe: Anki
-// 81% and 84%, Docker 73% and 75%, Obsidian 60% and 58%.
+// and no hub damping, 93% with it; Docker 78%, 80%, 83%; Obsidian 72%,
+// 78%, 78%. With GloVe: Anki 81% and 84%, Docker 73% and 75%, Obsidian
+// 60% and 58%.
 const (
 	// textShare is the text ranking's part of a fused score, the rest
 	// being meaning's.
