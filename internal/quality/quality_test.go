@@ -28,19 +28,22 @@ import (
 type floor struct{ hybrid5, gather float64 }
 
 // floors hold each set, with each model, at its measured figures less
-// three questions for the noise of small changes elsewhere.
+// three questions for the noise of small changes elsewhere. The targets
+// are 80% and 85%: with the sentence encoder, the help vault's hybrid top
+// 5 is a question short of the first, and its and the Docker CLI's
+// gather_context a question short of the second.
 var floors = map[string]map[string]floor{
 	"obsidian-help": {
-		"glove":   {hybrid5: 0.55, gather: 0.65}, // measured 60% and 72%
-		"encoder": {hybrid5: 0.55, gather: 0.65},
+		"glove":   {hybrid5: 0.53, gather: 0.65}, // measured 58% and 70%
+		"encoder": {hybrid5: 0.73, gather: 0.78}, // measured 78% and 83%
 	},
 	"anki-manual": {
-		"glove":   {hybrid5: 0.78, gather: 0.78}, // measured 84% and 84%
-		"encoder": {hybrid5: 0.85, gather: 0.83}, // measured 91% and 89%
+		"glove":   {hybrid5: 0.78, gather: 0.76}, // measured 84% and 82%
+		"encoder": {hybrid5: 0.87, gather: 0.82}, // measured 93% and 88%
 	},
 	"docker-cli": {
-		"glove":   {hybrid5: 0.68, gather: 0.75}, // measured 73% and 82%
-		"encoder": {hybrid5: 0.68, gather: 0.75},
+		"glove":   {hybrid5: 0.70, gather: 0.77}, // measured 75% and 82%
+		"encoder": {hybrid5: 0.78, gather: 0.78}, // measured 83% and 83%
 	},
 }
 
