@@ -7,6 +7,19 @@
 // wikid: a set names where its corpus comes from (a Go module, fetched
 // through the module proxy, or a git repository at a commit, read from a
 // clone), and Materialize copies its notes into a new repository.
+//
+// The tests measure every set with the models named in WIKID_EVAL
+// (glove, encoder, or both, side by side) and hold each to a floor:
+//
+//	WIKID_EVAL=glove,encoder WIKID_EVAL_OBSIDIAN_HELP=clone-of-obsidian-help \
+//	WIKID_EVAL_ANKI_MANUAL=clone-of-anki-manual go test -v -run Quality ./internal/quality
+//
+// A set whose clone is not named is skipped; the Docker CLI documentation
+// comes through the Go module proxy. Without WIKID_EVAL the tests measure
+// GloVe alone, and nothing under -short: the sentence encoder takes
+// minutes to embed a corpus on two cores. WIKID_EVAL_KEEP names a folder
+// that keeps the corpora, their indexes and vectors between runs, and
+// WIKID_EVAL_DUMP one that receives the raw rankings, for tuning.
 package quality
 
 import (

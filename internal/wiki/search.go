@@ -28,6 +28,10 @@ type SearchParams struct {
 	Snippets int
 	// Mode is text (the default), semantic or hybrid.
 	Mode string
+	// meaning is what a semantic or hybrid search embeds when it is not
+	// Query: gather_context's question as asked, whose words alone are
+	// the query.
+	meaning string
 }
 
 // Search runs a ranked full-text search. It first applies commits others

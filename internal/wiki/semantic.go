@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -20,8 +19,8 @@ const (
 	// SearchSemantic ranks by meaning: the query, in plain language, is
 	// embedded and compared with the notes' chunks.
 	SearchSemantic = "semantic"
-	// SearchHybrid fuses the text and semantic rankings by reciprocal
-	// rank fusion.
+	// SearchHybrid fuses the text and semantic rankings by their scores
+	// (see fuse).
 	SearchHybrid = "hybrid"
 )
 
@@ -36,14 +35,6 @@ const (
 	// 0.55, 57 and 58 of their 60 questions find a note, and 17 and 19 of
 	// 20 unrelated questions ("banana bread recipe") find none.
 	DefaultSemanticThreshold = 0.55
-	// rrfK is the constant of reciprocal rank fusion: a note ranked r
-	// scores w/(rrfK+r) in each ranking, w being 1 for the text ranking
-	// and meaningWeight for the semantic one. Tuned on the labelled sets
-	// of package quality, with the built-in model: top 5 of the help
-	// vault's questions 55% with rrfK 60 and equal weights, 60% with
-	// these; the CLI documentation's 75% and 77%.
-	rrfK          = 20
-	meaningWeight = 0.5
 )
 
 // MatchedByMeaning says that a semantic resolution matched a note by the
@@ -197,7 +188,7 @@ func (w *Wiki) searchByMeaning(ctx context.Context, p SearchParams) (*SearchResu
 	st := w.semantic.State()
 	res := &SearchResult{Mode: mode, Fallback: fallback}
 	res.Unembedded, res.Embedded, res.Static = coverage(st)
-	near, nerr := w.semantic.Nearest(ctx, p.Query, SemanticDepth, keep)
+	near, nerr := w.semantic.Nearest(ctx, cmp.Or(p.meaning, p.Query), SemanticDepth, keep)
 	if nerr != nil && mode == SearchSemantic {
 		return nil, unavailable(nerr)
 	}
@@ -232,7 +223,7 @@ func (w *Wiki) searchByMeaning(ctx context.Context, p SearchParams) (*SearchResu
 		if nerr != nil {
 			res.Mode, res.Fallback = SearchText, "the semantic ranking failed, so these are text results: "+nerr.Error()
 		}
-		ranked = fuse(textRes.Results, near)
+		ranked = fuse(textRes.Results, near, w.hubness(ctx, near, keep))
 		res.Scan = textRes.Scan
 	}
 	res.Total = len(ranked)
@@ -338,49 +329,6 @@ func fromNeighbours(near []Neighbour) []rankedNote {
 		out[i] = rankedNote{path: n.Path, score: n.Score, start: n.Start, end: n.End}
 	}
 	return out
-}
-
-// fuse merges a text and a semantic ranking by weighted reciprocal rank
-// fusion: a note scores the sum of w/(rrfK+rank) over the rankings it is
-// in, scaled so that first in both is 1.
-func fuse(text []SearchHit, near []Neighbour) []rankedNote {
-	byPath := map[string]*rankedNote{}
-	var out []*rankedNote
-	get := func(p string) *rankedNote {
-		r := byPath[p]
-		if r == nil {
-			r = &rankedNote{path: p}
-			byPath[p] = r
-			out = append(out, r)
-		}
-		return r
-	}
-	for i, h := range text {
-		r := get(h.Path)
-		r.score += 1.0 / float64(rrfK+i+1)
-		r.snippets = h.Snippets
-	}
-	for i, n := range near {
-		r := get(n.Path)
-		r.score += meaningWeight / float64(rrfK+i+1)
-		r.start, r.end = n.Start, n.End
-	}
-	best := (1 + meaningWeight) / float64(rrfK+1)
-	ranked := make([]rankedNote, len(out))
-	for i, r := range out {
-		r.score /= best
-		ranked[i] = *r
-	}
-	slices.SortStableFunc(ranked, func(a, b rankedNote) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return strings.Compare(a.path, b.path)
-	})
-	return ranked
 }
 
 // rankedHits reads the notes of a page of a ranking at HEAD: their

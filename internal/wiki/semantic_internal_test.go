@@ -1,6 +1,7 @@
 package wiki
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -8,19 +9,19 @@ import (
 )
 
 func TestFuse(t *testing.T) {
-	text := []SearchHit{{Path: "a", Snippets: []Snippet{{Line: 3, Text: "«a»"}}}, {Path: "b"}, {Path: "c"}}
-	near := []Neighbour{{Path: "c", Start: 5, End: 9}, {Path: "a", Start: 1, End: 2}, {Path: "d", Start: 7, End: 7}}
-	got := fuse(text, near)
-	// Text counts 1/(20+rank), meaning half that.
-	best := 1.5 / 21
+	text := []SearchHit{{Path: "a", Score: 4, Snippets: []Snippet{{Line: 3, Text: "«a»"}}}, {Path: "b", Score: 2}, {Path: "c", Score: 1}}
+	near := []Neighbour{{Path: "c", Score: 0.9, Start: 5, End: 9}, {Path: "a", Score: 0.8, Start: 1, End: 2}, {Path: "d", Score: 0.7, Start: 7, End: 7}}
+	got := fuse(text, near, nil)
+	// Text counts 21/(20+rank), meaning its cosine above the farthest
+	// note's, relative to the nearest's; each half of the whole.
 	want := []struct {
 		path  string
 		score float64
 	}{
-		{"a", (1.0/21 + 0.5/22) / best},
-		{"c", (1.0/23 + 0.5/21) / best},
-		{"b", (1.0 / 22) / best},
-		{"d", (0.5 / 23) / best},
+		{"c", 0.5*21/23 + 0.5*1},
+		{"a", 0.5*1 + 0.5*0.5},
+		{"b", 0.5 * 21 / 22},
+		{"d", 0},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("%d notes, want %d", len(got), len(want))
@@ -30,14 +31,54 @@ func TestFuse(t *testing.T) {
 			t.Errorf("%d: %s %.4f, want %s %.4f", i, got[i].path, got[i].score, w.path, w.score)
 		}
 	}
-	if len(got[0].snippets) != 1 || got[0].start != 1 {
-		t.Errorf("a keeps its text snippet and its chunk: %+v", got[0])
+	if len(got[1].snippets) != 1 || got[1].start != 1 {
+		t.Errorf("a keeps its text snippet and its chunk: %+v", got[1])
 	}
 	if got[3].start != 7 || got[3].snippets != nil {
 		t.Errorf("d has its chunk only: %+v", got[3])
 	}
-	if one := fuse([]SearchHit{{Path: "x"}}, []Neighbour{{Path: "x"}}); one[0].score != 1 {
+	if one := fuse([]SearchHit{{Path: "x", Score: 3}}, []Neighbour{{Path: "x", Score: 0.5}}, nil); one[0].score != 1 {
 		t.Errorf("first in both scores %v, want 1", one[0].score)
+	}
+	hubbed := fuse(nil, near, map[string]float64{"c": 0.9})
+	if hubbed[0].path != "a" {
+		t.Errorf("a hub comes first: %+v", hubbed)
+	}
+}
+
+// TestFuse_MeaningPromotes checks that a note only meaning finds, well
+// ahead of the others, reaches the top 5 of a question whose words match
+// many notes a little (reciprocal rank fusion with k 20 and meaning at
+// half weight put it after all 40 of them), and
+// that a hub, near to questions about nothing in particular, does not.
+func TestFuse_MeaningPromotes(t *testing.T) {
+	var text []SearchHit
+	var near []Neighbour
+	for i := range 40 {
+		text = append(text, SearchHit{Path: fmt.Sprintf("t%02d", i), Score: 3 - 0.05*float64(i)})
+	}
+	near = append(near, Neighbour{Path: "meant", Score: 0.82}, Neighbour{Path: "hub", Score: 0.81})
+	for i := range 40 {
+		near = append(near, Neighbour{Path: fmt.Sprintf("t%02d", 39-i), Score: 0.70 - 0.004*float64(i)})
+	}
+	hub := map[string]float64{"hub": 0.8, "meant": 0.5}
+	for i := range 40 {
+		hub[fmt.Sprintf("t%02d", i)] = 0.5
+	}
+	ranked := fuse(text, near, hub)
+	rank := func(p string) int {
+		for i, r := range ranked {
+			if r.path == p {
+				return i + 1
+			}
+		}
+		return 0
+	}
+	if r := rank("meant"); r == 0 || r > 5 {
+		t.Errorf("the note only meaning finds ranks %d, want the top 5", r)
+	}
+	if r := rank("hub"); r <= 5 {
+		t.Errorf("the hub ranks %d, want it out of the top 5", r)
 	}
 }
 
