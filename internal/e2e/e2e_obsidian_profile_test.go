@@ -76,8 +76,10 @@ func TestE2E_ProfileObsidian(t *testing.T) {
 	var names []string
 	for _, tl := range tools {
 		names = append(names, tl.Name)
-		if !strings.Contains(tl.Description, "Use ") {
-			t.Errorf("%s's description does not say when to use another tool: %q", tl.Name, tl.Description)
+		// The seed's documentation pattern: when to use the tool, and
+		// which other tool to use instead.
+		if !strings.Contains(tl.Description, "When to use:") || !strings.Contains(tl.Description, "(use ") {
+			t.Errorf("%s's description does not say when to use it and when another tool: %q", tl.Name, tl.Description)
 		}
 		if tl.OutputSchema != nil {
 			t.Errorf("%s has an output schema", tl.Name)
