@@ -25,9 +25,3 @@ func (s *Store) readHead() (wiki.Head, error) {
 func (s *Store) readRef(name string) (string, plumbing.Hash, bool, error) {
 	return refdir.Resolve(s.gitDir, s.commonDir, &s.packed, name, maxSymrefDepth)
 }
-
-// readLooseRef returns the trimmed content of a loose ref file, or "" if
-// there is none.
-func (s *Store) readLooseRef(name string) (string, error) {
-	return refdir.ReadLoose(refdir.Path(s.gitDir, s.commonDir, name), name)
-}

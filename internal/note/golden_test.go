@@ -152,7 +152,7 @@ func renderGolden(tb testing.TB, n *Note) []byte {
 		g.Tags = nil
 	}
 	for _, t := range n.Tags {
-		g.Tags = append(g.Tags, goldenTag{Name: t.Name, Norm: t.Norm})
+		g.Tags = append(g.Tags, goldenTag(t))
 	}
 	for _, h := range n.Headings {
 		g.Headings = append(g.Headings, goldenHead{Level: h.Level, Text: h.Text, Line: h.Line, Start: h.Start,
