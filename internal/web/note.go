@@ -239,7 +239,8 @@ func (h *Handler) restore(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	res, err := h.w.Restore(r.Context(), wiki.RestoreRequest{Path: path, Version: version, Mutation: wiki.Mutation{DryRun: !confirm, Caller: caller}})
+	m := wiki.Mutation{DryRun: !confirm, Caller: caller, Committer: caller.Author} // the reviewer commits too
+	res, err := h.w.Restore(r.Context(), wiki.RestoreRequest{Path: path, Version: version, Mutation: m})
 	if err != nil {
 		h.fail(w, r, err)
 		return

@@ -191,8 +191,8 @@ func TestRevert(t *testing.T) {
 	if loc != "/commit/"+after {
 		t.Errorf("redirected to %s, not the new commit %s", loc, after)
 	}
-	msg := gittest.Git(t, dir, "log", "-1", "--format=%an <%ae>%n%B")
-	if !strings.HasPrefix(msg, "Pat Person <pat@example.com>") || !strings.Contains(msg, "Wiki-Tool: web undo") {
+	msg := gittest.Git(t, dir, "log", "-1", "--format=%an <%ae>%n%cn <%ce>%n%B")
+	if !strings.HasPrefix(msg, "Pat Person <pat@example.com>\nPat Person <pat@example.com>\n") || !strings.Contains(msg, "Wiki-Tool: web undo") {
 		t.Errorf("the undo commit:\n%s", msg)
 	}
 	// Its tree is git revert's.
@@ -319,7 +319,7 @@ func TestRestoreVersion(t *testing.T) {
 	if got := gittest.Git(t, dir, "show", "HEAD:plan.md"); !strings.Contains(got, "June") {
 		t.Errorf("not restored:\n%s", got)
 	}
-	if msg := gittest.Git(t, dir, "log", "-1", "--format=%an%n%B"); !strings.HasPrefix(msg, "Pat Person") || !strings.Contains(msg, "Wiki-Tool: web restore") {
+	if msg := gittest.Git(t, dir, "log", "-1", "--format=%an%n%cn%n%B"); !strings.HasPrefix(msg, "Pat Person\nPat Person\n") || !strings.Contains(msg, "Wiki-Tool: web restore") {
 		t.Errorf("the restore commit:\n%s", msg)
 	}
 }
