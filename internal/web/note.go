@@ -157,8 +157,9 @@ func (h *Handler) deletedNote(r *http.Request, path string) (*wiki.HistoryEntry,
 	return &d, last, true
 }
 
-// resolveLinks resolves the wiki links of content as the notes at HEAD
-// answer to their names, for a note the link graph does not hold.
+// resolveLinks resolves the wiki links of content as links at the root
+// resolve among the notes at HEAD, for a note the link graph does not
+// hold: by the graph's tables of names, without reading any note.
 func (h *Handler) resolveLinks(r *http.Request, content string) map[string]string {
 	out := map[string]string{}
 	var names []string
@@ -170,7 +171,7 @@ func (h *Handler) resolveLinks(r *http.Request, content string) map[string]strin
 	if len(names) == 0 {
 		return out
 	}
-	res, err := h.w.Resolve(r.Context(), wiki.ResolveRequest{Names: names})
+	res, err := h.w.Resolve(r.Context(), wiki.ResolveRequest{Names: names, Strategy: wiki.ResolveLink})
 	if err != nil {
 		return out
 	}
