@@ -73,7 +73,7 @@ func (h *Handler) changes(w http.ResponseWriter, r *http.Request) {
 	for _, k := range []string{"author", "client", "tool", "folder", "since", "until", "cursor", "unreviewed"} {
 		f[k] = strings.TrimSpace(q.Get(k))
 	}
-	req := wiki.ActivityRequest{Author: f["author"], Tool: f["tool"], Folder: f["folder"], Limit: changesLimit, Cursor: f["cursor"]}
+	req := wiki.ActivityRequest{Author: f["author"], Client: f["client"], Tool: f["tool"], Folder: f["folder"], Limit: changesLimit, Cursor: f["cursor"]}
 	var err error
 	if f["since"] != "" {
 		if req.Since, _, err = h.w.ParseDate(f["since"]); err != nil {
@@ -90,10 +90,9 @@ func (h *Handler) changes(w http.ResponseWriter, r *http.Request) {
 		req.Until = last
 	}
 	page := changesPage{Filters: f, Marks: map[string]wiki.ReviewMark{}}
-	// Only what is unreviewed (assistants' work without a mark), or
-	// only one client's (its name, with or without its version): gathered
-	// over up to 20 pages of the log.
-	filtered := f["unreviewed"] != "" || f["client"] != ""
+	// Only what is unreviewed (assistants' work without a mark):
+	// gathered over up to 20 pages of the log.
+	filtered := f["unreviewed"] != ""
 	for tries := 0; tries < 20; tries++ {
 		res, err := h.w.Activity(r.Context(), req)
 		if err != nil {
@@ -111,9 +110,6 @@ func (h *Handler) changes(w http.ResponseWriter, r *http.Request) {
 		}
 		for _, c := range res.Commits {
 			if f["unreviewed"] != "" && (!assistantWork(c) || marks[c.Commit].State != "") {
-				continue
-			}
-			if cl := f["client"]; cl != "" && c.Client != cl && !strings.HasPrefix(c.Client, cl+"/") {
 				continue
 			}
 			page.Commits = append(page.Commits, c)
