@@ -19,7 +19,7 @@ type changesPage struct {
 	// Undone maps each listed commit that was undone to its undo.
 	Undone map[string]string
 	Total  int
-	Next    string
+	Next   string
 	// CSRF is the token of the sessions' review forms; ReadOnly hides them.
 	CSRF     string
 	ReadOnly bool
