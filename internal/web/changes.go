@@ -37,6 +37,10 @@ type session struct {
 	Unmarked []string
 }
 
+// Anchor is the session's id on the page, where its review form brings
+// the reviewer back to.
+func (s session) Anchor() string { return "s-" + s.Commits[0].Commit }
+
 // sessionGap is the longest pause between two commits of one session.
 const sessionGap = 30 * time.Minute
 

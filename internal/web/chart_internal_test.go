@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/wikid/wikid/internal/wiki"
@@ -76,5 +77,19 @@ func TestSeriesOrder_Colours(t *testing.T) {
 	}
 	if first := min(a, b); both[first] != alone[first] {
 		t.Errorf("%s, first by name, lost its colour %s for %s", first, alone[first], both[first])
+	}
+}
+
+// TestNewLinkMap_Labels checks that a neighbour's label too long for its
+// box is cut between words, not in one.
+func TestNewLinkMap_Labels(t *testing.T) {
+	m := newLinkMap("a", "A", &wiki.LinksResult{Exists: true, Outgoing: []wiki.OutLink{
+		{Path: "sync", Title: "Troubleshoot Obsidian Sync"}, {Path: "long", Title: "Internationalization"}, {Path: "short", Title: "Sync"}}})
+	var got []string
+	for _, n := range m.Out {
+		got = append(got, n.Label)
+	}
+	if want := []string{"Troubleshoot…", "Internationaliz…", "Sync"}; !slices.Equal(got, want) {
+		t.Errorf("labels %q, want %q", got, want)
 	}
 }

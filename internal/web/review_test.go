@@ -334,6 +334,11 @@ func TestReviewAll(t *testing.T) {
 	_, page := b.get("/")
 	token := csrfOf(t, page)
 	codex, claude := head(t, dir), strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD~1"))
+	// A session's form brings the reviewer back to the session, not to
+	// the top of the page.
+	if !strings.Contains(page, `<tbody class="session" id="s-`+codex+`">`) || !strings.Contains(page, `name="back" value="?#s-`+codex+`"`) {
+		t.Errorf("the session's form does not return to it:\n%s", page)
+	}
 	notes := func() string { out, _ := gittest.TryGit(dir, "notes", "--ref=wikid-review", "list"); return out }
 	for _, tc := range []struct {
 		name   string
