@@ -33,8 +33,9 @@ type session struct {
 	Client  string // the Wiki-Client trailer; empty for people's commits
 	Commits []wiki.ActivityEntry
 	// Unmarked are the commits without a review mark, nor undone, which
-	// the session's review button marks.
+	// the session's review button marks; Undone counts the undone ones.
 	Unmarked []string
+	Undone   int
 }
 
 // Anchor is the session's id on the page, where its review form brings
@@ -62,6 +63,9 @@ func sessions(commits []wiki.ActivityEntry, marks map[string]wiki.ReviewMark, un
 		}
 		s := &out[len(out)-1]
 		s.Commits = append(s.Commits, c)
+		if cl != "" && undone[c.Commit] != "" {
+			s.Undone++
+		}
 		if cl != "" && marks[c.Commit].State == "" && undone[c.Commit] == "" {
 			s.Unmarked = append(s.Unmarked, c.Commit)
 		}

@@ -128,6 +128,7 @@ func (h *Handler) drawChart(r *http.Request, page changesPage) *changesChart {
 	}
 	var commits []wiki.ActivityEntry
 	partial := false
+	undone := undos{}
 	if n := len(page.Commits); f["cursor"] == "" && n > 0 && (page.Next == "" || page.Commits[n-1].Date.Before(from)) {
 		// The page lists the whole period already.
 		for _, c := range page.Commits {
@@ -143,6 +144,7 @@ func (h *Handler) drawChart(r *http.Request, page changesPage) *changesChart {
 				h.opts.Logger.WarnContext(ctx, "read the changes to chart", "err", err)
 				return nil
 			}
+			undone.note(res.Commits)
 			for _, c := range res.Commits {
 				if keep(c) {
 					commits = append(commits, c)
@@ -171,7 +173,7 @@ func (h *Handler) drawChart(r *http.Request, page changesPage) *changesChart {
 				if f["flagged"] != "" {
 					return marks[c.Commit].State != wiki.Flagged
 				}
-				return !toReview(c, marks[c.Commit], page.Undone[c.Commit] != "")
+				return !toReview(c, marks[c.Commit], page.Undone[c.Commit] != "" || undone.of(c) != "")
 			})
 		}
 	}

@@ -47,7 +47,13 @@ func TestChanges_UndoneAndFlagged(t *testing.T) {
 			t.Errorf("%s: a commit not undone reads as undone:\n%s", q, r)
 		}
 	}
+	if _, page := get(t, srv, "/"); !strings.Contains(page, "all marked or undone") {
+		t.Errorf("the session of the undone commit does not say it is settled:\n%s", page)
+	}
 	_, page := get(t, srv, "/?unreviewed=1")
+	if !strings.Contains(page, `<p class="muted">1 commit still to review (unmarked or flagged), of 4.</p>`) {
+		t.Errorf("unreviewed only does not count what it lists:\n%s", page)
+	}
 	if row(page, claude) == "" || row(page, codex) != "" {
 		t.Errorf("unreviewed only: want the flagged commit and not the undone one:\n%s", page)
 	}
