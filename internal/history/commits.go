@@ -113,6 +113,9 @@ func (m *matcher) match(c *commitRec) bool {
 	if m.f.Tool != "" && c.tool != m.f.Tool {
 		return false
 	}
+	if m.f.Client != "" && c.client != m.f.Client && !strings.HasPrefix(c.client, m.f.Client+"/") {
+		return false
+	}
 	if m.f.Author != "" && !containsFold(c.author.name+" <"+c.author.email+">", m.f.Author) {
 		return false
 	}

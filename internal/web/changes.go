@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,8 +16,10 @@ type changesPage struct {
 	Commits []wiki.ActivityEntry
 	Groups  []session
 	Marks   map[string]wiki.ReviewMark
-	Total   int
-	Next    string
+	// Undone maps each listed commit that was undone to its undo.
+	Undone map[string]string
+	Total  int
+	Next   string
 	// CSRF is the token of the sessions' review forms; ReadOnly hides them.
 	CSRF     string
 	ReadOnly bool
@@ -29,10 +32,15 @@ type changesPage struct {
 type session struct {
 	Client  string // the Wiki-Client trailer; empty for people's commits
 	Commits []wiki.ActivityEntry
-	// Unmarked are the commits without a review mark, which the session's
-	// review button marks.
+	// Unmarked are the commits without a review mark, nor undone, which
+	// the session's review button marks; Undone counts the undone ones.
 	Unmarked []string
+	Undone   int
 }
+
+// Anchor is the session's id on the page, where its review form brings
+// the reviewer back to.
+func (s session) Anchor() string { return "s-" + s.Commits[0].Commit }
 
 // sessionGap is the longest pause between two commits of one session.
 const sessionGap = 30 * time.Minute
@@ -42,7 +50,7 @@ func (s session) First() time.Time { return s.Commits[len(s.Commits)-1].Date }
 func (s session) Last() time.Time  { return s.Commits[0].Date }
 
 // sessions groups commits, newest first, into sessions.
-func sessions(commits []wiki.ActivityEntry, marks map[string]wiki.ReviewMark) []session {
+func sessions(commits []wiki.ActivityEntry, marks map[string]wiki.ReviewMark, undone map[string]string) []session {
 	var out []session
 	for _, c := range commits {
 		cl := ""
@@ -55,7 +63,10 @@ func sessions(commits []wiki.ActivityEntry, marks map[string]wiki.ReviewMark) []
 		}
 		s := &out[len(out)-1]
 		s.Commits = append(s.Commits, c)
-		if cl != "" && marks[c.Commit].State == "" {
+		if cl != "" && undone[c.Commit] != "" {
+			s.Undone++
+		}
+		if cl != "" && marks[c.Commit].State == "" && undone[c.Commit] == "" {
 			s.Unmarked = append(s.Unmarked, c.Commit)
 		}
 	}
@@ -65,15 +76,17 @@ func sessions(commits []wiki.ActivityEntry, marks map[string]wiki.ReviewMark) []
 // changesLimit is how many commits a page of the timeline shows.
 const changesLimit = 50
 
-// changes serves the timeline, filtered by the query's author, tool,
-// folder, since and until, a page at a time (cursor).
+// changes serves the timeline, filtered by the query's author, client,
+// tool, folder, since and until, a page at a time (cursor); with
+// unreviewed, only the assistants' work still to review (unmarked or
+// flagged, not undone), with flagged only the flagged commits.
 func (h *Handler) changes(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := map[string]string{}
-	for _, k := range []string{"author", "client", "tool", "folder", "since", "until", "cursor", "unreviewed"} {
+	for _, k := range []string{"author", "client", "tool", "folder", "since", "until", "cursor", "unreviewed", "flagged"} {
 		f[k] = strings.TrimSpace(q.Get(k))
 	}
-	req := wiki.ActivityRequest{Author: f["author"], Tool: f["tool"], Folder: f["folder"], Limit: changesLimit, Cursor: f["cursor"]}
+	req := wiki.ActivityRequest{Author: f["author"], Client: f["client"], Tool: f["tool"], Folder: f["folder"], Limit: changesLimit, Cursor: f["cursor"]}
 	var err error
 	if f["since"] != "" {
 		if req.Since, _, err = h.w.ParseDate(f["since"]); err != nil {
@@ -89,11 +102,12 @@ func (h *Handler) changes(w http.ResponseWriter, r *http.Request) {
 		}
 		req.Until = last
 	}
-	page := changesPage{Filters: f, Marks: map[string]wiki.ReviewMark{}}
-	// Only what is unreviewed (assistants' work without a mark), or
-	// only one client's (its name, with or without its version): gathered
-	// over up to 20 pages of the log.
-	filtered := f["unreviewed"] != "" || f["client"] != ""
+	page := changesPage{Filters: f, Marks: map[string]wiki.ReviewMark{}, Undone: map[string]string{}}
+	// Only what is to review, or flagged: gathered over up to 20 pages of
+	// the log. The undos of the commits listed are newer than they are:
+	// on the first page of the whole log, among those read before them.
+	filtered := f["unreviewed"] != "" || f["flagged"] != ""
+	seen := undos{}
 	for tries := 0; tries < 20; tries++ {
 		res, err := h.w.Activity(r.Context(), req)
 		if err != nil {
@@ -109,11 +123,10 @@ func (h *Handler) changes(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, r, err)
 			return
 		}
+		seen.note(res.Commits)
 		for _, c := range res.Commits {
-			if f["unreviewed"] != "" && (!assistantWork(c) || marks[c.Commit].State != "") {
-				continue
-			}
-			if cl := f["client"]; cl != "" && c.Client != cl && !strings.HasPrefix(c.Client, cl+"/") {
+			if f["unreviewed"] != "" && !toReview(c, marks[c.Commit], seen.of(c) != "") ||
+				f["flagged"] != "" && marks[c.Commit].State != wiki.Flagged {
 				continue
 			}
 			page.Commits = append(page.Commits, c)
@@ -127,7 +140,18 @@ func (h *Handler) changes(w http.ResponseWriter, r *http.Request) {
 		}
 		req.Cursor = res.NextCursor
 	}
-	page.Groups = sessions(page.Commits, page.Marks)
+	if n := len(page.Commits); n > 0 && (f["cursor"] != "" || req.Author != "" || req.Client != "" || req.Tool != "" || req.Folder != "") {
+		seen.noteSince(h, r, page.Commits[n-1].Date)
+	}
+	for _, c := range page.Commits {
+		if u := seen.of(c); u != "" {
+			page.Undone[c.Commit] = u
+		}
+	}
+	if f["unreviewed"] != "" {
+		page.Commits = slices.DeleteFunc(page.Commits, func(c wiki.ActivityEntry) bool { return page.Undone[c.Commit] != "" })
+	}
+	page.Groups = sessions(page.Commits, page.Marks, page.Undone)
 	page.CSRF, page.ReadOnly = h.csrf(r), h.opts.ReadOnly
 	page.Chart = h.changesChart(r, page)
 	h.render(w, r, "changes.html", page)

@@ -3,6 +3,7 @@ package web
 import (
 	"cmp"
 	"fmt"
+	"hash/fnv"
 	"slices"
 	"strings"
 	"time"
@@ -20,6 +21,7 @@ const (
 	chartBase      = chartTop + chartPlotH
 	chartH         = chartBase + 18 // room for the dates under the bars
 	chartMaxSeries = 5              // series named before "other"
+	chartColours   = 8              // the colours of series, classes s0 … s7
 	chartPeople    = "people"
 	chartOther     = "other"
 	folderRowH     = 18
@@ -79,6 +81,7 @@ type chartSeg struct {
 // seriesOrder returns the series of counts in legend order, by count
 // (most first) then name, the ones after the first chartMaxSeries folded
 // into "other", which comes last; and the series each name is drawn as.
+// Each series' colour stands for its name in every chart (seriesColours).
 func seriesOrder(counts map[string]int) ([]chartSeries, map[string]string) {
 	var all []chartSeries
 	for name, n := range counts {
@@ -99,17 +102,46 @@ func seriesOrder(counts map[string]int) ([]chartSeries, map[string]string) {
 			as[s.Name] = chartOther
 			continue
 		}
-		s.Class = fmt.Sprintf("s%d", len(out))
-		if s.Name == chartPeople {
-			s.Class = "speople" // people keep their colour whatever their rank
-		}
 		as[s.Name] = s.Name
 		out = append(out, s)
+	}
+	names := make([]string, len(out))
+	for i, s := range out {
+		names[i] = s.Name
+	}
+	colours := seriesColours(names)
+	for i := range out {
+		out[i].Class = colours[out[i].Name]
 	}
 	if other.Count > 0 {
 		out = append(out, other)
 	}
 	return out, as
+}
+
+// seriesColours gives each series its colour class: people theirs, a
+// client the colour the hash of its name picks, so that a client keeps its
+// colour from one view to the next, whatever its rank. Of two clients of a
+// chart whose names pick the same colour, the first by name keeps it and
+// the other takes the next one free.
+func seriesColours(names []string) map[string]string {
+	out := map[string]string{}
+	var taken [chartColours]bool
+	for _, n := range slices.Sorted(slices.Values(names)) {
+		if n == chartPeople {
+			out[n] = "speople"
+			continue
+		}
+		h := fnv.New32a()
+		h.Write([]byte(n))
+		c := int(h.Sum32() % chartColours)
+		for taken[c] {
+			c = (c + 1) % chartColours
+		}
+		taken[c] = true
+		out[n] = fmt.Sprintf("s%d", c)
+	}
+	return out
 }
 
 func b2i(b bool) int {

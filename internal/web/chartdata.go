@@ -51,9 +51,10 @@ func (h *Handler) changesChart(r *http.Request, page changesPage) *changesChart 
 
 // chartKey returns what a page's chart depends on: its filters and the
 // newest commit it lists, below which the history never changes. A page
-// of unreviewed work has none, as its chart depends on the marks too.
+// of unreviewed or flagged work has none, as its chart depends on the
+// marks too.
 func chartKey(page changesPage) (string, bool) {
-	if len(page.Commits) == 0 || page.Filters["unreviewed"] != "" {
+	if len(page.Commits) == 0 || page.Filters["unreviewed"] != "" || page.Filters["flagged"] != "" {
 		return "", false
 	}
 	var b strings.Builder
@@ -127,6 +128,7 @@ func (h *Handler) drawChart(r *http.Request, page changesPage) *changesChart {
 	}
 	var commits []wiki.ActivityEntry
 	partial := false
+	undone := undos{}
 	if n := len(page.Commits); f["cursor"] == "" && n > 0 && (page.Next == "" || page.Commits[n-1].Date.Before(from)) {
 		// The page lists the whole period already.
 		for _, c := range page.Commits {
@@ -135,13 +137,14 @@ func (h *Handler) drawChart(r *http.Request, page changesPage) *changesChart {
 			}
 		}
 	} else {
-		req := wiki.ActivityRequest{Author: f["author"], Tool: f["tool"], Folder: f["folder"], Since: from, Until: to, Limit: wiki.MaxActivityLimit}
+		req := wiki.ActivityRequest{Author: f["author"], Client: f["client"], Tool: f["tool"], Folder: f["folder"], Since: from, Until: to, Limit: wiki.MaxActivityLimit}
 		for p := 0; ; p++ {
 			res, err := h.w.Activity(ctx, req)
 			if err != nil {
 				h.opts.Logger.WarnContext(ctx, "read the changes to chart", "err", err)
 				return nil
 			}
+			undone.note(res.Commits)
 			for _, c := range res.Commits {
 				if keep(c) {
 					commits = append(commits, c)
@@ -156,7 +159,7 @@ func (h *Handler) drawChart(r *http.Request, page changesPage) *changesChart {
 			}
 			req.Cursor = res.NextCursor
 		}
-		if f["unreviewed"] != "" {
+		if f["unreviewed"] != "" || f["flagged"] != "" {
 			ids := make([]string, len(commits))
 			for i, c := range commits {
 				ids[i] = c.Commit
@@ -166,7 +169,12 @@ func (h *Handler) drawChart(r *http.Request, page changesPage) *changesChart {
 				h.opts.Logger.WarnContext(ctx, "read the review marks to chart", "err", err)
 				return nil
 			}
-			commits = slices.DeleteFunc(commits, func(c wiki.ActivityEntry) bool { return marks[c.Commit].State != "" })
+			commits = slices.DeleteFunc(commits, func(c wiki.ActivityEntry) bool {
+				if f["flagged"] != "" {
+					return marks[c.Commit].State != wiki.Flagged
+				}
+				return !toReview(c, marks[c.Commit], page.Undone[c.Commit] != "" || undone.of(c) != "")
+			})
 		}
 	}
 	if f["unreviewed"] != "" {

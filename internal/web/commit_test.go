@@ -31,6 +31,7 @@ func renameWiki(t *testing.T) (w *wiki.Wiki, dir, long, move string) {
 	for i := 1; i <= 3; i++ {
 		files[fmt.Sprintf("hub%d.md", i)] = fmt.Sprintf("# Hub %d\n\nSee [[projects/p%02d]] and [[projects/p%02d|the next]].\n", i, i, i+1)
 	}
+	files["hub3.md"] = "# Hub 3\n\nSee [[Projects/P03]], written in capitals.\n" // rewritten all the same
 	gittest.Commit(t, dir, "start", files)
 	w = openWiki(t, dir)
 	claude := wiki.Caller{Client: "claude-code/2.1", Author: wiki.Identity{Name: "claude-code", Email: "claude-code@mcp.wikid"}, Tool: "write_note"}
@@ -66,7 +67,9 @@ func TestCommitPage_Files(t *testing.T) {
 			switch {
 			case strings.HasPrefix(f[0], "R"):
 				renames++
-				if want := `<li class="renamed"><span class="kind">renamed</span> ` + f[1] + ` → ` + f[2]; !strings.Contains(page, want) {
+				// The renamed note links to its page, under its new name.
+				want := `<li class="renamed"><span class="kind">renamed</span> ` + f[1] + ` → <a href="/note/` + strings.TrimSuffix(f[2], ".md") + `">` + f[2] + `</a>`
+				if !strings.Contains(page, want) {
 					t.Errorf("the list lacks %q", want)
 				}
 			case f[0] == "M":

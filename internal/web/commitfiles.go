@@ -53,7 +53,8 @@ func commitFiles(diff []wiki.DiffFile) (files, rewrites []changedFile) {
 }
 
 // onlyLinks reports whether every line a diff removes names one of the
-// old names in a link.
+// old names in a link, in any case: links find notes ignoring case, and a
+// move rewrites [[Projects/P1]] as it rewrites [[projects/p1]].
 func onlyLinks(d *fileDiff, names []string) bool {
 	for _, l := range d.Lines {
 		if l.Kind != "del" {
@@ -63,13 +64,13 @@ func onlyLinks(d *fileDiff, names []string) bool {
 		for _, p := range l.Parts {
 			text.WriteString(p.Text)
 		}
-		s := text.String()
+		s := strings.ToLower(text.String())
 		if !strings.Contains(s, "[[") && !strings.Contains(s, "](") {
 			return false
 		}
 		found := false
 		for _, n := range names {
-			if strings.Contains(s, n) {
+			if strings.Contains(s, strings.ToLower(n)) {
 				found = true
 				break
 			}

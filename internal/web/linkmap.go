@@ -116,7 +116,7 @@ func newLinkMap(notePath, title string, links *wiki.LinksResult) *linkMap {
 			n := &nodes[i]
 			n.X, n.Y = x, float64(mapTop+i*mapRowH)
 			n.TextY = n.Y + 14
-			n.Label = ellipsis(n.Title, mapChars)
+			n.Label = wordEllipsis(n.Title, mapChars)
 			n.Edge = edge(n.Y + mapBoxH/2)
 		}
 		return nodes
@@ -173,7 +173,23 @@ func titleLines(title string, width, lines int) []string {
 		out = out[:lines]
 	}
 	for i := range out {
-		out[i] = ellipsis(out[i], width)
+		out[i] = wordEllipsis(out[i], width)
 	}
 	return out
+}
+
+// wordEllipsis cuts s to n characters at a space, the last an ellipsis,
+// so that a label does not end in half a word; at the n-th character when
+// a word takes more than half of them.
+func wordEllipsis(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	for i := n - 1; i > n/2; i-- {
+		if r[i] == ' ' {
+			return strings.TrimRight(string(r[:i]), " ,;:-–—") + "…"
+		}
+	}
+	return ellipsis(s, n)
 }

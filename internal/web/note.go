@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -35,13 +36,16 @@ type notePage struct {
 	Version string
 	// Deleted is the commit that deleted the note, when the page shows a
 	// note HEAD no longer has: its last version, Version, before that.
-	Deleted  *wiki.HistoryEntry
-	Blame    []blameRun
-	Diff     []fileDiff
-	From, To string
-	CSRF     string
-	ReadOnly bool
-	Map      *linkMap // the note among its neighbours, drawn in linkmap.go
+	Deleted *wiki.HistoryEntry
+	Blame   []blameRun
+	// BlameDigits is how many digits the blame's line numbers take, so
+	// that every run's text starts at one column.
+	BlameDigits int
+	Diff        []fileDiff
+	From, To    string
+	CSRF        string
+	ReadOnly    bool
+	Map         *linkMap // the note among its neighbours, drawn in linkmap.go
 }
 
 // wikiLink matches [[Target]], [[Target|label]], [[Target#Heading]] and
@@ -107,7 +111,11 @@ func (h *Handler) note(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	page := notePage{Note: res, HTML: template.HTML(out.String()), Backlinks: links.Incoming,
+	html := callouts(out.String())
+	// The page's heading is the title: a first heading that says the same
+	// is not shown twice.
+	html = strings.TrimPrefix(html, "<h1>"+template.HTMLEscapeString(res.Title)+"</h1>\n")
+	page := notePage{Note: res, HTML: template.HTML(html), Backlinks: links.Incoming,
 		Version: version, Deleted: deleted, CSRF: h.csrf(r), ReadOnly: h.opts.ReadOnly}
 	page.Map = newLinkMap(res.Path, res.Title, links) // nil for a deleted note: the graph has none
 	for i, e := range hist.Revisions {
@@ -124,6 +132,7 @@ func (h *Handler) note(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		page.Blame = blameRuns(res.Content, b)
+		page.BlameDigits = len(strconv.Itoa(strings.Count(res.Content, "\n") + 1))
 	}
 	if from, to := q.Get("from"), q.Get("to"); from != "" || to != "" {
 		d, err := h.w.Diff(ctx, wiki.DiffRequest{Path: res.Path, From: from, To: to})
@@ -157,8 +166,9 @@ func (h *Handler) deletedNote(r *http.Request, path string) (*wiki.HistoryEntry,
 	return &d, last, true
 }
 
-// resolveLinks resolves the wiki links of content as the notes at HEAD
-// answer to their names, for a note the link graph does not hold.
+// resolveLinks resolves the wiki links of content as links at the root
+// resolve among the notes at HEAD, for a note the link graph does not
+// hold: by the graph's tables of names, without reading any note.
 func (h *Handler) resolveLinks(r *http.Request, content string) map[string]string {
 	out := map[string]string{}
 	var names []string
@@ -170,7 +180,7 @@ func (h *Handler) resolveLinks(r *http.Request, content string) map[string]strin
 	if len(names) == 0 {
 		return out
 	}
-	res, err := h.w.Resolve(r.Context(), wiki.ResolveRequest{Names: names})
+	res, err := h.w.Resolve(r.Context(), wiki.ResolveRequest{Names: names, Strategy: wiki.ResolveLink})
 	if err != nil {
 		return out
 	}
@@ -216,7 +226,9 @@ func escapeMD(s string) string {
 // restorePage previews bringing back a version of a note.
 type restorePage struct {
 	Path, Version, Summary, Risk, CSRF string
-	Files                              []fileDiff
+	// Short is the version as the title names it: a commit id's first 7.
+	Short string
+	Files []fileDiff
 	// Reviewer is who the restore would be by; NoReviewer, why nobody.
 	Reviewer, NoReviewer string
 }
@@ -239,7 +251,8 @@ func (h *Handler) restore(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	res, err := h.w.Restore(r.Context(), wiki.RestoreRequest{Path: path, Version: version, Mutation: wiki.Mutation{DryRun: !confirm, Caller: caller}})
+	m := wiki.Mutation{DryRun: !confirm, Caller: caller, Committer: caller.Author} // the reviewer commits too
+	res, err := h.w.Restore(r.Context(), wiki.RestoreRequest{Path: path, Version: version, Mutation: m})
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -252,7 +265,7 @@ func (h *Handler) restore(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, target, http.StatusSeeOther)
 		return
 	}
-	page := restorePage{Path: path, Version: version, Summary: res.Summary, Risk: res.Risk,
+	page := restorePage{Path: path, Version: version, Short: shortVersion(version), Summary: res.Summary, Risk: res.Risk,
 		CSRF: h.csrf(r), Files: fileDiffs(res.Files)}
 	page.Reviewer, page.NoReviewer = h.reviewerLine()
 	h.render(w, r, "restore.html", page)
@@ -295,4 +308,13 @@ type historyRow struct {
 	wiki.HistoryEntry
 	Before string
 	Latest bool
+}
+
+// shortVersion is a version as people read it: a commit id's first 7
+// characters, any other revision as written.
+func shortVersion(v string) string {
+	if len(v) == 40 && strings.Trim(v, "0123456789abcdef") == "" {
+		return v[:7]
+	}
+	return v
 }

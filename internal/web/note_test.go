@@ -17,11 +17,18 @@ import (
 
 // TestNotePage_Deleted opens the page of a note an assistant deleted, as
 // the timeline links to it: its last version, who deleted it and when,
-// and a restore that previews, then brings it back as git has it.
+// and a restore that previews, then brings it back as git has it. Its
+// links resolve as links do: [[beta-notes]] finds projects/beta-notes,
+// whose title is another.
 func TestNotePage_Deleted(t *testing.T) {
 	w, dir := reviewWiki(t)
 	ctx := context.Background()
 	codex := wiki.Caller{Client: "codex/0.9", Author: wiki.Identity{Name: "codex", Email: "codex@mcp.wikid"}, Tool: "delete_note"}
+	for p, content := range map[string]string{"projects/beta-notes": "# The beta\n", "people/ada": "# Ada\n\nOwns the <launch> & risks, see [[beta-notes]] and [[nowhere]].\n"} {
+		if _, err := w.Write(ctx, wiki.WriteRequest{Path: p, Content: content, Overwrite: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if _, err := w.Delete(ctx, wiki.DeleteRequest{Path: "people/ada", Confirm: true, Mutation: wiki.Mutation{Caller: codex}}); err != nil {
 		t.Fatal(err)
 	}
@@ -35,8 +42,9 @@ func TestNotePage_Deleted(t *testing.T) {
 	if status != http.StatusOK {
 		t.Fatalf("GET /note/people/ada: %d\n%s", status, page)
 	}
-	for _, want := range []string{"This note was deleted", `by codex, in <a href="/commit/` + deletion + `">`, "Owns the ", "&amp; risks.",
-		`<input type="hidden" name="version" value="` + last + `">`, "Restore this note…", `<span class="del">deleted</span>`} {
+	for _, want := range []string{"This note was deleted", `by codex, in <a href="/commit/` + deletion + `">`, "Owns the ", "&amp; risks,",
+		`<input type="hidden" name="version" value="` + last + `">`, "Restore this note…", `<span class="del">deleted</span>`,
+		`<a href="/note/projects/beta-notes">beta-notes</a>`, "nowhere (missing)"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the deleted note's page lacks %q:\n%s", want, page)
 		}

@@ -117,7 +117,8 @@ type revertPage struct {
 
 // revert previews the revert of a commit as a diff, with a button to make
 // it; with confirm set, it makes it, as one commit by the reviewer through
-// the same core as revert_change, its Wiki-Tool the page's own action. A
+// the same core as revert_change, its Wiki-Tool the page's own action,
+// authored and committed by the reviewer. A
 // conflict is shown and nothing is committed.
 func (h *Handler) revert(w http.ResponseWriter, r *http.Request) {
 	if h.opts.ReadOnly {
@@ -135,7 +136,9 @@ func (h *Handler) revert(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	res, err := h.w.Revert(r.Context(), wiki.RevertRequest{Commit: c.ID, Mutation: wiki.Mutation{DryRun: !confirm, Caller: caller}})
+	// The person undoes: author and committer, as their marks are theirs.
+	m := wiki.Mutation{DryRun: !confirm, Caller: caller, Committer: caller.Author}
+	res, err := h.w.Revert(r.Context(), wiki.RevertRequest{Commit: c.ID, Mutation: m})
 	var e *wiki.Error
 	if errors.As(err, &e) && e.Code == wiki.CodeConflict {
 		w.WriteHeader(http.StatusConflict)

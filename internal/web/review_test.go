@@ -191,8 +191,8 @@ func TestRevert(t *testing.T) {
 	if loc != "/commit/"+after {
 		t.Errorf("redirected to %s, not the new commit %s", loc, after)
 	}
-	msg := gittest.Git(t, dir, "log", "-1", "--format=%an <%ae>%n%B")
-	if !strings.HasPrefix(msg, "Pat Person <pat@example.com>") || !strings.Contains(msg, "Wiki-Tool: web undo") {
+	msg := gittest.Git(t, dir, "log", "-1", "--format=%an <%ae>%n%cn <%ce>%n%B")
+	if !strings.HasPrefix(msg, "Pat Person <pat@example.com>\nPat Person <pat@example.com>\n") || !strings.Contains(msg, "Wiki-Tool: web undo") {
 		t.Errorf("the undo commit:\n%s", msg)
 	}
 	// Its tree is git revert's.
@@ -319,7 +319,7 @@ func TestRestoreVersion(t *testing.T) {
 	if got := gittest.Git(t, dir, "show", "HEAD:plan.md"); !strings.Contains(got, "June") {
 		t.Errorf("not restored:\n%s", got)
 	}
-	if msg := gittest.Git(t, dir, "log", "-1", "--format=%an%n%B"); !strings.HasPrefix(msg, "Pat Person") || !strings.Contains(msg, "Wiki-Tool: web restore") {
+	if msg := gittest.Git(t, dir, "log", "-1", "--format=%an%n%cn%n%B"); !strings.HasPrefix(msg, "Pat Person\nPat Person\n") || !strings.Contains(msg, "Wiki-Tool: web restore") {
 		t.Errorf("the restore commit:\n%s", msg)
 	}
 }
@@ -334,6 +334,11 @@ func TestReviewAll(t *testing.T) {
 	_, page := b.get("/")
 	token := csrfOf(t, page)
 	codex, claude := head(t, dir), strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD~1"))
+	// A session's form brings the reviewer back to the session, not to
+	// the top of the page.
+	if !strings.Contains(page, `<tbody class="session" id="s-`+codex+`">`) || !strings.Contains(page, `name="back" value="?#s-`+codex+`"`) {
+		t.Errorf("the session's form does not return to it:\n%s", page)
+	}
 	notes := func() string { out, _ := gittest.TryGit(dir, "notes", "--ref=wikid-review", "list"); return out }
 	for _, tc := range []struct {
 		name   string

@@ -3,6 +3,7 @@ package web_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/png"
 	"io"
@@ -122,6 +123,14 @@ func TestChanges(t *testing.T) {
 		_, filtered := get(t, srv, "/?"+q)
 		if n := strings.Count(filtered, `<tr class="commit">`); n != want {
 			t.Errorf("%s: %d rows, want %d", q, n, want)
+		}
+		// The count above the rows counts what the filter keeps.
+		said := fmt.Sprintf("<p class=\"muted\">%d commits", want)
+		if want == 1 {
+			said = "<p class=\"muted\">1 commit."
+		}
+		if !strings.Contains(filtered, said) {
+			t.Errorf("%s: the page does not say %q:\n%s", q, said, filtered)
 		}
 	}
 	if status, _ := get(t, srv, "/?since=yesterday-ish"); status != http.StatusBadRequest {

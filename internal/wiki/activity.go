@@ -26,7 +26,10 @@ type ActivityRequest struct {
 	// folder, or the note (by its path, renames not followed).
 	Folder, Path string
 	// Tool is the wikid tool that made the commit (Wiki-Tool trailer).
-	Tool   string
+	Tool string
+	// Client is the MCP client that made it (Wiki-Client trailer), with
+	// or without its version: "cursor" keeps "cursor/1.2" too.
+	Client string
 	Limit  int
 	Cursor string
 }
@@ -95,7 +98,7 @@ func (w *Wiki) Activity(ctx context.Context, req ActivityRequest) (*ActivityResu
 	if !req.Since.IsZero() && !req.Until.IsZero() && req.Until.Before(req.Since) {
 		return nil, Errorf(CodeInvalidParams, "until %s is before since %s", req.Until.Format(time.RFC3339), req.Since.Format(time.RFC3339))
 	}
-	f := CommitFilter{Since: req.Since, Until: req.Until, Author: req.Author, Tool: req.Tool}
+	f := CommitFilter{Since: req.Since, Until: req.Until, Author: req.Author, Tool: req.Tool, Client: req.Client}
 	if req.Folder != "" {
 		if f.Folder, err = note.CleanFolder(req.Folder); err != nil {
 			return nil, err
@@ -115,6 +118,9 @@ func (w *Wiki) Activity(ctx context.Context, req ActivityRequest) (*ActivityResu
 		}
 	}
 	scope := cursorScope{"activity", timeKey(req.Since), timeKey(req.Until), req.Author, f.Folder, f.Files, req.Tool}
+	if req.Client != "" {
+		scope = append(scope, req.Client) // the cursors of requests without one stay as they were
+	}
 	pos, err := scope.open(req.Cursor)
 	if err != nil {
 		return nil, err

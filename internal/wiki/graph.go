@@ -17,6 +17,10 @@ type Graph interface {
 	// ResolveName resolves a name as a link written in a note at the root
 	// would, by the graph's LinkResolution.
 	ResolveName(name string) (NoteRef, bool)
+	// Named returns the notes whose whole note path, title or an alias is
+	// name, ignoring case, each once with what matched (MatchedByPath,
+	// MatchedByTitle, MatchedByAlias, the first that does) and Score 1.
+	Named(name string) []NameMatch
 	// Backlinks returns the notes that link to the note path, by path, with
 	// the links in each. For a path without a note it returns the notes
 	// whose unresolved links name that path.

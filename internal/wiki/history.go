@@ -129,6 +129,9 @@ type CommitFilter struct {
 	Author string
 	// Tool is the Wiki-Tool trailer, exactly.
 	Tool string
+	// Client is the Wiki-Client trailer's client, with or without its
+	// version: "cursor" keeps the commits of "cursor/1.2" too.
+	Client string
 	// Folder keeps commits that changed a file under it ("" for any).
 	Folder string
 	// Files keeps commits that changed one of these files (none: any).

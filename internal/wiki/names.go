@@ -2,6 +2,7 @@ package wiki
 
 import (
 	"context"
+	"errors"
 	"path"
 	"sort"
 	"strings"
@@ -25,6 +26,11 @@ const (
 	ResolveExact    = "exact"
 	ResolveFuzzy    = "fuzzy"
 	ResolveSemantic = "semantic"
+	// ResolveLink resolves each name as a wiki link [[name]] written in a
+	// note at the root would: one match at most, MatchedByLink. It is the
+	// review pages' strategy for the links of a note the link graph does
+	// not hold (a deleted one).
+	ResolveLink = "link"
 )
 
 // What a name matched, in NameMatch.MatchedBy.
@@ -32,6 +38,7 @@ const (
 	MatchedByPath  = "path"
 	MatchedByTitle = "title"
 	MatchedByAlias = "alias"
+	MatchedByLink  = "link"
 )
 
 // ResolveRequest turns names into note paths.
@@ -45,7 +52,9 @@ type ResolveRequest struct {
 	// whole path when the name holds a '/'), title and aliases is at least
 	// Threshold; or semantic: the notes whose text is nearest in meaning,
 	// with a cosine similarity of at least Threshold (default
-	// DefaultSemanticThreshold), when semantic search is configured.
+	// DefaultSemanticThreshold), when semantic search is configured; or
+	// link (ResolveLink): as a wiki link at the root resolves. Exact and
+	// link answer from the link graph's tables, without reading notes.
 	Strategy string
 	// Threshold is the least fuzzy score, in (0, 1]; 0 means
 	// DefaultResolveThreshold.
@@ -88,7 +97,7 @@ func (w *Wiki) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResult,
 	switch req.Strategy {
 	case "":
 		req.Strategy = ResolveExact
-	case ResolveExact, ResolveFuzzy:
+	case ResolveExact, ResolveFuzzy, ResolveLink:
 	case ResolveSemantic:
 		switch {
 		case req.Threshold == 0:
@@ -110,6 +119,9 @@ func (w *Wiki) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResult,
 	folder, err := note.CleanFolder(req.Folder)
 	if err != nil {
 		return nil, err
+	}
+	if req.Strategy == ResolveExact || req.Strategy == ResolveLink {
+		return w.resolveByGraph(ctx, req, folder)
 	}
 	_, snap, err := w.head(ctx)
 	if err != nil {
@@ -135,14 +147,60 @@ func (w *Wiki) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResult,
 			continue
 		}
 		for i := range queries {
-			q := &queries[i]
-			if req.Strategy == ResolveExact {
-				q.exact(n)
-			} else {
-				q.fuzzy(n, req.Threshold)
-			}
+			queries[i].fuzzy(n, req.Threshold)
 		}
 	}
+	return resolved(queries), nil
+}
+
+// resolveByGraph resolves names exactly, or as wiki links, by the link
+// graph's tables of note paths, titles and aliases: no note is read but
+// the candidates' when a tag restricts them.
+func (w *Wiki) resolveByGraph(ctx context.Context, req ResolveRequest, folder string) (*ResolveResult, error) {
+	g, err := w.graphAt(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var snap Snapshot
+	if req.Tag != "" {
+		if _, snap, err = w.head(ctx); err != nil {
+			return nil, err
+		}
+	}
+	queries := make([]nameQuery, len(req.Names))
+	for i, name := range req.Names {
+		q := newNameQuery(name)
+		var found []NameMatch
+		if req.Strategy == ResolveLink {
+			if ref, ok := g.ResolveName(name); ok {
+				found = []NameMatch{{Path: ref.Path, Title: ref.Title, Score: 1, MatchedBy: MatchedByLink}}
+			}
+		} else {
+			found = g.Named(name)
+		}
+		for _, m := range found {
+			if folder != "" && !strings.HasPrefix(m.Path, folder+"/") {
+				continue
+			}
+			if req.Tag != "" {
+				_, n, err := w.readNote(ctx, snap, m.Path, "")
+				if errors.Is(err, ErrNotFound) || errors.Is(err, ErrAmbiguous) || err == nil && !n.HasTag(req.Tag) {
+					continue
+				}
+				if err != nil {
+					return nil, err
+				}
+			}
+			q.matches = append(q.matches, m)
+		}
+		queries[i] = q
+	}
+	return resolved(queries), nil
+}
+
+// resolved orders each query's matches, best first, and keeps the first
+// MaxResolveMatches.
+func resolved(queries []nameQuery) *ResolveResult {
 	res := &ResolveResult{Results: make([]NameResolution, len(queries))}
 	for i, q := range queries {
 		sort.Slice(q.matches, func(a, b int) bool {
@@ -163,7 +221,7 @@ func (w *Wiki) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResult,
 			res.Results[i].Matches = []NameMatch{}
 		}
 	}
-	return res, nil
+	return res
 }
 
 // nameQuery is one name being resolved.
@@ -183,29 +241,6 @@ func newNameQuery(name string) nameQuery {
 	}
 	q.bigrams, q.size = bigrams(q.lower)
 	return q
-}
-
-// exact records n if its whole path, its title or an alias equals the
-// name, ignoring case and Unicode normalization (see note.NameKey).
-func (q *nameQuery) exact(n *note.Note) {
-	by := ""
-	p := note.NameKey(n.Path)
-	switch {
-	case q.path != "" && p == q.path:
-		by = MatchedByPath
-	case note.NameKey(strings.TrimSpace(n.Title)) == q.lower:
-		by = MatchedByTitle
-	default:
-		for _, a := range n.Aliases {
-			if note.NameKey(strings.TrimSpace(a)) == q.lower {
-				by = MatchedByAlias
-				break
-			}
-		}
-	}
-	if by != "" {
-		q.matches = append(q.matches, NameMatch{Path: n.Path, Title: n.Title, Score: 1, MatchedBy: by})
-	}
 }
 
 // fuzzy records n if its best Dice score reaches threshold.

@@ -39,6 +39,9 @@ func TestWiki_Resolve_Exact(t *testing.T) {
 			[][]wiki.NameMatch{{m("projects/beta/overview", "Beta Overview", "title")}, {}}},
 		{"tag", wiki.ResolveRequest{Names: []string{"projects/alpha/overview", "people/alice"}, Tag: "project/alpha"},
 			[][]wiki.NameMatch{{alphaOverview}, {}}},
+		// As a link at the root: the end of a path finds its note.
+		{"link", wiki.ResolveRequest{Names: []string{"alpha/overview", "decisions", "nothing"}, Strategy: wiki.ResolveLink},
+			[][]wiki.NameMatch{{m("projects/alpha/overview", "Project Alpha", "link")}, {m("projects/alpha/decisions", "Decision Log", "link")}, {}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
