@@ -258,11 +258,15 @@ func (w *Wiki) mergeOpen(ctx context.Context, m proposalSides, res *ProposalMerg
 }
 
 // proposalSince returns proposal id's commits from tip back to stop (an
-// ancestor, or a close: to the commit both share), oldest first.
+// ancestor, or a close: to the commit both share; "" for all), oldest
+// first.
 func (w *Wiki) proposalSince(ctx context.Context, id, tip, stop string) ([]CommitInfo, error) {
-	base, err := w.store.MergeBase(ctx, tip, stop)
-	if err != nil {
-		return nil, err
+	base := ""
+	if stop != "" {
+		var err error
+		if base, err = w.store.MergeBase(ctx, tip, stop); err != nil {
+			return nil, err
+		}
 	}
 	var out []CommitInfo
 	for c := tip; c != "" && c != base && len(out) < maxProposalCommits; {
