@@ -78,11 +78,11 @@ type WatchKind int
 
 // The kinds of Watch.
 const (
-	WatchNote    WatchKind = iota // a note, or what derives from it alone (its history)
-	WatchAny                      // a list every commit changes (recent changes, activity)
-	WatchTag                      // the notes with a tag: commits that change a note with it, before or after
-	WatchNothing                  // what never changes (a commit)
-	WatchProposal                 // proposals: those whose id starts with Key, changed or decided
+	WatchNote     WatchKind = iota // a note, or what derives from it alone (its history)
+	WatchAny                       // a list every commit changes (recent changes, activity)
+	WatchTag                       // the notes with a tag: commits that change a note with it, before or after
+	WatchNothing                   // what never changes (a commit)
+	WatchProposal                  // proposals: those whose id starts with Key, changed or decided
 )
 
 // WatchFunc returns what a subscription to uri watches, or an error when
