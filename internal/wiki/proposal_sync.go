@@ -160,8 +160,18 @@ func (w *Wiki) mergeClosed(ctx context.Context, m proposalSides, res *ProposalMe
 		if c == "" {
 			c = m.tC
 		}
-		if err := w.closeWins(ctx, m.id, m.tO, c, "on the other side", res); err != nil {
-			return err
+		// What this side's open ref held is replayed already.
+		seen := m.tO == m.oO
+		if !seen && m.oO != "" {
+			var err error
+			if seen, err = w.store.IsAncestor(ctx, m.tO, m.oO); err != nil {
+				return err
+			}
+		}
+		if !seen {
+			if err := w.closeWins(ctx, m.id, m.tO, c, "on the other side", res); err != nil {
+				return err
+			}
 		}
 		res.Push[open] = ""
 	}
