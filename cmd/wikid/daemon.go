@@ -341,6 +341,7 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 		}
 	}()
 	go releaseAfterBuild(ctx, w, logger)
+	go w.PruneProposalsEvery(ctx, pruneProposalsEvery)
 	go daemon.TrimWhenIdle(ctx, idleTrimEvery)
 	// The daemon's one syncer runs every round: its own timer's, with a
 	// sync: block, and the sync command's run in the daemon, so that a

@@ -18,6 +18,7 @@ func (c *proposalsCommand) Usage() string {
        wikid proposals show ID
        wikid proposals accept ID [--note PATH [--hunk N]]... [--comment TEXT]
        wikid proposals reject ID [--note PATH]... [--comment TEXT]
+       wikid proposals prune [--dry-run]
 
 An assistant in propose mode (wikid serve --propose, or a client that
 .wikid.yaml names under proposals) does not change the notes: each of its
@@ -32,7 +33,10 @@ you changed meanwhile; a note that does not merge is printed and stays open.
 With --hunk N, accept takes only the N-th hunk of the one note --note names,
 counted as show prints its @@ lines, and the note stays open for the rest.
 reject drops them. A proposal whose notes are all decided is closed and kept
-under refs/wikid/proposals-closed/.
+under refs/wikid/proposals-closed/, until prune removes it: closed
+proposals are kept for proposals.keep_closed of .wikid.yaml (default 90d),
+and the daemon prunes them by itself; --dry-run prints what prune would
+remove. Proposals travel with wikid sync unless proposals.local is true.
 
 Flags:
 `
@@ -42,6 +46,7 @@ Flags:
 // subcommands, as wikid daemon has.
 type proposalsFlags struct {
 	closed, json *bool
+	dryRun       *bool
 	comment      *string
 	hunk         *int
 	notes        stringList
@@ -52,6 +57,7 @@ func (c *proposalsCommand) Run(ctx context.Context, args []string) error {
 	var f proposalsFlags
 	f.closed = cl.Bool("closed", false, "list: the closed proposals too")
 	f.json = cl.Bool("json", false, "print the result as JSON")
+	f.dryRun = cl.Bool("dry-run", false, "prune: print what would be removed, remove nothing")
 	f.comment = cl.String("comment", "", "accept, reject: why; goes into the commit message")
 	cl.Var(&f.notes, "note", "accept, reject: only this note (a path; may be given several times)")
 	f.hunk = cl.Int("hunk", 0, "accept: only this hunk (from 1, as show prints them) of the one --note")
@@ -61,11 +67,11 @@ func (c *proposalsCommand) Run(ctx context.Context, args []string) error {
 	}
 	sub, want := cl.Arg(0), 1
 	switch sub {
-	case "list":
+	case "list", "prune":
 		want = 0
 	case "show", "accept", "reject":
 	default:
-		fmt.Fprintf(c.stderr, "wikid proposals: unknown subcommand %q: want list, show, accept or reject\n\n", sub)
+		fmt.Fprintf(c.stderr, "wikid proposals: unknown subcommand %q: want list, show, accept, reject or prune\n\n", sub)
 		cl.Usage()
 		return exitError(2)
 	}
@@ -85,6 +91,8 @@ func (c *proposalsCommand) Run(ctx context.Context, args []string) error {
 	switch sub {
 	case "list":
 		return c.list(ctx, w, f)
+	case "prune":
+		return c.prune(ctx, w, f)
 	case "show":
 		return c.show(ctx, w, cl.Arg(1), f)
 	}

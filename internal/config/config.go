@@ -204,10 +204,12 @@ func (c *Config) WikiOptions() wiki.Options {
 	if err != nil {
 		loc = time.UTC
 	}
+	keep, _ := c.Proposals.keepClosed()
 	return wiki.Options{
 		Author: c.Author, Committer: c.Committer, ReadOnly: c.ReadOnly,
 		Location: loc, MaxNoteSize: c.MaxNoteSize, Daily: c.Daily,
-		Propose: c.Proposals.Proposing(),
+		Propose:        c.Proposals.Proposing(),
+		ProposalsLocal: c.Proposals != nil && c.Proposals.Local, KeepClosedProposals: keep,
 	}
 }
 

@@ -199,3 +199,41 @@ func TestProposals_Proposing(t *testing.T) {
 		t.Error("both ways accepted")
 	}
 }
+
+func TestProposals_KeepClosed(t *testing.T) {
+	for yaml, want := range map[string]struct {
+		keep  time.Duration
+		local bool
+	}{
+		"":                                        {wiki.DefaultKeepClosedProposals, false},
+		"proposals: {local: true}":                {wiki.DefaultKeepClosedProposals, true},
+		"proposals: {keep_closed: 30d}":           {30 * 24 * time.Hour, false},
+		"proposals: {keep_closed: 36h}":           {36 * time.Hour, false},
+		"proposals: {keep_closed: forever}":       {-1, false},
+		"proposals: {keep_closed: 7d, local: no}": {7 * 24 * time.Hour, false},
+	} {
+		c := Default()
+		if err := c.ApplyFile([]byte(yaml)); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Validate(); err != nil {
+			t.Fatalf("%q: %v", yaml, err)
+		}
+		o := c.WikiOptions()
+		if err := o.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		if o.KeepClosedProposals != want.keep || o.ProposalsLocal != want.local {
+			t.Errorf("%q: keep %v local %v, want %+v", yaml, o.KeepClosedProposals, o.ProposalsLocal, want)
+		}
+	}
+	for _, bad := range []string{"0d", "-3d", "soon", "0s"} {
+		c := Default()
+		if err := c.ApplyFile([]byte("proposals: {keep_closed: " + bad + "}")); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "keep_closed") {
+			t.Errorf("keep_closed %q: %v", bad, err)
+		}
+	}
+}

@@ -215,6 +215,7 @@ func TestServer_Resources(t *testing.T) {
 	}
 	if want := map[string]string{"wiki://note/{+path}": "text/markdown", "wiki://history/{+path}": "text/plain",
 		"wiki://commit/{rev}": "text/plain", "wiki://activity/{since}": "text/plain", "wiki://tag/{tag}": "text/plain",
+		"wiki://proposal/{id}": "text/plain",
 	}; !maps.Equal(templates, want) {
 		t.Errorf("templates %v, want %v", templates, want)
 	}

@@ -18,6 +18,11 @@
 //   - a rename on one side (a delete and an add of the same content) with
 //     edits on the other puts the edits on the renamed file.
 //
+// After the branch, a round exchanges the review marks (notes.go) and the
+// proposals (proposals.go: open and closed proposal refs, merged by
+// wiki.MergeProposals, closed winning), unless the wiki keeps its
+// proposals local.
+//
 // The merge commit's message lists what was merged and every conflict
 // copy. A remote whose branch no longer contains what it had at the last
 // fetch (its history was rewritten) is refused.

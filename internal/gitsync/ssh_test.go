@@ -133,12 +133,16 @@ func TestSyncer_SSH(t *testing.T) {
 	gittest.Git(t, a.dir, "config", "core.sshCommand", sshCommand(key, known))
 
 	a.write(t, "ideas", "# Ideas\n")
+	id := a.propose(t, "proposed", "# Proposed over SSH\n")
 	pushFrom(t, remote, "from the laptop", map[string]string{"laptop.md": "# Laptop\n"})
 	res := a.round(t)
 	if res.Integrated != wiki.IntegratedMerge || !res.Pushed {
 		t.Fatalf("%+v", res)
 	}
 	checkInSync(t, a, remote)
+	if got := refOf(t, remote, wiki.ProposalsRef+id); got == "" || got != refOf(t, a.dir, wiki.ProposalsRef+id) {
+		t.Errorf("the proposal is not on the remote: %q", got)
+	}
 
 	t.Run("a key from the agent", func(t *testing.T) {
 		sock := filepath.Join(t.TempDir(), "agent.sock")

@@ -73,6 +73,10 @@ type Result struct {
 	// Merged and Conflicts are what a merge did.
 	Merged    []string
 	Conflicts []Conflict
+	// Proposals says what the exchange of proposals did, one sentence
+	// each: one closed here because it was closed on the other side, and
+	// the like.
+	Proposals []string
 }
 
 // Round runs one sync round: fetch the branch's upstream, integrate it
@@ -99,6 +103,13 @@ func (s *Syncer) Round(ctx context.Context) (*Result, error) {
 		s.stateMu.Unlock()
 		if nerr := s.syncNotes(ctx, u); nerr != nil && ctx.Err() == nil {
 			s.opts.Logger.Warn("syncing the review marks", "upstream", u.String(), "err", nerr)
+		}
+		// So do proposals, unless the wiki keeps them local.
+		report, perr := s.syncProposals(ctx, u)
+		res.Proposals = report
+		if perr != nil && ctx.Err() == nil {
+			s.opts.Logger.Warn("syncing the proposals", "upstream", u.String(), "err", perr)
+			res.Proposals = append(res.Proposals, "proposals not synced: "+perr.Error())
 		}
 	}
 	s.record(res, err)

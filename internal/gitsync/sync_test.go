@@ -57,6 +57,12 @@ func cloneOf(t *testing.T, url string) *machine {
 // openMachine opens a wiki with a syncer over the clone at dir.
 func openMachine(t *testing.T, dir string) *machine {
 	t.Helper()
+	return openMachineWith(t, dir, nil)
+}
+
+// openMachineWith is openMachine with the wiki's options changed by set.
+func openMachineWith(t *testing.T, dir string, set func(*wiki.Options)) *machine {
+	t.Helper()
 	gittest.Git(t, dir, "config", "user.name", "Clone User")
 	gittest.Git(t, dir, "config", "user.email", "clone@example.com")
 	ctx := context.Background()
@@ -72,11 +78,15 @@ func openMachine(t *testing.T, dir string) *machine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New()}, wiki.Options{
+	opts := wiki.Options{
 		Author:    wiki.Identity{Name: "Ada", Email: "ada@example.com"},
 		Committer: wiki.Identity{Name: "wikid", Email: "wikid@example.com"},
 		Logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
-	})
+	}
+	if set != nil {
+		set(&opts)
+	}
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New()}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -295,6 +295,7 @@ func (s *Server) call(ctx context.Context, t *tool.Tool, req mcp.CallToolRequest
 	if err != nil {
 		return s.plainError(s.errorResult(ctx, t.Name, err))
 	}
+	text = s.tell(ctx, env.Caller, structured, text)
 	if t.SeedOutput != nil {
 		// A profile's tool with its seed's output schema: the result as
 		// structured content, and as text for clients that show text.

@@ -30,6 +30,8 @@ type subscriptions struct {
 	// streams are the subscriptions/listen streams open.
 	streams map[*subscriber]bool
 	stop    func() // ends the watch; nil while none runs
+	// stopProposals ends the watch of the proposals; nil while none runs.
+	stopProposals func()
 }
 
 // subscriber is a session or a listen stream, and what it is told of.
@@ -85,6 +87,7 @@ func (s *Server) subscribe(ctx context.Context, session, uri string, on bool) {
 	case sub == nil:
 	case on:
 		sub.uris[uri] = w
+		s.startProposalWatch(w)
 	default:
 		delete(sub.uris, uri)
 	}
@@ -130,6 +133,9 @@ func (s *Server) listen(ctx context.Context, id any, req *mcp.SubscriptionsListe
 	s.subs.mu.Lock()
 	s.subs.streams[sub] = true
 	s.startWatch()
+	for _, w := range sub.uris {
+		s.startProposalWatch(w)
+	}
 	s.subs.mu.Unlock()
 	go func() {
 		<-ctx.Done()
@@ -175,12 +181,25 @@ func (s *Server) startWatch() {
 	}
 }
 
+// startProposalWatch starts the watch of the proposals, for a subscriber
+// of a proposal's resource, if none runs; s.subs.mu is held.
+func (s *Server) startProposalWatch(w tool.Watch) {
+	if w.Kind == tool.WatchProposal && s.subs.stopProposals == nil {
+		s.subs.stopProposals = s.w.WatchProposals(s.proposalsMoved)
+	}
+}
+
 // stopWatchIfIdle stops the watch when nobody is left to tell; s.subs.mu
 // is held. Stopping waits for nothing the watch holds.
 func (s *Server) stopWatchIfIdle() {
 	if len(s.subs.sessions) == 0 && len(s.subs.streams) == 0 && s.subs.stop != nil {
 		stop := s.subs.stop
 		s.subs.stop = nil
+		go stop()
+	}
+	if len(s.subs.sessions) == 0 && len(s.subs.streams) == 0 && s.subs.stopProposals != nil {
+		stop := s.subs.stopProposals
+		s.subs.stopProposals = nil
 		go stop()
 	}
 }

@@ -135,6 +135,9 @@ func Sync(res *gitsync.Result) string {
 			b.Line("Conflict: %s (%s)", c.Path, c.Why)
 		}
 	}
+	for _, p := range res.Proposals {
+		b.Line("Proposals: %s", p)
+	}
 	return b.String()
 }
 

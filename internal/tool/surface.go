@@ -64,7 +64,8 @@ type Resource struct {
 type Watch struct {
 	Kind WatchKind
 	// Key is the note's path for WatchNote, as the wiki has it (the URI
-	// may differ in case), and the tag for WatchTag.
+	// may differ in case), the tag for WatchTag, and for WatchProposal the
+	// start of the ids of the proposals watched (a whole id for one).
 	Key string
 	// Exact is set when Key names a note that exists: only a change of
 	// that path counts. A note that does not exist yet counts when it is
@@ -77,10 +78,11 @@ type WatchKind int
 
 // The kinds of Watch.
 const (
-	WatchNote    WatchKind = iota // a note, or what derives from it alone (its history)
-	WatchAny                      // a list every commit changes (recent changes, activity)
-	WatchTag                      // the notes with a tag: commits that change a note with it, before or after
-	WatchNothing                  // what never changes (a commit)
+	WatchNote     WatchKind = iota // a note, or what derives from it alone (its history)
+	WatchAny                       // a list every commit changes (recent changes, activity)
+	WatchTag                       // the notes with a tag: commits that change a note with it, before or after
+	WatchNothing                   // what never changes (a commit)
+	WatchProposal                  // proposals: those whose id starts with Key, changed or decided
 )
 
 // WatchFunc returns what a subscription to uri watches, or an error when

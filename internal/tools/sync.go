@@ -29,6 +29,8 @@ func syncWikiTool() *tool.Tool {
 				tool.Req("path", tool.Str("The file.")),
 				tool.Opt("copy", tool.Str("The conflict copy holding the other side.")),
 				tool.Req("why", tool.Str("Why it did not merge."))))),
+			tool.Opt("proposals", tool.StrList("What the exchange of proposals with the remote did: one closed here because it was "+
+				"closed there (closed wins), decisions merged, changes made after a close kept as a new proposal.")),
 		),
 		Run: tool.Bind(in, func(ctx context.Context, s *tool.Env, _ *syncArgs) (any, string, error) {
 			if s.Sync == nil {

@@ -68,12 +68,12 @@ type HistoryEntry struct {
 	Client        string
 }
 
-// History returns the commits that changed a note, newest first: with
+// history returns the commits that changed a note, newest first: with
 // renames followed as `git log --follow` lists them, else as `git log --
 // file` does. A deleted note has a history too. It returns INVALID_PATH,
 // INVALID_PARAMS (a bad limit or cursor) and NOT_FOUND when there is no
 // such note now and none in the history.
-func (w *Wiki) History(ctx context.Context, req HistoryRequest) (*HistoryResult, error) {
+func (w *Wiki) history(ctx context.Context, req HistoryRequest) (*HistoryResult, error) {
 	limit, err := pageLimit(req.Limit, DefaultHistoryLimit, MaxHistoryLimit)
 	if err != nil {
 		return nil, err

@@ -55,12 +55,12 @@ type LinksResult struct {
 	Neighbors []NeighborLevel
 }
 
-// Links returns a note's backlinks, outgoing links and neighbors from the
+// links returns a note's backlinks, outgoing links and neighbors from the
 // link graph at HEAD, which it first brings up to date. A path without a
 // note is not an error: the result says so and lists who links to it. It
 // returns INVALID_PATH, INVALID_PARAMS (a bad direction, depth or limit)
 // and AMBIGUOUS (the path matches several notes that differ in case).
-func (w *Wiki) Links(ctx context.Context, req LinksRequest) (*LinksResult, error) {
+func (w *Wiki) links(ctx context.Context, req LinksRequest) (*LinksResult, error) {
 	dir, err := direction(req.Direction, DirBoth)
 	if err != nil {
 		return nil, err

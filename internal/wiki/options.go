@@ -7,6 +7,10 @@ import (
 	"time"
 )
 
+// DefaultKeepClosedProposals is how long a closed proposal is kept
+// unless Options say otherwise.
+const DefaultKeepClosedProposals = 90 * 24 * time.Hour
+
 // DefaultMaxNoteSize is the largest note a mutation may write unless Options
 // say otherwise.
 const DefaultMaxNoteSize = 1 << 20
@@ -27,6 +31,13 @@ type Options struct {
 	// ReviewURL is where the review pages are served ("" when they are
 	// not), for the answers that tell where a proposal is reviewed.
 	ReviewURL string
+	// ProposalsLocal keeps proposals on this machine: a sync neither
+	// pushes nor fetches their refs. By default they travel with the notes.
+	ProposalsLocal bool
+	// KeepClosedProposals is how long a closed proposal is kept, from its
+	// close, before PruneProposals removes it; 0 means
+	// DefaultKeepClosedProposals, a negative value forever.
+	KeepClosedProposals time.Duration
 	// Serving says the wiki outlives its calls (a daemon, a server): while
 	// the search index is built, a text search answers from a scan of the
 	// notes and the build goes on (see scans). A one-shot command waits
@@ -110,6 +121,9 @@ func (o *Options) Validate() error {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.KeepClosedProposals == 0 {
+		o.KeepClosedProposals = DefaultKeepClosedProposals
 	}
 	return nil
 }

@@ -74,3 +74,28 @@ func median(d durations) (m time.Duration) {
 	slices.Sort(d)
 	return d[len(d)/2]
 }
+
+// BenchmarkProposal_SearchAsProposer searches, in turns, as the session
+// whose proposal changes 100 of the 1,000 notes and as another session,
+// and reports both medians and their ratio: the cost of laying the
+// proposal over the index's answer.
+func BenchmarkProposal_SearchAsProposer(b *testing.B) {
+	w, _ := proposalBench(b)
+	mine, theirs := w.ForCaller(context.Background(), proposer("bench")), context.Background()
+	var asMe, asOther durations
+	search := func(ctx context.Context) {
+		if _, err := w.Search(ctx, wiki.SearchParams{Query: "line"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		asMe.time(func() { search(mine) })
+		asOther.time(func() { search(theirs) })
+	}
+	b.StopTimer()
+	m, o := median(asMe), median(asOther)
+	b.ReportMetric(float64(m.Microseconds())/1000, "proposer-ms")
+	b.ReportMetric(float64(o.Microseconds())/1000, "other-ms")
+	b.ReportMetric(float64(m)/float64(o), "proposer/other")
+}

@@ -67,6 +67,9 @@ func (w *Wiki) Search(ctx context.Context, p SearchParams) (*SearchResult, error
 	if err != nil {
 		return nil, err
 	}
+	if res, err = w.searchProposal(ctx, req, res); err != nil {
+		return nil, err
+	}
 	w.hitDates(ctx, res.Results)
 	res.NextCursor = scope.seal(res.NextCursor)
 	res.Mode = SearchText

@@ -29,11 +29,14 @@ type Wiki struct {
 	proposalIDs sync.Map
 	// proposalStates caches a proposal's state by its tip commit.
 	proposalStates sync.Map
-	notes          *noteCache
-	fold           foldIndex // case-insensitive path lookups
-	hist           History
-	index          Index
-	graph          Graph
+	// proposalSessions are the proposals of each session, and what it was
+	// told of them.
+	proposalSessions sessionProposals
+	notes            *noteCache
+	fold             foldIndex // case-insensitive path lookups
+	hist             History
+	index            Index
+	graph            Graph
 	// semantic is nil unless semantic search is configured.
 	semantic Semantic
 	recent   recentCache

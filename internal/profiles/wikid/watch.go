@@ -12,6 +12,9 @@ import (
 // watch returns what a subscription to uri watches, or an error when uri
 // names no resource of the profile.
 func watch(ctx context.Context, env *tool.Env, uri string) (tool.Watch, error) {
+	if pw, ok, err := proposalWatch(ctx, env, uri); ok {
+		return pw, err
+	}
 	w := env.Wiki
 	switch {
 	case strings.HasPrefix(uri, noteURIPrefix), strings.HasPrefix(uri, historyURIPrefix):

@@ -13,7 +13,7 @@ const Name = "wikid"
 func Profile() tool.Profile {
 	p := tools.Profile()
 	p.Prompts = prompts()
-	p.Resources = resources()
+	p.Resources = append(resources(), proposalResources()...)
 	p.Complete = complete
 	p.Watch = watch
 	return p
