@@ -123,6 +123,7 @@ type Index struct {
 	shareMu       sync.Mutex
 	shared        int // what Share was last told
 	rate          meter
+	moves         moves
 	wake          chan struct{}
 	cancel        context.CancelFunc
 	done          chan struct{}
@@ -185,6 +186,7 @@ func (x *Index) Reset(ctx context.Context) error {
 	defer x.mu.Unlock()
 	x.commit, x.notes, x.byPath, x.chunks, x.unread = "", nil, map[string]int{}, 0, 0
 	x.texts, x.queue, x.waiting, x.static = map[hash]string{}, nil, map[hash][]*chunk{}, map[hash][]float32{}
+	x.moves.moved()
 	return nil
 }
 
@@ -244,6 +246,7 @@ func (x *Index) Apply(ctx context.Context, u *wiki.Update) error {
 		}
 	}
 	x.mu.Unlock()
+	x.moves.moved()
 	x.signal()
 	return nil
 }
