@@ -23,6 +23,7 @@ import (
 	"github.com/wikid/wikid/internal/history"
 	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/profiles/table"
 	"github.com/wikid/wikid/internal/semantic"
 	"github.com/wikid/wikid/internal/tool"
 	"github.com/wikid/wikid/internal/wiki"
@@ -102,7 +103,7 @@ func serveHTTP(tb testing.TB, w *wiki.Wiki, opts mcpserver.Options, hopts mcpser
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	if opts.Profiles == nil {
-		opts.Profiles = profileTable()
+		opts.Profiles = table.Profiles()
 	}
 	h := mcpserver.New(w, opts).HTTPHandler(hopts)
 	ts := httptest.NewServer(h)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/wikid/wikid/internal/embed/embedtest"
 	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/profiles/table"
 )
 
 // TestREADME_Tools checks the tool table of the README against the server:
@@ -69,11 +70,11 @@ func TestREADME_Profiles(t *testing.T) {
 		}
 		listed[m[1]][m[2]] = true
 	}
-	for _, p := range profileTable().Names() {
+	for _, p := range table.Profiles().Names() {
 		if p == mcpserver.ProfileWikid {
 			continue
 		}
-		tools := profileTable().ToolNames(p)
+		tools := table.Profiles().ToolNames(p)
 		for _, name := range tools {
 			if !listed[p][name] {
 				t.Errorf("the README's profile table lacks %s's %s", p, name)

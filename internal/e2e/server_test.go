@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/profiles/table"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -97,7 +98,7 @@ func TestServer_Groups(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.groups, ","), func(t *testing.T) {
-			opts := mcpserver.Options{Profiles: profileTable(), Groups: tt.groups}
+			opts := mcpserver.Options{Profiles: table.Profiles(), Groups: tt.groups}
 			if err := opts.Validate(); err != nil {
 				t.Fatal(err)
 			}
@@ -112,7 +113,7 @@ func TestServer_Groups(t *testing.T) {
 			}
 		})
 	}
-	if err := (mcpserver.Options{Profiles: profileTable(), Groups: []string{"notes", "graph"}}).Validate(); err == nil || !strings.Contains(err.Error(), `"graph"`) {
+	if err := (mcpserver.Options{Profiles: table.Profiles(), Groups: []string{"notes", "graph"}}).Validate(); err == nil || !strings.Contains(err.Error(), `"graph"`) {
 		t.Errorf("an unknown group: %v", err)
 	}
 }
