@@ -155,7 +155,7 @@ func TestServer_UncommittedNotes(t *testing.T) {
 	})
 
 	t.Run("read_note of an uncommitted note", func(t *testing.T) {
-		e := s.fail("read_note", map[string]any{"path": "inbox/new-idea"}, "NOT_FOUND")
+		e := s.Fail("read_note", map[string]any{"path": "inbox/new-idea"}, "NOT_FOUND")
 		if msg, _ := e["message"].(string); !strings.Contains(msg, "inbox/new-idea.md exists on disk but is not committed") {
 			t.Errorf("message %q", msg)
 		}

@@ -36,7 +36,7 @@ func TestREADME_Tools(t *testing.T) {
 	for _, m := range row.FindAllStringSubmatch(section, -1) {
 		name, what := m[1], m[2]
 		listed[name] = true
-		tl, ok := s.tools[name]
+		tl, ok := s.Tools[name]
 		switch {
 		case !ok:
 			t.Errorf("the README lists %s, which the server does not serve", name)
@@ -47,7 +47,7 @@ func TestREADME_Tools(t *testing.T) {
 	if len(listed) == 0 {
 		t.Fatal("no tool rows found in the README's Tools section")
 	}
-	for name, tl := range s.tools {
+	for name, tl := range s.Tools {
 		if !listed[name] {
 			t.Errorf("the README does not list %s: add the row | `%s` | %s … |", name, name, tl.Title)
 		}
