@@ -49,6 +49,9 @@ var (
 	checkClean        = toolstest.CheckClean
 	noteFileOf        = toolstest.NoteFileOf
 	benchSession      = toolstest.BenchSession
+	lastChange        = toolstest.LastChange
+	datedFixture      = toolstest.DatedFixture
+	sameTime          = toolstest.SameTime
 )
 
 // initializeStarted initializes a started client as test-client/1.2.

@@ -507,3 +507,37 @@ func BenchSession(b *testing.B) (*Session, string) {
 	s := NewSession(b, ConnectHTTP(b, url, map[string]string{"Authorization": "Bearer bench"}, ""))
 	return s, strings.TrimSuffix(files[len(files)/2], ".md")
 }
+
+// LastChange returns the id and committer time of the newest commit of
+// `git log --follow -- file`, and the committer time of its oldest.
+func LastChange(tb testing.TB, dir, file string) (string, time.Time, time.Time) {
+	tb.Helper()
+	lines := strings.Split(Git(tb, dir, "log", "--follow", "--format=%H %cI", "--", file), "\n")
+	parse := func(line string) (string, time.Time) {
+		id, when, _ := strings.Cut(line, " ")
+		t, err := time.Parse(time.RFC3339, when)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return id, t
+	}
+	id, modified := parse(lines[0])
+	_, created := parse(lines[len(lines)-1])
+	return id, created, modified
+}
+
+// DatedFixture is the fixture wiki with one more commit, made with git, that
+// changes people/bob.md only: the other notes' only commit is the root.
+func DatedFixture(tb testing.TB) string {
+	tb.Helper()
+	dir := FixtureRepo(tb)
+	b, err := os.ReadFile(filepath.Join(dir, "people", "bob.md"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	gittest.Commit(tb, dir, "edit bob", map[string]string{"people/bob.md": string(b) + "\nMore about Bob.\n"})
+	return dir
+}
+
+// SameTime says whether got is set and is the instant want.
+func SameTime(got *time.Time, want time.Time) bool { return got != nil && got.Equal(want) }
