@@ -16,7 +16,6 @@ import (
 const (
 	clientName    = toolstest.ClientName
 	clientVersion = toolstest.ClientVersion
-	wantAuthor    = toolstest.WantAuthor
 	wantClient    = toolstest.WantClient
 )
 
@@ -25,7 +24,6 @@ const handshakeProtocol = toolstest.HandshakeProtocol
 
 type (
 	session     = toolstest.Session
-	commitInfo  = toolstest.Commit
 	mutationOut = toolstest.MutationOut
 )
 
