@@ -41,8 +41,6 @@ var (
 	git               = toolstest.Git
 	lastCommit        = toolstest.LastCommit
 	checkCommit       = toolstest.CheckCommit
-	with              = toolstest.With
-	without           = toolstest.Without
 	jsonOf            = toolstest.JSONOf
 	checkClean        = toolstest.CheckClean
 	noteFileOf        = toolstest.NoteFileOf
