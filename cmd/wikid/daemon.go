@@ -19,6 +19,7 @@ import (
 	"github.com/wikid/wikid/internal/gitsync"
 	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/profiles/table"
 	"github.com/wikid/wikid/internal/web"
 	"github.com/wikid/wikid/internal/wiki"
 )
@@ -360,7 +361,7 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 	opts := set.mcp
 	opts.Logger = logger
 	if opts.Profiles == nil {
-		opts.Profiles = profileTable()
+		opts.Profiles = table.Profiles()
 	}
 	opts.ReadOnly = w.Options().ReadOnly
 	opts.Sync = syncer

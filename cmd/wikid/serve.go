@@ -15,6 +15,7 @@ import (
 	"github.com/wikid/wikid/internal/daemon"
 	"github.com/wikid/wikid/internal/gitsync"
 	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/profiles/table"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -92,7 +93,7 @@ func (c *serveCommand) parse(args []string) (*serveFlags, error) {
 	fs.Var(&f.origins, "allow-origin", "a browser origin allowed besides localhost, e.g. https://app.example.com (repeatable)")
 	fs.BoolVar(&f.readOnly, "read-only", false, "refuse every change and hide the tools that change notes")
 	fs.BoolVar(&f.propose, "propose", false, "make every change a proposal that waits for you (wikid proposals)")
-	fs.StringVar(&f.profile, "profile", mcpserver.ProfileWikid, "the tool set to serve: "+strings.Join(profileTable().Names(), ", ")+
+	fs.StringVar(&f.profile, "profile", mcpserver.ProfileWikid, "the tool set to serve: "+strings.Join(table.Profiles().Names(), ", ")+
 		" (over HTTP, every profile is served, the others at /mcp/NAME)")
 	fs.StringVar(&f.tools, "tools", "", "comma-separated tool groups to serve: notes, search, links, history, wiki (default all)")
 	fs.StringVar(&f.author, "author", "", `commit author for every change, "Name <email>" (default: the MCP client's name)`)
@@ -124,7 +125,7 @@ func noDaemonEnv(e env) bool {
 
 // mcpOptions are the server options the flags ask for.
 func (f *serveFlags) mcpOptions() (mcpserver.Options, error) {
-	opts := mcpserver.Options{ReadOnly: f.readOnly, Version: version, Profiles: profileTable(), Profile: f.profile, Propose: f.propose}
+	opts := mcpserver.Options{ReadOnly: f.readOnly, Version: version, Profiles: table.Profiles(), Profile: f.profile, Propose: f.propose}
 	for _, g := range strings.Split(f.tools, ",") {
 		if g = strings.TrimSpace(g); g != "" {
 			opts.Groups = append(opts.Groups, g)

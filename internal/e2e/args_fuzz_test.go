@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/profiles/table"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -74,7 +75,7 @@ func startFuzzServer(f *testing.F) *fuzzServer { return startProfileFuzzServer(f
 func startProfileFuzzServer(f *testing.F, profile string) *fuzzServer {
 	dir := fixtureRepo(f)
 	w := openWiki(f, dir, func(o *wiki.Options) { o.ReadOnly = true })
-	srv := mcpserver.New(w, mcpserver.Options{ReadOnly: true, Logger: slog.New(slog.DiscardHandler), Profiles: profileTable(), Profile: profile})
+	srv := mcpserver.New(w, mcpserver.Options{ReadOnly: true, Logger: slog.New(slog.DiscardHandler), Profiles: table.Profiles(), Profile: profile})
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -142,7 +143,7 @@ func FuzzToolArguments(f *testing.F) {
 // with arbitrary arguments: every call is answered, nothing panics.
 func FuzzProfileArguments(f *testing.F) {
 	var servers []*fuzzServer
-	for _, p := range profileTable().Names()[1:] {
+	for _, p := range table.Profiles().Names()[1:] {
 		servers = append(servers, startProfileFuzzServer(f, p))
 	}
 	for i := range servers {

@@ -10,21 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/mcpserver"
 )
-
-// benchSession serves a generated wiki of 10,000 notes and 2,000 commits
-// (the performance budget's size) over HTTP on loopback and returns a
-// connected client and one note's path.
-func benchSession(b *testing.B) (*session, string) {
-	b.Helper()
-	dir := b.TempDir()
-	gittest.Generate(b, dir, 10000, 2000)
-	files := strings.Fields(gittest.Git(b, dir, "ls-files", "*.md"))
-	url := serveHTTP(b, openWiki(b, dir, nil), mcpserver.Options{}, mcpserver.HTTPOptions{Token: "bench"})
-	s := newSession(b, connectHTTP(b, url, map[string]string{"Authorization": "Bearer bench"}, ""))
-	return s, strings.TrimSuffix(files[len(files)/2], ".md")
-}
 
 // indexedBenchRepo generates a wiki of 10,000 notes and 2,000 commits (the
 // performance budget's size), builds its indexes with wikid reindex, and
@@ -51,7 +37,7 @@ func benchCall(b *testing.B, s *session, name string, args func(i int) map[strin
 		var req mcp.CallToolRequest
 		req.Params.Name = name
 		req.Params.Arguments = args(i)
-		res, err := s.c.CallTool(ctx, req)
+		res, err := s.C.CallTool(ctx, req)
 		if err != nil || res.IsError {
 			b.Fatalf("%s: %v %v", name, err, res)
 		}

@@ -150,7 +150,7 @@ func TestServe_StdioReadOnly(t *testing.T) {
 	dir := fixtureRepo(t)
 	s := newSession(t, connectStdio(t, "--repo", dir, "--read-only", "--tools", "notes,search,links,history,wiki"))
 	checkToolList(t, s, true)
-	s.fail("write_note", map[string]any{"path": "x", "content": "x"}, "READ_ONLY")
+	s.Fail("write_note", map[string]any{"path": "x", "content": "x"}, "READ_ONLY")
 	if st, _ := ok[struct {
 		ReadOnly bool `json:"read_only"`
 	}](s, "wiki_status", nil); !st.ReadOnly {

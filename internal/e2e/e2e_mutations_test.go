@@ -27,11 +27,11 @@ func tsMutate(t *testing.T, c *tsClient, dir, tool string, args map[string]any, 
 func checkTSCommit(t *testing.T, dir, before, tool, commit string, changes []wiki.NoteChange, args map[string]any, wantSubject string) {
 	t.Helper()
 	ci := checkCommit(t, dir, before, tool, commit)
-	if ci.subject != wantSubject {
-		t.Errorf("%s: subject %q, want %q", tool, ci.subject, wantSubject)
+	if ci.Subject != wantSubject {
+		t.Errorf("%s: subject %q, want %q", tool, ci.Subject, wantSubject)
 	}
-	if msg, _ := args["message"].(string); msg != "" && !strings.Contains(ci.body, msg) {
-		t.Errorf("%s: the commit body %q lacks the message %q", tool, ci.body, msg)
+	if msg, _ := args["message"].(string); msg != "" && !strings.Contains(ci.Body, msg) {
+		t.Errorf("%s: the commit body %q lacks the message %q", tool, ci.Body, msg)
 	}
 	if len(changes) == 0 {
 		t.Errorf("%s: no changes reported", tool)

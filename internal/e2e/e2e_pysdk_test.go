@@ -3,7 +3,6 @@ package e2e_test
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -191,26 +190,8 @@ func TestPythonSDK_Subscriptions(t *testing.T) {
 	quiet := []*lineClient{start("quiet-stdio", "stdio"), start("quiet-http", "http")}
 	writer := connectGoSDK(t, "writer", stdioTransport(env, dir))
 
-	var delays []time.Duration
 	changes := goSDKChanges(t, writer, env, dir, notePath)
-	start0 := time.Now()
-	for _, ch := range changes {
-		t.Run(ch.how, func(t *testing.T) {
-			began := time.Now()
-			ch.make(t, "# Plan\n\nby "+ch.how+" for Python\n")
-			for _, w := range watchers {
-				l := w.await(t, "update of "+noteURI, began, func(l clientLine) bool { return l.Event == "updated" && l.URI == noteURI })
-				d := l.at.Sub(began)
-				delays = append(delays, d)
-				t.Logf("%s: %s is told %s after the change began", ch.how, w.name, d.Round(time.Millisecond))
-			}
-		})
-	}
-	for _, q := range quiet {
-		if got := q.updates(start0); len(got) > 0 {
-			t.Errorf("%s asked for nothing and was told %+v", q.name, got)
-		}
-	}
+	delays, _ := awaitChanges(t, changes, "Python", noteURI, watchers, quiet)
 
 	// The stdio watcher closes its stream; the HTTP watcher, still
 	// listening, says when the next change was sent.
@@ -224,10 +205,45 @@ func TestPythonSDK_Subscriptions(t *testing.T) {
 		t.Errorf("%s closed its stream and was told %+v", watchers[0].name, got)
 	}
 
+	logDelays(t, "Python SDK on 2026-07-28", delays)
+}
+
+// awaitChanges makes each change (the note's text naming sdk), and waits
+// for every watcher to be told of uri; then checks that the quiet clients
+// were told nothing. It returns the delays from each change to each
+// watcher's line, and when the first change began.
+func awaitChanges(t *testing.T, changes []change, sdk, uri string, watchers, quiet []*lineClient) ([]time.Duration, time.Time) {
+	t.Helper()
+	var delays []time.Duration
+	start := time.Now()
+	for _, ch := range changes {
+		t.Run(ch.how, func(t *testing.T) {
+			began := time.Now()
+			ch.make(t, "# Plan\n\nby "+ch.how+" for "+sdk+"\n")
+			for _, w := range watchers {
+				l := w.await(t, "update of "+uri, began, func(l clientLine) bool { return l.Event == "updated" && l.URI == uri })
+				d := l.at.Sub(began)
+				delays = append(delays, d)
+				t.Logf("%s: %s is told %s after the change began", ch.how, w.name, d.Round(time.Millisecond))
+			}
+		})
+	}
+	for _, q := range quiet {
+		if got := q.updates(start); len(got) > 0 {
+			t.Errorf("%s asked for nothing and was told %+v", q.name, got)
+		}
+	}
+	return delays, start
+}
+
+// logDelays logs the median and maximum of delays, which must not be
+// empty.
+func logDelays(t *testing.T, what string, delays []time.Duration) {
+	t.Helper()
 	slices.Sort(delays)
 	if len(delays) == 0 {
-		t.Fatal(errors.New("no delay measured"))
+		t.Fatal("no delay measured")
 	}
-	t.Logf("Python SDK on 2026-07-28: %d notifications, median %s, max %s after the change began",
-		len(delays), delays[len(delays)/2].Round(time.Millisecond), delays[len(delays)-1].Round(time.Millisecond))
+	t.Logf("%s: %d notifications, median %s, max %s after the change began",
+		what, len(delays), delays[len(delays)/2].Round(time.Millisecond), delays[len(delays)-1].Round(time.Millisecond))
 }

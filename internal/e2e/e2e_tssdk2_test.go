@@ -78,26 +78,8 @@ func TestTypeScriptSDK2_Subscriptions(t *testing.T) {
 		t.Fatalf("writer: subscribe: %v", err)
 	}
 
-	var delays []time.Duration
 	changes := goSDKChanges(t, writer, env, dir, notePath)
-	start0 := time.Now()
-	for _, ch := range changes {
-		t.Run(ch.how, func(t *testing.T) {
-			began := time.Now()
-			ch.make(t, "# Plan\n\nby "+ch.how+" for TypeScript\n")
-			for _, w := range watchers {
-				l := w.await(t, "update of "+noteURI, began, func(l clientLine) bool { return l.Event == "updated" && l.URI == noteURI })
-				d := l.at.Sub(began)
-				delays = append(delays, d)
-				t.Logf("%s: %s is told %s after the change began", ch.how, w.name, d.Round(time.Millisecond))
-			}
-		})
-	}
-	for _, q := range quiet {
-		if got := q.updates(start0); len(got) > 0 {
-			t.Errorf("%s asked for nothing and was told %+v", q.name, got)
-		}
-	}
+	delays, start0 := awaitChanges(t, changes, "TypeScript", noteURI, watchers, quiet)
 	for _, w := range watchers {
 		if got := w.unrequested(start0); len(got) > 0 {
 			t.Errorf("%s was told, outside its stream, %+v", w.name, got)
@@ -122,12 +104,7 @@ func TestTypeScriptSDK2_Subscriptions(t *testing.T) {
 		}
 	}
 
-	slices.Sort(delays)
-	if len(delays) == 0 {
-		t.Fatal("no delay measured")
-	}
-	t.Logf("TypeScript SDK 2.x on 2026-07-28: %d notifications, median %s, max %s after the change began",
-		len(delays), delays[len(delays)/2].Round(time.Millisecond), delays[len(delays)-1].Round(time.Millisecond))
+	logDelays(t, "TypeScript SDK 2.x on 2026-07-28", delays)
 }
 
 // unrequested returns the notifications of changed resources that arrived

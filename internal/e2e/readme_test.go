@@ -9,6 +9,7 @@ import (
 
 	"github.com/wikid/wikid/internal/embed/embedtest"
 	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/profiles/table"
 )
 
 // TestREADME_Tools checks the tool table of the README against the server:
@@ -35,7 +36,7 @@ func TestREADME_Tools(t *testing.T) {
 	for _, m := range row.FindAllStringSubmatch(section, -1) {
 		name, what := m[1], m[2]
 		listed[name] = true
-		tl, ok := s.tools[name]
+		tl, ok := s.Tools[name]
 		switch {
 		case !ok:
 			t.Errorf("the README lists %s, which the server does not serve", name)
@@ -46,7 +47,7 @@ func TestREADME_Tools(t *testing.T) {
 	if len(listed) == 0 {
 		t.Fatal("no tool rows found in the README's Tools section")
 	}
-	for name, tl := range s.tools {
+	for name, tl := range s.Tools {
 		if !listed[name] {
 			t.Errorf("the README does not list %s: add the row | `%s` | %s … |", name, name, tl.Title)
 		}
@@ -69,11 +70,11 @@ func TestREADME_Profiles(t *testing.T) {
 		}
 		listed[m[1]][m[2]] = true
 	}
-	for _, p := range profileTable().Names() {
+	for _, p := range table.Profiles().Names() {
 		if p == mcpserver.ProfileWikid {
 			continue
 		}
-		tools := profileTable().ToolNames(p)
+		tools := table.Profiles().ToolNames(p)
 		for _, name := range tools {
 			if !listed[p][name] {
 				t.Errorf("the README's profile table lacks %s's %s", p, name)

@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/profiles/table"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -54,8 +55,8 @@ func TestServer_Author(t *testing.T) {
 	s := newSession(t, connectHTTP(t, serveHTTP(t, openWiki(t, dir, nil), opts, mcpserver.HTTPOptions{}), nil, ""))
 	ok[mutationOut](s, "write_note", map[string]any{"path": "by-ada", "content": "x\n"})
 	c := lastCommit(t, dir)
-	if c.author != "Ada Lovelace <ada@example.com>" || c.trailers["Wiki-Client"] != wantClient {
-		t.Errorf("author %q, trailers %v", c.author, c.trailers)
+	if c.Author != "Ada Lovelace <ada@example.com>" || c.Trailers["Wiki-Client"] != wantClient {
+		t.Errorf("author %q, trailers %v", c.Author, c.Trailers)
 	}
 }
 
@@ -66,7 +67,7 @@ func TestServer_ReadOnly(t *testing.T) {
 	checkToolList(t, s, true)
 	head := git(t, dir, "rev-parse", "HEAD")
 	for _, name := range mutatingTools {
-		e := s.fail(name, changeArgs(name), "READ_ONLY")
+		e := s.Fail(name, changeArgs(name), "READ_ONLY")
 		if msg, _ := e["message"].(string); !strings.Contains(msg, name) {
 			t.Errorf("%s: message %q", name, msg)
 		}
@@ -97,13 +98,13 @@ func TestServer_Groups(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.groups, ","), func(t *testing.T) {
-			opts := mcpserver.Options{Profiles: profileTable(), Groups: tt.groups}
+			opts := mcpserver.Options{Profiles: table.Profiles(), Groups: tt.groups}
 			if err := opts.Validate(); err != nil {
 				t.Fatal(err)
 			}
 			s := newSession(t, connectHTTP(t, serveHTTP(t, w, opts, mcpserver.HTTPOptions{}), nil, ""))
 			var names []string
-			for n := range s.tools {
+			for n := range s.Tools {
 				names = append(names, n)
 			}
 			slices.Sort(names)
@@ -112,7 +113,7 @@ func TestServer_Groups(t *testing.T) {
 			}
 		})
 	}
-	if err := (mcpserver.Options{Profiles: profileTable(), Groups: []string{"notes", "graph"}}).Validate(); err == nil || !strings.Contains(err.Error(), `"graph"`) {
+	if err := (mcpserver.Options{Profiles: table.Profiles(), Groups: []string{"notes", "graph"}}).Validate(); err == nil || !strings.Contains(err.Error(), `"graph"`) {
 		t.Errorf("an unknown group: %v", err)
 	}
 }
@@ -195,8 +196,8 @@ func TestHTTPHandler_Security(t *testing.T) {
 
 	t.Run("client with the token", func(t *testing.T) {
 		s := newSession(t, connectHTTP(t, url, map[string]string{"Authorization": bearer}, ""))
-		if len(s.tools) != len(allTools) {
-			t.Errorf("%d tools", len(s.tools))
+		if len(s.Tools) != len(allTools) {
+			t.Errorf("%d tools", len(s.Tools))
 		}
 	})
 }
@@ -283,11 +284,11 @@ func TestServer_ConcurrentWrites(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for j := range writes {
-				res := s.call("write_note", map[string]any{"path": fmt.Sprintf("c%d/n%d", i, j), "content": "x\n"})
+				res := s.Call("write_note", map[string]any{"path": fmt.Sprintf("c%d/n%d", i, j), "content": "x\n"})
 				if res.IsError {
 					t.Errorf("write: %s", text(res))
 				}
-				res = s.call("edit_note", map[string]any{"path": "index", "edits": []any{map[string]any{"op": "append", "content": fmt.Sprintf("- %d.%d", i, j)}}})
+				res = s.Call("edit_note", map[string]any{"path": "index", "edits": []any{map[string]any{"op": "append", "content": fmt.Sprintf("- %d.%d", i, j)}}})
 				if res.IsError {
 					t.Errorf("edit: %s", text(res))
 				}
@@ -312,14 +313,6 @@ func TestServer_ConcurrentWrites(t *testing.T) {
 	checkClean(t, dir)
 }
 
-func checkClean(t *testing.T, dir string) {
-	t.Helper()
-	if st := git(t, dir, "status", "--porcelain"); st != "" {
-		t.Errorf("git status:\n%s", st)
-	}
-	git(t, dir, "fsck", "--strict", "--no-progress")
-}
-
 // TestServer_InternalError checks that a failure without a contract code
 // reaches the client as INTERNAL with a generic message, its details in the
 // log only.
@@ -332,7 +325,7 @@ func TestServer_InternalError(t *testing.T) {
 	if err := w.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	e := s.fail("read_note", map[string]any{"path": "index"}, "INTERNAL")
+	e := s.Fail("read_note", map[string]any{"path": "index"}, "INTERNAL")
 	if e["message"] != "read_note failed on the server" {
 		t.Errorf("message %q", e["message"])
 	}

@@ -86,22 +86,6 @@ func runSuite(t *testing.T, s *session, dir string) {
 	t.Run("mutations", func(t *testing.T) { checkMutations(t, s, dir) })
 }
 
-// waitIndexed waits until wiki_status says the index reflects HEAD.
-func waitIndexed(t *testing.T, s *session) {
-	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		st, _ := ok[wiki.Status](s, "wiki_status", nil)
-		if st.Index.CaughtUp && !st.Index.Building {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the index did not catch up: %+v", st.Index)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 func checkToolList(t *testing.T, s *session, readOnly bool) {
 	want := allTools
 	if readOnly {
@@ -110,7 +94,7 @@ func checkToolList(t *testing.T, s *session, readOnly bool) {
 		})
 	}
 	var names []string
-	for n := range s.tools {
+	for n := range s.Tools {
 		names = append(names, n)
 	}
 	slices.Sort(names)
@@ -118,7 +102,7 @@ func checkToolList(t *testing.T, s *session, readOnly bool) {
 		t.Fatalf("tools %v\nwant  %v", names, want)
 	}
 	for _, name := range names {
-		tl := s.tools[name]
+		tl := s.Tools[name]
 		if len(tl.Description) < 60 || !strings.Contains(strings.ToLower(tl.Description), "use") {
 			t.Errorf("%s: the description should say what it does and when to use it: %q", name, tl.Description)
 		}
@@ -305,7 +289,7 @@ func checkReads(t *testing.T, s *session, dir string) {
 			Total      int    `json:"total"`
 			NextCursor string `json:"next_cursor"`
 		}
-		res := s.call("recent_changes", map[string]any{"limit": 5})
+		res := s.Call("recent_changes", map[string]any{"limit": 5})
 		json.Unmarshal(structuredJSON(t, res), &out)
 		if len(out.Results) != 5 || out.Total != countNotes(t, dir) || out.NextCursor == "" {
 			t.Errorf("recent %+v", out)
@@ -431,7 +415,7 @@ func checkBadArguments(t *testing.T, s *session, dir string) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.tool, func(t *testing.T) {
-			e := s.fail(tt.tool, tt.args, string(tt.code))
+			e := s.Fail(tt.tool, tt.args, string(tt.code))
 			if tt.arg != "" && e != nil && e["argument"] != tt.arg {
 				t.Errorf("%s %v: the error names argument %v, want %s: %v", tt.tool, tt.args, e["argument"], tt.arg, e["message"])
 			}
@@ -453,7 +437,7 @@ func checkMutations(t *testing.T, s *session, dir string) {
 		c := checkCommit(t, dir, before, "write_note", out.Commit)
 		version = out.Version
 		if out.Path != "inbox/New Idea" || version != git(t, dir, "rev-parse", "HEAD:inbox/New Idea.md") ||
-			c.subject != "create: inbox/New Idea" || !strings.Contains(c.body, "capture an idea") {
+			c.Subject != "create: inbox/New Idea" || !strings.Contains(c.Body, "capture an idea") {
 			t.Errorf("write %+v, commit %+v", out, c)
 		}
 		b, _ := os.ReadFile(filepath.Join(dir, "inbox", "New Idea.md"))
@@ -476,7 +460,7 @@ func checkMutations(t *testing.T, s *session, dir string) {
 			t.Errorf("file:\n%s", b)
 		}
 		// The old version is stale now.
-		e := s.fail("edit_note", map[string]any{"path": "inbox/New Idea", "expected_version": version,
+		e := s.Fail("edit_note", map[string]any{"path": "inbox/New Idea", "expected_version": version,
 			"edits": []any{map[string]any{"op": "append", "content": "lost"}}}, "CONFLICT")
 		if e["current_version"] != out.Version {
 			t.Errorf("conflict names version %v, want %s", e["current_version"], out.Version)
@@ -547,7 +531,7 @@ func checkMutations(t *testing.T, s *session, dir string) {
 			map[string]any{"tool": "delete_note", "arguments": map[string]any{"path": "inbox/untitled", "confirm": true}},
 		}})
 		c := checkCommit(t, dir, before, "apply_changes", out.Commit)
-		if c.subject != "batch: 3 notes" || len(out.Changes) != 3 {
+		if c.Subject != "batch: 3 notes" || len(out.Changes) != 3 {
 			t.Errorf("batch %+v, commit %+v", out, c)
 		}
 		names := git(t, dir, "show", "--name-status", "--format=", "HEAD")
@@ -574,7 +558,7 @@ func checkMutations(t *testing.T, s *session, dir string) {
 			len(out.BrokenLinks) != 1 || out.BrokenLinks[0].Path != "inbox/second" {
 			t.Errorf("text:\n%s", txt)
 		}
-		s.fail("delete_note", map[string]any{"path": "inbox/New Idea", "confirm": true}, "NOT_FOUND")
+		s.Fail("delete_note", map[string]any{"path": "inbox/New Idea", "confirm": true}, "NOT_FOUND")
 	})
 }
 
@@ -626,13 +610,6 @@ func tagOracle(tb testing.TB, dir, prefix string) []wiki.TagCount {
 		return strings.Compare(a.Tag, b.Tag)
 	})
 	return out
-}
-
-// mutationOut is the structured content of a note mutation.
-type mutationOut struct {
-	wiki.Result
-	Path    string `json:"path"`
-	Version string `json:"version"`
 }
 
 // notesWithWord lists the notes of dir containing one of the words, by the
@@ -688,15 +665,6 @@ func countNotes(tb testing.TB, dir string) int {
 		}
 	}
 	return n
-}
-
-func jsonOf(tb testing.TB, v any) string {
-	tb.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return string(b)
 }
 
 // hint is an annotation's value, def when it is absent.

@@ -168,6 +168,7 @@ func (x *Index) embedWorker(ctx context.Context, worker int) {
 		if err == nil {
 			x.rate.add(start, time.Now(), len(hs))
 			err = x.store(hs, vecs)
+			x.moves.moved()
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -247,6 +248,7 @@ func (x *Index) fail(hs []hash, err error) {
 	defer x.mu.Unlock()
 	x.lastErr = err.Error()
 	x.log.Warn("embedding failed; trying again later", "texts", len(hs), "err", err)
+	x.moves.moved()
 }
 
 // requeue puts a batch not embedded back in front of the queue.

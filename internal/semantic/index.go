@@ -17,6 +17,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -123,6 +124,7 @@ type Index struct {
 	shareMu       sync.Mutex
 	shared        int // what Share was last told
 	rate          meter
+	moves         moves
 	wake          chan struct{}
 	cancel        context.CancelFunc
 	done          chan struct{}
@@ -185,6 +187,7 @@ func (x *Index) Reset(ctx context.Context) error {
 	defer x.mu.Unlock()
 	x.commit, x.notes, x.byPath, x.chunks, x.unread = "", nil, map[string]int{}, 0, 0
 	x.texts, x.queue, x.waiting, x.static = map[hash]string{}, nil, map[hash][]*chunk{}, map[hash][]float32{}
+	x.moves.moved()
 	return nil
 }
 
@@ -231,12 +234,14 @@ func (x *Index) Apply(ctx context.Context, u *wiki.Update) error {
 	}
 	static := x.staticVectors(ctx, ups)
 	x.mu.Lock()
+	var gone []hash
 	for _, up := range ups {
-		x.remove(up.path)
+		gone = x.remove(up.path, gone)
 		if !up.delete {
 			x.add(up.path, up.chunks, up.unread, static)
 		}
 	}
+	x.unqueue(gone)
 	x.commit = u.To
 	if u.From == "" {
 		if err := x.compact(); err != nil {
@@ -244,15 +249,23 @@ func (x *Index) Apply(ctx context.Context, u *wiki.Update) error {
 		}
 	}
 	x.mu.Unlock()
+	x.moves.moved()
 	x.signal()
 	return nil
 }
 
-// remove drops a note. The caller holds mu.
-func (x *Index) remove(path string) {
+// remove drops a note, and appends to gone the hashes of its chunks that
+// waited for a vector. The caller holds mu.
+func (x *Index) remove(path string, gone []hash) []hash {
 	i, ok := x.byPath[path]
 	if !ok {
-		return
+		return gone
+	}
+	for _, c := range x.notes[i].chunks {
+		if c.slot < 0 {
+			x.waiting[c.hash] = slices.DeleteFunc(x.waiting[c.hash], func(w *chunk) bool { return w == c })
+			gone = append(gone, c.hash)
+		}
 	}
 	x.chunks -= len(x.notes[i].chunks)
 	if x.notes[i].unread {
@@ -263,6 +276,20 @@ func (x *Index) remove(path string) {
 	x.byPath[x.notes[i].path] = i
 	x.notes = x.notes[:last]
 	delete(x.byPath, path)
+	return gone
+}
+
+// unqueue forgets the texts of gone that no chunk waits for any more (their
+// notes were edited or deleted before they were embedded), so that the
+// model does not embed them. The caller holds mu.
+func (x *Index) unqueue(gone []hash) {
+	for _, h := range gone {
+		if len(x.waiting[h]) == 0 {
+			delete(x.waiting, h)
+			delete(x.texts, h)
+			delete(x.static, h)
+		}
+	}
 }
 
 // add adds a note's chunks, queueing the texts that have no vector, with

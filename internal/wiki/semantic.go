@@ -60,6 +60,10 @@ type Semantic interface {
 	Related(ctx context.Context, notePath string, limit int, keep func(notePath string) bool) ([]Neighbour, error)
 	// State says which model embeds and how far the embedding is.
 	State() SemanticState
+	// Changed returns a channel closed the next time State may answer
+	// otherwise (vectors stored, an embedding failed, the notes changed).
+	// A waiter takes it before it reads State, so that it misses no change.
+	Changed() <-chan struct{}
 	// Close stops the background embedding and releases the index.
 	Close(ctx context.Context) error
 }
@@ -248,7 +252,7 @@ const embeddingWait = 3 * time.Second
 // awaitEmbedded brings the semantic index to HEAD, then waits up to
 // embeddingWait for its pending chunks, reporting progress; not at all
 // while the embedder fails, nor when a static model ranks the notes that
-// wait.
+// wait. It reads the state again each time the index says it changed.
 func (w *Wiki) awaitEmbedded(ctx context.Context) error {
 	if _, err := w.await(ctx, w.semanticLane); err != nil {
 		return err
@@ -256,21 +260,24 @@ func (w *Wiki) awaitEmbedded(ctx context.Context) error {
 	if w.semantic.State().Static != "" {
 		return nil
 	}
-	deadline := time.Now().Add(embeddingWait)
-	next := time.Now().Add(progressEvery)
+	deadline := time.NewTimer(embeddingWait)
+	defer deadline.Stop()
+	progress := time.NewTicker(progressEvery)
+	defer progress.Stop()
 	for {
+		changed := w.semantic.Changed()
 		st := w.semantic.State()
-		if st.Pending == 0 || st.Error != "" || time.Now().After(deadline) {
+		if st.Pending == 0 || st.Error != "" {
 			return nil
-		}
-		if now := time.Now(); now.After(next) {
-			reportProgress(ctx, Progress{Done: st.Chunks - st.Pending, Total: st.Chunks, Message: "embedding the notes"})
-			next = now.Add(progressEvery)
 		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(10 * time.Millisecond):
+		case <-deadline.C:
+			return nil
+		case <-progress.C:
+			reportProgress(ctx, Progress{Done: st.Chunks - st.Pending, Total: st.Chunks, Message: "embedding the notes"})
+		case <-changed:
 		}
 	}
 }

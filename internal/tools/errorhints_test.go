@@ -1,4 +1,4 @@
-package e2e_test
+package tools_test
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/tools/toolstest"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -115,23 +116,23 @@ func handErrorCalls(dir string) []errorCall {
 // wiki's state. Every error must carry a hint, in the structured error and
 // in the text.
 func TestServer_ErrorHints(t *testing.T) {
-	dir := fixtureRepo(t)
+	dir := toolstest.FixtureRepo(t)
 	// An uncommitted change in the checkout, for LOCAL_CHANGES.
 	if err := os.WriteFile(filepath.Join(dir, "local.md"), []byte("mine\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := newSession(t, connectHTTP(t, serveHTTP(t, openWiki(t, dir, nil), mcpserver.Options{}, mcpserver.HTTPOptions{}), nil, ""))
-	waitIndexed(t, s)
-	head := git(t, dir, "rev-parse", "HEAD")
+	s := toolstest.NewSession(t, toolstest.ConnectHTTP(t, toolstest.ServeHTTP(t, toolstest.OpenWiki(t, dir, nil), mcpserver.Options{}, mcpserver.HTTPOptions{}), nil, ""))
+	toolstest.WaitIndexed(t, s)
+	head := toolstest.Git(t, dir, "rev-parse", "HEAD")
 
 	var calls []errorCall
-	names := make([]string, 0, len(s.tools))
-	for name := range s.tools {
+	names := make([]string, 0, len(s.Tools))
+	for name := range s.Tools {
 		names = append(names, name)
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		in := s.tools[name].InputSchema
+		in := s.Tools[name].InputSchema
 		base := map[string]any{}
 		for _, r := range in.Required {
 			v, ok := validArgs[r]
@@ -146,9 +147,9 @@ func TestServer_ErrorHints(t *testing.T) {
 		for k, v := range extraArgs[name] {
 			base[k] = v
 		}
-		calls = append(calls, errorCall{name, with(base, "no_such_argument", 1)})
+		calls = append(calls, errorCall{name, toolstest.With(base, "no_such_argument", 1)})
 		for _, r := range in.Required {
-			calls = append(calls, errorCall{name, without(base, r)})
+			calls = append(calls, errorCall{name, toolstest.Without(base, r)})
 		}
 		for p, ps := range in.Properties {
 			typ, _ := ps.(map[string]any)["type"].(string)
@@ -156,12 +157,12 @@ func TestServer_ErrorHints(t *testing.T) {
 			if typ == "object" {
 				wrong = "text"
 			}
-			calls = append(calls, errorCall{name, with(base, p, wrong)}, errorCall{name, with(base, p, nil)})
+			calls = append(calls, errorCall{name, toolstest.With(base, p, wrong)}, errorCall{name, toolstest.With(base, p, nil)})
 			if p == "dry_run" {
 				continue // the walk must not commit
 			}
 			for _, v := range badValues[typ] {
-				calls = append(calls, errorCall{name, with(base, p, v)})
+				calls = append(calls, errorCall{name, toolstest.With(base, p, v)})
 			}
 		}
 	}
@@ -169,7 +170,7 @@ func TestServer_ErrorHints(t *testing.T) {
 
 	failed := map[string]map[string]int{} // tool → code → calls
 	for _, c := range calls {
-		res := s.call(c.tool, c.args)
+		res := s.Call(c.tool, c.args)
 		if !res.IsError {
 			continue
 		}
@@ -179,15 +180,15 @@ func TestServer_ErrorHints(t *testing.T) {
 				Hint string `json:"hint"`
 			} `json:"error"`
 		}
-		if err := json.Unmarshal(structuredJSON(t, res), &shape); err != nil {
+		if err := json.Unmarshal(toolstest.StructuredJSON(t, res), &shape); err != nil {
 			t.Fatal(err)
 		}
 		if failed[c.tool] == nil {
 			failed[c.tool] = map[string]int{}
 		}
 		failed[c.tool][shape.Error.Code]++
-		if strings.TrimSpace(shape.Error.Hint) == "" || !strings.Contains(text(res), " Hint: ") {
-			t.Errorf("%s %s: %s has no hint", c.tool, jsonOf(t, c.args), text(res))
+		if strings.TrimSpace(shape.Error.Hint) == "" || !strings.Contains(toolstest.Text(res), " Hint: ") {
+			t.Errorf("%s %s: %s has no hint", c.tool, toolstest.JSONOf(t, c.args), toolstest.Text(res))
 		}
 	}
 	for _, name := range names {
@@ -211,24 +212,7 @@ func TestServer_ErrorHints(t *testing.T) {
 			t.Errorf("no call reached %s", want)
 		}
 	}
-	if got := git(t, dir, "rev-parse", "HEAD"); got != head {
+	if got := toolstest.Git(t, dir, "rev-parse", "HEAD"); got != head {
 		t.Errorf("the error walk committed: HEAD %s -> %s", head, got)
 	}
-}
-
-// with returns a copy of args with k set to v.
-func with(args map[string]any, k string, v any) map[string]any {
-	c := make(map[string]any, len(args)+1)
-	for key, val := range args {
-		c[key] = val
-	}
-	c[k] = v
-	return c
-}
-
-// without returns a copy of args without k.
-func without(args map[string]any, k string) map[string]any {
-	c := with(args, k, nil)
-	delete(c, k)
-	return c
 }

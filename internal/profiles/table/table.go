@@ -1,4 +1,8 @@
-package main
+// Package table is the table of the profiles wikid serves, by the name
+// --profile and /mcp/NAME give: wikid's own, the default, and the seeds'.
+// The program serves it, and the suites that serve a wiki in their own
+// process serve the same one.
+package table
 
 import (
 	"github.com/wikid/wikid/internal/mcpserver"
@@ -10,9 +14,8 @@ import (
 	"github.com/wikid/wikid/internal/profiles/wikid"
 )
 
-// profileTable is the table of the profiles wikid serves, by the name
-// --profile and /mcp/NAME give: wikid's own, the default, and the seeds'.
-func profileTable() mcpserver.Profiles {
+// Profiles returns the table of the profiles wikid serves, by name.
+func Profiles() mcpserver.Profiles {
 	return mcpserver.Profiles{
 		mcpserver.ProfileWikid: wikid.Profile(),
 		"cairn":                cairn.Profile(),

@@ -1,73 +1,41 @@
-package e2e_test
+package tools_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/tools/toolstest"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
-// lastChange returns the id and committer time of the newest commit of
-// `git log --follow -- file`, and the committer time of its oldest.
-func lastChange(tb testing.TB, dir, file string) (string, time.Time, time.Time) {
-	tb.Helper()
-	lines := strings.Split(git(tb, dir, "log", "--follow", "--format=%H %cI", "--", file), "\n")
-	parse := func(line string) (string, time.Time) {
-		id, when, _ := strings.Cut(line, " ")
-		t, err := time.Parse(time.RFC3339, when)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		return id, t
-	}
-	id, modified := parse(lines[0])
-	_, created := parse(lines[len(lines)-1])
-	return id, created, modified
-}
-
-// datedFixture is the fixture wiki with one more commit, made with git, that
-// changes people/bob.md only: the other notes' only commit is the root.
-func datedFixture(tb testing.TB) string {
-	tb.Helper()
-	dir := fixtureRepo(tb)
-	b, err := os.ReadFile(filepath.Join(dir, "people", "bob.md"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	gittest.Commit(tb, dir, "edit bob", map[string]string{"people/bob.md": string(b) + "\nMore about Bob.\n"})
-	return dir
-}
-
 func TestServer_NoteDates(t *testing.T) {
-	dir := datedFixture(t)
-	w := openWiki(t, dir, nil)
-	s := newSession(t, connectHTTP(t, serveHTTP(t, w, mcpserver.Options{}, mcpserver.HTTPOptions{}), nil, ""))
-	ok[map[string]any](s, "note_history", map[string]any{"path": "people/carol-nguyen"}) // the history index is at HEAD
-	carolCommit, carolCreated, carolModified := lastChange(t, dir, "people/carol-nguyen.md")
-	bobCommit, bobCreated, bobModified := lastChange(t, dir, "people/bob.md")
-	_, overviewCreated, overviewModified := lastChange(t, dir, "projects/alpha/overview.md")
+	dir := toolstest.DatedFixture(t)
+	w := toolstest.OpenWiki(t, dir, nil)
+	s := toolstest.NewSession(t, toolstest.ConnectHTTP(t, toolstest.ServeHTTP(t, w, mcpserver.Options{}, mcpserver.HTTPOptions{}), nil, ""))
+	toolstest.OK[map[string]any](s, "note_history", map[string]any{"path": "people/carol-nguyen"}) // the history index is at HEAD
+	carolCommit, carolCreated, carolModified := toolstest.LastChange(t, dir, "people/carol-nguyen.md")
+	bobCommit, bobCreated, bobModified := toolstest.LastChange(t, dir, "people/bob.md")
+	_, overviewCreated, overviewModified := toolstest.LastChange(t, dir, "projects/alpha/overview.md")
 	fmCreated := time.Date(2024, 1, 8, 0, 0, 0, 0, time.UTC)
 	fmModified := time.Date(2024, 3, 11, 17, 4, 0, 0, time.FixedZone("", 3600))
 
 	t.Run("read_note", func(t *testing.T) {
-		r, txt := ok[wiki.ReadResult](s, "read_note", map[string]any{"path": "people/carol-nguyen"})
-		if r.Commit != carolCommit || r.Commit == git(t, dir, "rev-parse", "HEAD") {
+		r, txt := toolstest.OK[wiki.ReadResult](s, "read_note", map[string]any{"path": "people/carol-nguyen"})
+		if r.Commit != carolCommit || r.Commit == toolstest.Git(t, dir, "rev-parse", "HEAD") {
 			t.Errorf("commit %s, want the note's last change %s, not HEAD", r.Commit, carolCommit)
 		}
-		if !sameTime(r.Created, carolCreated) || !sameTime(r.Modified, carolModified) || r.CreatedSource != "git" || r.ModifiedSource != "git" {
+		if !toolstest.SameTime(r.Created, carolCreated) || !toolstest.SameTime(r.Modified, carolModified) || r.CreatedSource != "git" || r.ModifiedSource != "git" {
 			t.Errorf("dates %+v, want %s and %s from git", r.Dates, carolCreated, carolModified)
 		}
 		if !strings.Contains(txt, "last changed in commit "+carolCommit[:7]) || !strings.Contains(txt, "(git)") {
 			t.Errorf("text:\n%s", txt)
 		}
-		r, txt = ok[wiki.ReadResult](s, "read_note", map[string]any{"path": "projects/alpha/overview", "metadata_only": true})
-		if !sameTime(r.Created, fmCreated) || !sameTime(r.Modified, fmModified) || r.CreatedSource != "frontmatter" ||
-			r.ModifiedSource != "frontmatter" || !sameTime(r.GitCreated, overviewCreated) || !sameTime(r.GitModified, overviewModified) {
+		r, txt = toolstest.OK[wiki.ReadResult](s, "read_note", map[string]any{"path": "projects/alpha/overview", "metadata_only": true})
+		if !toolstest.SameTime(r.Created, fmCreated) || !toolstest.SameTime(r.Modified, fmModified) || r.CreatedSource != "frontmatter" ||
+			r.ModifiedSource != "frontmatter" || !toolstest.SameTime(r.GitCreated, overviewCreated) || !toolstest.SameTime(r.GitModified, overviewModified) {
 			t.Errorf("overview: %+v, git %v %v", r.Dates, r.GitCreated, r.GitModified)
 		}
 		if !strings.Contains(txt, "created: 2024-01-08 (frontmatter); git: ") {
@@ -76,7 +44,7 @@ func TestServer_NoteDates(t *testing.T) {
 	})
 
 	t.Run("list_notes", func(t *testing.T) {
-		res, txt := ok[wiki.ListResult](s, "list_notes", map[string]any{"path": "people"})
+		res, txt := toolstest.OK[wiki.ListResult](s, "list_notes", map[string]any{"path": "people"})
 		if len(res.Notes) < 2 {
 			t.Fatalf("notes %+v", res.Notes)
 		}
@@ -84,7 +52,7 @@ func TestServer_NoteDates(t *testing.T) {
 			if n.Created == nil || n.Modified == nil || n.CreatedSource == "" || n.ModifiedSource == "" {
 				t.Errorf("%s has no dates: %+v", n.Path, n.Dates)
 			}
-			if n.Path == "people/bob" && (!sameTime(n.Modified, bobModified) || !sameTime(n.Created, bobCreated)) {
+			if n.Path == "people/bob" && (!toolstest.SameTime(n.Modified, bobModified) || !toolstest.SameTime(n.Created, bobCreated)) {
 				t.Errorf("bob: %+v, want created %s modified %s", n.Dates, bobCreated, bobModified)
 			}
 		}
@@ -97,7 +65,7 @@ func TestServer_NoteDates(t *testing.T) {
 		// A hit has its modified date; its created date only when the
 		// hits are sorted by it. read_note says where each comes from.
 		for _, sort := range []string{"relevance", "created"} {
-			res, _ := ok[wiki.SearchResult](s, "search_notes", map[string]any{"query": "path:people/*", "limit": 100, "sort": sort})
+			res, _ := toolstest.OK[wiki.SearchResult](s, "search_notes", map[string]any{"query": "path:people/*", "limit": 100, "sort": sort})
 			if len(res.Results) < 2 {
 				t.Fatalf("hits %+v", res.Results)
 			}
@@ -105,7 +73,7 @@ func TestServer_NoteDates(t *testing.T) {
 				if h.Modified.IsZero() || (h.Created == nil) != (sort != "created") || h.CreatedSource != "" || h.ModifiedSource != "" {
 					t.Errorf("sort %s: %s: %+v", sort, h.Path, h)
 				}
-				if h.Path == "people/carol-nguyen" && (!h.Modified.Equal(carolModified) || sort == "created" && !sameTime(h.Created, carolCreated)) {
+				if h.Path == "people/carol-nguyen" && (!h.Modified.Equal(carolModified) || sort == "created" && !toolstest.SameTime(h.Created, carolCreated)) {
 					t.Errorf("sort %s: carol: %+v, want created %s modified %s", sort, h, carolCreated, carolModified)
 				}
 			}
@@ -113,7 +81,7 @@ func TestServer_NoteDates(t *testing.T) {
 	})
 
 	t.Run("recent_changes", func(t *testing.T) {
-		res, _ := ok[struct {
+		res, _ := toolstest.OK[struct {
 			Results []wiki.RecentNote `json:"results"`
 		}](s, "recent_changes", map[string]any{"limit": 100})
 		found := 0
@@ -121,12 +89,12 @@ func TestServer_NoteDates(t *testing.T) {
 			switch n.Path {
 			case "people/bob":
 				found++
-				if n.Commit != bobCommit || !n.Modified.Equal(bobModified) || n.ModifiedSource != "git" || !sameTime(n.Created, bobCreated) || n.CreatedSource != "git" {
+				if n.Commit != bobCommit || !n.Modified.Equal(bobModified) || n.ModifiedSource != "git" || !toolstest.SameTime(n.Created, bobCreated) || n.CreatedSource != "git" {
 					t.Errorf("bob: %+v", n)
 				}
 			case "projects/alpha/overview":
 				found++
-				if !sameTime(n.Created, fmCreated) || n.CreatedSource != "frontmatter" || !n.Modified.Equal(overviewModified) {
+				if !toolstest.SameTime(n.Created, fmCreated) || n.CreatedSource != "frontmatter" || !n.Modified.Equal(overviewModified) {
 					t.Errorf("overview: %+v", n)
 				}
 			}
@@ -138,9 +106,9 @@ func TestServer_NoteDates(t *testing.T) {
 }
 
 func TestServer_UncommittedNotes(t *testing.T) {
-	dir := fixtureRepo(t)
-	w := openWiki(t, dir, nil)
-	s := newSession(t, connectHTTP(t, serveHTTP(t, w, mcpserver.Options{}, mcpserver.HTTPOptions{}), nil, ""))
+	dir := toolstest.FixtureRepo(t)
+	w := toolstest.OpenWiki(t, dir, nil)
+	s := toolstest.NewSession(t, toolstest.ConnectHTTP(t, toolstest.ServeHTTP(t, w, mcpserver.Options{}, mcpserver.HTTPOptions{}), nil, ""))
 	committed := gittest.Git(t, dir, "show", "HEAD:people/carol-nguyen.md")
 	gittest.WriteFiles(t, dir, map[string]string{
 		"people/carol-nguyen.md": committed + "\nAn edit not committed.\n",
@@ -148,14 +116,14 @@ func TestServer_UncommittedNotes(t *testing.T) {
 	})
 
 	t.Run("read_note says the checkout differs", func(t *testing.T) {
-		r, txt := ok[wiki.ReadResult](s, "read_note", map[string]any{"path": "people/carol-nguyen"})
+		r, txt := toolstest.OK[wiki.ReadResult](s, "read_note", map[string]any{"path": "people/carol-nguyen"})
 		if r.Content != committed || r.LocalChange != "modified" || !strings.Contains(txt, "local change: ") {
 			t.Errorf("local change %q, text:\n%s", r.LocalChange, txt)
 		}
 	})
 
 	t.Run("read_note of an uncommitted note", func(t *testing.T) {
-		e := s.fail("read_note", map[string]any{"path": "inbox/new-idea"}, "NOT_FOUND")
+		e := s.Fail("read_note", map[string]any{"path": "inbox/new-idea"}, "NOT_FOUND")
 		if msg, _ := e["message"].(string); !strings.Contains(msg, "inbox/new-idea.md exists on disk but is not committed") {
 			t.Errorf("message %q", msg)
 		}
@@ -165,7 +133,7 @@ func TestServer_UncommittedNotes(t *testing.T) {
 	})
 
 	t.Run("wiki_status", func(t *testing.T) {
-		st, txt := ok[wiki.Status](s, "wiki_status", nil)
+		st, txt := toolstest.OK[wiki.Status](s, "wiki_status", nil)
 		lc := st.LocalChanges
 		if lc == nil || lc.Modified != 1 || lc.Untracked != 1 || lc.ModifiedPaths[0] != "people/carol-nguyen.md" || lc.UntrackedPaths[0] != "inbox/new-idea.md" {
 			t.Errorf("local changes %+v", lc)
@@ -175,5 +143,3 @@ func TestServer_UncommittedNotes(t *testing.T) {
 		}
 	})
 }
-
-func sameTime(got *time.Time, want time.Time) bool { return got != nil && got.Equal(want) }

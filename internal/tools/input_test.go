@@ -1,4 +1,4 @@
-package e2e_test
+package tools_test
 
 import (
 	"os"
@@ -9,25 +9,26 @@ import (
 
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/tools/toolstest"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
 // inputSession serves a wiki of the given files, committed with the git
 // CLI as an editor would leave them, and connects a client.
-func inputSession(t *testing.T, files map[string]string) (*session, string) {
+func inputSession(t *testing.T, files map[string]string) (*toolstest.Session, string) {
 	t.Helper()
 	dir := gittest.Init(t)
 	gittest.Commit(t, dir, "seed", files)
-	w := openWiki(t, dir, nil)
-	url := serveHTTP(t, w, mcpserver.Options{}, mcpserver.HTTPOptions{})
-	return newSession(t, connectHTTP(t, url, nil, handshakeProtocol)), dir
+	w := toolstest.OpenWiki(t, dir, nil)
+	url := toolstest.ServeHTTP(t, w, mcpserver.Options{}, mcpserver.HTTPOptions{})
+	return toolstest.NewSession(t, toolstest.ConnectHTTP(t, url, nil, toolstest.HandshakeProtocol)), dir
 }
 
 // unchanged checks that HEAD is still head and the checkout clean.
 func unchanged(t *testing.T, dir, head string) {
 	t.Helper()
-	if now := git(t, dir, "rev-parse", "HEAD"); now != head {
-		t.Errorf("HEAD moved from %s to %s:\n%s", head, now, git(t, dir, "log", "--stat", "-1"))
+	if now := toolstest.Git(t, dir, "rev-parse", "HEAD"); now != head {
+		t.Errorf("HEAD moved from %s to %s:\n%s", head, now, toolstest.Git(t, dir, "log", "--stat", "-1"))
 	}
 	if st := gittest.Status(t, dir); st != "" {
 		t.Errorf("git status not clean:\n%s", st)
@@ -46,10 +47,10 @@ func errText(e map[string]any) (msg, hint string) {
 // after that extension, and that dotted names stay notes.
 func TestServer_RefusesForeignExtensions(t *testing.T) {
 	s, dir := inputSession(t, map[string]string{"plan.md": "# Plan\n", "papers/paper.pdf": "%PDF-1.4\n"})
-	head := git(t, dir, "rev-parse", "HEAD")
+	head := toolstest.Git(t, dir, "rev-parse", "HEAD")
 	t.Run("refused", func(t *testing.T) {
 		for _, p := range []string{"misc/notes.txt", "papers/paper.pdf", "a/Photo.PNG", "boards/plan.canvas"} {
-			e := s.fail("write_note", map[string]any{"path": p, "content": "x"}, "INVALID_PATH")
+			e := s.Fail("write_note", map[string]any{"path": p, "content": "x"}, "INVALID_PATH")
 			ext := p[strings.LastIndexByte(p, '.'):]
 			base := strings.TrimSuffix(p, ext)
 			if msg, hint := errText(e); !strings.Contains(msg, "ends in "+ext+", which is not a markdown extension") ||
@@ -57,26 +58,26 @@ func TestServer_RefusesForeignExtensions(t *testing.T) {
 				t.Errorf("write_note %s: %v", p, e)
 			}
 		}
-		s.fail("move_note", map[string]any{"path": "plan", "new_path": "plan.json"}, "INVALID_PATH")
-		s.fail("apply_changes", map[string]any{"changes": []any{
+		s.Fail("move_note", map[string]any{"path": "plan", "new_path": "plan.json"}, "INVALID_PATH")
+		s.Fail("apply_changes", map[string]any{"changes": []any{
 			map[string]any{"tool": "write_note", "arguments": map[string]any{"path": "ok", "content": "x"}},
 			map[string]any{"tool": "write_note", "arguments": map[string]any{"path": "data.json", "content": "{}"}},
 		}}, "INVALID_PATH")
 		unchanged(t, dir, head)
-		if files := git(t, dir, "ls-files"); strings.Contains(files, "notes.txt") || strings.Contains(files, "data.json") || strings.Contains(files, "ok.md") {
+		if files := toolstest.Git(t, dir, "ls-files"); strings.Contains(files, "notes.txt") || strings.Contains(files, "data.json") || strings.Contains(files, "ok.md") {
 			t.Errorf("files written:\n%s", files)
 		}
 	})
 	t.Run("dotted names are notes", func(t *testing.T) {
 		for _, p := range []string{"releases/v1.2 release", "journal/2024.01.05", "tools/Node.js", "misc/notes.txt.md"} {
-			res, _ := ok[wiki.Result](s, "write_note", map[string]any{"path": p, "content": "x"})
+			res, _ := toolstest.OK[wiki.Result](s, "write_note", map[string]any{"path": p, "content": "x"})
 			if want := strings.TrimSuffix(p, ".md") + ".md"; len(res.Changes) != 1 || res.Changes[0].File != want {
 				t.Errorf("write_note %s: %+v, want file %s", p, res.Changes, want)
 			}
 		}
 		// The note misc/notes.txt exists now, so its name works.
-		ok[wiki.Result](s, "write_note", map[string]any{"path": "misc/notes.txt", "content": "y", "overwrite": true})
-		if got := git(t, dir, "show", "HEAD:misc/notes.txt.md"); got != "y" {
+		toolstest.OK[wiki.Result](s, "write_note", map[string]any{"path": "misc/notes.txt", "content": "y", "overwrite": true})
+		if got := toolstest.Git(t, dir, "show", "HEAD:misc/notes.txt.md"); got != "y" {
 			t.Errorf("misc/notes.txt.md holds %q", got)
 		}
 	})
@@ -86,18 +87,18 @@ func TestServer_RefusesForeignExtensions(t *testing.T) {
 // not UTF-8 names no new note.
 func TestServer_RefusesInvalidUTF8Paths(t *testing.T) {
 	s, dir := inputSession(t, map[string]string{"plan.md": "# Plan\n"})
-	head := git(t, dir, "rev-parse", "HEAD")
+	head := toolstest.Git(t, dir, "rev-parse", "HEAD")
 	// JSON has no invalid UTF-8: the client's encoder, like any JSON
 	// decoder, turns the byte into U+FFFD before wikid sees the path.
 	for _, p := range []string{"caf\xe9", "notes/caf\uFFFD", "a\xff/b.md"} {
-		e := s.fail("write_note", map[string]any{"path": p, "content": "x"}, "INVALID_PATH")
+		e := s.Fail("write_note", map[string]any{"path": p, "content": "x"}, "INVALID_PATH")
 		if msg, _ := errText(e); !strings.Contains(msg, "U+FFFD") {
 			t.Errorf("write_note %q: %v", p, e)
 		}
 	}
-	s.fail("move_note", map[string]any{"path": "plan", "new_path": "pl\xe4n"}, "INVALID_PATH")
+	s.Fail("move_note", map[string]any{"path": "plan", "new_path": "pl\xe4n"}, "INVALID_PATH")
 	unchanged(t, dir, head)
-	if files := git(t, dir, "ls-files", "-z"); strings.ContainsRune(files, '\uFFFD') {
+	if files := toolstest.Git(t, dir, "ls-files", "-z"); strings.ContainsRune(files, '\uFFFD') {
 		t.Errorf("a file name holds U+FFFD: %q", files)
 	}
 }
@@ -107,7 +108,7 @@ func TestServer_RefusesInvalidUTF8Paths(t *testing.T) {
 // that its two Unicode spellings are one note, named in normal form C.
 func TestServer_PortableNames(t *testing.T) {
 	s, dir := inputSession(t, map[string]string{"plan.md": "# Plan\n", "a:b.md": "colon\n"})
-	head := git(t, dir, "rev-parse", "HEAD")
+	head := toolstest.Git(t, dir, "rev-parse", "HEAD")
 	for p, want := range map[string]string{
 		"Q&A: 2024":     `path "Q&A: 2024": ':' is not allowed in a name on Windows`,
 		"notes/CON":     `path "notes/CON": "CON" is the name of a device on Windows`,
@@ -115,19 +116,19 @@ func TestServer_PortableNames(t *testing.T) {
 		"a\u202eb":      "U+202E RIGHT-TO-LEFT OVERRIDE",
 		"\ufeffheading": "U+FEFF BYTE ORDER MARK",
 	} {
-		e := s.fail("write_note", map[string]any{"path": p, "content": "x"}, "INVALID_PATH")
+		e := s.Fail("write_note", map[string]any{"path": p, "content": "x"}, "INVALID_PATH")
 		if msg, hint := errText(e); !strings.Contains(msg, want) || hint == "" {
 			t.Errorf("write_note %q: %v", p, e)
 		}
 	}
-	s.fail("move_note", map[string]any{"path": "plan", "new_path": "plan|old"}, "INVALID_PATH")
+	s.Fail("move_note", map[string]any{"path": "plan", "new_path": "plan|old"}, "INVALID_PATH")
 	unchanged(t, dir, head)
 	// An existing note keeps its name.
-	ok[wiki.Result](s, "write_note", map[string]any{"path": "a:b", "content": "y", "overwrite": true})
+	toolstest.OK[wiki.Result](s, "write_note", map[string]any{"path": "a:b", "content": "y", "overwrite": true})
 
-	ok[wiki.Result](s, "write_note", map[string]any{"path": "cafe\u0301", "content": "x"})
-	s.fail("write_note", map[string]any{"path": "caf\u00e9", "content": "y"}, "ALREADY_EXISTS")
-	if files := git(t, dir, "ls-files", "-z"); files != "a:b.md\x00caf\u00e9.md\x00plan.md\x00" {
+	toolstest.OK[wiki.Result](s, "write_note", map[string]any{"path": "cafe\u0301", "content": "x"})
+	s.Fail("write_note", map[string]any{"path": "caf\u00e9", "content": "y"}, "ALREADY_EXISTS")
+	if files := toolstest.Git(t, dir, "ls-files", "-z"); files != "a:b.md\x00caf\u00e9.md\x00plan.md\x00" {
 		t.Errorf("git ls-files -z = %q", files)
 	}
 }
@@ -141,7 +142,7 @@ func TestServer_RefusesTagsNotAList(t *testing.T) {
 		"tags/map.md":   "---\ntags: {a: 1}\n---\nbody\n",
 		"tags/mixed.md": "---\ntags: [a, {b: 1}]\n---\nbody\n",
 	})
-	head := git(t, dir, "rev-parse", "HEAD")
+	head := toolstest.Git(t, dir, "rev-parse", "HEAD")
 	for _, c := range []struct{ path, what string }{
 		{"tags/set", `tags is a set, not a list or a string of tags: "tags: !!set {a, b}"`},
 		{"tags/map", `tags is a mapping, not a list or a string of tags: "tags: {a: 1}"`},
@@ -151,12 +152,12 @@ func TestServer_RefusesTagsNotAList(t *testing.T) {
 			{"path": c.path, "add_tags": []string{"c"}},
 			{"path": c.path, "remove_tags": []string{"a"}},
 		} {
-			e := s.fail("update_metadata", args, "INVALID_PARAMS")
+			e := s.Fail("update_metadata", args, "INVALID_PARAMS")
 			if msg, hint := errText(e); !strings.Contains(msg, c.what) || hint == "" {
 				t.Errorf("update_metadata %v: %v, want %q", args, e, c.what)
 			}
 		}
-		e := s.fail("write_note", map[string]any{"path": c.path, "content": git(t, dir, "show", "HEAD:"+c.path+".md") + "\n",
+		e := s.Fail("write_note", map[string]any{"path": c.path, "content": toolstest.Git(t, dir, "show", "HEAD:"+c.path+".md") + "\n",
 			"overwrite": true, "tags": []string{"c"}}, "INVALID_PARAMS")
 		if msg, _ := errText(e); !strings.Contains(msg, c.what) {
 			t.Errorf("write_note %s with tags: %v", c.path, e)
@@ -164,8 +165,8 @@ func TestServer_RefusesTagsNotAList(t *testing.T) {
 	}
 	unchanged(t, dir, head)
 	// Replacing all tags is what the caller asks for: it goes through.
-	res, _ := ok[wiki.Result](s, "update_metadata", map[string]any{"path": "tags/set", "tags": []string{"c"}})
-	if got := git(t, dir, "show", "HEAD:tags/set.md"); got != "---\ntitle: Set\ntags:\n  - c\n---\nbody" || res.Metadata == nil {
+	res, _ := toolstest.OK[wiki.Result](s, "update_metadata", map[string]any{"path": "tags/set", "tags": []string{"c"}})
+	if got := toolstest.Git(t, dir, "show", "HEAD:tags/set.md"); got != "---\ntitle: Set\ntags:\n  - c\n---\nbody" || res.Metadata == nil {
 		t.Errorf("tags/set.md after replacing its tags:\n%s", got)
 	}
 }
@@ -200,7 +201,7 @@ func TestServer_ByteOrderMark(t *testing.T) {
 		t.Run(tt.path, func(t *testing.T) {
 			check := func(step string, wantTags []string, wantFile string) {
 				t.Helper()
-				r, _ := ok[wiki.ReadResult](s, "read_note", map[string]any{"path": tt.path})
+				r, _ := toolstest.OK[wiki.ReadResult](s, "read_note", map[string]any{"path": tt.path})
 				slices.Sort(r.Tags)
 				if r.Title != tt.title || !slices.Equal(r.Tags, wantTags) || len(r.Headings) != 1 || len(r.Warnings) > 0 {
 					t.Errorf("read_note %s: title %q, tags %q, headings %+v, warnings %q; want %q, %q",
@@ -214,12 +215,12 @@ func TestServer_ByteOrderMark(t *testing.T) {
 				}
 			}
 			check("as committed", tt.tags, "")
-			ok[wiki.Result](s, "edit_note", map[string]any{"path": tt.path, "edits": []any{
+			toolstest.OK[wiki.Result](s, "edit_note", map[string]any{"path": tt.path, "edits": []any{
 				map[string]any{"op": "prepend", "content": "First"},
 				map[string]any{"op": "append", "content": "Last"},
 			}})
 			check("after edit_note", tt.tags, tt.edit)
-			ok[wiki.Result](s, "update_metadata", map[string]any{"path": tt.path, "add_tags": []string{"x"}})
+			toolstest.OK[wiki.Result](s, "update_metadata", map[string]any{"path": tt.path, "add_tags": []string{"x"}})
 			check("after update_metadata", slices.Sorted(slices.Values(append(slices.Clone(tt.tags), "x"))), tt.update)
 		})
 	}

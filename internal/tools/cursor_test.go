@@ -1,10 +1,11 @@
-package e2e_test
+package tools_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/wikid/wikid/internal/mcpserver"
+	"github.com/wikid/wikid/internal/tools/toolstest"
 )
 
 // TestServer_CursorBinding takes the first page of every tool with a
@@ -12,12 +13,12 @@ import (
 // INVALID_PARAMS with a hint to start again, while the same arguments (with
 // another limit) continue the list.
 func TestServer_CursorBinding(t *testing.T) {
-	dir := fixtureRepo(t)
-	s := newSession(t, connectHTTP(t, serveHTTP(t, openWiki(t, dir, nil), mcpserver.Options{}, mcpserver.HTTPOptions{}), nil, ""))
-	waitIndexed(t, s)
+	dir := toolstest.FixtureRepo(t)
+	s := toolstest.NewSession(t, toolstest.ConnectHTTP(t, toolstest.ServeHTTP(t, toolstest.OpenWiki(t, dir, nil), mcpserver.Options{}, mcpserver.HTTPOptions{}), nil, ""))
+	toolstest.WaitIndexed(t, s)
 	// History to page through: two more commits on two notes.
 	for i, p := range []string{"index", "people/alice", "index", "people/alice"} {
-		ok[mutationOut](s, "edit_note", map[string]any{"path": p, "edits": []any{map[string]any{"op": "append", "content": strings.Repeat("more ", i+1)}}})
+		toolstest.OK[toolstest.MutationOut](s, "edit_note", map[string]any{"path": p, "edits": []any{map[string]any{"op": "append", "content": strings.Repeat("more ", i+1)}}})
 	}
 	tests := []struct {
 		tool    string
@@ -42,19 +43,19 @@ func TestServer_CursorBinding(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.tool, func(t *testing.T) {
-			first, _ := ok[struct {
+			first, _ := toolstest.OK[struct {
 				NextCursor string `json:"next_cursor"`
-			}](s, tt.tool, with(tt.args, "limit", 1))
+			}](s, tt.tool, toolstest.With(tt.args, "limit", 1))
 			if first.NextCursor == "" {
 				t.Fatalf("%s %v: one page only; the test needs two", tt.tool, tt.args)
 			}
 			for _, args := range tt.foreign {
-				e := s.fail(tt.tool, with(with(args, "limit", 1), "cursor", first.NextCursor), "INVALID_PARAMS")
+				e := s.Fail(tt.tool, toolstest.With(toolstest.With(args, "limit", 1), "cursor", first.NextCursor), "INVALID_PARAMS")
 				if hint, _ := e["hint"].(string); !strings.Contains(hint, "without cursor") {
 					t.Errorf("%s %v: hint %q", tt.tool, args, hint)
 				}
 			}
-			ok[map[string]any](s, tt.tool, with(with(tt.args, "limit", 2), "cursor", first.NextCursor))
+			toolstest.OK[map[string]any](s, tt.tool, toolstest.With(toolstest.With(tt.args, "limit", 2), "cursor", first.NextCursor))
 		})
 	}
 }

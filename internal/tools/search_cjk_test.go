@@ -1,4 +1,4 @@
-package e2e_test
+package tools_test
 
 import (
 	"slices"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/tools/toolstest"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -15,7 +16,7 @@ import (
 // snippets.
 func TestServer_SearchCJK(t *testing.T) {
 	s, dir := inputSession(t, gittest.CJKNotes(120))
-	waitIndexed(t, s)
+	toolstest.WaitIndexed(t, s)
 	for _, word := range []string{"プラグイン", "ノート", "無限キャンバス", "노트", "동기화", "插件", "笔记", "无限画布", "の", "记"} {
 		t.Run(word, func(t *testing.T) {
 			out, _ := gittest.TryGit(dir, "grep", "-l", "-F", "-e", word, "--", "*.md")
@@ -30,7 +31,7 @@ func TestServer_SearchCJK(t *testing.T) {
 				if cursor != "" {
 					args["cursor"] = cursor
 				}
-				res, _ := ok[wiki.SearchResult](s, "search_notes", args)
+				res, _ := toolstest.OK[wiki.SearchResult](s, "search_notes", args)
 				for _, h := range res.Results {
 					got = append(got, h.Path)
 					if len(h.Snippets) == 0 || !strings.Contains(h.Snippets[0].Text+h.Title, word) {

@@ -1,4 +1,4 @@
-package e2e_test
+package tools_test
 
 import (
 	"encoding/json"
@@ -12,6 +12,7 @@ import (
 	"github.com/wikid/wikid/internal/gittest"
 	"github.com/wikid/wikid/internal/mcpserver"
 	"github.com/wikid/wikid/internal/tool"
+	"github.com/wikid/wikid/internal/tools/toolstest"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -32,15 +33,15 @@ func budgetNote() string {
 // the structured content of a search with ten hits and of a read of a 2 KB
 // note.
 func resultSizes(tb testing.TB) (search, read []byte) {
-	dir := fixtureRepo(tb)
+	dir := toolstest.FixtureRepo(tb)
 	files := map[string]string{"decisions/launch.md": budgetNote()}
 	for i := range 12 {
 		files[fmt.Sprintf("notes/launch-%02d.md", i)] = fmt.Sprintf("---\ntags: [launch]\n---\n# Launch note %d\n\nThe launch checklist, item %d, and what it needs before the launch.\n", i, i)
 	}
 	gittest.Commit(tb, dir, "budget notes", files)
-	s := newSession(tb, connectHTTP(tb, serveHTTP(tb, openWiki(tb, dir, nil), mcpserver.Options{}, mcpserver.HTTPOptions{}), nil, ""))
-	search = structuredJSON(tb, s.call("search_notes", map[string]any{"query": "launch", "limit": 10}))
-	read = structuredJSON(tb, s.call("read_note", map[string]any{"path": "decisions/launch"}))
+	s := toolstest.NewSession(tb, toolstest.ConnectHTTP(tb, toolstest.ServeHTTP(tb, toolstest.OpenWiki(tb, dir, nil), mcpserver.Options{}, mcpserver.HTTPOptions{}), nil, ""))
+	search = toolstest.StructuredJSON(tb, s.Call("search_notes", map[string]any{"query": "launch", "limit": 10}))
+	read = toolstest.StructuredJSON(tb, s.Call("read_note", map[string]any{"path": "decisions/launch"}))
 	return search, read
 }
 
@@ -70,10 +71,10 @@ func BenchmarkResultSizes(b *testing.B) {
 	b.ReportMetric(float64(len(search)), "search-10-hits-B")
 	b.ReportMetric(float64(len(read)), "read-2KB-note-B")
 
-	s, _ := benchSession(b)
+	s, _ := toolstest.BenchSession(b)
 	var large int
 	for _, q := range []string{"meeting", "plan", "review"} {
-		large += len(structuredJSON(b, s.call("search_notes", map[string]any{"query": q, "limit": 10})))
+		large += len(toolstest.StructuredJSON(b, s.Call("search_notes", map[string]any{"query": q, "limit": 10})))
 	}
 	b.ReportMetric(float64(large)/3, "search-10-hits-10k-B")
 }
@@ -103,12 +104,12 @@ func measureEconomy(tb testing.TB) economy {
 	if err := json.Unmarshal(b, &questions); err != nil {
 		tb.Fatal(err)
 	}
-	s := newSession(tb, connectHTTP(tb, serveHTTP(tb, openWiki(tb, fixtureRepo(tb), nil), mcpserver.Options{}, mcpserver.HTTPOptions{}), nil, ""))
+	s := toolstest.NewSession(tb, toolstest.ConnectHTTP(tb, toolstest.ServeHTTP(tb, toolstest.OpenWiki(tb, toolstest.FixtureRepo(tb), nil), mcpserver.Options{}, mcpserver.HTTPOptions{}), nil, ""))
 	var e economy
 	for _, q := range questions {
 		e.questions++
-		res := s.call("gather_context", map[string]any{"question": q.Question})
-		raw := structuredJSON(tb, res)
+		res := s.Call("gather_context", map[string]any{"question": q.Question})
+		raw := toolstest.StructuredJSON(tb, res)
 		var ctx wiki.ContextResult
 		if err := tool.DecodeWire(raw, &ctx); err != nil {
 			tb.Fatal(err)
@@ -124,8 +125,8 @@ func measureEconomy(tb testing.TB) economy {
 
 		// Without it: search with the same words, read the best hit, its
 		// backlinks, and the second hit.
-		res = s.call("search_notes", map[string]any{"query": ctx.Query})
-		raw = structuredJSON(tb, res)
+		res = s.Call("search_notes", map[string]any{"query": ctx.Query})
+		raw = toolstest.StructuredJSON(tb, res)
 		e.baselineBytes += len(raw)
 		e.baselineCalls++
 		var hits wiki.SearchResult
@@ -134,11 +135,11 @@ func measureEconomy(tb testing.TB) economy {
 		}
 		var read []string
 		for i, h := range hits.Results[:min(2, len(hits.Results))] {
-			e.baselineBytes += len(structuredJSON(tb, s.call("read_note", map[string]any{"path": h.Path})))
+			e.baselineBytes += len(toolstest.StructuredJSON(tb, s.Call("read_note", map[string]any{"path": h.Path})))
 			e.baselineCalls++
 			read = append(read, h.Path)
 			if i == 0 {
-				e.baselineBytes += len(structuredJSON(tb, s.call("get_links", map[string]any{"path": h.Path, "direction": "in"})))
+				e.baselineBytes += len(toolstest.StructuredJSON(tb, s.Call("get_links", map[string]any{"path": h.Path, "direction": "in"})))
 				e.baselineCalls++
 			}
 		}
