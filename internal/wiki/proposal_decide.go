@@ -19,9 +19,9 @@ type DecideRequest struct {
 	// By is the person deciding: the committer of an accepted change and
 	// of the decision; zero means Options.Author.
 	By Identity
-	// Hunk, when not 0, accepts only that hunk (from 1, in the order of
-	// the note's Diff in Proposal) of the one note Notes names; the note
-	// stays open for its other hunks until none is left.
+	// Hunk, when not 0, accepts or rejects only that hunk (from 1, in the
+	// order of the note's Hunks in Proposal) of the one note Notes names;
+	// the note stays open for its other hunks until none is left.
 	Hunk int
 }
 
@@ -39,8 +39,8 @@ type DecideResult struct {
 	Closed string
 	// Open counts the notes still open.
 	Open int
-	// Hunk is the header of the hunk accepted alone ("@@ -3,7 +3,7 @@"),
-	// "" when whole notes were.
+	// Hunk is the header of the hunk accepted or rejected alone
+	// ("@@ -3,7 +3,7 @@"), "" when whole notes were.
 	Hunk string
 }
 
@@ -147,8 +147,10 @@ func (w *Wiki) AcceptProposal(ctx context.Context, req DecideRequest) (*DecideRe
 }
 
 // RejectProposal records the notes req names (all open notes when none)
-// as rejected: the branch does not change. Errors: NOT_FOUND, READ_ONLY,
-// CONFLICT (the proposal changed meanwhile).
+// as rejected: the branch does not change. With req.Hunk it drops that
+// hunk alone from the one note Notes names (see rejectHunk). Errors:
+// NOT_FOUND, READ_ONLY, CONFLICT (the proposal changed meanwhile, or the
+// note does not merge and its hunks cannot be told apart).
 func (w *Wiki) RejectProposal(ctx context.Context, req DecideRequest) (*DecideResult, error) {
 	if w.opts.ReadOnly {
 		return nil, w.readOnlyError()
@@ -160,6 +162,16 @@ func (w *Wiki) RejectProposal(ctx context.Context, req DecideRequest) (*DecideRe
 	picked, err := st.matchNotes(req.Notes)
 	if err != nil {
 		return nil, err
+	}
+	if req.Hunk < 0 || req.Hunk > 0 && len(picked) != 1 {
+		return nil, Errorf(CodeInvalidParams, "a hunk is rejected in one note: name it, and hunks count from 1")
+	}
+	if req.Hunk > 0 {
+		res, err := w.rejectHunk(ctx, st, picked[0], req)
+		if res != nil || err != nil {
+			return res, err
+		}
+		// The note's only hunk: rejected whole, below.
 	}
 	res := &DecideResult{}
 	for _, pf := range picked {

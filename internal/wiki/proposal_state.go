@@ -28,6 +28,8 @@ type proposalState struct {
 	files   map[string]*proposalFile
 	// accepted and rejected count the files decided so.
 	accepted, rejected int
+	// lines caches the count of ProposalLines.
+	lines proposalLines
 }
 
 // proposalFile is one file a proposal changed.
@@ -106,6 +108,13 @@ func (w *Wiki) proposalState(ctx context.Context, id, tip string) (*proposalStat
 		for _, ch := range changes {
 			if pf := st.files[ch.Path]; pf == nil || pf.decided != "" {
 				st.files[ch.Path] = &proposalFile{file: ch.Path, base: base}
+			}
+		}
+		// A hunk rejected: the note's proposed version was computed
+		// anew against the branch at this commit's base.
+		for _, f := range trailerValues(info.Message, trailerRejectedHunk) {
+			if pf := st.files[f]; pf != nil && pf.decided == "" && base != "" {
+				pf.base = base
 			}
 		}
 	}
@@ -217,7 +226,11 @@ type Proposal struct {
 	ProposalSummary
 	// Branch is the branch's commit the notes are compared with.
 	Branch string
+	// Notes are the open notes, in path order: all of them, or the page
+	// ProposalPage asked for, which starts after Offset others (Open
+	// counts them all).
 	Notes  []ProposalNote
+	Offset int
 }
 
 // ProposalNote is one open note of a proposal, merged three ways with the
@@ -236,7 +249,10 @@ type ProposalNote struct {
 	Deletions int
 	// Diff is the unified diff from the branch to what accepting gives
 	// (for a conflict: to the proposal's version).
-	Diff      string
+	Diff string
+	// Hunks are Diff's hunks, numbered from 1 in this order by a decision
+	// on one hunk (DecideRequest.Hunk).
+	Hunks     []DiffHunk
 	Conflicts []textdiff.Conflict
 	// Why says what does not merge, for a conflict.
 	Why string
@@ -247,27 +263,7 @@ type ProposalNote struct {
 // Proposal returns open proposal id with each open note merged against
 // the branch now. An unknown id is NOT_FOUND.
 func (w *Wiki) Proposal(ctx context.Context, id string) (*Proposal, error) {
-	st, err := w.openProposal(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	head, snap, err := w.branchHead(ctx)
-	if err != nil {
-		return nil, err
-	}
-	tipSnap, err := w.store.Snapshot(ctx, st.tip)
-	if err != nil {
-		return nil, err
-	}
-	p := &Proposal{ProposalSummary: st.summary(ProposalsRef + id), Branch: head.Commit}
-	for _, pf := range st.open() {
-		n, err := w.mergeProposed(ctx, pf, snap, tipSnap, nil)
-		if err != nil {
-			return nil, err
-		}
-		p.Notes = append(p.Notes, n)
-	}
-	return p, nil
+	return w.ProposalPage(ctx, ProposalPageRequest{ID: id})
 }
 
 // openProposal returns the state of open proposal id; NOT_FOUND when it has
@@ -380,7 +376,11 @@ func (w *Wiki) mergeProposed(ctx context.Context, pf *proposalFile, snap, tip Sn
 		d.NewPath = pf.file
 	}
 	if !same(o, hasO, to, hasTo) {
-		n.Diff = textdiff.Unified([]textdiff.FileDiff{d}, 3)
+		var hunks [][]textdiff.Hunk
+		n.Diff, hunks = textdiff.UnifiedHunks([]textdiff.FileDiff{d}, 3)
+		if len(hunks) > 0 {
+			n.Hunks = diffHunks(hunks[0])
+		}
 		s := textdiff.Count(o, to)
 		n.Additions, n.Deletions = s.Additions, s.Deletions
 	}
