@@ -141,6 +141,9 @@ func (w *Wiki) AcceptProposal(ctx context.Context, req DecideRequest) (*DecideRe
 	res.Commit, res.Hunk = mres.Commit, partial
 	if len(res.Accepted) == 0 {
 		res.Open = len(st.open())
+		if partial != "" && res.Commit != "" {
+			return res, w.recordHunk(ctx, st, picked[0].file, partial, res.Commit, req.By)
+		}
 		return res, nil
 	}
 	return res, w.decide(ctx, st, res, req)
@@ -205,9 +208,9 @@ func (w *Wiki) decide(ctx context.Context, st *proposalState, res *DecideResult,
 	}
 	if res.Open == 0 {
 		switch {
-		case rejected == 0:
+		case rejected == 0 && !st.hunkRejected:
 			res.Closed = "accepted"
-		case accepted == 0:
+		case accepted == 0 && !st.hunkAccepted:
 			res.Closed = "rejected"
 		default:
 			res.Closed = "partly accepted"
@@ -271,4 +274,25 @@ func (t *txn) stageAny(ctx context.Context, file string) (*staged, error) {
 	default:
 		return nil, fmt.Errorf("read %s: %w", file, err)
 	}
+}
+
+// recordHunk records on the proposal's ref that one hunk of file was
+// accepted alone, in commit, so that the proposal's outcome counts it: a
+// commit without a change to the tree.
+func (w *Wiki) recordHunk(ctx context.Context, st *proposalState, file, hunk, commit string, by Identity) error {
+	w.writeMu.Lock()
+	defer w.writeMu.Unlock()
+	sig := w.signature(by)
+	msg := fmt.Sprintf("accept: %s %s (proposal %s)\n\n%s: %s\n%s: %s\nWiki-Accepted-In: %s\n",
+		notePathOf(file), hunk, st.id, trailerProposal, st.id, trailerAcceptedHunk, file, commit)
+	_, err := w.store.Commit(ctx, CommitRequest{Parent: st.tip, Ref: ProposalsRef + st.id, RefFrom: st.tip,
+		Author: sig, Committer: sig, Message: msg})
+	if errors.Is(err, ErrHeadMoved) {
+		return Errorf(CodeConflict, "proposal %s changed while it was decided", st.id).
+			WithHint("wikid proposals show %s: what was accepted is on the branch", st.id)
+	}
+	if err != nil {
+		return fmt.Errorf("record a hunk accepted in proposal %s: %w", st.id, err)
+	}
+	return nil
 }

@@ -121,3 +121,26 @@ func TestWiki_ProposalPage(t *testing.T) {
 		t.Errorf("lines = +%d -%d %v %v, want +30 -30", add, del, ok, err)
 	}
 }
+
+// TestRejectProposal_afterHunkAccepted: a proposal of which one hunk was
+// accepted, then the rest rejected, closes partly accepted, as git shows.
+func TestRejectProposal_afterHunkAccepted(t *testing.T) {
+	long := numbered(30)
+	dir := seeded(t, map[string]string{"long.md": long})
+	w := openWiki(t, dir, nil)
+	ctx := context.Background()
+	id := mustWrite(t, w, proposer("s"), "long.md", strings.NewReplacer("line 2\n", "LINE 2\n", "line 25\n", "LINE 25\n").Replace(long), true).Proposal
+	if _, err := w.AcceptProposal(ctx, wiki.DecideRequest{ID: id, Notes: []string{"long"}, Hunk: 1, By: person()}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.RejectProposal(ctx, wiki.DecideRequest{ID: id, By: person()})
+	if err != nil || res.Closed != "partly accepted" {
+		t.Fatalf("reject the rest = %+v, %v", res, err)
+	}
+	if got := gittest.Git(t, dir, "log", "-1", "--format=%B", wiki.ClosedProposalsRef+id); !strings.Contains(got, "Wiki-Closed: partly accepted") {
+		t.Errorf("the closing commit:\n%s", got)
+	}
+	if got := gittest.Git(t, dir, "show", "HEAD:long.md"); !strings.Contains(got, "LINE 2\n") || strings.Contains(got, "LINE 25") {
+		t.Errorf("HEAD:long.md =\n%s", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/wikid/wikid/internal/textdiff"
 )
@@ -39,6 +40,7 @@ func (w *Wiki) ProposalPage(ctx context.Context, req ProposalPageRequest) (*Prop
 	}
 	open := st.open()
 	p := &Proposal{ProposalSummary: st.summary(ProposalsRef + req.ID), Branch: head.Commit, Offset: min(req.Offset, len(open))}
+	p.Changes, p.ChangeCount = st.proposalChanges(maxProposalChanges)
 	page := open[p.Offset:]
 	if req.Limit > 0 && len(page) > req.Limit {
 		page = page[:req.Limit]
@@ -114,4 +116,43 @@ func (w *Wiki) ProposalLines(ctx context.Context, id string, max int) (additions
 	}
 	st.lines.done, st.lines.additions, st.lines.deletions = true, additions, deletions
 	return additions, deletions, true, nil
+}
+
+// maxProposalChanges bounds the changes a proposal's page lists.
+const maxProposalChanges = 50
+
+// ProposalChange is one commit of a proposal's session: the assistant's
+// own words for a change.
+type ProposalChange struct {
+	ID            string
+	Subject, Body string
+	Tool          string
+	When          time.Time
+}
+
+// proposalChanges returns the newest of the proposal's commits that
+// changed notes (its decisions left out), newest first, and how many
+// there are.
+func (st *proposalState) proposalChanges(limit int) (out []ProposalChange, total int) {
+	for i := len(st.chain) - 1; i >= 0; i-- {
+		info := st.chain[i]
+		subject, body, trailers := splitMessage(info.Message)
+		tool, decision := "", false
+		for _, t := range trailers {
+			switch t.Key {
+			case "Wiki-Tool":
+				tool = t.Value
+			case trailerAccepted, trailerRejected, trailerAcceptedHunk, trailerRejectedHunk, trailerClosed:
+				decision = true
+			}
+		}
+		if decision {
+			continue
+		}
+		total++
+		if len(out) < limit {
+			out = append(out, ProposalChange{ID: info.ID, Subject: subject, Body: body, Tool: tool, When: info.Author.When})
+		}
+	}
+	return out, total
 }

@@ -28,6 +28,11 @@ type proposalState struct {
 	files   map[string]*proposalFile
 	// accepted and rejected count the files decided so.
 	accepted, rejected int
+	// hunkAccepted and hunkRejected say whether a hunk was decided alone,
+	// which makes the outcome partly accepted unless the other way round.
+	hunkAccepted, hunkRejected bool
+	// chain is the proposal's commits, oldest first.
+	chain []CommitInfo
 	// lines caches the count of ProposalLines.
 	lines proposalLines
 }
@@ -79,7 +84,7 @@ func (w *Wiki) proposalState(ctx context.Context, id, tip string) (*proposalStat
 		return nil, Errorf(CodeNotFound, "%s holds no commit of proposal %s", short(tip), id)
 	}
 	slices.Reverse(chain)
-	st := &proposalState{id: id, tip: tip, first: chain[0], last: chain[len(chain)-1], commits: len(chain), files: map[string]*proposalFile{}}
+	st := &proposalState{id: id, tip: tip, first: chain[0], last: chain[len(chain)-1], commits: len(chain), chain: chain, files: map[string]*proposalFile{}}
 	for _, info := range chain {
 		decided := false
 		for _, k := range []struct{ key, state string }{{trailerAccepted, "accepted"}, {trailerRejected, "rejected"}} {
@@ -110,6 +115,8 @@ func (w *Wiki) proposalState(ctx context.Context, id, tip string) (*proposalStat
 				st.files[ch.Path] = &proposalFile{file: ch.Path, base: base}
 			}
 		}
+		st.hunkAccepted = st.hunkAccepted || len(trailerValues(info.Message, trailerAcceptedHunk)) > 0
+		st.hunkRejected = st.hunkRejected || len(trailerValues(info.Message, trailerRejectedHunk)) > 0
 		// A hunk rejected: the note's proposed version was computed
 		// anew against the branch at this commit's base.
 		for _, f := range trailerValues(info.Message, trailerRejectedHunk) {
@@ -164,8 +171,9 @@ type ProposalSummary struct {
 	// Rejected those decided.
 	Open, Accepted, Rejected int
 	// Closed is "accepted", "partly accepted" or "rejected" for a closed
-	// proposal, "" for an open one.
-	Closed string
+	// proposal, "" for an open one; ClosedBy is who closed it, at Updated.
+	Closed   string
+	ClosedBy Identity
 }
 
 // Proposals lists the open proposals, newest first, and with closed set
@@ -196,6 +204,7 @@ func (w *Wiki) Proposals(ctx context.Context, closed bool) ([]ProposalSummary, e
 				if v := trailerValues(st.last.Message, trailerClosed); len(v) > 0 {
 					s.Closed = v[0]
 				}
+				s.ClosedBy = Identity{Name: st.last.Author.Name, Email: st.last.Author.Email}
 			}
 			out = append(out, s)
 		}
@@ -231,6 +240,10 @@ type Proposal struct {
 	// counts them all).
 	Notes  []ProposalNote
 	Offset int
+	// Changes are the session's newest commits that changed notes, newest
+	// first, at most 50 of ChangeCount: what the assistant said it did.
+	Changes     []ProposalChange
+	ChangeCount int
 }
 
 // ProposalNote is one open note of a proposal, merged three ways with the
