@@ -97,6 +97,18 @@ type proposalNote struct {
 	// than one hunk).
 	Hunks  []proposalHunk
 	ByHunk bool
+	// MovedTo is the note's new path when the proposal moved it without
+	// changing it (its deletion and its creation shown as one); Files
+	// the files a decision on it names, one a line.
+	MovedTo, Files string
+}
+
+// Kind words the change for the list: created, modified, deleted, moved.
+func (n proposalNote) Kind() string {
+	if n.MovedTo != "" {
+		return "moved"
+	}
+	return string(n.Action)
 }
 
 type proposalHunk struct {
@@ -138,8 +150,10 @@ func (h *Handler) proposal(w http.ResponseWriter, r *http.Request) {
 		for k, hk := range pn.Hunks {
 			note.Hunks = append(note.Hunks, proposalHunk{N: k + 1, Diff: fileDiff{Lines: diffLines([]wiki.DiffHunk{hk})}})
 		}
+		note.Files = pn.File
 		page.Notes = append(page.Notes, note)
 	}
+	page.Notes = pairMoves(page.Notes)
 	if !h.opts.ReadOnly {
 		page.Reviewer, page.NoReviewer = h.reviewerLine()
 	}
@@ -175,11 +189,11 @@ func (h *Handler) decideProposal(w http.ResponseWriter, r *http.Request) {
 	hunk, file, _ := strings.Cut(rest, ":")
 	req := wiki.DecideRequest{ID: id, Comment: r.PostFormValue("comment")}
 	if file != "" {
-		req.Notes = []string{file}
+		req.Notes = strings.Split(file, "\n")
 	}
 	if hunk != "" {
 		n, err := strconv.Atoi(hunk)
-		if err != nil || n < 1 || file == "" {
+		if err != nil || n < 1 || len(req.Notes) != 1 {
 			h.fail(w, r, wiki.Errorf(wiki.CodeInvalidParams, "hunk %q of %q: want a number from 1 and a note", hunk, file))
 			return
 		}
@@ -258,4 +272,51 @@ func pick(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// pairMoves shows a note the proposal deleted and one it created with the
+// same lines as one move, decided together; the notes of a move that were
+// also edited, or that fall on two pages, stay apart.
+func pairMoves(notes []proposalNote) []proposalNote {
+	text := func(n proposalNote, kind wiki.LineKind) (string, bool) {
+		var b strings.Builder
+		for _, h := range n.ProposalNote.Hunks {
+			for _, l := range h.Lines {
+				if l.Kind != kind {
+					return "", false
+				}
+				b.WriteString(l.Text + "\n")
+			}
+		}
+		return b.String(), b.Len() > 0
+	}
+	created := map[string]int{} // text → index of the created note
+	for i, n := range notes {
+		if n.Action == wiki.ActionCreated && n.State == "ready" {
+			if t, ok := text(n, wiki.LineAdded); ok {
+				created[t] = i
+			}
+		}
+	}
+	gone := map[int]bool{}
+	for i, n := range notes {
+		if n.Action != wiki.ActionDeleted || n.State != "ready" {
+			continue
+		}
+		t, ok := text(n, wiki.LineDeleted)
+		j, found := created[t]
+		if !ok || !found || gone[j] {
+			continue
+		}
+		gone[j] = true
+		notes[i].MovedTo, notes[i].Files = notes[j].Path, n.File+"\n"+notes[j].File
+		notes[i].Hunks = nil
+	}
+	out := notes[:0]
+	for i, n := range notes {
+		if !gone[i] {
+			out = append(out, n)
+		}
+	}
+	return out
 }

@@ -201,3 +201,31 @@ func BenchmarkProposalPage(b *testing.B) {
 		})
 	}
 }
+
+// TestProposalPages_move: a note the proposal moved shows as one move,
+// without its lines, and accepting it moves the note on the branch.
+func TestProposalPages_move(t *testing.T) {
+	ctx := context.Background()
+	dir := gittest.Init(t)
+	gittest.Commit(t, dir, "start", map[string]string{"drafts/idea.md": "# Idea\n\nA long thought.\n", "index.md": "# Index\n\nsee [[idea]]\n"})
+	w := openWiki(t, dir)
+	me := wiki.Caller{Client: "codex/1", Session: "s", Propose: true, Author: wiki.Identity{Name: "codex", Email: "codex@mcp.wikid"}}
+	res, err := w.Move(ctx, wiki.MoveRequest{Path: "drafts/idea", NewPath: "ideas/idea", Mutation: wiki.Mutation{Caller: me}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(web.New(w, web.Options{Reviewer: wiki.Identity{Name: "Pat Person", Email: "pat@example.com"}}))
+	defer srv.Close()
+	b := newBrowser(t, srv)
+	_, page := b.get("/proposals/" + res.Proposal)
+	if !strings.Contains(page, "drafts/idea → ideas/idea") || strings.Contains(page, "A long thought") || !strings.Contains(page, "Accept the move") {
+		t.Fatalf("the move is not shown as one:\n%s", page)
+	}
+	status, _ := b.post("/proposals/"+res.Proposal+"/decide", srv.URL, url.Values{"act": {"accept::drafts/idea.md\nideas/idea.md"}, "csrf": {csrfOf(t, page)}})
+	if status != http.StatusSeeOther {
+		t.Fatalf("accept the move: %d", status)
+	}
+	if files := gittest.Git(t, dir, "ls-tree", "-r", "--name-only", "HEAD"); !strings.Contains(files, "ideas/idea.md") || strings.Contains(files, "drafts/idea.md") {
+		t.Errorf("after the move, HEAD holds:\n%s", files)
+	}
+}
