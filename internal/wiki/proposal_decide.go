@@ -111,7 +111,10 @@ func (w *Wiki) AcceptProposal(ctx context.Context, req DecideRequest) (*DecideRe
 				}
 				if len(hunks) > 1 {
 					partial = hunkSummary(hunks[req.Hunk-1])
-					return t.put(s, applyHunk(s.content, hunks[req.Hunk-1]))
+					if err := t.put(s, applyHunk(s.content, hunks[req.Hunk-1])); err != nil {
+						return err
+					}
+					break
 				}
 			}
 			res.Accepted = append(res.Accepted, pf.file)

@@ -130,8 +130,11 @@ func TestRejectProposal_afterHunkAccepted(t *testing.T) {
 	w := openWiki(t, dir, nil)
 	ctx := context.Background()
 	id := mustWrite(t, w, proposer("s"), "long.md", strings.NewReplacer("line 2\n", "LINE 2\n", "line 25\n", "LINE 25\n").Replace(long), true).Proposal
-	if _, err := w.AcceptProposal(ctx, wiki.DecideRequest{ID: id, Notes: []string{"long"}, Hunk: 1, By: person()}); err != nil {
+	if _, err := w.AcceptProposal(ctx, wiki.DecideRequest{ID: id, Notes: []string{"long"}, Hunk: 1, Comment: "the first only", By: person()}); err != nil {
 		t.Fatal(err)
+	}
+	if got := gittest.Git(t, dir, "log", "-1", "--format=%s%n%b"); !strings.HasPrefix(got, "accept: long @@ -1,5 +1,5 @@ (proposal "+id+")") || !strings.Contains(got, "the first only") {
+		t.Errorf("the hunk's commit:\n%s", got)
 	}
 	res, err := w.RejectProposal(ctx, wiki.DecideRequest{ID: id, By: person()})
 	if err != nil || res.Closed != "partly accepted" {
