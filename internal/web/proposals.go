@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 
@@ -101,6 +102,9 @@ type proposalNote struct {
 	// changing it (its deletion and its creation shown as one); Files
 	// the files a decision on it names, one a line.
 	MovedTo, Files string
+	// Rewrites are, for a move, the notes whose only change is links
+	// rewritten to its new name: decided with it.
+	Rewrites []proposalNote
 }
 
 // Kind words the change for the list: created, modified, deleted, moved.
@@ -311,6 +315,24 @@ func pairMoves(notes []proposalNote) []proposalNote {
 		gone[j] = true
 		notes[i].MovedTo, notes[i].Files = notes[j].Path, n.File+"\n"+notes[j].File
 		notes[i].Hunks = nil
+	}
+	// The links rewritten for a move go with it.
+	for i, n := range notes {
+		if n.MovedTo == "" {
+			continue
+		}
+		old := strings.TrimSuffix(n.File, path.Ext(n.File))
+		names := []string{old, path.Base(old)}
+		for j, m := range notes {
+			if gone[j] || m.Action != wiki.ActionModified || m.State != "ready" || len(m.ProposalNote.Hunks) == 0 {
+				continue
+			}
+			if onlyLinks(&fileDiff{Lines: diffLines(m.ProposalNote.Hunks)}, names) {
+				gone[j] = true
+				notes[i].Rewrites = append(notes[i].Rewrites, m)
+				notes[i].Files += "\n" + m.File
+			}
+		}
 	}
 	out := notes[:0]
 	for i, n := range notes {

@@ -207,7 +207,7 @@ func BenchmarkProposalPage(b *testing.B) {
 func TestProposalPages_move(t *testing.T) {
 	ctx := context.Background()
 	dir := gittest.Init(t)
-	gittest.Commit(t, dir, "start", map[string]string{"drafts/idea.md": "# Idea\n\nA long thought.\n", "index.md": "# Index\n\nsee [[idea]]\n"})
+	gittest.Commit(t, dir, "start", map[string]string{"drafts/idea.md": "# Idea\n\nA long thought.\n", "index.md": "# Index\n\nsee [[drafts/idea]]\n"})
 	w := openWiki(t, dir)
 	me := wiki.Caller{Client: "codex/1", Session: "s", Propose: true, Author: wiki.Identity{Name: "codex", Email: "codex@mcp.wikid"}}
 	res, err := w.Move(ctx, wiki.MoveRequest{Path: "drafts/idea", NewPath: "ideas/idea", Mutation: wiki.Mutation{Caller: me}})
@@ -218,14 +218,18 @@ func TestProposalPages_move(t *testing.T) {
 	defer srv.Close()
 	b := newBrowser(t, srv)
 	_, page := b.get("/proposals/" + res.Proposal)
-	if !strings.Contains(page, "drafts/idea → ideas/idea") || strings.Contains(page, "A long thought") || !strings.Contains(page, "Accept the move") {
+	if !strings.Contains(page, "drafts/idea → ideas/idea") || strings.Contains(page, "A long thought") || !strings.Contains(page, "Accept the move") ||
+		!strings.Contains(page, "the links to it in 1 note") || strings.Contains(page, `value="accept::index.md"`) {
 		t.Fatalf("the move is not shown as one:\n%s", page)
 	}
-	status, _ := b.post("/proposals/"+res.Proposal+"/decide", srv.URL, url.Values{"act": {"accept::drafts/idea.md\nideas/idea.md"}, "csrf": {csrfOf(t, page)}})
+	status, _ := b.post("/proposals/"+res.Proposal+"/decide", srv.URL, url.Values{"act": {"accept::drafts/idea.md\nideas/idea.md\nindex.md"}, "csrf": {csrfOf(t, page)}})
 	if status != http.StatusSeeOther {
 		t.Fatalf("accept the move: %d", status)
 	}
 	if files := gittest.Git(t, dir, "ls-tree", "-r", "--name-only", "HEAD"); !strings.Contains(files, "ideas/idea.md") || strings.Contains(files, "drafts/idea.md") {
 		t.Errorf("after the move, HEAD holds:\n%s", files)
+	}
+	if got := gittest.Git(t, dir, "show", "HEAD:index.md"); !strings.Contains(got, "[[ideas/idea]]") {
+		t.Errorf("HEAD:index.md = %q", got)
 	}
 }
