@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wikid/wikid/internal/note"
@@ -33,6 +34,9 @@ type proposalState struct {
 	hunkAccepted, hunkRejected bool
 	// chain is the proposal's commits, oldest first.
 	chain []CommitInfo
+	// openFiles caches open's answer.
+	openOnce  sync.Once
+	openFiles []*proposalFile
 	// lines caches the count of ProposalLines.
 	lines proposalLines
 }
@@ -142,16 +146,18 @@ func (w *Wiki) proposalState(ctx context.Context, id, tip string) (*proposalStat
 	return st, nil
 }
 
-// open returns the files still open, sorted.
+// open returns the files still open, sorted; made once, as a state
+// never changes once made (callers must not change the slice).
 func (st *proposalState) open() []*proposalFile {
-	var out []*proposalFile
-	for _, pf := range st.files {
-		if pf.decided == "" {
-			out = append(out, pf)
+	st.openOnce.Do(func() {
+		for _, pf := range st.files {
+			if pf.decided == "" {
+				st.openFiles = append(st.openFiles, pf)
+			}
 		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].file < out[j].file })
-	return out
+		sort.Slice(st.openFiles, func(i, j int) bool { return st.openFiles[i].file < st.openFiles[j].file })
+	})
+	return st.openFiles
 }
 
 // ProposalSummary is one proposal as a list shows it.
