@@ -193,7 +193,8 @@ func (h *Handler) decideProposal(w http.ResponseWriter, r *http.Request) {
 	hunk, file, _ := strings.Cut(rest, ":")
 	req := wiki.DecideRequest{ID: id, Comment: r.PostFormValue("comment")}
 	if file != "" {
-		req.Notes = strings.Split(file, "\n")
+		// One file a line; a browser sends a button's line breaks as CRLF.
+		req.Notes = strings.FieldsFunc(file, func(r rune) bool { return r == '\n' || r == '\r' })
 	}
 	if hunk != "" {
 		n, err := strconv.Atoi(hunk)

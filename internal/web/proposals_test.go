@@ -225,7 +225,7 @@ func TestProposalPages_move(t *testing.T) {
 		!strings.Contains(page, "the links to it in 1 note") || strings.Contains(page, `value="accept::index.md"`) {
 		t.Fatalf("the move is not shown as one:\n%s", page)
 	}
-	status, _ := b.post("/proposals/"+res.Proposal+"/decide", srv.URL, url.Values{"act": {"accept::drafts/idea.md\nideas/idea.md\nindex.md"}, "csrf": {csrfOf(t, page)}})
+	status, _ := b.post("/proposals/"+res.Proposal+"/decide", srv.URL, url.Values{"act": {"accept::drafts/idea.md\r\nideas/idea.md\r\nindex.md"}, "csrf": {csrfOf(t, page)}})
 	if status != http.StatusSeeOther {
 		t.Fatalf("accept the move: %d", status)
 	}
