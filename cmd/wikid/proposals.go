@@ -17,7 +17,7 @@ func (c *proposalsCommand) Usage() string {
 	return `Usage: wikid proposals list [--closed]
        wikid proposals show ID
        wikid proposals accept ID [--note PATH [--hunk N]]... [--comment TEXT]
-       wikid proposals reject ID [--note PATH]... [--comment TEXT]
+       wikid proposals reject ID [--note PATH [--hunk N]]... [--comment TEXT]
        wikid proposals prune [--dry-run]
 
 An assistant in propose mode (wikid serve --propose, or a client that
@@ -32,7 +32,8 @@ one commit, authored by the assistant and committed by you, merged with what
 you changed meanwhile; a note that does not merge is printed and stays open.
 With --hunk N, accept takes only the N-th hunk of the one note --note names,
 counted as show prints its @@ lines, and the note stays open for the rest.
-reject drops them. A proposal whose notes are all decided is closed and kept
+reject drops them; with --hunk N only that hunk, and the note stays open
+for the rest. A proposal whose notes are all decided is closed and kept
 under refs/wikid/proposals-closed/, until prune removes it: closed
 proposals are kept for proposals.keep_closed of .wikid.yaml (default 90d),
 and the daemon prunes them by itself; --dry-run prints what prune would
@@ -60,7 +61,7 @@ func (c *proposalsCommand) Run(ctx context.Context, args []string) error {
 	f.dryRun = cl.Bool("dry-run", false, "prune: print what would be removed, remove nothing")
 	f.comment = cl.String("comment", "", "accept, reject: why; goes into the commit message")
 	cl.Var(&f.notes, "note", "accept, reject: only this note (a path; may be given several times)")
-	f.hunk = cl.Int("hunk", 0, "accept: only this hunk (from 1, as show prints them) of the one --note")
+	f.hunk = cl.Int("hunk", 0, "accept, reject: only this hunk (from 1, as show prints them) of the one --note")
 	cl.authorFlag()
 	if err := cl.parse(args, 1, 2); err != nil {
 		return err
@@ -161,7 +162,7 @@ func (c *proposalsCommand) decide(ctx context.Context, w *wiki.Wiki, verb string
 		fmt.Fprintf(c.stdout, "Committed %s.\n", shortID(res.Commit))
 	}
 	if res.Hunk != "" {
-		fmt.Fprintf(c.stdout, "Accepted %s of %s; its other hunks stay open.\n", res.Hunk, strings.Join(req.Notes, ", "))
+		fmt.Fprintf(c.stdout, "%sed %s of %s; its other hunks stay open.\n", strings.ToUpper(verb[:1])+verb[1:], res.Hunk, strings.Join(req.Notes, ", "))
 	}
 	if len(res.Accepted) > 0 {
 		fmt.Fprintf(c.stdout, "Accepted: %s\n", strings.Join(res.Accepted, ", "))

@@ -92,6 +92,9 @@ func New(w *wiki.Wiki, opts Options) *Handler {
 	h.mux.HandleFunc("POST /commit/{sha}/review", h.review)
 	h.mux.HandleFunc("POST /review", h.reviewAll)
 	h.mux.HandleFunc("POST /commit/{sha}/revert", h.revert)
+	h.mux.HandleFunc("GET /proposals", h.proposals)
+	h.mux.HandleFunc("GET /proposals/{id}", h.proposal)
+	h.mux.HandleFunc("POST /proposals/{id}/decide", h.decideProposal)
 	return h
 }
 

@@ -67,6 +67,11 @@ const (
 	trailerAccepted = "Wiki-Accepted"
 	trailerRejected = "Wiki-Rejected"
 	trailerClosed   = "Wiki-Closed"
+	// trailerRejectedHunk names the file of a hunk rejected alone: the
+	// commit holds the note's proposed version without it.
+	trailerRejectedHunk = "Wiki-Rejected-Hunk"
+	// trailerAcceptedHunk names the file of a hunk accepted alone.
+	trailerAcceptedHunk = "Wiki-Accepted-Hunk"
 )
 
 // proposalViewKey is the context key of the proposal a read sees (ForCaller).

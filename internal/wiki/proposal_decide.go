@@ -19,9 +19,9 @@ type DecideRequest struct {
 	// By is the person deciding: the committer of an accepted change and
 	// of the decision; zero means Options.Author.
 	By Identity
-	// Hunk, when not 0, accepts only that hunk (from 1, in the order of
-	// the note's Diff in Proposal) of the one note Notes names; the note
-	// stays open for its other hunks until none is left.
+	// Hunk, when not 0, accepts or rejects only that hunk (from 1, in the
+	// order of the note's Hunks in Proposal) of the one note Notes names;
+	// the note stays open for its other hunks until none is left.
 	Hunk int
 }
 
@@ -39,8 +39,8 @@ type DecideResult struct {
 	Closed string
 	// Open counts the notes still open.
 	Open int
-	// Hunk is the header of the hunk accepted alone ("@@ -3,7 +3,7 @@"),
-	// "" when whole notes were.
+	// Hunk is the header of the hunk accepted or rejected alone
+	// ("@@ -3,7 +3,7 @@"), "" when whole notes were.
 	Hunk string
 }
 
@@ -111,7 +111,10 @@ func (w *Wiki) AcceptProposal(ctx context.Context, req DecideRequest) (*DecideRe
 				}
 				if len(hunks) > 1 {
 					partial = hunkSummary(hunks[req.Hunk-1])
-					return t.put(s, applyHunk(s.content, hunks[req.Hunk-1]))
+					if err := t.put(s, applyHunk(s.content, hunks[req.Hunk-1])); err != nil {
+						return err
+					}
+					break
 				}
 			}
 			res.Accepted = append(res.Accepted, pf.file)
@@ -141,14 +144,19 @@ func (w *Wiki) AcceptProposal(ctx context.Context, req DecideRequest) (*DecideRe
 	res.Commit, res.Hunk = mres.Commit, partial
 	if len(res.Accepted) == 0 {
 		res.Open = len(st.open())
+		if partial != "" && res.Commit != "" {
+			return res, w.recordHunk(ctx, st, picked[0].file, partial, res.Commit, req.By)
+		}
 		return res, nil
 	}
 	return res, w.decide(ctx, st, res, req)
 }
 
 // RejectProposal records the notes req names (all open notes when none)
-// as rejected: the branch does not change. Errors: NOT_FOUND, READ_ONLY,
-// CONFLICT (the proposal changed meanwhile).
+// as rejected: the branch does not change. With req.Hunk it drops that
+// hunk alone from the one note Notes names (see rejectHunk). Errors:
+// NOT_FOUND, READ_ONLY, CONFLICT (the proposal changed meanwhile, or the
+// note does not merge and its hunks cannot be told apart).
 func (w *Wiki) RejectProposal(ctx context.Context, req DecideRequest) (*DecideResult, error) {
 	if w.opts.ReadOnly {
 		return nil, w.readOnlyError()
@@ -160,6 +168,16 @@ func (w *Wiki) RejectProposal(ctx context.Context, req DecideRequest) (*DecideRe
 	picked, err := st.matchNotes(req.Notes)
 	if err != nil {
 		return nil, err
+	}
+	if req.Hunk < 0 || req.Hunk > 0 && len(picked) != 1 {
+		return nil, Errorf(CodeInvalidParams, "a hunk is rejected in one note: name it, and hunks count from 1")
+	}
+	if req.Hunk > 0 {
+		res, err := w.rejectHunk(ctx, st, picked[0], req)
+		if res != nil || err != nil {
+			return res, err
+		}
+		// The note's only hunk: rejected whole, below.
 	}
 	res := &DecideResult{}
 	for _, pf := range picked {
@@ -193,9 +211,9 @@ func (w *Wiki) decide(ctx context.Context, st *proposalState, res *DecideResult,
 	}
 	if res.Open == 0 {
 		switch {
-		case rejected == 0:
+		case rejected == 0 && !st.hunkRejected:
 			res.Closed = "accepted"
-		case accepted == 0:
+		case accepted == 0 && !st.hunkAccepted:
 			res.Closed = "rejected"
 		default:
 			res.Closed = "partly accepted"
@@ -259,4 +277,25 @@ func (t *txn) stageAny(ctx context.Context, file string) (*staged, error) {
 	default:
 		return nil, fmt.Errorf("read %s: %w", file, err)
 	}
+}
+
+// recordHunk records on the proposal's ref that one hunk of file was
+// accepted alone, in commit, so that the proposal's outcome counts it: a
+// commit without a change to the tree.
+func (w *Wiki) recordHunk(ctx context.Context, st *proposalState, file, hunk, commit string, by Identity) error {
+	w.writeMu.Lock()
+	defer w.writeMu.Unlock()
+	sig := w.signature(by)
+	msg := fmt.Sprintf("accept: %s %s (proposal %s)\n\n%s: %s\n%s: %s\nWiki-Accepted-In: %s\n",
+		notePathOf(file), hunk, st.id, trailerProposal, st.id, trailerAcceptedHunk, file, commit)
+	_, err := w.store.Commit(ctx, CommitRequest{Parent: st.tip, Ref: ProposalsRef + st.id, RefFrom: st.tip,
+		Author: sig, Committer: sig, Message: msg})
+	if errors.Is(err, ErrHeadMoved) {
+		return Errorf(CodeConflict, "proposal %s changed while it was decided", st.id).
+			WithHint("wikid proposals show %s: what was accepted is on the branch", st.id)
+	}
+	if err != nil {
+		return fmt.Errorf("record a hunk accepted in proposal %s: %w", st.id, err)
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wikid/wikid/internal/note"
@@ -28,6 +29,16 @@ type proposalState struct {
 	files   map[string]*proposalFile
 	// accepted and rejected count the files decided so.
 	accepted, rejected int
+	// hunkAccepted and hunkRejected say whether a hunk was decided alone,
+	// which makes the outcome partly accepted unless the other way round.
+	hunkAccepted, hunkRejected bool
+	// chain is the proposal's commits, oldest first.
+	chain []CommitInfo
+	// openFiles caches open's answer.
+	openOnce  sync.Once
+	openFiles []*proposalFile
+	// lines caches the count of ProposalLines.
+	lines proposalLines
 }
 
 // proposalFile is one file a proposal changed.
@@ -77,7 +88,7 @@ func (w *Wiki) proposalState(ctx context.Context, id, tip string) (*proposalStat
 		return nil, Errorf(CodeNotFound, "%s holds no commit of proposal %s", short(tip), id)
 	}
 	slices.Reverse(chain)
-	st := &proposalState{id: id, tip: tip, first: chain[0], last: chain[len(chain)-1], commits: len(chain), files: map[string]*proposalFile{}}
+	st := &proposalState{id: id, tip: tip, first: chain[0], last: chain[len(chain)-1], commits: len(chain), chain: chain, files: map[string]*proposalFile{}}
 	for _, info := range chain {
 		decided := false
 		for _, k := range []struct{ key, state string }{{trailerAccepted, "accepted"}, {trailerRejected, "rejected"}} {
@@ -108,6 +119,15 @@ func (w *Wiki) proposalState(ctx context.Context, id, tip string) (*proposalStat
 				st.files[ch.Path] = &proposalFile{file: ch.Path, base: base}
 			}
 		}
+		st.hunkAccepted = st.hunkAccepted || len(trailerValues(info.Message, trailerAcceptedHunk)) > 0
+		st.hunkRejected = st.hunkRejected || len(trailerValues(info.Message, trailerRejectedHunk)) > 0
+		// A hunk rejected: the note's proposed version was computed
+		// anew against the branch at this commit's base.
+		for _, f := range trailerValues(info.Message, trailerRejectedHunk) {
+			if pf := st.files[f]; pf != nil && pf.decided == "" && base != "" {
+				pf.base = base
+			}
+		}
 	}
 	for _, pf := range st.files {
 		switch pf.decided {
@@ -126,16 +146,18 @@ func (w *Wiki) proposalState(ctx context.Context, id, tip string) (*proposalStat
 	return st, nil
 }
 
-// open returns the files still open, sorted.
+// open returns the files still open, sorted; made once, as a state
+// never changes once made (callers must not change the slice).
 func (st *proposalState) open() []*proposalFile {
-	var out []*proposalFile
-	for _, pf := range st.files {
-		if pf.decided == "" {
-			out = append(out, pf)
+	st.openOnce.Do(func() {
+		for _, pf := range st.files {
+			if pf.decided == "" {
+				st.openFiles = append(st.openFiles, pf)
+			}
 		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].file < out[j].file })
-	return out
+		sort.Slice(st.openFiles, func(i, j int) bool { return st.openFiles[i].file < st.openFiles[j].file })
+	})
+	return st.openFiles
 }
 
 // ProposalSummary is one proposal as a list shows it.
@@ -155,8 +177,9 @@ type ProposalSummary struct {
 	// Rejected those decided.
 	Open, Accepted, Rejected int
 	// Closed is "accepted", "partly accepted" or "rejected" for a closed
-	// proposal, "" for an open one.
-	Closed string
+	// proposal, "" for an open one; ClosedBy is who closed it, at Updated.
+	Closed   string
+	ClosedBy Identity
 }
 
 // Proposals lists the open proposals, newest first, and with closed set
@@ -187,6 +210,7 @@ func (w *Wiki) Proposals(ctx context.Context, closed bool) ([]ProposalSummary, e
 				if v := trailerValues(st.last.Message, trailerClosed); len(v) > 0 {
 					s.Closed = v[0]
 				}
+				s.ClosedBy = Identity{Name: st.last.Author.Name, Email: st.last.Author.Email}
 			}
 			out = append(out, s)
 		}
@@ -217,7 +241,15 @@ type Proposal struct {
 	ProposalSummary
 	// Branch is the branch's commit the notes are compared with.
 	Branch string
+	// Notes are the open notes, in path order: all of them, or the page
+	// ProposalPage asked for, which starts after Offset others (Open
+	// counts them all).
 	Notes  []ProposalNote
+	Offset int
+	// Changes are the session's newest commits that changed notes, newest
+	// first, at most 50 of ChangeCount: what the assistant said it did.
+	Changes     []ProposalChange
+	ChangeCount int
 }
 
 // ProposalNote is one open note of a proposal, merged three ways with the
@@ -236,7 +268,10 @@ type ProposalNote struct {
 	Deletions int
 	// Diff is the unified diff from the branch to what accepting gives
 	// (for a conflict: to the proposal's version).
-	Diff      string
+	Diff string
+	// Hunks are Diff's hunks, numbered from 1 in this order by a decision
+	// on one hunk (DecideRequest.Hunk).
+	Hunks     []DiffHunk
 	Conflicts []textdiff.Conflict
 	// Why says what does not merge, for a conflict.
 	Why string
@@ -247,27 +282,7 @@ type ProposalNote struct {
 // Proposal returns open proposal id with each open note merged against
 // the branch now. An unknown id is NOT_FOUND.
 func (w *Wiki) Proposal(ctx context.Context, id string) (*Proposal, error) {
-	st, err := w.openProposal(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	head, snap, err := w.branchHead(ctx)
-	if err != nil {
-		return nil, err
-	}
-	tipSnap, err := w.store.Snapshot(ctx, st.tip)
-	if err != nil {
-		return nil, err
-	}
-	p := &Proposal{ProposalSummary: st.summary(ProposalsRef + id), Branch: head.Commit}
-	for _, pf := range st.open() {
-		n, err := w.mergeProposed(ctx, pf, snap, tipSnap, nil)
-		if err != nil {
-			return nil, err
-		}
-		p.Notes = append(p.Notes, n)
-	}
-	return p, nil
+	return w.ProposalPage(ctx, ProposalPageRequest{ID: id})
 }
 
 // openProposal returns the state of open proposal id; NOT_FOUND when it has
@@ -380,7 +395,11 @@ func (w *Wiki) mergeProposed(ctx context.Context, pf *proposalFile, snap, tip Sn
 		d.NewPath = pf.file
 	}
 	if !same(o, hasO, to, hasTo) {
-		n.Diff = textdiff.Unified([]textdiff.FileDiff{d}, 3)
+		var hunks [][]textdiff.Hunk
+		n.Diff, hunks = textdiff.UnifiedHunks([]textdiff.FileDiff{d}, 3)
+		if len(hunks) > 0 {
+			n.Hunks = diffHunks(hunks[0])
+		}
 		s := textdiff.Count(o, to)
 		n.Additions, n.Deletions = s.Additions, s.Deletions
 	}
