@@ -373,6 +373,7 @@ func runDaemon(ctx context.Context, e env, logger *slog.Logger, set daemonSettin
 		Endpoint: ep, Lock: lock, Repository: repositoryFolder(ep.GitDir), Wiki: w, MCP: opts, Idle: set.idle, HTTP: set.http, Pages: pages, Logger: logger,
 		Ready: func(url string) {
 			if url != "" {
+				w.SetReviewURL(strings.TrimSuffix(url, mcpserver.HTTPPath))
 				fmt.Fprintf(e.stderr, "wikid: serving MCP at %s (daemon of %s, pid %d)\n", url, ep.GitDir, os.Getpid())
 			}
 		},

@@ -207,12 +207,26 @@ func (w *Wiki) propose(ctx context.Context, tool string, m Mutation, build func(
 	}
 }
 
+// SetReviewURL records where the review pages are served, for the answers
+// that tell where a proposal is reviewed: a daemon learns its address
+// only once it listens.
+func (w *Wiki) SetReviewURL(url string) { w.reviewURL.Store(&url) }
+
+// ReviewURL returns where the review pages are served, "" when they are
+// not.
+func (w *Wiki) ReviewURL() string {
+	if url := w.reviewURL.Load(); url != nil {
+		return *url
+	}
+	return w.opts.ReviewURL
+}
+
 // proposed words a result as a proposal's.
 func (w *Wiki) proposed(res *Result, id string) {
 	res.Proposal, res.Branch = id, ""
 	where := "wikid proposals show " + id
-	if w.opts.ReviewURL != "" {
-		where += ", or " + strings.TrimSuffix(w.opts.ReviewURL, "/") + "/proposals/" + id
+	if url := w.ReviewURL(); url != "" {
+		where += ", or " + strings.TrimSuffix(url, "/") + "/proposals/" + id
 	}
 	res.Warnings = append(res.Warnings, fmt.Sprintf(
 		"proposed, not committed: the change waits in proposal %s for the person to accept or reject it (%s); this session reads it, others do not yet", id, where))

@@ -425,3 +425,15 @@ func TestAcceptProposal_hunk(t *testing.T) {
 		t.Errorf("long.md =\n%s", got)
 	}
 }
+
+// TestPropose_reviewURL checks that once the daemon knows where its review
+// pages are served, a proposed change's answer names the proposal's page.
+func TestPropose_reviewURL(t *testing.T) {
+	w := openWiki(t, proposalRepo(t), nil)
+	w.SetReviewURL("http://127.0.0.1:8765/")
+	res := mustWrite(t, w, proposer("s1"), "new.md", "# New\n", false)
+	want := "http://127.0.0.1:8765/proposals/" + res.Proposal
+	if !strings.Contains(strings.Join(res.Warnings, "\n"), want) {
+		t.Errorf("warnings do not name %s: %q", want, res.Warnings)
+	}
+}

@@ -25,6 +25,9 @@ type Wiki struct {
 	branch atomic.Value
 	// writeMu admits one mutation at a time.
 	writeMu sync.Mutex
+	// reviewURL is where the review pages are served, once known
+	// (SetReviewURL); Options.ReviewURL until then.
+	reviewURL atomic.Pointer[string]
 	// proposalIDs maps a proposing session to its proposal's id.
 	proposalIDs sync.Map
 	// proposalStates caches a proposal's state by its tip commit.
