@@ -557,29 +557,30 @@ func (s *Store) returnAside(full string, known ...string) {
 
 // renameBack puts the old file of full, swapped out to aside by
 // replaceChecked, back in its place (the commit did not land), provided
-// full is still as the commit left it (ours): a write to it since, by
-// someone who opened the note after the commit put it there, is merged
-// into the old file (the lines they added kept), or, where it cannot be,
-// kept beside it as a conflict copy. It needs no space on the disk but for
-// such a merge.
-func (s *Store) renameBack(full, aside string, ours []byte) error {
+// full is still as the commit left it (ours). If someone saved it since,
+// their file stays the note, as they saved it (with the commit's change if
+// they kept it): put back, the old file would hide their save from an
+// editor that reads the note before it could be merged back. A save in the
+// moment of the swap gets the note back at once (see swapBack), and a
+// write to either file through a descriptor opened before is merged into
+// the note (see hold). It needs no space on the disk but for such a merge.
+func (s *Store) renameBack(full, aside string, old, ours []byte) error {
 	mine := s.asideName(full, asideNew)
 	back, _ := os.ReadFile(aside) // what full will hold: read before anyone can change it there
-	if err := swap(aside, full, mine); err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		// Removed since: the removal stands, and the old file is held
-		// (put back if someone wrote to it).
-		s.hold(aside, heldFile{full: full, base: back, gone: true})
-		return errChanged
+	err := errChanged
+	if stateOf(ours).holds(full) {
+		err = swap(aside, full, mine)
 	}
-	b, err := os.ReadFile(mine)
-	if err != nil || bytes.Equal(b, ours) {
-		s.hold(mine, heldFile{full: full, base: ours, given: back})
-		return nil
+	s.crashPoint("put back")
+	switch {
+	case errors.Is(err, errChanged) || errors.Is(err, fs.ErrNotExist): // saved or removed since
+		s.hold(aside, heldFile{full: full, base: old, given: ours})
+		return errChanged
+	case err != nil:
+		return err
+	case !stateOf(ours).holds(mine):
+		return s.swapBack(full, mine, back)
 	}
 	s.hold(mine, heldFile{full: full, base: ours, given: back})
-	s.log.Warn("a file was changed on disk during a commit that failed; what was saved is kept", "file", full)
-	return errChanged
+	return nil
 }

@@ -158,3 +158,75 @@ func TestStore_Commit_KeepsLateWrite(t *testing.T) {
 		t.Errorf("left behind: %v", l)
 	}
 }
+
+// TestStore_Commit_RollbackKeepsSaves saves a note in a person's editor
+// while a commit that replaced it fails, then again from what the editor
+// reads at the moment the rollback has put back what it puts back (see
+// renameBack): an editor that rewrites the note in place at once, and one
+// that renames a new file over it once the store let go of the note (later
+// than a stale save is repaired, see repairStale). The note must end up
+// with both saves, as the editor made them: neither is lost, and neither
+// kept only in a conflict copy.
+func TestStore_Commit_RollbackKeepsSaves(t *testing.T) {
+	for _, style := range []string{"in place", "rename over"} {
+		t.Run(style, func(t *testing.T) {
+			dir := seeded(t, map[string]string{"a.md": "alpha\n"})
+			s := openStore(t, dir)
+			old := rev(t, dir, "HEAD")
+			full := filepath.Join(dir, "a.md")
+			save := func(b []byte, line string) error {
+				b = append(b, line+"\n"...)
+				if style == "in place" {
+					return os.WriteFile(full, b, 0o644)
+				}
+				if err := os.WriteFile(full+"~", b, 0o644); err != nil {
+					return err
+				}
+				return os.Rename(full+"~", full)
+			}
+			var read []byte
+			var perr error
+			testHookBeforeMoveRef = func() {
+				b, err := os.ReadFile(full)
+				if perr = err; err == nil {
+					perr = save(b, "person 1")
+				}
+				// The branch moves: the commit fails and is rolled back.
+				gittest.Git(t, dir, "update-ref", "refs/heads/main", gittest.Git(t, dir, "commit-tree", "-p", old, "-m", "elsewhere", old+"^{tree}")[:40])
+			}
+			testHookCrash = func(point string) {
+				if point != "put back" || perr != nil {
+					return
+				}
+				if read, perr = os.ReadFile(full); perr == nil && style == "in place" {
+					perr = save(read, "person 2")
+				}
+			}
+			defer func() { testHookCrash, testHookBeforeMoveRef = nil, nil }()
+			_, err := s.Commit(context.Background(), request(old, "edit", map[string]string{"a.md": "alpha\nassistant\n"}))
+			testHookCrash, testHookBeforeMoveRef = nil, nil
+			if err == nil {
+				t.Fatal("the commit succeeded though the branch moved")
+			}
+			if err := s.Close(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if perr == nil && style != "in place" {
+				perr = save(read, "person 2")
+			}
+			if perr != nil {
+				t.Fatal(perr)
+			}
+			if read == nil {
+				t.Fatal("the rollback did not reach the point where it has put back the old file")
+			}
+			checkDisk(t, dir, map[string]string{"a.md": "alpha\nassistant\nperson 1\nperson 2\n"})
+			if copies, _ := filepath.Glob(filepath.Join(dir, "a (conflict *).md")); len(copies) > 0 {
+				t.Errorf("conflict copies: %v", copies)
+			}
+			if l := leftovers(t, dir); len(l) > 0 {
+				t.Errorf("left behind: %v", l)
+			}
+		})
+	}
+}
