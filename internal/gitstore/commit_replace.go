@@ -157,21 +157,17 @@ func (s *Store) replaceChecked(full, tmp string, want fileState, kind string, ke
 
 // swapBack gives the note back the file that was swapped out to aside,
 // which someone changed since the check, and takes back the commit's file
-// (ours). It returns errChanged. Should someone have written to the
-// commit's file in the moment it was in place, it is kept beside the note
-// as a conflict copy.
+// (ours). It returns errChanged. What someone wrote to the commit's file
+// in the moment it was in place is merged into the note (see hold; their
+// save there is not the commit's, which never takes its place).
 func (s *Store) swapBack(full, aside string, ours []byte) error {
 	mine := s.asideName(full, asideBack)
-	now, _ := os.ReadFile(aside) // what full will hold: read before anyone can change it there
 	if err := swap(aside, full, mine); err != nil {
 		// The note is gone or cannot be swapped: what was saved stays
 		// beside it.
 		return fmt.Errorf("%w; what was saved is kept as %s", errChanged, s.keepCopy(aside, full))
 	}
-	if !stateOf(ours).holds(mine) {
-		return fmt.Errorf("%w; one of the two saves is kept as %s", errChanged, s.keepCopy(mine, full))
-	}
-	s.hold(mine, heldFile{full: full, base: ours, given: now})
+	s.hold(mine, heldFile{full: full, base: ours})
 	return errChanged
 }
 
@@ -317,8 +313,9 @@ func (s *Store) sweep(before time.Time) {
 // as it is now, so that both the commit's change and the late write are in
 // it (both appended lines are kept, ours first). Where they change the
 // same lines, the late write takes the note's place when the note is still
-// as the commit left it (the commit keeps its version), else it is kept
-// beside the note as a conflict copy. h.base becomes late.
+// as the commit left it (the commit keeps its version); else the lines it
+// only added go at the end of the note, and a late write that changed
+// lines is kept beside the note as a conflict copy. h.base becomes late.
 func (s *Store) putLate(h *heldFile, late []byte) {
 	defer func() { h.base = late }()
 	for range 3 {
@@ -332,12 +329,14 @@ func (s *Store) putLate(h *heldFile, late []byte) {
 			return
 		}
 		merged, _, err := textdiff.Merge3Additions(h.base, cur, late)
-		if err != nil {
-			if !bytes.Equal(cur, h.given) {
+		switch ok := err == nil; {
+		case !ok && bytes.Equal(cur, h.given):
+			merged = late // the same lines changed: the person's save wins on disk
+		case !ok:
+			if merged, ok = textdiff.AppendAdded(h.base, cur, late); !ok {
 				s.keepBytes(h.full, late)
 				return
 			}
-			merged = late // the same lines changed: the person's save wins on disk
 		}
 		if bytes.Equal(merged, cur) {
 			return

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/wikid/wikid/internal/gittest"
@@ -228,5 +229,54 @@ func TestStore_Commit_RollbackKeepsSaves(t *testing.T) {
 				t.Errorf("left behind: %v", l)
 			}
 		})
+	}
+}
+
+// TestStore_Commit_KeepsAppendToCommitsFile appends a line to a note after
+// the worktree check, so that the commit fails and gives the note back,
+// and another in the moment the commit's file is in place, as an editor
+// appending twice does: both lines end up in the note, in their order,
+// none only in a conflict copy.
+func TestStore_Commit_KeepsAppendToCommitsFile(t *testing.T) {
+	dir := seeded(t, map[string]string{"a.md": "alpha\n"})
+	s := openStore(t, dir)
+	appendLine := func(line string) error {
+		f, err := os.OpenFile(filepath.Join(dir, "a.md"), os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		_, err = f.WriteString(line + "\n")
+		return err
+	}
+	var mu sync.Mutex // the objects are written beside the checkout
+	var perr error
+	seen := map[string]bool{}
+	testHookCrash = func(point string) {
+		mu.Lock()
+		defer mu.Unlock()
+		// Only the commit's first swap: the merge after it swaps too.
+		line := map[string]string{"files staged": "person 1", "swapped in": "person 2"}[point]
+		if line != "" && !seen[point] && perr == nil {
+			seen[point] = true
+			perr = appendLine(line)
+		}
+	}
+	defer func() { testHookCrash = nil }()
+	_, err := s.Commit(context.Background(), request(rev(t, dir, "HEAD"), "edit", map[string]string{"a.md": "alpha\nassistant\n"}))
+	testHookCrash = nil
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	wantCode(t, err, "LOCAL_CHANGES")
+	if err := s.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	checkDisk(t, dir, map[string]string{"a.md": "alpha\nperson 1\nperson 2\n"})
+	if copies, _ := filepath.Glob(filepath.Join(dir, "a (conflict *).md")); len(copies) > 0 {
+		t.Errorf("conflict copies: %v", copies)
+	}
+	if l := leftovers(t, dir); len(l) > 0 {
+		t.Errorf("left behind: %v", l)
 	}
 }
