@@ -158,16 +158,16 @@ func (s *Store) replaceChecked(full, tmp string, want fileState, kind string, ke
 // swapBack gives the note back the file that was swapped out to aside,
 // which someone changed since the check, and takes back the commit's file
 // (ours). It returns errChanged. What someone wrote to the commit's file
-// in the moment it was in place is merged into the note (see hold; their
-// save there is not the commit's, which never takes its place).
+// in the moment it was in place is merged into the note (see hold).
 func (s *Store) swapBack(full, aside string, ours []byte) error {
 	mine := s.asideName(full, asideBack)
+	now, _ := os.ReadFile(aside) // what full will hold: read before anyone can change it there
 	if err := swap(aside, full, mine); err != nil {
 		// The note is gone or cannot be swapped: what was saved stays
 		// beside it.
 		return fmt.Errorf("%w; what was saved is kept as %s", errChanged, s.keepCopy(aside, full))
 	}
-	s.hold(mine, heldFile{full: full, base: ours})
+	s.hold(mine, heldFile{full: full, base: ours, given: now})
 	return errChanged
 }
 
@@ -312,10 +312,10 @@ func (s *Store) sweep(before time.Time) {
 // into the note: the lines added or changed since h.base go into the note
 // as it is now, so that both the commit's change and the late write are in
 // it (both appended lines are kept, ours first). Where they change the
-// same lines, the late write takes the note's place when the note is still
-// as the commit left it (the commit keeps its version); else the lines it
-// only added go at the end of the note, and a late write that changed
-// lines is kept beside the note as a conflict copy. h.base becomes late.
+// same lines, the lines a late write only added go at the end of the note;
+// one that changed lines takes the note's place when the note is still as
+// the commit left it (the commit keeps its version), else it is kept
+// beside the note as a conflict copy. h.base becomes late.
 func (s *Store) putLate(h *heldFile, late []byte) {
 	defer func() { h.base = late }()
 	for range 3 {
@@ -329,11 +329,11 @@ func (s *Store) putLate(h *heldFile, late []byte) {
 			return
 		}
 		merged, _, err := textdiff.Merge3Additions(h.base, cur, late)
-		switch ok := err == nil; {
-		case !ok && bytes.Equal(cur, h.given):
-			merged = late // the same lines changed: the person's save wins on disk
-		case !ok:
-			if merged, ok = textdiff.AppendAdded(h.base, cur, late); !ok {
+		if ok := false; err != nil {
+			switch merged, ok = textdiff.AppendAdded(h.base, cur, late); {
+			case !ok && bytes.Equal(cur, h.given):
+				merged = late // the same lines changed: the person's save wins on disk
+			case !ok:
 				s.keepBytes(h.full, late)
 				return
 			}

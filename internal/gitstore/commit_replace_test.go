@@ -132,10 +132,9 @@ func TestStore_Commit_KeepsWriteThroughOpenFile(t *testing.T) {
 
 // TestStore_Commit_KeepsLateWrite writes to a note through a descriptor its
 // editor opened before a commit replaced the note, after the commit, next
-// to the line the commit changed: the old file is held open, and what was
-// written, which cannot merge with the commit's change, is put back in
-// place of the commit's file (which the commit keeps) once the store lets
-// go of it.
+// to the line the commit changed: the old file is held open, and the line
+// written, which cannot merge in place with the commit's change, goes at
+// the end of the note once the store lets go of it.
 func TestStore_Commit_KeepsLateWrite(t *testing.T) {
 	dir := seeded(t, map[string]string{"a.md": "alpha\n"})
 	s := openStore(t, dir)
@@ -151,7 +150,7 @@ func TestStore_Commit_KeepsLateWrite(t *testing.T) {
 	if err := s.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	checkDisk(t, dir, map[string]string{"a.md": "alpha\nlate\n"})
+	checkDisk(t, dir, map[string]string{"a.md": "alpha 2\nlate\n"})
 	if got := gittest.Git(t, dir, "show", id+":a.md"); got != "alpha 2\n" {
 		t.Errorf("the commit has %q", got)
 	}
