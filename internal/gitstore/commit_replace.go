@@ -314,8 +314,9 @@ func (s *Store) sweep(before time.Time) {
 // it (both appended lines are kept, ours first). Where they change the
 // same lines, the lines a late write only added go at the end of the note;
 // one that changed lines takes the note's place when the note is still as
-// the commit left it (the commit keeps its version), else it is kept
-// beside the note as a conflict copy. h.base becomes late.
+// the commit left it (the commit keeps its version), else the lines it
+// added to that go at the end, or it is kept beside the note as a conflict
+// copy. h.base becomes late.
 func (s *Store) putLate(h *heldFile, late []byte) {
 	defer func() { h.base = late }()
 	for range 3 {
@@ -331,11 +332,14 @@ func (s *Store) putLate(h *heldFile, late []byte) {
 		merged, _, err := textdiff.Merge3Additions(h.base, cur, late)
 		if ok := false; err != nil {
 			switch merged, ok = textdiff.AppendAdded(h.base, cur, late); {
-			case !ok && bytes.Equal(cur, h.given):
+			case ok:
+			case bytes.Equal(cur, h.given):
 				merged = late // the same lines changed: the person's save wins on disk
-			case !ok:
-				s.keepBytes(h.full, late)
-				return
+			default: // saved from what the note was given, into the old file?
+				if merged, ok = textdiff.AppendAdded(h.given, cur, late); !ok {
+					s.keepBytes(h.full, late)
+					return
+				}
 			}
 		}
 		if bytes.Equal(merged, cur) {

@@ -279,3 +279,37 @@ func TestStore_Commit_KeepsAppendToCommitsFile(t *testing.T) {
 		t.Errorf("left behind: %v", l)
 	}
 }
+
+// TestStore_putLate merges what was written late to a file that is no
+// longer the note into the note, as the person saved it since: the lines
+// the late write added, to what the commit wrote or to what the note was
+// given back, go at the end of the note; a late write that changed lines
+// of both is kept beside it.
+func TestStore_putLate(t *testing.T) {
+	tests := []struct {
+		name, late, want string
+		copied           bool
+	}{
+		{"appended to the commit's file", "alpha\nassistant\nlate\n", "alpha\nperson 1\nperson 2\nlate\n", false},
+		{"saved in place from the note given back", "alpha\nperson 1\nlate\n", "alpha\nperson 1\nperson 2\nlate\n", false},
+		{"changed a line", "alpha, changed\nlate\n", "alpha\nperson 1\nperson 2\n", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := seeded(t, map[string]string{"a.md": "alpha\nperson 1\nperson 2\n"})
+			s := openStore(t, dir)
+			full := filepath.Join(dir, "a.md")
+			s.write.Lock()
+			s.putLate(&heldFile{full: full, base: []byte("alpha\nassistant\n"), given: []byte("alpha\nperson 1\n")}, []byte(tt.late))
+			s.write.Unlock()
+			if err := s.Close(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			checkDisk(t, dir, map[string]string{"a.md": tt.want})
+			copies, _ := filepath.Glob(filepath.Join(dir, "a (conflict *).md"))
+			if copied := len(copies) > 0; copied != tt.copied {
+				t.Errorf("conflict copies: %v", copies)
+			}
+		})
+	}
+}
