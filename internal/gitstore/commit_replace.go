@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -134,8 +133,8 @@ func (s *Store) replaceChecked(full, tmp string, want fileState, kind string, ke
 	if err := os.Rename(tmp, in); err != nil {
 		return "", err
 	}
-	tmp = in
-	aside = s.asideName(full, kind)
+	tmp, aside = in, s.asideName(full, kind)
+	put, _ := os.Lstat(in)
 	if err := swap(in, full, aside); err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, noreplace.ErrReplaced) {
 			return "", errChanged // removed or replaced since the check
@@ -146,7 +145,7 @@ func (s *Store) replaceChecked(full, tmp string, want fileState, kind string, ke
 	s.crashPoint("swapped in")
 	old, ok := want.read(aside)
 	if !ok {
-		return "", s.swapBack(full, aside, ours)
+		return "", s.swapBack(full, aside, ours, put)
 	}
 	if keep {
 		return aside, nil
@@ -156,18 +155,30 @@ func (s *Store) replaceChecked(full, tmp string, want fileState, kind string, ke
 }
 
 // swapBack gives the note back the file that was swapped out to aside,
-// which someone changed since the check, and takes back the commit's file
-// (ours). It returns errChanged. What someone wrote to the commit's file
-// in the moment it was in place is merged into the note (see hold).
-func (s *Store) swapBack(full, aside string, ours []byte) error {
+// which someone changed since the check, and takes back the file put in
+// its place (put, which held ours). It returns errChanged. What someone wrote to the file put
+// there in the moment it was in place is merged into the note (see hold);
+// a file renamed over it then stays the note, with the lines of aside it
+// lacks.
+func (s *Store) swapBack(full, aside string, ours []byte, put os.FileInfo) error {
 	mine := s.asideName(full, asideBack)
 	now, _ := os.ReadFile(aside) // what full will hold: read before anyone can change it there
-	if err := swap(aside, full, mine); err != nil {
-		// The note is gone or cannot be swapped: what was saved stays
-		// beside it.
-		return fmt.Errorf("%w; what was saved is kept as %s", errChanged, s.keepCopy(aside, full))
+	err := errChanged
+	if fi, e := os.Lstat(full); e == nil && os.SameFile(fi, put) {
+		err = swap(aside, full, mine)
 	}
-	s.hold(mine, heldFile{full: full, base: ours, given: now})
+	s.crashPoint("given back")
+	switch cur, rerr := os.ReadFile(full); {
+	case errors.Is(err, errChanged) && rerr == nil:
+		if merged, _ := textdiff.AppendAdded(nil, cur, now); !bytes.Equal(merged, cur) {
+			s.writeOver(full, merged, stateOf(cur)) // saved again meanwhile: that stays
+		}
+		s.hold(aside, heldFile{full: full, base: now, given: ours})
+	case err != nil: // the note is gone or cannot be swapped: what was saved stays beside it
+		return fmt.Errorf("%w; what was saved is kept as %s", errChanged, s.keepCopy(aside, full))
+	default:
+		s.hold(mine, heldFile{full: full, base: ours, given: now})
+	}
 	return errChanged
 }
 
@@ -401,7 +412,7 @@ func (s *Store) repairStale(h heldFile) {
 			return
 		}
 		cur, err := os.ReadFile(h.full)
-		if err != nil || bytes.Equal(cur, h.given) || !staleSave(h.base, h.given, cur) {
+		if err != nil || bytes.Equal(cur, h.given) || !textdiff.SavedFrom(h.base, h.given, cur) {
 			return
 		}
 		merged, _, err := textdiff.Merge3Additions(h.base, cur, h.given)
@@ -416,38 +427,6 @@ func (s *Store) repairStale(h heldFile) {
 			return
 		}
 	}
-}
-
-// staleSave reports whether cur was saved from base rather than from given:
-// the change from base to given only adds lines, and cur has none of them
-// (beyond as many as base has).
-func staleSave(base, given, cur []byte) bool {
-	count := func(text []byte) map[string]int {
-		n := map[string]int{}
-		for _, l := range strings.SplitAfter(string(text), "\n") {
-			n[strings.TrimSuffix(l, "\n")]++
-		}
-		return n
-	}
-	b, g, c := count(base), count(given), count(cur)
-	added := false
-	for l, n := range g {
-		if n < b[l] {
-			return false // the commit removed a line
-		}
-		if n > b[l] {
-			if c[l] > b[l] {
-				return false // the save has it
-			}
-			added = true
-		}
-	}
-	for l, n := range b {
-		if g[l] < n {
-			return false
-		}
-	}
-	return added
 }
 
 // writeOver puts content at full, provided full is still as want says
@@ -570,8 +549,9 @@ func (s *Store) returnAside(full string, known ...string) {
 func (s *Store) renameBack(full, aside string, old, ours []byte) error {
 	mine := s.asideName(full, asideNew)
 	back, _ := os.ReadFile(aside) // what full will hold: read before anyone can change it there
-	err := errChanged
+	err, put := errChanged, os.FileInfo(nil)
 	if stateOf(ours).holds(full) {
+		put, _ = os.Lstat(aside)
 		err = swap(aside, full, mine)
 	}
 	s.crashPoint("put back")
@@ -582,7 +562,7 @@ func (s *Store) renameBack(full, aside string, old, ours []byte) error {
 	case err != nil:
 		return err
 	case !stateOf(ours).holds(mine):
-		return s.swapBack(full, mine, back)
+		return s.swapBack(full, mine, back, put)
 	}
 	s.hold(mine, heldFile{full: full, base: ours, given: back})
 	return nil

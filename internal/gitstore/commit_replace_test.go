@@ -313,3 +313,60 @@ func TestStore_putLate(t *testing.T) {
 		})
 	}
 }
+
+// TestStore_Commit_KeepsSaveOverCommitsFile saves a note by renaming a new
+// file over it after the worktree check, so that the commit fails and
+// gives the note back, and again in the moment the commit's file is in
+// place; the editor then reads the note as the commit gives it back, and
+// saves from that once the store let go of it. The second save must be
+// what the commit leaves, so that the third keeps it.
+func TestStore_Commit_KeepsSaveOverCommitsFile(t *testing.T) {
+	dir := seeded(t, map[string]string{"a.md": "alpha\n"})
+	s := openStore(t, dir)
+	full := filepath.Join(dir, "a.md")
+	save := func(b []byte, line string) error {
+		if err := os.WriteFile(full+"~", append(b, line+"\n"...), 0o644); err != nil {
+			return err
+		}
+		return os.Rename(full+"~", full)
+	}
+	var mu sync.Mutex // the objects are written beside the checkout
+	var perr error
+	var read []byte
+	seen := map[string]bool{}
+	testHookCrash = func(point string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if seen[point] || perr != nil {
+			return
+		}
+		seen[point] = true
+		switch point {
+		case "files staged":
+			if perr = save([]byte("alpha\n"), "person 1"); perr == nil {
+				read, perr = os.ReadFile(full)
+			}
+		case "swapped in":
+			perr = save(read, "person 2")
+		case "given back":
+			read, perr = os.ReadFile(full)
+		}
+	}
+	defer func() { testHookCrash = nil }()
+	_, err := s.Commit(context.Background(), request(rev(t, dir, "HEAD"), "edit", map[string]string{"a.md": "alpha\nassistant\n"}))
+	testHookCrash = nil
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	wantCode(t, err, "LOCAL_CHANGES")
+	if err := s.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := save(read, "person 3"); err != nil {
+		t.Fatal(err)
+	}
+	checkDisk(t, dir, map[string]string{"a.md": "alpha\nperson 1\nperson 2\nperson 3\n"})
+	if l := leftovers(t, dir); len(l) > 0 {
+		t.Errorf("left behind: %v", l)
+	}
+}

@@ -43,3 +43,35 @@ func AppendAdded(base, ours, theirs []byte) ([]byte, bool) {
 	}
 	return out, true
 }
+
+// SavedFrom reports whether cur was saved from base rather than from
+// given, a later version of it: the change from base to given only adds
+// lines, and cur has none of them (beyond as many as base has).
+func SavedFrom(base, given, cur []byte) bool {
+	count := func(text []byte) map[string]int {
+		n := map[string]int{}
+		for _, l := range strings.SplitAfter(string(text), "\n") {
+			n[strings.TrimSuffix(l, "\n")]++
+		}
+		return n
+	}
+	b, g, c := count(base), count(given), count(cur)
+	added := false
+	for l, n := range g {
+		if n < b[l] {
+			return false // given removed a line
+		}
+		if n > b[l] {
+			if c[l] > b[l] {
+				return false // cur has it
+			}
+			added = true
+		}
+	}
+	for l, n := range b {
+		if g[l] < n {
+			return false
+		}
+	}
+	return added
+}
