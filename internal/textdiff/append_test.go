@@ -23,3 +23,23 @@ func TestAppendAdded(t *testing.T) {
 		})
 	}
 }
+
+func TestSavedFrom(t *testing.T) {
+	tests := []struct {
+		name, base, given, cur string
+		want                   bool
+	}{
+		{"saved from base", "a\n", "a\nb\n", "a\nc\n", true},
+		{"saved from given", "a\n", "a\nb\n", "a\nb\nc\n", false},
+		{"given removed a line", "a\nx\n", "a\nb\n", "a\nx\nc\n", false},
+		{"given added nothing", "a\n", "a\n", "a\nc\n", false},
+		{"a line base has twice", "a\na\n", "a\na\na\n", "a\na\nc\n", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := SavedFrom([]byte(tt.base), []byte(tt.given), []byte(tt.cur)); got != tt.want {
+				t.Errorf("SavedFrom = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
