@@ -156,10 +156,10 @@ func (s *Store) replaceChecked(full, tmp string, want fileState, kind string, ke
 
 // swapBack gives the note back the file that was swapped out to aside,
 // which someone changed since the check, and takes back the file put in
-// its place (put, which held ours). It returns errChanged. What someone wrote to the file put
-// there in the moment it was in place is merged into the note (see hold);
-// a file renamed over it then stays the note, with the lines of aside it
-// lacks.
+// its place (put, which held ours). It returns errChanged. What someone
+// wrote to that file in the moment it was in place is merged into the
+// note (see hold); a file renamed over it then stays the note, with the
+// lines of aside it lacks.
 func (s *Store) swapBack(full, aside string, ours []byte, put os.FileInfo) error {
 	mine := s.asideName(full, asideBack)
 	now, _ := os.ReadFile(aside) // what full will hold: read before anyone can change it there
