@@ -331,7 +331,7 @@ func (u *checkoutUpdate) done() (oldIndex string) {
 // file is renamed back from aside where it was moved, else written again.
 func (s *Store) undoRewrite(st undoStep) error {
 	if st.aside != "" {
-		err := s.renameBack(st.path, st.aside, st.new)
+		err := s.renameBack(st.path, st.aside, st.old, st.new)
 		if errors.Is(err, errChanged) {
 			s.log.Warn("a file was changed on disk during a commit that failed; it is kept as it is", "file", st.path, "err", err)
 			return nil

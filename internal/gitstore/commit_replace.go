@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -134,8 +133,8 @@ func (s *Store) replaceChecked(full, tmp string, want fileState, kind string, ke
 	if err := os.Rename(tmp, in); err != nil {
 		return "", err
 	}
-	tmp = in
-	aside = s.asideName(full, kind)
+	tmp, aside = in, s.asideName(full, kind)
+	put, _ := os.Lstat(in)
 	if err := swap(in, full, aside); err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, noreplace.ErrReplaced) {
 			return "", errChanged // removed or replaced since the check
@@ -146,7 +145,7 @@ func (s *Store) replaceChecked(full, tmp string, want fileState, kind string, ke
 	s.crashPoint("swapped in")
 	old, ok := want.read(aside)
 	if !ok {
-		return "", s.swapBack(full, aside, ours)
+		return "", s.swapBack(full, aside, ours, put)
 	}
 	if keep {
 		return aside, nil
@@ -156,22 +155,30 @@ func (s *Store) replaceChecked(full, tmp string, want fileState, kind string, ke
 }
 
 // swapBack gives the note back the file that was swapped out to aside,
-// which someone changed since the check, and takes back the commit's file
-// (ours). It returns errChanged. Should someone have written to the
-// commit's file in the moment it was in place, it is kept beside the note
-// as a conflict copy.
-func (s *Store) swapBack(full, aside string, ours []byte) error {
+// which someone changed since the check, and takes back the file put in
+// its place (put, which held ours). It returns errChanged. What someone
+// wrote to that file in the moment it was in place is merged into the
+// note (see hold); a file renamed over it then stays the note, with the
+// lines of aside it lacks.
+func (s *Store) swapBack(full, aside string, ours []byte, put os.FileInfo) error {
 	mine := s.asideName(full, asideBack)
 	now, _ := os.ReadFile(aside) // what full will hold: read before anyone can change it there
-	if err := swap(aside, full, mine); err != nil {
-		// The note is gone or cannot be swapped: what was saved stays
-		// beside it.
+	err := errChanged
+	if fi, e := os.Lstat(full); e == nil && os.SameFile(fi, put) {
+		err = swap(aside, full, mine)
+	}
+	s.crashPoint("given back")
+	switch cur, rerr := os.ReadFile(full); {
+	case errors.Is(err, errChanged) && rerr == nil:
+		if merged, _ := textdiff.AppendAdded(nil, cur, now); !bytes.Equal(merged, cur) {
+			s.writeOver(full, merged, stateOf(cur)) // saved again meanwhile: that stays
+		}
+		s.hold(aside, heldFile{full: full, base: now, given: ours})
+	case err != nil: // the note is gone or cannot be swapped: what was saved stays beside it
 		return fmt.Errorf("%w; what was saved is kept as %s", errChanged, s.keepCopy(aside, full))
+	default:
+		s.hold(mine, heldFile{full: full, base: ours, given: now})
 	}
-	if !stateOf(ours).holds(mine) {
-		return fmt.Errorf("%w; one of the two saves is kept as %s", errChanged, s.keepCopy(mine, full))
-	}
-	s.hold(mine, heldFile{full: full, base: ours, given: now})
 	return errChanged
 }
 
@@ -316,9 +323,11 @@ func (s *Store) sweep(before time.Time) {
 // into the note: the lines added or changed since h.base go into the note
 // as it is now, so that both the commit's change and the late write are in
 // it (both appended lines are kept, ours first). Where they change the
-// same lines, the late write takes the note's place when the note is still
-// as the commit left it (the commit keeps its version), else it is kept
-// beside the note as a conflict copy. h.base becomes late.
+// same lines, the lines a late write only added go at the end of the note;
+// one that changed lines takes the note's place when the note is still as
+// the commit left it (the commit keeps its version), else the lines it
+// added to that go at the end, or it is kept beside the note as a conflict
+// copy. h.base becomes late.
 func (s *Store) putLate(h *heldFile, late []byte) {
 	defer func() { h.base = late }()
 	for range 3 {
@@ -332,12 +341,17 @@ func (s *Store) putLate(h *heldFile, late []byte) {
 			return
 		}
 		merged, _, err := textdiff.Merge3Additions(h.base, cur, late)
-		if err != nil {
-			if !bytes.Equal(cur, h.given) {
-				s.keepBytes(h.full, late)
-				return
+		if ok := false; err != nil {
+			switch merged, ok = textdiff.AppendAdded(h.base, cur, late); {
+			case ok:
+			case bytes.Equal(cur, h.given):
+				merged = late // the same lines changed: the person's save wins on disk
+			default: // saved from what the note was given, into the old file?
+				if merged, ok = textdiff.AppendAdded(h.given, cur, late); !ok {
+					s.keepBytes(h.full, late)
+					return
+				}
 			}
-			merged = late // the same lines changed: the person's save wins on disk
 		}
 		if bytes.Equal(merged, cur) {
 			return
@@ -398,7 +412,7 @@ func (s *Store) repairStale(h heldFile) {
 			return
 		}
 		cur, err := os.ReadFile(h.full)
-		if err != nil || bytes.Equal(cur, h.given) || !staleSave(h.base, h.given, cur) {
+		if err != nil || bytes.Equal(cur, h.given) || !textdiff.SavedFrom(h.base, h.given, cur) {
 			return
 		}
 		merged, _, err := textdiff.Merge3Additions(h.base, cur, h.given)
@@ -413,38 +427,6 @@ func (s *Store) repairStale(h heldFile) {
 			return
 		}
 	}
-}
-
-// staleSave reports whether cur was saved from base rather than from given:
-// the change from base to given only adds lines, and cur has none of them
-// (beyond as many as base has).
-func staleSave(base, given, cur []byte) bool {
-	count := func(text []byte) map[string]int {
-		n := map[string]int{}
-		for _, l := range strings.SplitAfter(string(text), "\n") {
-			n[strings.TrimSuffix(l, "\n")]++
-		}
-		return n
-	}
-	b, g, c := count(base), count(given), count(cur)
-	added := false
-	for l, n := range g {
-		if n < b[l] {
-			return false // the commit removed a line
-		}
-		if n > b[l] {
-			if c[l] > b[l] {
-				return false // the save has it
-			}
-			added = true
-		}
-	}
-	for l, n := range b {
-		if g[l] < n {
-			return false
-		}
-	}
-	return added
 }
 
 // writeOver puts content at full, provided full is still as want says
@@ -557,29 +539,31 @@ func (s *Store) returnAside(full string, known ...string) {
 
 // renameBack puts the old file of full, swapped out to aside by
 // replaceChecked, back in its place (the commit did not land), provided
-// full is still as the commit left it (ours): a write to it since, by
-// someone who opened the note after the commit put it there, is merged
-// into the old file (the lines they added kept), or, where it cannot be,
-// kept beside it as a conflict copy. It needs no space on the disk but for
-// such a merge.
-func (s *Store) renameBack(full, aside string, ours []byte) error {
+// full is still as the commit left it (ours). If someone saved it since,
+// their file stays the note, as they saved it (with the commit's change if
+// they kept it): put back, the old file would hide their save from an
+// editor that reads the note before it could be merged back. A save in the
+// moment of the swap gets the note back at once (see swapBack), and a
+// write to either file through a descriptor opened before is merged into
+// the note (see hold). It needs no space on the disk but for such a merge.
+func (s *Store) renameBack(full, aside string, old, ours []byte) error {
 	mine := s.asideName(full, asideNew)
 	back, _ := os.ReadFile(aside) // what full will hold: read before anyone can change it there
-	if err := swap(aside, full, mine); err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		// Removed since: the removal stands, and the old file is held
-		// (put back if someone wrote to it).
-		s.hold(aside, heldFile{full: full, base: back, gone: true})
-		return errChanged
+	err, put := errChanged, os.FileInfo(nil)
+	if stateOf(ours).holds(full) {
+		put, _ = os.Lstat(aside)
+		err = swap(aside, full, mine)
 	}
-	b, err := os.ReadFile(mine)
-	if err != nil || bytes.Equal(b, ours) {
-		s.hold(mine, heldFile{full: full, base: ours, given: back})
-		return nil
+	s.crashPoint("put back")
+	switch {
+	case errors.Is(err, errChanged) || errors.Is(err, fs.ErrNotExist): // saved or removed since
+		s.hold(aside, heldFile{full: full, base: old, given: ours})
+		return errChanged
+	case err != nil:
+		return err
+	case !stateOf(ours).holds(mine):
+		return s.swapBack(full, mine, back, put)
 	}
 	s.hold(mine, heldFile{full: full, base: ours, given: back})
-	s.log.Warn("a file was changed on disk during a commit that failed; what was saved is kept", "file", full)
-	return errChanged
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/wikid/wikid/internal/gittest"
@@ -131,10 +132,9 @@ func TestStore_Commit_KeepsWriteThroughOpenFile(t *testing.T) {
 
 // TestStore_Commit_KeepsLateWrite writes to a note through a descriptor its
 // editor opened before a commit replaced the note, after the commit, next
-// to the line the commit changed: the old file is held open, and what was
-// written, which cannot merge with the commit's change, is put back in
-// place of the commit's file (which the commit keeps) once the store lets
-// go of it.
+// to the line the commit changed: the old file is held open, and the line
+// written, which cannot merge in place with the commit's change, goes at
+// the end of the note once the store lets go of it.
 func TestStore_Commit_KeepsLateWrite(t *testing.T) {
 	dir := seeded(t, map[string]string{"a.md": "alpha\n"})
 	s := openStore(t, dir)
@@ -150,10 +150,222 @@ func TestStore_Commit_KeepsLateWrite(t *testing.T) {
 	if err := s.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	checkDisk(t, dir, map[string]string{"a.md": "alpha\nlate\n"})
+	checkDisk(t, dir, map[string]string{"a.md": "alpha 2\nlate\n"})
 	if got := gittest.Git(t, dir, "show", id+":a.md"); got != "alpha 2\n" {
 		t.Errorf("the commit has %q", got)
 	}
+	if l := leftovers(t, dir); len(l) > 0 {
+		t.Errorf("left behind: %v", l)
+	}
+}
+
+// TestStore_Commit_RollbackKeepsSaves saves a note in a person's editor
+// while a commit that replaced it fails, then again from what the editor
+// reads at the moment the rollback has put back what it puts back (see
+// renameBack): an editor that rewrites the note in place at once, and one
+// that renames a new file over it once the store let go of the note (later
+// than a stale save is repaired, see repairStale). The note must end up
+// with both saves, as the editor made them: neither is lost, and neither
+// kept only in a conflict copy.
+func TestStore_Commit_RollbackKeepsSaves(t *testing.T) {
+	for _, style := range []string{"in place", "rename over"} {
+		t.Run(style, func(t *testing.T) {
+			dir := seeded(t, map[string]string{"a.md": "alpha\n"})
+			s := openStore(t, dir)
+			old := rev(t, dir, "HEAD")
+			full := filepath.Join(dir, "a.md")
+			save := func(b []byte, line string) error {
+				b = append(b, line+"\n"...)
+				if style == "in place" {
+					return os.WriteFile(full, b, 0o644)
+				}
+				if err := os.WriteFile(full+"~", b, 0o644); err != nil {
+					return err
+				}
+				return os.Rename(full+"~", full)
+			}
+			var read []byte
+			var perr error
+			testHookBeforeMoveRef = func() {
+				b, err := os.ReadFile(full)
+				if perr = err; err == nil {
+					perr = save(b, "person 1")
+				}
+				// The branch moves: the commit fails and is rolled back.
+				gittest.Git(t, dir, "update-ref", "refs/heads/main", gittest.Git(t, dir, "commit-tree", "-p", old, "-m", "elsewhere", old+"^{tree}")[:40])
+			}
+			testHookCrash = func(point string) {
+				if point != "put back" || perr != nil {
+					return
+				}
+				if read, perr = os.ReadFile(full); perr == nil && style == "in place" {
+					perr = save(read, "person 2")
+				}
+			}
+			defer func() { testHookCrash, testHookBeforeMoveRef = nil, nil }()
+			_, err := s.Commit(context.Background(), request(old, "edit", map[string]string{"a.md": "alpha\nassistant\n"}))
+			testHookCrash, testHookBeforeMoveRef = nil, nil
+			if err == nil {
+				t.Fatal("the commit succeeded though the branch moved")
+			}
+			if err := s.Close(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if perr == nil && style != "in place" {
+				perr = save(read, "person 2")
+			}
+			if perr != nil {
+				t.Fatal(perr)
+			}
+			if read == nil {
+				t.Fatal("the rollback did not reach the point where it has put back the old file")
+			}
+			checkDisk(t, dir, map[string]string{"a.md": "alpha\nassistant\nperson 1\nperson 2\n"})
+			if copies, _ := filepath.Glob(filepath.Join(dir, "a (conflict *).md")); len(copies) > 0 {
+				t.Errorf("conflict copies: %v", copies)
+			}
+			if l := leftovers(t, dir); len(l) > 0 {
+				t.Errorf("left behind: %v", l)
+			}
+		})
+	}
+}
+
+// TestStore_Commit_KeepsAppendToCommitsFile appends a line to a note after
+// the worktree check, so that the commit fails and gives the note back,
+// and another in the moment the commit's file is in place, as an editor
+// appending twice does: both lines end up in the note, in their order,
+// none only in a conflict copy.
+func TestStore_Commit_KeepsAppendToCommitsFile(t *testing.T) {
+	dir := seeded(t, map[string]string{"a.md": "alpha\n"})
+	s := openStore(t, dir)
+	appendLine := func(line string) error {
+		f, err := os.OpenFile(filepath.Join(dir, "a.md"), os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		_, err = f.WriteString(line + "\n")
+		return err
+	}
+	var mu sync.Mutex // the objects are written beside the checkout
+	var perr error
+	seen := map[string]bool{}
+	testHookCrash = func(point string) {
+		mu.Lock()
+		defer mu.Unlock()
+		// Only the commit's first swap: the merge after it swaps too.
+		line := map[string]string{"files staged": "person 1", "swapped in": "person 2"}[point]
+		if line != "" && !seen[point] && perr == nil {
+			seen[point] = true
+			perr = appendLine(line)
+		}
+	}
+	defer func() { testHookCrash = nil }()
+	_, err := s.Commit(context.Background(), request(rev(t, dir, "HEAD"), "edit", map[string]string{"a.md": "alpha\nassistant\n"}))
+	testHookCrash = nil
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	wantCode(t, err, "LOCAL_CHANGES")
+	if err := s.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	checkDisk(t, dir, map[string]string{"a.md": "alpha\nperson 1\nperson 2\n"})
+	if copies, _ := filepath.Glob(filepath.Join(dir, "a (conflict *).md")); len(copies) > 0 {
+		t.Errorf("conflict copies: %v", copies)
+	}
+	if l := leftovers(t, dir); len(l) > 0 {
+		t.Errorf("left behind: %v", l)
+	}
+}
+
+// TestStore_putLate merges what was written late to a file that is no
+// longer the note into the note, as the person saved it since: the lines
+// the late write added, to what the commit wrote or to what the note was
+// given back, go at the end of the note; a late write that changed lines
+// of both is kept beside it.
+func TestStore_putLate(t *testing.T) {
+	tests := []struct {
+		name, late, want string
+		copied           bool
+	}{
+		{"appended to the commit's file", "alpha\nassistant\nlate\n", "alpha\nperson 1\nperson 2\nlate\n", false},
+		{"saved in place from the note given back", "alpha\nperson 1\nlate\n", "alpha\nperson 1\nperson 2\nlate\n", false},
+		{"changed a line", "alpha, changed\nlate\n", "alpha\nperson 1\nperson 2\n", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := seeded(t, map[string]string{"a.md": "alpha\nperson 1\nperson 2\n"})
+			s := openStore(t, dir)
+			full := filepath.Join(dir, "a.md")
+			s.write.Lock()
+			s.putLate(&heldFile{full: full, base: []byte("alpha\nassistant\n"), given: []byte("alpha\nperson 1\n")}, []byte(tt.late))
+			s.write.Unlock()
+			if err := s.Close(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			checkDisk(t, dir, map[string]string{"a.md": tt.want})
+			copies, _ := filepath.Glob(filepath.Join(dir, "a (conflict *).md"))
+			if copied := len(copies) > 0; copied != tt.copied {
+				t.Errorf("conflict copies: %v", copies)
+			}
+		})
+	}
+}
+
+// TestStore_Commit_KeepsSaveOverCommitsFile saves a note by renaming a new
+// file over it after the worktree check, so that the commit fails and
+// gives the note back, and again in the moment the commit's file is in
+// place; the editor then reads the note as the commit gives it back, and
+// saves from that once the store let go of it. The second save must be
+// what the commit leaves, so that the third keeps it.
+func TestStore_Commit_KeepsSaveOverCommitsFile(t *testing.T) {
+	dir := seeded(t, map[string]string{"a.md": "alpha\n"})
+	s := openStore(t, dir)
+	full := filepath.Join(dir, "a.md")
+	save := func(b []byte, line string) error {
+		if err := os.WriteFile(full+"~", append(b, line+"\n"...), 0o644); err != nil {
+			return err
+		}
+		return os.Rename(full+"~", full)
+	}
+	var mu sync.Mutex // the objects are written beside the checkout
+	var perr error
+	var read []byte
+	seen := map[string]bool{}
+	testHookCrash = func(point string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if seen[point] || perr != nil {
+			return
+		}
+		seen[point] = true
+		switch point {
+		case "files staged":
+			if perr = save([]byte("alpha\n"), "person 1"); perr == nil {
+				read, perr = os.ReadFile(full)
+			}
+		case "swapped in":
+			perr = save(read, "person 2")
+		case "given back":
+			read, perr = os.ReadFile(full)
+		}
+	}
+	defer func() { testHookCrash = nil }()
+	_, err := s.Commit(context.Background(), request(rev(t, dir, "HEAD"), "edit", map[string]string{"a.md": "alpha\nassistant\n"}))
+	testHookCrash = nil
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	wantCode(t, err, "LOCAL_CHANGES")
+	if err := s.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := save(read, "person 3"); err != nil {
+		t.Fatal(err)
+	}
+	checkDisk(t, dir, map[string]string{"a.md": "alpha\nperson 1\nperson 2\nperson 3\n"})
 	if l := leftovers(t, dir); len(l) > 0 {
 		t.Errorf("left behind: %v", l)
 	}

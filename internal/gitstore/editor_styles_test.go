@@ -253,13 +253,9 @@ func TestStore_Commit_NoteNeverCut(t *testing.T) {
 			}
 			// Without an exchange, a save in the microseconds between the
 			// link and the rename is kept beside the note, as a conflict
-			// copy (see noreplace.SwapByLink): kept, not in the note. With
-			// -short the same is allowed everywhere: a save in the moment
-			// a failed commit swaps the note back can still end up in a
-			// copy (seen about once in 50 runs of a style on a quiet
-			// machine); the full campaign holds every line to the note.
+			// copy (see noreplace.SwapByLink): kept, not in the note.
 			inCopies := 0
-			if tc.fallback || testing.Short() {
+			if tc.fallback {
 				copies, _ := filepath.Glob(filepath.Join(dir, "note (conflict *).md"))
 				for _, c := range copies {
 					b, _ := os.ReadFile(c)
