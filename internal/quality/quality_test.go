@@ -97,7 +97,7 @@ func runSet(t *testing.T, name string) {
 	var reports []*report
 	for _, m := range chosen {
 		emb, opts := m.embedder(t)
-		w := open(t, dir, m.name, emb, opts)
+		w := open(t, dir, m, emb, opts)
 		dump(t, w, m.name, set, probes)
 		r := measure(t, w, dir, set)
 		w.Close(ctx)
@@ -129,8 +129,9 @@ var probes = []string{"how do I do this", "what is this", "help", "settings and 
 // open opens a wiki over dir as wikid serve would with a model whose
 // vectors it keeps in a folder of the model's name, and waits until every
 // note is indexed and embedded.
-func open(t *testing.T, dir, name string, emb semantic.Embedder, opts semantic.Options) *wiki.Wiki {
+func open(t *testing.T, dir string, m model, emb semantic.Embedder, opts semantic.Options) *wiki.Wiki {
 	ctx := context.Background()
+	name := m.name
 	d := deps(t, dir, "")
 	sem, err := semantic.Open(ctx, filepath.Join(d.Store.Dir(), "semantic-"+name), emb, opts)
 	if err != nil {
@@ -146,7 +147,7 @@ func open(t *testing.T, dir, name string, emb semantic.Embedder, opts semantic.O
 		t.Fatal(err)
 	}
 	next := time.Now().Add(time.Minute)
-	for st, _ := w.SemanticState(); st.Pending > 0; st, _ = w.SemanticState() {
+	for st, _ := w.SemanticState(); st.Pending > 0 && !m.building; st, _ = w.SemanticState() {
 		if st.Error != "" {
 			t.Fatalf("%s: %s", name, st.Error)
 		}
