@@ -51,7 +51,7 @@ func fuse(text []SearchHit, near []Neighbour, hub map[string]float64) []rankedNo
 	}
 	for i, h := range text {
 		r := get(h.Path)
-		r.snippets = h.Snippets
+		r.snippets, r.text = h.Snippets, true
 		r.score += textShare * float64(rrfK+1) / float64(rrfK+i+1)
 	}
 	cos := make([]float64, len(near))
