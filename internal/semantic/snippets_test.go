@@ -35,9 +35,56 @@ func (s *snippetCounter) Search(ctx context.Context, req wiki.SearchRequest) (*w
 	return res, err
 }
 
-func TestSearch_SnippetsOfShownNotes(t *testing.T) {
+// openWrapped opens the wiki at dir with a semantic index embedding through
+// url, its search index wrapped by wrap and its semantic index by
+// wrapSem (nil for none), and waits until it is embedded.
+func openWrapped(tb testing.TB, dir, url string, wrap func(wiki.Index) wiki.Index, wrapSem func(wiki.Semantic) wiki.Semantic) *wiki.Wiki {
+	tb.Helper()
 	ctx := context.Background()
 	logger := slog.New(slog.DiscardHandler)
+	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{Logger: logger})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	hist, err := history.Open(ctx, store, history.Options{Logger: logger})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	client, err := embed.New(embed.Options{BaseURL: url, Model: "topics", Retries: 1, Backoff: 10 * time.Millisecond})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sem, err := semantic.Open(ctx, filepath.Join(store.Dir(), "semantic"), client, semantic.Options{Logger: logger})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var s wiki.Semantic = sem
+	if wrapSem != nil {
+		s = wrapSem(sem)
+	}
+	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: wrap(idx), History: hist, Graph: graph.New(), Semantic: s}, wiki.Options{Logger: logger})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { w.Close(ctx) })
+	if err := w.CatchUp(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	for st, _ := w.SemanticState(); st.Pending > 0; st, _ = w.SemanticState() {
+		if st.Error != "" {
+			tb.Fatal(st.Error)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return w
+}
+
+func TestSearch_SnippetsOfShownNotes(t *testing.T) {
+	ctx := context.Background()
 	dir := gittest.Init(t)
 	notes := map[string]string{}
 	for i := range 12 {
@@ -46,34 +93,11 @@ func TestSearch_SnippetsOfShownNotes(t *testing.T) {
 	gittest.Commit(t, dir, "plans", notes)
 	srv := embedtest.Start()
 	t.Cleanup(srv.Close)
-	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hist, err := history.Open(ctx, store, history.Options{Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	client, err := embed.New(embed.Options{BaseURL: srv.URL, Model: "topics", Retries: 1, Backoff: 10 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sem, err := semantic.Open(ctx, filepath.Join(store.Dir(), "semantic"), client, semantic.Options{Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	counter := &snippetCounter{Index: idx}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: counter, History: hist, Graph: graph.New(), Semantic: sem}, wiki.Options{Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { w.Close(ctx) })
-	f := &fixture{dir: dir, srv: srv, w: w, sem: sem}
-	f.settle(t)
+	counter := &snippetCounter{}
+	w := openWrapped(t, dir, srv.URL, func(idx wiki.Index) wiki.Index {
+		counter.Index = idx
+		return counter
+	}, nil)
 
 	res, err := w.Search(ctx, wiki.SearchParams{Query: "plan for the new hire", Mode: wiki.SearchHybrid, Limit: 3, Snippets: 1})
 	if err != nil {
@@ -89,5 +113,56 @@ func TestSearch_SnippetsOfShownNotes(t *testing.T) {
 	}
 	if n := counter.hits.Load(); n != 3 {
 		t.Errorf("snippets made for %d notes, want the 3 shown", n)
+	}
+}
+
+// nearestCounter is a semantic index that counts its Nearest scans.
+type nearestCounter struct {
+	wiki.Semantic
+	scans atomic.Int64
+}
+
+func (n *nearestCounter) Nearest(ctx context.Context, text string, limit int, keep func(string) bool) ([]wiki.Neighbour, error) {
+	n.scans.Add(1)
+	return n.Semantic.Nearest(ctx, text, limit, keep)
+}
+
+func TestSearch_HubProbesKept(t *testing.T) {
+	ctx := context.Background()
+	dir := gittest.Init(t)
+	gittest.Commit(t, dir, "notes", topicNotes)
+	srv := embedtest.Start()
+	t.Cleanup(srv.Close)
+	counter := &nearestCounter{}
+	w := openWrapped(t, dir, srv.URL, func(idx wiki.Index) wiki.Index { return idx }, func(s wiki.Semantic) wiki.Semantic {
+		counter.Semantic = s
+		return counter
+	})
+	hybrid := func(q string) {
+		t.Helper()
+		if _, err := w.Search(ctx, wiki.SearchParams{Query: q, Mode: wiki.SearchHybrid}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hybrid("recipe for dinner")
+	first := counter.scans.Load()
+	if first < 2 {
+		t.Fatalf("%d scans: the hub probes were not scanned", first)
+	}
+	hybrid("vacation itinerary")
+	if n := counter.scans.Load() - first; n != 1 {
+		t.Errorf("a second hybrid search scanned %d times, want once: the probes' neighbours are kept", n)
+	}
+	gittest.Commit(t, dir, "one more", map[string]string{"food/soup.md": "# Soup\n\nLeeks and potatoes.\n"})
+	if err := w.CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for st, _ := w.SemanticState(); st.Pending > 0; st, _ = w.SemanticState() {
+		time.Sleep(10 * time.Millisecond)
+	}
+	before := counter.scans.Load()
+	hybrid("vacation itinerary")
+	if n := counter.scans.Load() - before; n != first {
+		t.Errorf("after a commit, a hybrid search scanned %d times, want %d: the probes again", n, first)
 	}
 }
