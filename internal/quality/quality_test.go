@@ -105,6 +105,12 @@ func runSet(t *testing.T, name string) {
 		reports = append(reports, r)
 	}
 	t.Log("\n" + sideBySide(reports))
+	if testing.Verbose() {
+		for _, r := range reports {
+			t.Logf("%s: best cosines of questions %.2f", r.model, slices.Sorted(slices.Values(r.near)))
+			t.Logf("%s: best cosines of unrelated %.2f", r.model, slices.Sorted(slices.Values(r.far)))
+		}
+	}
 	for _, r := range reports {
 		f := floors[name][r.model]
 		if got := r.hybrid.Share5(); got < f.hybrid5 {
