@@ -42,8 +42,9 @@ var floors = map[string]map[string]floor{
 		"encoder": {hybrid5: 0.87, gather: 0.82}, // measured 93% and 88%
 	},
 	"docker-cli": {
-		"glove":   {hybrid5: 0.70, gather: 0.77}, // measured 75% and 82%
-		"encoder": {hybrid5: 0.78, gather: 0.78}, // measured 83% and 83%
+		"glove":    {hybrid5: 0.70, gather: 0.77}, // measured 75% and 82%; 77% and 82% with 160,000 words
+		"encoder":  {hybrid5: 0.78, gather: 0.78}, // measured 83% and 83%
+		"building": {hybrid5: 0.72, gather: 0.77}, // measured 77% and 82%
 	},
 }
 
