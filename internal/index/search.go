@@ -166,6 +166,9 @@ func (c *compiler) filters(req wiki.SearchRequest) query.Query {
 	if f := strings.Trim(strings.TrimSpace(req.Folder), "/"); f != "" {
 		qs = append(qs, c.keyword(fieldFolders, f, false))
 	}
+	if req.Paths != nil {
+		qs = append(qs, notes(req.Paths))
+	}
 	if p := normPath(req.BacklinksTo); p != "" && c.linked != nil {
 		qs = append(qs, notes(c.linked[wiki.BacklinksTerm(req.BacklinksTo)]))
 	} else if p != "" {

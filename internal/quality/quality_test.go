@@ -34,16 +34,17 @@ type floor struct{ hybrid5, gather float64 }
 // gather_context a question short of the second.
 var floors = map[string]map[string]floor{
 	"obsidian-help": {
-		"glove":   {hybrid5: 0.53, gather: 0.65}, // measured 58% and 70%
+		"glove":   {hybrid5: 0.60, gather: 0.66}, // measured 65% and 72% (160,000 words; 58% and 70% with all)
 		"encoder": {hybrid5: 0.73, gather: 0.78}, // measured 78% and 83%
 	},
 	"anki-manual": {
-		"glove":   {hybrid5: 0.78, gather: 0.76}, // measured 84% and 82%
+		"glove":   {hybrid5: 0.78, gather: 0.78}, // measured 84% and 84% (160,000 words; 84% and 82% with all)
 		"encoder": {hybrid5: 0.87, gather: 0.82}, // measured 93% and 88%
 	},
 	"docker-cli": {
-		"glove":   {hybrid5: 0.70, gather: 0.77}, // measured 75% and 82%
-		"encoder": {hybrid5: 0.78, gather: 0.78}, // measured 83% and 83%
+		"glove":    {hybrid5: 0.71, gather: 0.76}, // measured 77% and 82% (160,000 words; 75% and 82% with all)
+		"encoder":  {hybrid5: 0.78, gather: 0.78}, // measured 83% and 83%
+		"building": {hybrid5: 0.71, gather: 0.76}, // measured 77% and 82%
 	},
 }
 
@@ -97,7 +98,7 @@ func runSet(t *testing.T, name string) {
 	var reports []*report
 	for _, m := range chosen {
 		emb, opts := m.embedder(t)
-		w := open(t, dir, m.name, emb, opts)
+		w := open(t, dir, m, emb, opts)
 		dump(t, w, m.name, set, probes)
 		r := measure(t, w, dir, set)
 		w.Close(ctx)
@@ -105,6 +106,12 @@ func runSet(t *testing.T, name string) {
 		reports = append(reports, r)
 	}
 	t.Log("\n" + sideBySide(reports))
+	if testing.Verbose() {
+		for _, r := range reports {
+			t.Logf("%s: best cosines of questions %.2f", r.model, slices.Sorted(slices.Values(r.near)))
+			t.Logf("%s: best cosines of unrelated %.2f", r.model, slices.Sorted(slices.Values(r.far)))
+		}
+	}
 	for _, r := range reports {
 		f := floors[name][r.model]
 		if got := r.hybrid.Share5(); got < f.hybrid5 {
@@ -129,8 +136,9 @@ var probes = []string{"how do I do this", "what is this", "help", "settings and 
 // open opens a wiki over dir as wikid serve would with a model whose
 // vectors it keeps in a folder of the model's name, and waits until every
 // note is indexed and embedded.
-func open(t *testing.T, dir, name string, emb semantic.Embedder, opts semantic.Options) *wiki.Wiki {
+func open(t *testing.T, dir string, m model, emb semantic.Embedder, opts semantic.Options) *wiki.Wiki {
 	ctx := context.Background()
+	name := m.name
 	d := deps(t, dir, "")
 	sem, err := semantic.Open(ctx, filepath.Join(d.Store.Dir(), "semantic-"+name), emb, opts)
 	if err != nil {
@@ -146,7 +154,7 @@ func open(t *testing.T, dir, name string, emb semantic.Embedder, opts semantic.O
 		t.Fatal(err)
 	}
 	next := time.Now().Add(time.Minute)
-	for st, _ := w.SemanticState(); st.Pending > 0; st, _ = w.SemanticState() {
+	for st, _ := w.SemanticState(); st.Pending > 0 && !m.building; st, _ = w.SemanticState() {
 		if st.Error != "" {
 			t.Fatalf("%s: %s", name, st.Error)
 		}

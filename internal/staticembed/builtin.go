@@ -17,7 +17,7 @@ import (
 var model embed.FS
 
 // BuiltinName names the built-in model's vectors.
-const BuiltinName = "builtin/glove-100d-321k-sif-3"
+const BuiltinName = "builtin/glove-100d-160k-sif-3"
 
 // ErrNotBuilt is returned by Builtin when the binary was built without
 // the model file.

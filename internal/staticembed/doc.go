@@ -1,6 +1,7 @@
 // Package staticembed is wikid's built-in embedding model: static word
-// vectors (GloVe's, 100 dimensions, all 321,243 English words of letters
-// and digits in the npm package named below, at four bits a number),
+// vectors (GloVe's, 100 dimensions, the 160,000 most frequent of the
+// 321,243 English words of letters and digits in the npm package named
+// below, at four bits a number),
 // averaged over a text with weights that fall with a word's frequency (smooth inverse
 // frequency), less the vector of text in general, and normalized.
 //

@@ -2,9 +2,11 @@ package wiki
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // The fusion of a text and a semantic ranking (see fuse). Tuned on the
@@ -51,7 +53,7 @@ func fuse(text []SearchHit, near []Neighbour, hub map[string]float64) []rankedNo
 	}
 	for i, h := range text {
 		r := get(h.Path)
-		r.snippets = h.Snippets
+		r.snippets, r.text = h.Snippets, true
 		r.score += textShare * float64(rrfK+1) / float64(rrfK+i+1)
 	}
 	cos := make([]float64, len(near))
@@ -98,17 +100,29 @@ func (w *Wiki) hubness(ctx context.Context, near []Neighbour, keep func(string) 
 	if len(near) == 0 || hubWeight == 0 {
 		return nil
 	}
+	key := ""
+	if keep == nil {
+		key = hubKey(w.semantic)
+	}
+	probes := w.hubs.get(key)
+	if probes == nil {
+		probes = make([]probeNear, len(hubProbes))
+		for i, probe := range hubProbes {
+			found, err := w.semantic.Nearest(ctx, probe, SemanticDepth, keep)
+			if err != nil || len(found) == 0 {
+				return nil
+			}
+			cos := make(map[string]float64, len(found))
+			for _, n := range found {
+				cos[n.Path] = n.Score
+			}
+			probes[i] = probeNear{cos: cos, last: found[len(found)-1].Score}
+		}
+		w.hubs.put(key, probes)
+	}
 	hub := make(map[string]float64, len(near))
-	for _, probe := range hubProbes {
-		found, err := w.semantic.Nearest(ctx, probe, SemanticDepth, keep)
-		if err != nil || len(found) == 0 {
-			return nil
-		}
-		cos := make(map[string]float64, len(found))
-		for _, n := range found {
-			cos[n.Path] = n.Score
-		}
-		last := found[len(found)-1].Score
+	for _, p := range probes {
+		cos, last := p.cos, p.last
 		for _, n := range near {
 			c, ok := cos[n.Path]
 			if !ok {
@@ -118,4 +132,48 @@ func (w *Wiki) hubness(ctx context.Context, near []Neighbour, keep func(string) 
 		}
 	}
 	return hub
+}
+
+// probeNear is a hub probe's nearest notes: their cosines with it, and
+// the last one's.
+type probeNear struct {
+	cos  map[string]float64
+	last float64
+}
+
+// hubCache keeps the hub probes' nearest notes for the semantic index as
+// it last was, so that a hybrid search scans the vectors once, not once
+// for each probe too. Only searches without a filter use it (key "").
+type hubCache struct {
+	mu     sync.Mutex
+	key    string
+	probes []probeNear
+}
+
+// hubKey says what the probes' neighbours depend on: the commit the
+// index reflects, and how many of its chunks wait for the model.
+func hubKey(s Semantic) string {
+	st := s.State()
+	return fmt.Sprint(s.Commit(), "\x00", st.Model, "\x00", st.Chunks, "\x00", st.Pending)
+}
+
+func (c *hubCache) get(key string) []probeNear {
+	if key == "" {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.key != key {
+		return nil
+	}
+	return c.probes
+}
+
+func (c *hubCache) put(key string, probes []probeNear) {
+	if key == "" {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.key, c.probes = key, probes
 }

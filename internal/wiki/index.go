@@ -76,6 +76,7 @@ type SearchRequest struct {
 	Query         *grammar.Query // nil or empty: every note
 	Tags          []string       // all of
 	Folder        string         // note path of a folder, "" for all
+	Paths         []string       // when not nil, the only notes that may match
 	BacklinksTo   string         // notes linking to this note path
 	ModifiedSince time.Time
 	// Linked, when not nil, answers links: and linkedfrom: terms and

@@ -154,10 +154,11 @@ func (w *Wiki) scanSearch(ctx context.Context, req SearchRequest) (*SearchResult
 		return nil, fmt.Errorf("search: %w", err)
 	}
 	files := all
-	if req.Folder != "" {
+	if req.Folder != "" || req.Paths != nil {
 		files = nil
 		for _, f := range all {
-			if strings.HasPrefix(f, req.Folder+"/") {
+			p, _, _ := note.SplitFileName(f)
+			if (req.Folder == "" || strings.HasPrefix(f, req.Folder+"/")) && (req.Paths == nil || slices.Contains(req.Paths, p)) {
 				files = append(files, f)
 			}
 		}

@@ -219,7 +219,9 @@ func (w *Wiki) searchByMeaning(ctx context.Context, p SearchParams) (*SearchResu
 	if mode == SearchSemantic {
 		ranked = fromNeighbours(near)
 	} else {
-		req.Limit, req.Snippets, req.Cursor = SemanticDepth, p.Snippets, ""
+		// The text ranking is made without snippets: only the notes shown
+		// get theirs (see textSnippets).
+		req.Limit, req.Snippets, req.Cursor = SemanticDepth, 0, ""
 		textRes, err := w.textSearch(ctx, req)
 		if err != nil {
 			return nil, err
@@ -235,7 +237,13 @@ func (w *Wiki) searchByMeaning(ctx context.Context, p SearchParams) (*SearchResu
 	if offset < end && end < len(ranked) {
 		res.NextCursor = scope.seal(strconv.Itoa(end))
 	}
-	res.Results, err = w.rankedHits(ctx, ranked[min(offset, end):end], p.Snippets)
+	page := ranked[min(offset, end):end]
+	if mode == SearchHybrid && p.Snippets > 0 {
+		if err := w.textSnippets(ctx, req, page, p.Snippets); err != nil {
+			return nil, err
+		}
+	}
+	res.Results, err = w.rankedHits(ctx, page, p.Snippets)
 	if err != nil {
 		return nil, err
 	}
@@ -328,6 +336,8 @@ type rankedNote struct {
 	score      float64
 	snippets   []Snippet
 	start, end int // the best chunk's lines, 0 without one
+	// text is set for a note the text search found.
+	text bool
 }
 
 func fromNeighbours(near []Neighbour) []rankedNote {
@@ -532,4 +542,32 @@ func (w *Wiki) resolveByMeaning(ctx context.Context, req ResolveRequest) (*Resol
 		res.Results[i] = r
 	}
 	return res, nil
+}
+
+// textSnippets gives the notes of a page that the text search req found
+// their snippets, at most n each: the same search again, over those notes
+// only, so that the notes not shown cost none.
+func (w *Wiki) textSnippets(ctx context.Context, req SearchRequest, page []rankedNote, n int) error {
+	var paths []string
+	for _, r := range page {
+		if r.text {
+			paths = append(paths, r.path)
+		}
+	}
+	if len(paths) == 0 {
+		return nil
+	}
+	req.Paths, req.Limit, req.Snippets, req.Cursor = paths, len(paths), n, ""
+	res, err := w.textSearch(ctx, req)
+	if err != nil {
+		return err
+	}
+	byPath := make(map[string][]Snippet, len(res.Results))
+	for _, h := range res.Results {
+		byPath[h.Path] = h.Snippets
+	}
+	for i := range page {
+		page[i].snippets = byPath[page[i].path]
+	}
+	return nil
 }

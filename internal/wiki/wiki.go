@@ -47,6 +47,7 @@ type Wiki struct {
 	local    localCache  // the last scan of the checkout
 	listed   noteList    // the note files of the last commit listed
 	scanning foreground  // the searches answering from a scan
+	hubs     hubCache    // the hub probes' neighbours, for the last semantic index state
 	scanned  scanCache   // the notes the scans read, kept for the next
 	complete completions // the notes and folders at one head, ranked
 
