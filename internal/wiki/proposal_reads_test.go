@@ -99,3 +99,40 @@ func TestPropose_searchLinksHistory(t *testing.T) {
 		t.Errorf("the session's gather_context: %+v, %v", gathered, err)
 	}
 }
+
+// TestPropose_searchFollowsTip checks that a proposing session's search,
+// answered from an index of its proposal kept per tip, follows the
+// proposal when it moves: a word the session writes next is found, the
+// word it replaced is not, and a decision on the proposal is seen too.
+func TestPropose_searchFollowsTip(t *testing.T) {
+	dir := proposalRepo(t)
+	w := openWiki(t, dir, nil)
+	ctx := context.Background()
+	me := proposer("s1")
+	id := mustWrite(t, w, me, "idea.md", "# Idea\n\nA quasar.\n", false).Proposal
+	mine := w.ForCaller(ctx, me)
+	found := func(q string) bool {
+		t.Helper()
+		res, err := w.Search(mine, wiki.SearchParams{Query: q})
+		if err != nil {
+			t.Fatalf("search %q: %v", q, err)
+		}
+		return slices.ContainsFunc(res.Results, func(h wiki.SearchHit) bool { return h.Path == "idea" })
+	}
+	if !found("quasar") || !found("quasar") {
+		t.Fatal("the session does not find its note")
+	}
+	mustWrite(t, w, me, "idea.md", "# Idea\n\nA pulsar.\n", true)
+	if found("quasar") {
+		t.Error("the session finds the word it replaced")
+	}
+	if !found("pulsar") {
+		t.Error("the session does not find the word it wrote next")
+	}
+	if _, err := w.RejectProposal(ctx, wiki.DecideRequest{ID: id}); err != nil {
+		t.Fatal(err)
+	}
+	if found("pulsar") {
+		t.Error("the session finds the note of a rejected proposal")
+	}
+}
