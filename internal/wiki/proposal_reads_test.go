@@ -2,7 +2,9 @@ package wiki_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/wikid/wikid/internal/note"
@@ -134,5 +136,52 @@ func TestPropose_searchFollowsTip(t *testing.T) {
 	}
 	if found("pulsar") {
 		t.Error("the session finds the note of a rejected proposal")
+	}
+}
+
+// TestPropose_searchWhileProposing searches as more proposing sessions
+// than the wiki keeps search indexes for, at once, while each goes on
+// proposing: the indexes kept per tip are shared, replaced, evicted and
+// closed under the searches (run with -race).
+func TestPropose_searchWhileProposing(t *testing.T) {
+	w := openWiki(t, proposalRepo(t), nil)
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for s := range 10 {
+		me := proposer(fmt.Sprintf("s%d", s))
+		mustWrite(t, w, me, "idea.md", "# Idea\n\nword0\n", true)
+		mine := w.ForCaller(ctx, me)
+		for range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range 5 {
+					if _, err := w.Search(mine, wiki.SearchParams{Query: "idea"}); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 5 {
+				if _, err := w.Write(ctx, wiki.WriteRequest{Path: "idea.md", Content: fmt.Sprintf("# Idea\n\nword%d\n", i), Overwrite: true, Mutation: wiki.Mutation{Caller: me}}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	res, err := w.Search(w.ForCaller(ctx, proposer("s0")), wiki.SearchParams{Query: "word4"})
+	if err != nil || len(res.Results) != 1 || res.Results[0].Path != "idea" {
+		t.Errorf("after the writes, the session's search for its last word = %+v, %v", res, err)
 	}
 }
