@@ -48,10 +48,16 @@ func TestTypeScriptSDK_Proposals(t *testing.T) {
 	}
 	before := state()
 
-	res, _ := tsOK[wiki.Result](t, me, "write_note", map[string]any{"path": "ideas/quasar", "content": "# Quasar\n\nA quasar, see [[plan]].\n"})
-	id := res.Proposal
-	if id == "" || res.Branch != "" {
-		t.Fatalf("write_note in propose mode = %+v, want a proposal", res)
+	// The answer says where the change went: the proposal, named in its
+	// text (the structured result has its commit, and no branch).
+	res, text := tsOK[wiki.Result](t, me, "write_note", map[string]any{"path": "ideas/quasar", "content": "# Quasar\n\nA quasar, see [[plan]].\n"})
+	refs := strings.Fields(git("for-each-ref", "--format=%(refname)", wiki.ProposalsRef))
+	if len(refs) != 1 || res.Branch != "" || res.Commit == "" {
+		t.Fatalf("write_note in propose mode = %+v; proposal refs %q", res, refs)
+	}
+	id := strings.TrimPrefix(refs[0], wiki.ProposalsRef)
+	if !strings.Contains(text, id) {
+		t.Errorf("the answer does not name proposal %s:\n%s", id, text)
 	}
 	edits := []any{map[string]any{"op": "replace", "find": "line 2\n", "content": "LINE 2\n"}, map[string]any{"op": "replace", "find": "line 19\n", "content": "LINE 19\n"}}
 	for _, call := range []struct {
@@ -62,15 +68,15 @@ func TestTypeScriptSDK_Proposals(t *testing.T) {
 		{"move_note", map[string]any{"path": "draft", "new_path": "filed/draft"}},
 		{"delete_note", map[string]any{"path": "old", "confirm": true}},
 	} {
-		if r, _ := tsOK[wiki.Result](t, me, call.name, call.args); r.Proposal != id {
-			t.Fatalf("%s went to proposal %q, want %q", call.name, r.Proposal, id)
+		if r, text := tsOK[wiki.Result](t, me, call.name, call.args); r.Branch != "" || !strings.Contains(text, id) {
+			t.Fatalf("%s = %+v, want proposal %s:\n%s", call.name, r, id, text)
 		}
 	}
 	if after := state(); after != before {
 		t.Fatalf("the checkout changed under a proposing session:\n%s\nwas\n%s", after, before)
 	}
-	if got := git("for-each-ref", "--format=%(refname)", "refs/wikid/proposals/"); strings.TrimSpace(got) != wiki.ProposalsRef+id {
-		t.Errorf("proposal refs = %q", got)
+	if got := git("rev-list", "--count", "HEAD.."+wiki.ProposalsRef+id); strings.TrimSpace(got) != "4" {
+		t.Errorf("git rev-list --count HEAD..the proposal = %s, want 4", got)
 	}
 
 	read := func(c *tsClient, path string) (string, bool) {

@@ -36,7 +36,6 @@ func mutationResultProps() []tool.Prop {
 	return []tool.Prop{
 		tool.Opt("commit", tool.Str("The new commit (full sha); absent on a dry run or when nothing changed.")),
 		tool.Opt("branch", tool.Str("The branch the commit went to.")),
-		tool.Opt("proposal", tool.Str("The proposal the commit went to instead of the branch: the change waits for the person's review.")),
 		tool.Opt("dry_run", tool.Boolean("Set when this was a preview.")),
 		tool.Req("changes", tool.ArrayOf("What happened to each note.", tool.Object("",
 			tool.Req("path", tool.Str("Note path.")),
