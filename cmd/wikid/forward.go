@@ -16,7 +16,7 @@ import (
 var daemonCommands = map[string]bool{
 	"read": true, "write": true, "edit": true, "rm": true, "mv": true, "links": true, "check": true,
 	"search": true, "context": true, "grep": true, "reindex": true, "history": true, "show": true, "diff": true,
-	"restore": true, "log": true, "blame": true, "revert": true, "sync": true,
+	"restore": true, "log": true, "blame": true, "revert": true, "sync": true, "proposals": true,
 }
 
 // forward runs the command line args in the repository's daemon when one

@@ -18,8 +18,9 @@ import (
 //
 //   - search drops the hits of the notes the proposal changed and, on a
 //     search's first page, puts first the hits of a scratch index of the
-//     proposal's notes as they are in it (the total counts them; hits of
-//     a changed note on later pages of the index are dropped, not moved);
+//     proposal's notes as they are in it, kept per proposal tip (the total
+//     counts them; hits of a changed note on later pages of the index are
+//     dropped, not moved);
 //   - links drop the backlinks written in the notes the proposal changed
 //     and add those its notes write, and a note the proposal changed or
 //     made has its outgoing links as the proposal has them;
@@ -48,15 +49,16 @@ func (w *Wiki) viewed(ctx context.Context) (*proposalState, error) {
 }
 
 // viewedNotes returns the notes the proposal ctx reads through changed,
-// by note path with their file, and the view; nil when there is none.
-func (w *Wiki) viewedNotes(ctx context.Context) (map[string]string, Snapshot, error) {
+// by note path with their file, its state and the view; nil when there
+// is none.
+func (w *Wiki) viewedNotes(ctx context.Context) (*proposalState, map[string]string, Snapshot, error) {
 	st, err := w.viewed(ctx)
 	if err != nil || st == nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	_, view, err := w.head(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	notes := map[string]string{}
 	for _, pf := range st.open() {
@@ -64,13 +66,13 @@ func (w *Wiki) viewedNotes(ctx context.Context) (map[string]string, Snapshot, er
 			notes[p] = pf.file
 		}
 	}
-	return notes, view, nil
+	return st, notes, view, nil
 }
 
 // searchProposal lays the proposal ctx reads through over a text search's
 // result.
 func (w *Wiki) searchProposal(ctx context.Context, req SearchRequest, res *SearchResult) (*SearchResult, error) {
-	notes, view, err := w.viewedNotes(ctx)
+	st, notes, view, err := w.viewedNotes(ctx)
 	if err != nil || notes == nil {
 		return res, err
 	}
@@ -82,27 +84,14 @@ func (w *Wiki) searchProposal(ctx context.Context, req SearchRequest, res *Searc
 	}
 	res.Total -= len(res.Results) - len(kept)
 	if req.Cursor == "" {
-		var docs []Document
-		for p, file := range notes {
-			f, content, err := view.Read(ctx, file)
-			if errors.Is(err, ErrNotFound) {
-				continue // the proposal deletes it
-			}
-			if err != nil {
-				return nil, err
-			}
-			docs = append(docs, document(note.ParseIn(p, content, w.opts.Location), f))
+		sub := req
+		sub.Cursor = ""
+		mine, err := w.proposalSearch(ctx, st, sub, notes, view)
+		if err != nil {
+			return nil, err
 		}
-		if len(docs) > 0 {
-			sub := req
-			sub.Cursor = ""
-			mine, err := w.scratchSearch(ctx, sub, docs)
-			if err != nil {
-				return nil, err
-			}
-			kept = append(mine.Results, kept...)
-			res.Total += mine.Total
-		}
+		kept = append(mine.Results, kept...)
+		res.Total += mine.Total
 	}
 	res.Results = kept
 	return res, nil
@@ -115,7 +104,7 @@ func (w *Wiki) Links(ctx context.Context, req LinksRequest) (*LinksResult, error
 	if err != nil {
 		return nil, err
 	}
-	notes, view, err := w.viewedNotes(ctx)
+	_, notes, view, err := w.viewedNotes(ctx)
 	if err != nil || notes == nil {
 		return res, err
 	}

@@ -2,7 +2,9 @@ package wiki_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/wikid/wikid/internal/note"
@@ -97,5 +99,89 @@ func TestPropose_searchLinksHistory(t *testing.T) {
 	gathered, err := w.GatherContext(mine, wiki.ContextRequest{Question: "quasar"})
 	if err != nil || len(gathered.Sections) == 0 || gathered.Sections[0].Path != "idea" {
 		t.Errorf("the session's gather_context: %+v, %v", gathered, err)
+	}
+}
+
+// TestPropose_searchFollowsTip checks that a proposing session's search,
+// answered from an index of its proposal kept per tip, follows the
+// proposal when it moves: a word the session writes next is found, the
+// word it replaced is not, and a decision on the proposal is seen too.
+func TestPropose_searchFollowsTip(t *testing.T) {
+	dir := proposalRepo(t)
+	w := openWiki(t, dir, nil)
+	ctx := context.Background()
+	me := proposer("s1")
+	id := mustWrite(t, w, me, "idea.md", "# Idea\n\nA quasar.\n", false).Proposal
+	mine := w.ForCaller(ctx, me)
+	found := func(q string) bool {
+		t.Helper()
+		res, err := w.Search(mine, wiki.SearchParams{Query: q})
+		if err != nil {
+			t.Fatalf("search %q: %v", q, err)
+		}
+		return slices.ContainsFunc(res.Results, func(h wiki.SearchHit) bool { return h.Path == "idea" })
+	}
+	if !found("quasar") || !found("quasar") {
+		t.Fatal("the session does not find its note")
+	}
+	mustWrite(t, w, me, "idea.md", "# Idea\n\nA pulsar.\n", true)
+	if found("quasar") {
+		t.Error("the session finds the word it replaced")
+	}
+	if !found("pulsar") {
+		t.Error("the session does not find the word it wrote next")
+	}
+	if _, err := w.RejectProposal(ctx, wiki.DecideRequest{ID: id}); err != nil {
+		t.Fatal(err)
+	}
+	if found("pulsar") {
+		t.Error("the session finds the note of a rejected proposal")
+	}
+}
+
+// TestPropose_searchWhileProposing searches as more proposing sessions
+// than the wiki keeps search indexes for, at once, while each goes on
+// proposing: the indexes kept per tip are shared, replaced, evicted and
+// closed under the searches (run with -race).
+func TestPropose_searchWhileProposing(t *testing.T) {
+	w := openWiki(t, proposalRepo(t), nil)
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for s := range 10 {
+		me := proposer(fmt.Sprintf("s%d", s))
+		mustWrite(t, w, me, "idea.md", "# Idea\n\nword0\n", true)
+		mine := w.ForCaller(ctx, me)
+		for range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range 5 {
+					if _, err := w.Search(mine, wiki.SearchParams{Query: "idea"}); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 5 {
+				if _, err := w.Write(ctx, wiki.WriteRequest{Path: "idea.md", Content: fmt.Sprintf("# Idea\n\nword%d\n", i), Overwrite: true, Mutation: wiki.Mutation{Caller: me}}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	res, err := w.Search(w.ForCaller(ctx, proposer("s0")), wiki.SearchParams{Query: "word4"})
+	if err != nil || len(res.Results) != 1 || res.Results[0].Path != "idea" {
+		t.Errorf("after the writes, the session's search for its last word = %+v, %v", res, err)
 	}
 }

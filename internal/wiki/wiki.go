@@ -32,6 +32,8 @@ type Wiki struct {
 	proposalIDs sync.Map
 	// proposalStates caches a proposal's state by its tip commit.
 	proposalStates sync.Map
+	// proposalScratches keeps the search indexes of proposals' notes.
+	proposalScratches proposalScratches
 	// proposalSessions are the proposals of each session, and what it was
 	// told of them.
 	proposalSessions sessionProposals
@@ -151,6 +153,7 @@ func (w *Wiki) Close(ctx context.Context) error {
 	defer w.writeMu.Unlock()
 	w.stopFollowing()
 	var errs []error
+	w.proposalScratches.closeAll()
 	w.indexLane.acquire()
 	errs = append(errs, w.index.Close(ctx))
 	w.indexLane.release()
