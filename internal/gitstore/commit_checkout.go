@@ -316,7 +316,7 @@ func (u *checkoutUpdate) rollback() error {
 func (u *checkoutUpdate) done() (oldIndex string) {
 	for _, st := range u.undo {
 		if st.aside != "" {
-			u.s.hold(st.aside, heldFile{full: st.path, base: st.old, given: st.new, repair: true})
+			u.s.hold(st.aside, heldFile{full: st.path, base: st.old, given: st.new, fix: st.new})
 		}
 	}
 	if u.index != nil {

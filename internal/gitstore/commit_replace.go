@@ -150,7 +150,7 @@ func (s *Store) replaceChecked(full, tmp string, want fileState, kind string, ke
 	if keep {
 		return aside, nil
 	}
-	s.hold(aside, heldFile{full: full, base: old, given: ours, repair: true})
+	s.hold(aside, heldFile{full: full, base: old, given: ours, fix: ours})
 	return "", nil
 }
 
@@ -159,7 +159,8 @@ func (s *Store) replaceChecked(full, tmp string, want fileState, kind string, ke
 // its place (put, which held ours). It returns errChanged. What someone
 // wrote to that file in the moment it was in place is merged into the
 // note (see hold); a file renamed over it then stays the note, with the
-// lines of aside it lacks.
+// lines of aside it lacks. So does an editor's save, soon after, from ours
+// read before the swap (see repairStale).
 func (s *Store) swapBack(full, aside string, ours []byte, put os.FileInfo) error {
 	mine := s.asideName(full, asideBack)
 	now, _ := os.ReadFile(aside) // what full will hold: read before anyone can change it there
@@ -177,7 +178,8 @@ func (s *Store) swapBack(full, aside string, ours []byte, put os.FileInfo) error
 	case err != nil: // the note is gone or cannot be swapped: what was saved stays beside it
 		return fmt.Errorf("%w; what was saved is kept as %s", errChanged, s.keepCopy(aside, full))
 	default:
-		s.hold(mine, heldFile{full: full, base: ours, given: now})
+		fix, _ := textdiff.AppendAdded(nil, ours, now)
+		s.hold(mine, heldFile{full: full, base: ours, given: now, fix: fix})
 	}
 	return errChanged
 }
@@ -220,13 +222,13 @@ const (
 // heldFile is an old checkout file whose name is gone, held open: an
 // editor that opened it before the commit moved it may still write to it.
 type heldFile struct {
-	f      *os.File
-	full   string
-	base   []byte // the held file's content when it was compared
-	given  []byte // what full was given in its place
-	gone   bool   // full was removed, not given anything
-	repair bool   // a save of full that lacks the change base → given gets it back (see repairStale)
-	since  time.Time
+	f     *os.File
+	full  string
+	base  []byte // the held file's content when it was compared
+	given []byte // what full was given in its place
+	gone  bool   // full was removed, not given anything
+	fix   []byte // if set, a save of full that lacks the lines base → fix added gets them back (see repairStale)
+	since time.Time
 }
 
 // hold removes the name of the old file of h.full, and keeps the file open
@@ -244,7 +246,7 @@ func (s *Store) hold(name string, h heldFile) {
 	if b, changed, settled := h.written(); changed && settled {
 		s.putLate(&h, b)
 	}
-	if h.repair {
+	if h.fix != nil {
 		s.checkStale(h, 0)
 	}
 	s.held = append(s.held, h)
@@ -312,7 +314,7 @@ func (s *Store) sweep(before time.Time) {
 		if changed {
 			s.putLate(&h, b)
 		}
-		if h.repair {
+		if h.fix != nil {
 			s.repairStale(h)
 		}
 	}
@@ -395,13 +397,15 @@ func (s *Store) checkStale(h heldFile, i int) {
 	})
 }
 
-// repairStale gives back the commit's change to a note that an editor
-// saved, soon after the commit (staleWindow), from what it had read before
-// it: a save that holds none of the lines the commit added, and still every
-// line it removed, is merged with the commit's change (its own lines
-// kept). It repairs only a commit that added lines, never one that removed
-// some, and never a note saved later, which is a person's choice. A save
-// in the moment of the repair makes it look again, a few times.
+// repairStale gives back the commit's change (h.base → h.fix) to a note
+// that an editor saved, soon after the commit (staleWindow), from what it
+// had read before it: a save that holds none of the lines the commit
+// added, and still every line it removed, is merged with the commit's
+// change (its own lines kept). It repairs only a commit that added lines,
+// never one that removed some, and never a note saved later, which is a
+// person's choice. A save in the moment of the repair makes it look again,
+// a few times. A person's save given back (see swapBack) is repaired so
+// too: its added lines go at the end of a save from the commit's file.
 func (s *Store) repairStale(h heldFile) {
 	if h.gone {
 		return
@@ -412,10 +416,10 @@ func (s *Store) repairStale(h heldFile) {
 			return
 		}
 		cur, err := os.ReadFile(h.full)
-		if err != nil || bytes.Equal(cur, h.given) || !textdiff.SavedFrom(h.base, h.given, cur) {
+		if err != nil || bytes.Equal(cur, h.fix) || !textdiff.SavedFrom(h.base, h.fix, cur) {
 			return
 		}
-		merged, _, err := textdiff.Merge3Additions(h.base, cur, h.given)
+		merged, _, err := textdiff.Merge3Additions(h.base, cur, h.fix)
 		if err != nil || bytes.Equal(merged, cur) {
 			return
 		}

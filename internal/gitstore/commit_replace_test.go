@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/wikid/wikid/internal/gittest"
 )
@@ -368,5 +369,73 @@ func TestStore_Commit_KeepsSaveOverCommitsFile(t *testing.T) {
 	checkDisk(t, dir, map[string]string{"a.md": "alpha\nperson 1\nperson 2\nperson 3\n"})
 	if l := leftovers(t, dir); len(l) > 0 {
 		t.Errorf("left behind: %v", l)
+	}
+}
+
+// TestStore_Commit_KeepsSaveGivenBack saves a note after the worktree
+// check, so that the commit fails and gives the person's save back; the
+// editor read the commit's file in the moment it was in place, and saves
+// from it right after the save was given back (in place, or renaming a
+// new file over the note). The note must end up with both saves: the
+// first is not lost under the second, nor kept only in a conflict copy.
+func TestStore_Commit_KeepsSaveGivenBack(t *testing.T) {
+	for _, style := range []string{"in place", "rename over"} {
+		t.Run(style, func(t *testing.T) {
+			defer func(w time.Duration) { staleWindow = w }(staleWindow)
+			staleWindow = time.Minute // a busy machine: the save is soon after
+			dir := seeded(t, map[string]string{"a.md": "alpha\n"})
+			s := openStore(t, dir)
+			full := filepath.Join(dir, "a.md")
+			save := func(b []byte, line string) error {
+				b = append(append([]byte(nil), b...), line+"\n"...)
+				if style == "in place" {
+					return os.WriteFile(full, b, 0o644)
+				}
+				if err := os.WriteFile(full+"~", b, 0o644); err != nil {
+					return err
+				}
+				return os.Rename(full+"~", full)
+			}
+			var mu sync.Mutex // the objects are written beside the checkout
+			var perr error
+			var read []byte
+			seen := map[string]bool{}
+			testHookCrash = func(point string) {
+				mu.Lock()
+				defer mu.Unlock()
+				if seen[point] || perr != nil {
+					return
+				}
+				seen[point] = true
+				switch point {
+				case "files staged":
+					perr = save([]byte("alpha\n"), "person 1")
+				case "swapped in":
+					read, perr = os.ReadFile(full)
+				case "given back":
+					perr = save(read, "person 2")
+				}
+			}
+			defer func() { testHookCrash = nil }()
+			_, err := s.Commit(context.Background(), request(rev(t, dir, "HEAD"), "edit", map[string]string{"a.md": "alpha\nassistant\n"}))
+			testHookCrash = nil
+			if perr != nil {
+				t.Fatal(perr)
+			}
+			wantCode(t, err, "LOCAL_CHANGES")
+			if !seen["given back"] {
+				t.Fatal("the commit did not give the save back")
+			}
+			if err := s.Close(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			checkDisk(t, dir, map[string]string{"a.md": "alpha\nassistant\nperson 2\nperson 1\n"})
+			if copies, _ := filepath.Glob(filepath.Join(dir, "a (conflict *).md")); len(copies) > 0 {
+				t.Errorf("conflict copies: %v", copies)
+			}
+			if l := leftovers(t, dir); len(l) > 0 {
+				t.Errorf("left behind: %v", l)
+			}
+		})
 	}
 }
