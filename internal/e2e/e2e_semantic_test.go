@@ -245,23 +245,29 @@ func TestE2E_SemanticBuiltin(t *testing.T) {
 	}
 	gittest.Commit(t, dir, "notes", files)
 	c := connectTS(t, startBridge(t), stdioRequest(wikidBin, "--repo", dir))
-	var page semanticPage
-	// The encoder embeds in the background; the word vectors answer meanwhile.
+	// The encoder embeds in the background. The test waits on wiki_status,
+	// not on searches by meaning: the embedding yields to those, so a
+	// search every few milliseconds would starve it.
+	status := "Semantic search: " + builtin.Name + " (built in), 5 notes, all embedded"
 	var res *tsResult
-	for start := time.Now(); time.Since(start) < 2*time.Minute; time.Sleep(50 * time.Millisecond) {
-		res = c.call(t, "search_notes", map[string]any{"query": "how do I make bread at home", "mode": "semantic"})
-		if res.IsError {
-			t.Fatal(res.text())
-		}
-		if json.Unmarshal(res.StructuredContent, &page); page.Unembedded == 0 && len(page.Results) > 0 {
+	for start := time.Now(); time.Since(start) < 4*time.Minute; time.Sleep(200 * time.Millisecond) {
+		if res = c.call(t, "wiki_status", map[string]any{}); strings.Contains(res.text(), status) {
 			break
 		}
 	}
+	if !strings.Contains(res.text(), status) {
+		t.Fatalf("status: %q", res.text())
+	}
+	var page semanticPage
+	res = c.call(t, "search_notes", map[string]any{"query": "how do I make bread at home", "mode": "semantic"})
+	if res.IsError {
+		t.Fatal(res.text())
+	}
+	json.Unmarshal(res.StructuredContent, &page)
+	if page.Unembedded != 0 {
+		t.Errorf("%d notes unembedded after wiki_status said all were embedded", page.Unembedded)
+	}
 	if len(page.Results) == 0 || page.Results[0].Path != "notes/sourdough" {
 		t.Errorf("builtin: %s", res.StructuredContent)
-	}
-	res = c.call(t, "wiki_status", map[string]any{})
-	if !strings.Contains(res.text(), "Semantic search: "+builtin.Name+" (built in), 5 notes, all embedded") {
-		t.Errorf("status: %q", res.text())
 	}
 }
