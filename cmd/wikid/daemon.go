@@ -237,7 +237,11 @@ func printDaemonStatus(w io.Writer, st *daemon.Status) {
 	}
 	fmt.Fprintf(w, "links       %s\n", links)
 	if s := st.Semantic; s != nil {
-		line := fmt.Sprintf("%s (%s), %d of %d notes embedded", s.Model, s.Provider, s.Notes-s.Unembedded, s.Notes)
+		read := s.Notes - s.Unread
+		line := fmt.Sprintf("%s (%s), %d of %d notes embedded", s.Model, s.Provider, read-s.Unembedded, read)
+		if s.Unread > 0 {
+			line += fmt.Sprintf("; %d the model cannot read, found by text only", s.Unread)
+		}
 		if s.Error != "" {
 			line += "; last error: " + s.Error
 		}
