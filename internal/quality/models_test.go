@@ -88,9 +88,14 @@ var models = []model{
 // semantic index's static model.
 type distilled struct{ *encoder.Static }
 
-func (distilled) Model() string    { return "builtin/bge-small-en-v1.5-static" }
+// Model names the distilled vectors.
+func (distilled) Model() string { return "builtin/bge-small-en-v1.5-static" }
+
+// Endpoint says where the model runs.
 func (distilled) Endpoint() string { return "built in" }
-func (distilled) BatchSize() int   { return 256 }
+
+// BatchSize is how many texts one call embeds.
+func (distilled) BatchSize() int { return 256 }
 
 // distilledLayer reads the static file distilled from the encoder (make
 // static-model), or skips the test without one.
@@ -127,8 +132,8 @@ func (stalled) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 // evalEnv names the environment variable that picks the models the sets
 // are measured with: "glove", "encoder", "building" (the static layer,
 // GloVe's, before the encoder has embedded any note), "distilled" (the
-// same with the static layer distilled from the encoder), or several ("glove,encoder"). The
-// sentence encoder embeds a set's corpus in minutes, so it is measured
+// same with the static layer distilled from the encoder), or several
+// ("glove,encoder"). The sentence encoder embeds a set's corpus in minutes, so it is measured
 // only when asked; with -short the sets are measured only when asked.
 const evalEnv = "WIKID_EVAL"
 
