@@ -16,4 +16,9 @@
 // never makes), and attention's scores and context. A forward pass runs on
 // up to GOMAXPROCS goroutines that share out its rows and attention's
 // heads; the vectors are the same bit for bit on any number of them.
+//
+// Distil makes a static embedding of a model's vocabulary, as model2vec
+// does (each token through the model alone, PCA, weights by rank), which
+// WriteStatic writes and Model.Static reads: a text's vector is then its
+// tokens' vectors summed, in microseconds, with no forward pass.
 package encoder

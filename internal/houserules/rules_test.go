@@ -16,6 +16,7 @@ var rooms = map[string]room{
 	"internal/encoder":             {0, []string{"internal/gemm"}},
 	"internal/encoder/builtin":     {0, []string{"internal/encoder"}},
 	"internal/encoder/convert":     {0, []string{"internal/encoder"}},
+	"internal/encoder/distil":      {0, []string{"internal/encoder"}},
 	"internal/staticembed":         {0, nil},
 	"internal/staticembed/convert": {0, []string{"internal/staticembed"}},
 	"internal/embed":               {0, nil},

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/wikid/wikid/internal/encoder"
 	"github.com/wikid/wikid/internal/encoder/builtin"
 	"github.com/wikid/wikid/internal/semantic"
 	"github.com/wikid/wikid/internal/staticembed"
@@ -66,6 +68,55 @@ var models = []model{
 		}
 		return stalled{}, semantic.Options{Logger: quiet, Reads: m.Reads, Static: m}
 	}},
+	{name: "distilled", building: true, embedder: func(t *testing.T) (semantic.Embedder, semantic.Options) {
+		// As building, with the static layer distilled from the encoder
+		// (its vocabulary run through it, model2vec's recipe) instead of
+		// GloVe's vectors; GloVe's words still decide which notes the
+		// encoder reads.
+		m, err := staticembed.Builtin()
+		if errors.Is(err, staticembed.ErrNotBuilt) && os.Getenv("CI") == "" {
+			t.Skip("the built-in model is not built: run make model")
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return stalled{}, semantic.Options{Logger: quiet, Reads: m.Reads, Static: distilledLayer(t)}
+	}},
+}
+
+// distilled is the static layer distilled from the encoder, as the
+// semantic index's static model.
+type distilled struct{ *encoder.Static }
+
+// Model names the distilled vectors.
+func (distilled) Model() string { return "builtin/bge-small-en-v1.5-static" }
+
+// Endpoint says where the model runs.
+func (distilled) Endpoint() string { return "built in" }
+
+// BatchSize is how many texts one call embeds.
+func (distilled) BatchSize() int { return 256 }
+
+// distilledLayer reads the static file distilled from the encoder (make
+// static-model), or skips the test without one.
+func distilledLayer(t *testing.T) distilled {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "encoder", "builtin", "model", "bge-small-en-v1.5.static"))
+	if errors.Is(err, os.ErrNotExist) && os.Getenv("CI") == "" {
+		t.Skip("the distilled static layer is not made: run make static-model")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := builtin.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := m.Static(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return distilled{s}
 }
 
 // stalled is the encoder as it is before it has embedded a note: it
@@ -79,9 +130,10 @@ func (stalled) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 }
 
 // evalEnv names the environment variable that picks the models the sets
-// are measured with: "glove", "encoder", "building" (the static layer
-// before the encoder has embedded any note), or several ("glove,encoder"). The
-// sentence encoder embeds a set's corpus in minutes, so it is measured
+// are measured with: "glove", "encoder", "building" (the static layer,
+// GloVe's, before the encoder has embedded any note), "distilled" (the
+// same with the static layer distilled from the encoder), or several
+// ("glove,encoder"). The sentence encoder embeds a set's corpus in minutes, so it is measured
 // only when asked; with -short the sets are measured only when asked.
 const evalEnv = "WIKID_EVAL"
 
@@ -103,7 +155,7 @@ func chosenModels(t *testing.T) []model {
 		}
 	}
 	if len(out) != len(names) {
-		t.Fatalf("%s=%q: the models are glove, encoder and building", evalEnv, asked)
+		t.Fatalf("%s=%q: the models are glove, encoder, building and distilled", evalEnv, asked)
 	}
 	return out
 }

@@ -89,9 +89,7 @@ func BenchmarkEmbedVault(b *testing.B) {
 		if err := w.CatchUp(ctx); err != nil {
 			b.Fatal(err)
 		}
-		for sem.State().Pending > 0 {
-			time.Sleep(5 * time.Millisecond)
-		}
+		waitFor(b, sem, noneWaiting)
 		edit := time.Since(editStart)
 		heapAfter := heap()
 		b.ReportMetric(float64(st.Notes), "notes")

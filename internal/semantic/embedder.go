@@ -75,6 +75,8 @@ type searches struct {
 	n     int
 	ended time.Time
 	idle  chan struct{} // closed when n falls to 0
+	// limit bounds a yield to searches, maxYield when 0.
+	limit time.Duration
 }
 
 // begin counts a search; the function it returns ends it.
@@ -95,26 +97,31 @@ func (s *searches) begin() func() {
 	}
 }
 
-// yield returns once worker may take a batch: no search runs (or one ran
-// for maxYield), and the worker is not the last of workers within
-// quietAfter of a search. It returns ctx's error when ctx ends.
+// yield returns once worker may take a batch: no search runs, or searches
+// have run for maxYield since the worker began to wait (one deadline for
+// the whole wait, so that searches back to back, each ending as the next
+// begins, hold the embedding back no longer than one long search), and
+// the worker is not the last of workers within quietAfter of a search. It
+// returns ctx's error when ctx ends.
 func (s *searches) yield(ctx context.Context, worker, workers int) error {
+	limit := s.limit
+	if limit <= 0 {
+		limit = maxYield
+	}
+	deadline := time.NewTimer(limit)
+	defer deadline.Stop()
 	for {
 		s.mu.Lock()
 		n, idle, ended := s.n, s.idle, s.ended
 		s.mu.Unlock()
 		if n > 0 {
-			t := time.NewTimer(maxYield)
 			select {
 			case <-idle:
-			case <-t.C:
-				t.Stop()
+			case <-deadline.C:
 				return nil // searches in a row must not stop the embedding
 			case <-ctx.Done():
-				t.Stop()
 				return ctx.Err()
 			}
-			t.Stop()
 			continue
 		}
 		wait := time.Until(ended.Add(quietAfter))

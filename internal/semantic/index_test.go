@@ -109,17 +109,7 @@ func (f *fixture) settle(t *testing.T) wiki.SemanticState {
 	if err := f.w.CatchUp(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		st, _ := f.w.SemanticState()
-		if st.Pending == 0 {
-			return st
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("embedding did not finish: %+v", st)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	return waitFor(t, f.sem, noneWaiting)
 }
 
 func (f *fixture) search(t *testing.T, mode, query string) *wiki.SearchResult {
@@ -354,23 +344,13 @@ func TestIndex_Unreachable(t *testing.T) {
 	ctx := context.Background()
 	dir := gittest.Init(t)
 	gittest.Commit(t, dir, "notes", topicNotes)
-	w, _ := open(t, dir, embedtest.Unreachable(), "topics", 0)
+	w, sem := open(t, dir, embedtest.Unreachable(), "topics", 0)
 	if err := w.CatchUp(ctx); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		st, _ := w.SemanticState()
-		if st.Error != "" {
-			if !strings.Contains(st.Error, "unreachable") || st.Pending == 0 || st.Unembedded != len(topicNotes) {
-				t.Errorf("state %+v", st)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no error reported")
-		}
-		time.Sleep(10 * time.Millisecond)
+	st := waitFor(t, sem, func(st wiki.SemanticState) bool { return st.Error != "" })
+	if !strings.Contains(st.Error, "unreachable") || st.Pending == 0 || st.Unembedded != len(topicNotes) {
+		t.Errorf("state %+v", st)
 	}
 	_, err := w.Search(ctx, wiki.SearchParams{Query: "onboarding", Mode: wiki.SearchSemantic})
 	if wiki.CodeOf(err) != wiki.CodeUnavailable {
@@ -391,8 +371,8 @@ func TestIndex_Unreachable(t *testing.T) {
 		dir := gittest.Init(t)
 		gittest.Commit(t, dir, "notes", topicNotes)
 		srv.Fail(http.StatusBadGateway, http.StatusBadGateway, http.StatusBadGateway, http.StatusBadGateway)
-		w, _ := open(t, dir, srv.URL, "topics", 0)
-		f := &fixture{dir: dir, srv: srv, w: w}
+		w, sem := open(t, dir, srv.URL, "topics", 0)
+		f := &fixture{dir: dir, srv: srv, w: w, sem: sem}
 		st := f.settle(t)
 		if st.Error != "" || st.Unembedded != 0 {
 			t.Errorf("after recovery: %+v", st)

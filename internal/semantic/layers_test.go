@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 	"unicode"
 
 	"github.com/wikid/wikid/internal/gitstore"
@@ -133,21 +132,14 @@ func openWith(t testing.TB, dir string, emb semantic.Embedder, opts semantic.Opt
 	return w, sem
 }
 
-// settled waits until w's semantic index holds HEAD and has embedded it.
-func settled(t *testing.T, w *wiki.Wiki) wiki.SemanticState {
+// settled waits until w's semantic index, sem, holds HEAD and has
+// embedded it.
+func settled(t *testing.T, w *wiki.Wiki, sem *semantic.Index) wiki.SemanticState {
 	t.Helper()
 	if err := w.CatchUp(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		st, _ := w.SemanticState()
-		if st.Pending == 0 {
-			return st
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("embedding did not finish: %+v", st)
-		}
-	}
+	return waitFor(t, sem, noneWaiting)
 }
 
 // TestIndex_EmbedsOnlyChanges counts the texts embedded across a branch
@@ -170,14 +162,14 @@ func TestIndex_EmbedsOnlyChanges(t *testing.T) {
 	w.Close(ctx)
 	release()
 	w, sem = openWith(t, dir, emb, semantic.Options{Workers: 2})
-	st := settled(t, w)
+	st := settled(t, w, sem)
 	if total, twice := emb.embedded(); total != chunks || twice != 0 || st.Chunks != chunks {
 		t.Fatalf("first build: embedded %d texts (%d twice) for %d chunks", total, twice, chunks)
 	}
 	step := func(name string, want int) {
 		t.Helper()
 		before, _ := emb.embedded()
-		settled(t, w)
+		settled(t, w, sem)
 		if got, _ := emb.embedded(); got-before != want {
 			t.Errorf("%s: embedded %d texts, want %d", name, got-before, want)
 		}
@@ -236,7 +228,7 @@ func TestIndex_StaticLayer(t *testing.T) {
 	}
 
 	release()
-	st = settled(t, w)
+	st = settled(t, w, sem)
 	if st.Rate <= 0 || st.ETASeconds != 0 {
 		t.Errorf("state once embedded: %+v", st)
 	}

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestSaveNotes(t *testing.T) {
@@ -97,8 +96,8 @@ func TestReads(t *testing.T) {
 	x.commit = "c1"
 	x.mu.Unlock()
 	x.signal() // as Apply does: the background embedding takes the chunks
-	for st := x.State(); st.Pending > 0; st = x.State() {
-		time.Sleep(5 * time.Millisecond)
+	for changed, st := x.Changed(), x.State(); st.Pending > 0; changed, st = x.Changed(), x.State() {
+		<-changed
 	}
 	if st := x.State(); st.Unread != 1 || st.Chunks != 2 || st.Notes != 4 {
 		t.Fatalf("state %+v: want 1 unread note (km), 2 chunks, 4 notes", st)

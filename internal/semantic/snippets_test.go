@@ -74,11 +74,8 @@ func openWrapped(tb testing.TB, dir, url string, wrap func(wiki.Index) wiki.Inde
 	if err := w.CatchUp(ctx); err != nil {
 		tb.Fatal(err)
 	}
-	for st, _ := w.SemanticState(); st.Pending > 0; st, _ = w.SemanticState() {
-		if st.Error != "" {
-			tb.Fatal(st.Error)
-		}
-		time.Sleep(10 * time.Millisecond)
+	if st := waitFor(tb, sem, func(st wiki.SemanticState) bool { return st.Pending == 0 || st.Error != "" }); st.Error != "" {
+		tb.Fatal(st.Error)
 	}
 	return w
 }
@@ -157,9 +154,7 @@ func TestSearch_HubProbesKept(t *testing.T) {
 	if err := w.CatchUp(ctx); err != nil {
 		t.Fatal(err)
 	}
-	for st, _ := w.SemanticState(); st.Pending > 0; st, _ = w.SemanticState() {
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitFor(t, counter, noneWaiting)
 	before := counter.scans.Load()
 	hybrid("vacation itinerary")
 	if n := counter.scans.Load() - before; n != first {
