@@ -11,8 +11,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
 
 	"github.com/wikid/wikid/internal/config"
 	"github.com/wikid/wikid/internal/daemon"
@@ -176,22 +174,11 @@ func builtinOptions(logger *slog.Logger) semantic.Options {
 		if m, err := builtin.Default(); err == nil {
 			m.SetMaxWorkers(cores)
 		}
-	}, Drained: releaseMemory}
+	}}
 	if staticembed.Available() {
 		o.Reads, o.Static = staticembed.Lazy{}.Reads, staticembed.Lazy{}
 	}
 	return o
-}
-
-// releaseMemory hands the memory a first embedding used back to the
-// system once it is done: the encoder's pooled workspaces go at the second
-// collection, and the runtime would otherwise return the pages only
-// minutes later (measured on the help vault: the daemon held 110 MB more
-// than without semantic search a minute after embedding, 56 MB more after
-// a restart).
-func releaseMemory() {
-	runtime.GC()
-	debug.FreeOSMemory()
 }
 
 // lockedIndex explains an index that another process holds: the

@@ -156,7 +156,6 @@ func (x *Index) embedLoop(ctx context.Context) {
 // embedWorker embeds the queued texts, a batch at a time, until ctx ends.
 // After a failure it waits opts.Retry, or for a new commit.
 func (x *Index) embedWorker(ctx context.Context, worker int) {
-	embedded := false // since the queue was last found empty
 	for ctx.Err() == nil {
 		if err := x.busy.yield(ctx, worker, x.opts.Workers); err != nil {
 			return
@@ -164,10 +163,6 @@ func (x *Index) embedWorker(ctx context.Context, worker int) {
 		hs, texts := x.nextBatch()
 		x.share(len(hs) == 0 || x.busy.quiet())
 		if len(hs) == 0 {
-			if embedded && x.opts.Drained != nil {
-				x.opts.Drained()
-			}
-			embedded = false
 			select {
 			case <-ctx.Done():
 			case <-x.wake:
@@ -179,7 +174,6 @@ func (x *Index) embedWorker(ctx context.Context, worker int) {
 		vecs, err := x.emb.Embed(ctx, texts)
 		if err == nil {
 			x.rate.add(start, time.Now(), len(hs))
-			embedded = true
 			err = x.store(hs, vecs)
 			x.moves.moved()
 		}

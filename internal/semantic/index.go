@@ -68,10 +68,6 @@ type Options struct {
 	// begins while chunks wait until none came for quietAfter, then 0 for
 	// all of them.
 	Share func(cores int)
-	// Drained, when set, is called each time the background embedding
-	// has embedded something and finds nothing left: the program may hand
-	// the encoder's working memory back to the system then.
-	Drained func()
 }
 
 type hash [sha256.Size]byte
