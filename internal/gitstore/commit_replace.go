@@ -329,9 +329,15 @@ func (s *Store) sweep(before time.Time) {
 // one that changed lines takes the note's place when the note is still as
 // the commit left it (the commit keeps its version), else the lines it
 // added to that go at the end, or it is kept beside the note as a conflict
-// copy. h.base becomes late.
+// copy. h.base becomes late, and h.fix gets the lines late added: a save
+// from late is as stale as one from the old base (see repairStale).
 func (s *Store) putLate(h *heldFile, late []byte) {
-	defer func() { h.base = late }()
+	defer func() {
+		if h.fix != nil {
+			h.fix, _ = textdiff.AppendAdded(h.base, late, h.fix)
+		}
+		h.base = late
+	}()
 	for range 3 {
 		cur, err := os.ReadFile(h.full)
 		switch {

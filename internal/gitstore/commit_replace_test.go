@@ -439,3 +439,65 @@ func TestStore_Commit_KeepsSaveGivenBack(t *testing.T) {
 		})
 	}
 }
+
+// TestStore_Commit_KeepsSaveUnderStaleSave saves a note in place after the
+// worktree check, so that the commit fails and gives the person's save
+// back; in the moment the commit's file is in place, the editor reads it
+// and saves into it, and saves again, from what it saved there, right
+// after the note was given back: the second save lacks the first, which it
+// never read. Every save must end up in the note, none only in a conflict
+// copy.
+func TestStore_Commit_KeepsSaveUnderStaleSave(t *testing.T) {
+	defer func(w time.Duration) { staleWindow = w }(staleWindow)
+	staleWindow = time.Minute // a busy machine: the save is soon after
+	dir := seeded(t, map[string]string{"a.md": "alpha\n"})
+	s := openStore(t, dir)
+	full := filepath.Join(dir, "a.md")
+	var buffer []byte // what the editor holds
+	save := func(line string) error {
+		buffer = append(buffer, line+"\n"...)
+		return os.WriteFile(full, buffer, 0o644)
+	}
+	var mu sync.Mutex // the objects are written beside the checkout
+	var perr error
+	seen := map[string]bool{}
+	testHookCrash = func(point string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if seen[point] || perr != nil {
+			return
+		}
+		seen[point] = true
+		switch point {
+		case "files staged":
+			buffer = []byte("alpha\n")
+			perr = save("person 1")
+		case "swapped in":
+			if buffer, perr = os.ReadFile(full); perr == nil {
+				perr = save("person 2")
+			}
+		case "given back":
+			perr = save("person 3")
+		}
+	}
+	defer func() { testHookCrash = nil }()
+	_, err := s.Commit(context.Background(), request(rev(t, dir, "HEAD"), "edit", map[string]string{"a.md": "alpha\nassistant\n"}))
+	testHookCrash = nil
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	wantCode(t, err, "LOCAL_CHANGES")
+	if !seen["given back"] {
+		t.Fatal("the commit did not give the save back")
+	}
+	if err := s.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	checkDisk(t, dir, map[string]string{"a.md": "alpha\nassistant\nperson 2\nperson 3\nperson 1\n"})
+	if copies, _ := filepath.Glob(filepath.Join(dir, "a (conflict *).md")); len(copies) > 0 {
+		t.Errorf("conflict copies: %v", copies)
+	}
+	if l := leftovers(t, dir); len(l) > 0 {
+		t.Errorf("left behind: %v", l)
+	}
+}
