@@ -64,6 +64,12 @@ func TestQuality_DockerCLI(t *testing.T) { runSet(t, "docker-cli") }
 // github.com/ankitects/anki-manual; the test is skipped without one.
 func TestQuality_AnkiManual(t *testing.T) { runSet(t, "anki-manual") }
 
+// TestQuality_RcloneCommands asks rclone's command reference questions
+// written before wikid was measured on it: the set nobody tuned on. Its
+// corpus comes through the Go module proxy; the test is skipped when the
+// proxy cannot be reached, except under CI.
+func TestQuality_RcloneCommands(t *testing.T) { runSet(t, "rclone-commands") }
+
 func runSet(t *testing.T, name string) {
 	// A set fetches its corpus and indexes it: minutes under the race
 	// detector. make quality runs the sets without -short and without
