@@ -258,11 +258,14 @@ type report struct {
 	empty                               int
 	emptyQuestions                      []string
 	// resolveRight counts the questions a semantic resolve_notes answers
-	// with a right note first; resolveNone the unrelated questions it
-	// says no note exists for. near and far are the best cosine scores
-	// of the questions and of the unrelated ones.
-	resolveRight, resolveNone int
-	near, far                 []float64
+	// with a right note first, resolveFound those it finds a right note
+	// for; resolveNone the unrelated questions it says no note exists
+	// for; the Default counts are those at wiki.DefaultSemanticThreshold
+	// instead of the model's threshold. near and far are the best cosine
+	// scores of the questions and of the unrelated ones.
+	resolveRight, resolveFound, resolveNone int
+	resolveFoundDefault, resolveNoneDefault int
+	near, far                               []float64
 	// places counts how often each note is in hybrid search's top 5.
 	places map[string]int
 }
@@ -304,22 +307,27 @@ func quantiles(xs []float64) string {
 	return fmt.Sprintf("p10 %.2f p50 %.2f p90 %.2f", s[len(s)/10], s[len(s)/2], s[len(s)*9/10])
 }
 
-// resolve resolves a name by meaning with the default threshold, and
-// returns the paths it matched and the best cosine score.
-func resolve(t *testing.T, w *wiki.Wiki, name string) ([]string, float64) {
-	res, err := w.Resolve(context.Background(), wiki.ResolveRequest{Names: []string{name}, Strategy: "semantic", Threshold: 0.01})
-	if err != nil {
-		t.Fatalf("resolve %q: %v", name, err)
+// resolve resolves a name by meaning with the model's threshold, and
+// returns the paths it matched, those it would match at
+// wiki.DefaultSemanticThreshold, and the best cosine score, matched or not.
+func resolve(t *testing.T, w *wiki.Wiki, name string) (matched, byDefault []string, best float64) {
+	ask := func(threshold float64) []wiki.NameMatch {
+		res, err := w.Resolve(context.Background(), wiki.ResolveRequest{Names: []string{name}, Strategy: "semantic", Threshold: threshold})
+		if err != nil {
+			t.Fatalf("resolve %q: %v", name, err)
+		}
+		return res.Results[0].Matches
 	}
-	var paths []string
-	best := 0.0
-	for _, m := range res.Results[0].Matches {
+	for _, m := range ask(0) {
+		matched = append(matched, m.Path)
+	}
+	for _, m := range ask(0.01) {
 		if m.Score >= wiki.DefaultSemanticThreshold {
-			paths = append(paths, m.Path)
+			byDefault = append(byDefault, m.Path)
 		}
 		best = max(best, m.Score)
 	}
-	return paths, best
+	return matched, byDefault, best
 }
 
 // measure asks every question of the set in every way.
@@ -376,9 +384,17 @@ func measure(t *testing.T, w *wiki.Wiki, dir string, set *quality.Set) *report {
 			}
 		}
 		r.gatherTokens += c.Tokens
-		matched, best := resolve(t, w, q.Question)
-		if quality.Rank(matched, q.Notes) == 1 {
+		matched, byDefault, best := resolve(t, w, q.Question)
+		switch quality.Rank(matched, q.Notes) {
+		case 0:
+		case 1:
 			r.resolveRight++
+			r.resolveFound++
+		default:
+			r.resolveFound++
+		}
+		if quality.Rank(byDefault, q.Notes) > 0 {
+			r.resolveFoundDefault++
 		}
 		r.near = append(r.near, best)
 		if testing.Verbose() && os.Getenv("WIKID_EVAL_DETAIL") != "" {
@@ -388,9 +404,12 @@ func measure(t *testing.T, w *wiki.Wiki, dir string, set *quality.Set) *report {
 		}
 	}
 	for _, q := range set.Unrelated {
-		matched, best := resolve(t, w, q)
+		matched, byDefault, best := resolve(t, w, q)
 		if len(matched) == 0 {
 			r.resolveNone++
+		}
+		if len(byDefault) == 0 {
+			r.resolveNoneDefault++
 		}
 		r.far = append(r.far, best)
 	}

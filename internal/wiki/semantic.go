@@ -30,10 +30,11 @@ const (
 	// its results, over every page, are at most these.
 	SemanticDepth = 100
 	// DefaultSemanticThreshold is the least cosine similarity a semantic
-	// name resolution needs unless the request says otherwise. Measured
-	// with the built-in model on the labelled sets of package quality: at
-	// 0.55, 57 and 58 of their 60 questions find a note, and 17 and 19 of
-	// 20 unrelated questions ("banana bread recipe") find none.
+	// name resolution needs unless the request or the model
+	// (SemanticState.Threshold) says otherwise. Measured with the GloVe
+	// word vectors on the labelled sets of package quality: at 0.55, 57
+	// and 58 of their 60 questions find a note, and 17 and 19 of 20
+	// unrelated questions ("banana bread recipe") find none.
 	DefaultSemanticThreshold = 0.55
 )
 
@@ -103,6 +104,12 @@ type SemanticState struct {
 	// not known yet.
 	Rate       float64
 	ETASeconds int
+	// Threshold is the least cosine similarity a semantic name resolution
+	// needs with this model's vectors, unless the request says otherwise;
+	// 0 for DefaultSemanticThreshold. Each model spreads its cosines
+	// differently: a sentence encoder's unrelated texts are nearer than
+	// word vectors' are.
+	Threshold float64
 }
 
 // Semantic returns the wiki's semantic index state, and false when
@@ -491,6 +498,18 @@ func (w *Wiki) Related(ctx context.Context, req RelatedRequest) (*SearchResult, 
 	res.Total = len(res.Results)
 	w.hitDates(ctx, res.Results)
 	return res, nil
+}
+
+// semanticThreshold is the least cosine similarity a semantic name
+// resolution needs by default: the model's, else
+// DefaultSemanticThreshold.
+func (w *Wiki) semanticThreshold() float64 {
+	if w.semantic != nil {
+		if t := w.semantic.State().Threshold; t > 0 && t <= 1 {
+			return t
+		}
+	}
+	return DefaultSemanticThreshold
 }
 
 // resolveByMeaning resolves names by the meaning of the notes' text: the
