@@ -12,15 +12,17 @@ func TestFuse(t *testing.T) {
 	text := []SearchHit{{Path: "a", Score: 4, Snippets: []Snippet{{Line: 3, Text: "«a»"}}}, {Path: "b", Score: 2}, {Path: "c", Score: 1}}
 	near := []Neighbour{{Path: "c", Score: 0.9, Start: 5, End: 9}, {Path: "a", Score: 0.8, Start: 1, End: 2}, {Path: "d", Score: 0.7, Start: 7, End: 7}}
 	got := fuse(text, near, nil)
-	// Text counts 21/(20+rank), meaning its cosine above the farthest
-	// note's, relative to the nearest's; each half of the whole.
+	// Text counts 0.6 times 21/(20+rank), meaning 0.4 times its cosine
+	// above the farthest note's in standard deviations of the cosines
+	// (0.9, 0.8 and 0.7: sd = sqrt(0.02/3)).
+	sd := math.Sqrt(0.02 / 3)
 	want := []struct {
 		path  string
 		score float64
 	}{
-		{"c", 0.5*21/23 + 0.5*1},
-		{"a", 0.5*1 + 0.5*0.5},
-		{"b", 0.5 * 21 / 22},
+		{"c", 0.6*21/23 + 0.4*0.2/sd},
+		{"a", 0.6*1 + 0.4*0.1/sd},
+		{"b", 0.6 * 21 / 22},
 		{"d", 0},
 	}
 	if len(got) != len(want) {
@@ -79,6 +81,22 @@ func TestFuse_MeaningPromotes(t *testing.T) {
 	}
 	if r := rank("hub"); r <= 5 {
 		t.Errorf("the hub ranks %d, want it out of the top 5", r)
+	}
+}
+
+// TestFuse_MeaningApart checks that a note meaning sets well apart from
+// all the others comes before text's first note, which meaning ranks
+// among the rest: meaning's nearest note scored no more than text's first
+// when meaning counted relative to its nearest note's cosine.
+func TestFuse_MeaningApart(t *testing.T) {
+	var text []SearchHit
+	near := []Neighbour{{Path: "meant", Score: 0.80}}
+	for i := range 30 {
+		text = append(text, SearchHit{Path: fmt.Sprintf("t%02d", i), Score: 3 - 0.05*float64(i)})
+		near = append(near, Neighbour{Path: fmt.Sprintf("t%02d", (i+10)%30), Score: 0.60 - 0.002*float64(i)})
+	}
+	if got := fuse(text, near, nil); got[0].path != "meant" {
+		t.Errorf("a note meaning sets apart comes after %s", got[0].path)
 	}
 }
 
