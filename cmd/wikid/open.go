@@ -170,9 +170,9 @@ func openSemantic(ctx context.Context, e env, c *config.Semantic, store wiki.Sto
 // that a query's forward pass (whose workers meet at two barriers a layer)
 // does not wait on workers the background batch has descheduled. A name
 // resolved by meaning needs the encoder's own least cosine, higher than
-// the word vectors'.
+// the word vectors', and its meaning weighs more in a hybrid search.
 func builtinOptions(logger *slog.Logger) semantic.Options {
-	o := semantic.Options{Logger: logger, Workers: 1, Threshold: builtin.ResolveThreshold, Share: func(cores int) {
+	o := semantic.Options{Logger: logger, Workers: 1, Threshold: builtin.ResolveThreshold, TextShare: builtin.TextShare, Share: func(cores int) {
 		if m, err := builtin.Default(); err == nil {
 			m.SetMaxWorkers(cores)
 		}

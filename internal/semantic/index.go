@@ -72,6 +72,10 @@ type Options struct {
 	// needs with the model's vectors (SemanticState.Threshold); 0 for the
 	// wiki's default.
 	Threshold float64
+	// TextShare is the text ranking's weight in a hybrid search's fusion
+	// with the model's ranking by meaning (SemanticState.TextShare); 0 for
+	// the wiki's default.
+	TextShare float64
 }
 
 type hash [sha256.Size]byte
@@ -376,7 +380,7 @@ func (x *Index) State() wiki.SemanticState {
 	st := wiki.SemanticState{
 		Provider: x.emb.Endpoint(), Model: x.emb.Model(), Dimensions: x.vs.dims,
 		Notes: len(x.notes), Chunks: x.chunks, Pending: len(x.texts), Error: x.lastErr,
-		Threshold: x.opts.Threshold,
+		Threshold: x.opts.Threshold, TextShare: x.opts.TextShare,
 	}
 	st.Unread = x.unread
 	if x.opts.Static != nil {

@@ -9,17 +9,21 @@ import (
 	"sync"
 )
 
-// The fusion of a text and a semantic ranking (see fuse). Tuned with the
-// sentence encoder on the labelled sets of package quality: the Anki
-// manual's, the Docker CLI documentation's and the Obsidian help vault's;
-// rclone's command reference, a set nobody tuned on, checked it. Hybrid
-// top 5 with meaning relative to the nearest note's cosine (the fusion
-// before this one) and with it in standard deviations: Anki 93% and 93%,
-// Docker 83% and 85%, Obsidian 78% and 85%, rclone 60% and 78%.
+// The fusion of a text and a semantic ranking (see fuse). Tuned on the
+// labelled sets of package quality, the Anki manual's, the Docker CLI
+// documentation's and the Obsidian help vault's; rclone's command
+// reference, a set nobody tuned on, checked it. Hybrid top 5 with meaning
+// relative to the nearest note's cosine (the fusion before this one) and
+// with it in standard deviations: with the sentence encoder (text at
+// 0.6), Anki 93% and 93%, Docker 83% and 85%, Obsidian 78% and 85%,
+// rclone 60% and 78%; with GloVe (text at 0.85), Anki 84% and 82%, Docker
+// 77% and 77%, Obsidian 65% and 63%.
 const (
-	// textShare weighs the text ranking's part of a fused score, and
-	// 1-textShare meaning's.
-	textShare = 0.6
+	// defaultTextShare weighs the text ranking's part of a fused score,
+	// and the rest meaning's, for a model that names no weight of its own
+	// (SemanticState.TextShare): word vectors, whose meaning is a weaker
+	// guide than a sentence encoder's.
+	defaultTextShare = 0.85
 	// rrfK damps the text ranking's ranks: the note ranked r by text
 	// scores (rrfK+1)/(rrfK+r) of textShare. A question's words match
 	// most notes a little, and their scores say less than their order.
@@ -40,7 +44,7 @@ const (
 // the rest thus weighs more than one that finds all notes alike, and a
 // note that only meaning ranks, well ahead of the others, scores above
 // text's first note.
-func fuse(text []SearchHit, near []Neighbour, hub map[string]float64) []rankedNote {
+func fuse(text []SearchHit, near []Neighbour, hub map[string]float64, textShare float64) []rankedNote {
 	byPath := map[string]*rankedNote{}
 	var out []*rankedNote
 	get := func(p string) *rankedNote {

@@ -110,6 +110,11 @@ type SemanticState struct {
 	// differently: a sentence encoder's unrelated texts are nearer than
 	// word vectors' are.
 	Threshold float64
+	// TextShare weighs the text ranking in a hybrid search's fusion with
+	// this model's ranking by meaning, in (0, 1), meaning taking the rest;
+	// 0 for the default, set for word vectors. It is not used while a
+	// static model ranks notes the model has not embedded yet.
+	TextShare float64
 }
 
 // Semantic returns the wiki's semantic index state, and false when
@@ -236,7 +241,7 @@ func (w *Wiki) searchByMeaning(ctx context.Context, p SearchParams) (*SearchResu
 		if nerr != nil {
 			res.Mode, res.Fallback = SearchText, "the semantic ranking failed, so these are text results: "+nerr.Error()
 		}
-		ranked = fuse(textRes.Results, near, w.hubness(ctx, near, keep))
+		ranked = fuse(textRes.Results, near, w.hubness(ctx, near, keep), fusionTextShare(st))
 		res.Scan = textRes.Scan
 	}
 	res.Total = len(ranked)
@@ -498,6 +503,16 @@ func (w *Wiki) Related(ctx context.Context, req RelatedRequest) (*SearchResult, 
 	res.Total = len(res.Results)
 	w.hitDates(ctx, res.Results)
 	return res, nil
+}
+
+// fusionTextShare is the text ranking's weight in a hybrid search's
+// fusion with the ranking by meaning of an index in state st: the
+// model's, unless a static model ranks some of the notes.
+func fusionTextShare(st SemanticState) float64 {
+	if st.TextShare <= 0 || st.TextShare >= 1 || st.Unembedded > 0 && st.Static != "" {
+		return defaultTextShare
+	}
+	return st.TextShare
 }
 
 // semanticThreshold is the least cosine similarity a semantic name

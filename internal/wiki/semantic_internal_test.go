@@ -11,7 +11,7 @@ import (
 func TestFuse(t *testing.T) {
 	text := []SearchHit{{Path: "a", Score: 4, Snippets: []Snippet{{Line: 3, Text: "«a»"}}}, {Path: "b", Score: 2}, {Path: "c", Score: 1}}
 	near := []Neighbour{{Path: "c", Score: 0.9, Start: 5, End: 9}, {Path: "a", Score: 0.8, Start: 1, End: 2}, {Path: "d", Score: 0.7, Start: 7, End: 7}}
-	got := fuse(text, near, nil)
+	got := fuse(text, near, nil, 0.6)
 	// Text counts 0.6 times 21/(20+rank), meaning 0.4 times its cosine
 	// above the farthest note's in standard deviations of the cosines
 	// (0.9, 0.8 and 0.7: sd = sqrt(0.02/3)).
@@ -39,10 +39,10 @@ func TestFuse(t *testing.T) {
 	if got[3].start != 7 || got[3].snippets != nil {
 		t.Errorf("d has its chunk only: %+v", got[3])
 	}
-	if one := fuse([]SearchHit{{Path: "x", Score: 3}}, []Neighbour{{Path: "x", Score: 0.5}}, nil); one[0].score != 1 {
+	if one := fuse([]SearchHit{{Path: "x", Score: 3}}, []Neighbour{{Path: "x", Score: 0.5}}, nil, 0.6); one[0].score != 1 {
 		t.Errorf("first in both scores %v, want 1", one[0].score)
 	}
-	hubbed := fuse(nil, near, map[string]float64{"c": 0.9})
+	hubbed := fuse(nil, near, map[string]float64{"c": 0.9}, 0.6)
 	if hubbed[0].path != "a" {
 		t.Errorf("a hub comes first: %+v", hubbed)
 	}
@@ -67,7 +67,7 @@ func TestFuse_MeaningPromotes(t *testing.T) {
 	for i := range 40 {
 		hub[fmt.Sprintf("t%02d", i)] = 0.5
 	}
-	ranked := fuse(text, near, hub)
+	ranked := fuse(text, near, hub, defaultTextShare)
 	rank := func(p string) int {
 		for i, r := range ranked {
 			if r.path == p {
@@ -95,7 +95,7 @@ func TestFuse_MeaningApart(t *testing.T) {
 		text = append(text, SearchHit{Path: fmt.Sprintf("t%02d", i), Score: 3 - 0.05*float64(i)})
 		near = append(near, Neighbour{Path: fmt.Sprintf("t%02d", (i+10)%30), Score: 0.60 - 0.002*float64(i)})
 	}
-	if got := fuse(text, near, nil); got[0].path != "meant" {
+	if got := fuse(text, near, nil, 0.6); got[0].path != "meant" {
 		t.Errorf("a note meaning sets apart comes after %s", got[0].path)
 	}
 }
