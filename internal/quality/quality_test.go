@@ -28,23 +28,27 @@ import (
 type floor struct{ hybrid5, gather float64 }
 
 // floors hold each set, with each model, at its measured figures less
-// three questions for the noise of small changes elsewhere. The targets
-// are 80% and 85%: with the sentence encoder, the help vault's hybrid top
-// 5 is a question short of the first, and its and the Docker CLI's
-// gather_context a question short of the second.
+// three questions for the noise of small changes elsewhere (or at the
+// floor before, when that is higher). The targets are 80% and 85%: with
+// the sentence encoder the three sets the fusion was tuned on reach both;
+// rclone's command reference, which nobody tuned on, is under both.
 var floors = map[string]map[string]floor{
 	"obsidian-help": {
-		"glove":   {hybrid5: 0.60, gather: 0.66}, // measured 65% and 72% (160,000 words; 58% and 70% with all)
-		"encoder": {hybrid5: 0.73, gather: 0.78}, // measured 78% and 83%
+		"glove":   {hybrid5: 0.60, gather: 0.66}, // measured 63% and 72%
+		"encoder": {hybrid5: 0.80, gather: 0.80}, // measured 85% and 85%
 	},
 	"anki-manual": {
-		"glove":   {hybrid5: 0.78, gather: 0.78}, // measured 84% and 84% (160,000 words; 84% and 82% with all)
+		"glove":   {hybrid5: 0.78, gather: 0.78}, // measured 82% and 84%
 		"encoder": {hybrid5: 0.87, gather: 0.82}, // measured 93% and 88%
 	},
 	"docker-cli": {
-		"glove":    {hybrid5: 0.71, gather: 0.76}, // measured 77% and 82% (160,000 words; 75% and 82% with all)
-		"encoder":  {hybrid5: 0.78, gather: 0.78}, // measured 83% and 83%
-		"building": {hybrid5: 0.71, gather: 0.76}, // measured 77% and 82%
+		"glove":    {hybrid5: 0.71, gather: 0.76}, // measured 77% and 80%
+		"encoder":  {hybrid5: 0.80, gather: 0.85}, // measured 85% and 90%
+		"building": {hybrid5: 0.71, gather: 0.76}, // measured 77% and 80%
+	},
+	"rclone-commands": {
+		"glove":   {hybrid5: 0.43, gather: 0.51}, // measured 48% and 57%
+		"encoder": {hybrid5: 0.72, gather: 0.63}, // measured 78% and 69%
 	},
 }
 
