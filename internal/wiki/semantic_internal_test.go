@@ -100,6 +100,27 @@ func TestFuse_MeaningApart(t *testing.T) {
 	}
 }
 
+// TestFusionTextShare checks that a hybrid search weighs text as the model
+// says, by default when it says nothing or a static model ranks some
+// notes while it embeds them.
+func TestFusionTextShare(t *testing.T) {
+	for _, c := range []struct {
+		st   SemanticState
+		want float64
+	}{
+		{SemanticState{}, defaultTextShare},
+		{SemanticState{TextShare: 0.6}, 0.6},
+		{SemanticState{TextShare: 1.5}, defaultTextShare},
+		{SemanticState{TextShare: 0.6, Unembedded: 3}, 0.6},
+		{SemanticState{TextShare: 0.6, Unembedded: 3, Static: "glove"}, defaultTextShare},
+		{SemanticState{TextShare: 0.6, Static: "glove"}, 0.6},
+	} {
+		if got := fusionTextShare(c.st); got != c.want {
+			t.Errorf("%+v: %g, want %g", c.st, got, c.want)
+		}
+	}
+}
+
 func TestChunkSnippet(t *testing.T) {
 	n := note.Parse("n", []byte("---\ntitle: T\n---\n# Plan\n\nShip the beta.\n\n## Risks\n"))
 	for _, c := range []struct {
