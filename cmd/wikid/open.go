@@ -168,9 +168,11 @@ func openSemantic(ctx context.Context, e env, c *config.Semantic, store wiki.Sto
 // each over the cores itself, and no batch starts while a search by
 // meaning runs. While searches come, the encoder runs on a core fewer, so
 // that a query's forward pass (whose workers meet at two barriers a layer)
-// does not wait on workers the background batch has descheduled.
+// does not wait on workers the background batch has descheduled. A name
+// resolved by meaning needs the encoder's own least cosine, higher than
+// the word vectors', and its meaning weighs more in a hybrid search.
 func builtinOptions(logger *slog.Logger) semantic.Options {
-	o := semantic.Options{Logger: logger, Workers: 1, Share: func(cores int) {
+	o := semantic.Options{Logger: logger, Workers: 1, Threshold: builtin.ResolveThreshold, TextShare: builtin.TextShare, Share: func(cores int) {
 		if m, err := builtin.Default(); err == nil {
 			m.SetMaxWorkers(cores)
 		}

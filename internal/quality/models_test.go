@@ -50,7 +50,7 @@ var models = []model{
 		if err != nil {
 			t.Fatal(err)
 		}
-		return builtin.Lazy{}, semantic.Options{Logger: quiet, Reads: m.Reads}
+		return builtin.Lazy{}, semantic.Options{Logger: quiet, Reads: m.Reads, Threshold: builtin.ResolveThreshold, TextShare: builtin.TextShare}
 	}},
 	{name: "building", building: true, embedder: func(t *testing.T) (semantic.Embedder, semantic.Options) {
 		// The encoder before it has embedded any note: every note is

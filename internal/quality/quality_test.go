@@ -28,23 +28,27 @@ import (
 type floor struct{ hybrid5, gather float64 }
 
 // floors hold each set, with each model, at its measured figures less
-// three questions for the noise of small changes elsewhere. The targets
-// are 80% and 85%: with the sentence encoder, the help vault's hybrid top
-// 5 is a question short of the first, and its and the Docker CLI's
-// gather_context a question short of the second.
+// three questions for the noise of small changes elsewhere (or at the
+// floor before, when that is higher). The targets are 80% and 85%: with
+// the sentence encoder the three sets the fusion was tuned on reach both;
+// rclone's command reference, which nobody tuned on, is under both.
 var floors = map[string]map[string]floor{
 	"obsidian-help": {
-		"glove":   {hybrid5: 0.60, gather: 0.66}, // measured 65% and 72% (160,000 words; 58% and 70% with all)
-		"encoder": {hybrid5: 0.73, gather: 0.78}, // measured 78% and 83%
+		"glove":   {hybrid5: 0.60, gather: 0.66}, // measured 63% and 72%
+		"encoder": {hybrid5: 0.80, gather: 0.80}, // measured 85% and 85%
 	},
 	"anki-manual": {
-		"glove":   {hybrid5: 0.78, gather: 0.78}, // measured 84% and 84% (160,000 words; 84% and 82% with all)
+		"glove":   {hybrid5: 0.78, gather: 0.78}, // measured 82% and 84%
 		"encoder": {hybrid5: 0.87, gather: 0.82}, // measured 93% and 88%
 	},
 	"docker-cli": {
-		"glove":    {hybrid5: 0.71, gather: 0.76}, // measured 77% and 82% (160,000 words; 75% and 82% with all)
-		"encoder":  {hybrid5: 0.78, gather: 0.78}, // measured 83% and 83%
-		"building": {hybrid5: 0.71, gather: 0.76}, // measured 77% and 82%
+		"glove":    {hybrid5: 0.71, gather: 0.76}, // measured 77% and 80%
+		"encoder":  {hybrid5: 0.80, gather: 0.85}, // measured 85% and 90%
+		"building": {hybrid5: 0.71, gather: 0.76}, // measured 77% and 80%
+	},
+	"rclone-commands": {
+		"glove":   {hybrid5: 0.43, gather: 0.51}, // measured 48% and 57%
+		"encoder": {hybrid5: 0.72, gather: 0.63}, // measured 78% and 69%
 	},
 }
 
@@ -63,6 +67,12 @@ func TestQuality_DockerCLI(t *testing.T) { runSet(t, "docker-cli") }
 // is a git repository: point WIKID_EVAL_ANKI_MANUAL at a clone of
 // github.com/ankitects/anki-manual; the test is skipped without one.
 func TestQuality_AnkiManual(t *testing.T) { runSet(t, "anki-manual") }
+
+// TestQuality_RcloneCommands asks rclone's command reference questions
+// written before wikid was measured on it: the set nobody tuned on. Its
+// corpus comes through the Go module proxy; the test is skipped when the
+// proxy cannot be reached, except under CI.
+func TestQuality_RcloneCommands(t *testing.T) { runSet(t, "rclone-commands") }
 
 func runSet(t *testing.T, name string) {
 	// A set fetches its corpus and indexes it: minutes under the race
@@ -252,11 +262,14 @@ type report struct {
 	empty                               int
 	emptyQuestions                      []string
 	// resolveRight counts the questions a semantic resolve_notes answers
-	// with a right note first; resolveNone the unrelated questions it
-	// says no note exists for. near and far are the best cosine scores
-	// of the questions and of the unrelated ones.
-	resolveRight, resolveNone int
-	near, far                 []float64
+	// with a right note first, resolveFound those it finds a right note
+	// for; resolveNone the unrelated questions it says no note exists
+	// for; the Default counts are those at wiki.DefaultSemanticThreshold
+	// instead of the model's threshold. near and far are the best cosine
+	// scores of the questions and of the unrelated ones.
+	resolveRight, resolveFound, resolveNone int
+	resolveFoundDefault, resolveNoneDefault int
+	near, far                               []float64
 	// places counts how often each note is in hybrid search's top 5.
 	places map[string]int
 }
@@ -298,22 +311,27 @@ func quantiles(xs []float64) string {
 	return fmt.Sprintf("p10 %.2f p50 %.2f p90 %.2f", s[len(s)/10], s[len(s)/2], s[len(s)*9/10])
 }
 
-// resolve resolves a name by meaning with the default threshold, and
-// returns the paths it matched and the best cosine score.
-func resolve(t *testing.T, w *wiki.Wiki, name string) ([]string, float64) {
-	res, err := w.Resolve(context.Background(), wiki.ResolveRequest{Names: []string{name}, Strategy: "semantic", Threshold: 0.01})
-	if err != nil {
-		t.Fatalf("resolve %q: %v", name, err)
+// resolve resolves a name by meaning with the model's threshold, and
+// returns the paths it matched, those it would match at
+// wiki.DefaultSemanticThreshold, and the best cosine score, matched or not.
+func resolve(t *testing.T, w *wiki.Wiki, name string) (matched, byDefault []string, best float64) {
+	ask := func(threshold float64) []wiki.NameMatch {
+		res, err := w.Resolve(context.Background(), wiki.ResolveRequest{Names: []string{name}, Strategy: "semantic", Threshold: threshold})
+		if err != nil {
+			t.Fatalf("resolve %q: %v", name, err)
+		}
+		return res.Results[0].Matches
 	}
-	var paths []string
-	best := 0.0
-	for _, m := range res.Results[0].Matches {
+	for _, m := range ask(0) {
+		matched = append(matched, m.Path)
+	}
+	for _, m := range ask(0.01) {
 		if m.Score >= wiki.DefaultSemanticThreshold {
-			paths = append(paths, m.Path)
+			byDefault = append(byDefault, m.Path)
 		}
 		best = max(best, m.Score)
 	}
-	return paths, best
+	return matched, byDefault, best
 }
 
 // measure asks every question of the set in every way.
@@ -370,9 +388,17 @@ func measure(t *testing.T, w *wiki.Wiki, dir string, set *quality.Set) *report {
 			}
 		}
 		r.gatherTokens += c.Tokens
-		matched, best := resolve(t, w, q.Question)
-		if quality.Rank(matched, q.Notes) == 1 {
+		matched, byDefault, best := resolve(t, w, q.Question)
+		switch quality.Rank(matched, q.Notes) {
+		case 0:
+		case 1:
 			r.resolveRight++
+			r.resolveFound++
+		default:
+			r.resolveFound++
+		}
+		if quality.Rank(byDefault, q.Notes) > 0 {
+			r.resolveFoundDefault++
 		}
 		r.near = append(r.near, best)
 		if testing.Verbose() && os.Getenv("WIKID_EVAL_DETAIL") != "" {
@@ -382,9 +408,12 @@ func measure(t *testing.T, w *wiki.Wiki, dir string, set *quality.Set) *report {
 		}
 	}
 	for _, q := range set.Unrelated {
-		matched, best := resolve(t, w, q)
+		matched, byDefault, best := resolve(t, w, q)
 		if len(matched) == 0 {
 			r.resolveNone++
+		}
+		if len(byDefault) == 0 {
+			r.resolveNoneDefault++
 		}
 		r.far = append(r.far, best)
 	}

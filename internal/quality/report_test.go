@@ -3,6 +3,8 @@ package quality_test
 import (
 	"fmt"
 	"strings"
+
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 // sideBySide prints a set's figures: first those of the ways of asking
@@ -35,7 +37,10 @@ func sideBySide(rs []*report) string {
 			100*float64(r.gatherLead)/float64(n), r.gatherTokens/n)
 	})
 	row("resolve_notes: right first", func(r *report) string {
-		return fmt.Sprintf("%d of %d; none for %d of %d unrelated", r.resolveRight, r.text.N, r.resolveNone, len(r.far))
+		return fmt.Sprintf("%d of %d, a right note for %d; none for %d of %d unrelated", r.resolveRight, r.text.N, r.resolveFound, r.resolveNone, len(r.far))
+	})
+	row(fmt.Sprintf("  at the default %.2f", wiki.DefaultSemanticThreshold), func(r *report) string {
+		return fmt.Sprintf("a right note for %d; none for %d of %d unrelated", r.resolveFoundDefault, r.resolveNoneDefault, len(r.far))
 	})
 	row("best cosine of questions", func(r *report) string { return quantiles(r.near) })
 	row("best cosine of unrelated", func(r *report) string { return quantiles(r.far) })

@@ -15,7 +15,7 @@
 //	WIKID_EVAL_ANKI_MANUAL=clone-of-anki-manual go test -v -run Quality ./internal/quality
 //
 // A set whose clone is not named is skipped; the Docker CLI documentation
-// comes through the Go module proxy. Without WIKID_EVAL the tests measure
+// and rclone's command reference come through the Go module proxy. Without WIKID_EVAL the tests measure
 // GloVe alone, and nothing under -short: the sentence encoder takes
 // minutes to embed a corpus on two cores. WIKID_EVAL_KEEP names a folder
 // that keeps the corpora, their indexes and vectors between runs, and

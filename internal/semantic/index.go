@@ -68,6 +68,14 @@ type Options struct {
 	// begins while chunks wait until none came for quietAfter, then 0 for
 	// all of them.
 	Share func(cores int)
+	// Threshold is the least cosine similarity a semantic name resolution
+	// needs with the model's vectors (SemanticState.Threshold); 0 for the
+	// wiki's default.
+	Threshold float64
+	// TextShare is the text ranking's weight in a hybrid search's fusion
+	// with the model's ranking by meaning (SemanticState.TextShare); 0 for
+	// the wiki's default.
+	TextShare float64
 }
 
 type hash [sha256.Size]byte
@@ -372,6 +380,7 @@ func (x *Index) State() wiki.SemanticState {
 	st := wiki.SemanticState{
 		Provider: x.emb.Endpoint(), Model: x.emb.Model(), Dimensions: x.vs.dims,
 		Notes: len(x.notes), Chunks: x.chunks, Pending: len(x.texts), Error: x.lastErr,
+		Threshold: x.opts.Threshold, TextShare: x.opts.TextShare,
 	}
 	st.Unread = x.unread
 	if x.opts.Static != nil {

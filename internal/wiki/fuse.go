@@ -10,17 +10,20 @@ import (
 )
 
 // The fusion of a text and a semantic ranking (see fuse). Tuned on the
-// labelled sets of package quality, the Anki manual's and the Docker CLI
-// documentation's, with the sentence encoder and with GloVe; the Obsidian
-// help vault's checked it. Hybrid top 5 with the encoder: Anki 84% with
-// reciprocal rank fusion (k 20, meaning at half weight), 91% with these
-// and no hub damping, 93% with it; Docker 78%, 80%, 83%; Obsidian 72%,
-// 78%, 78%. With GloVe: Anki 81% and 84%, Docker 73% and 75%, Obsidian
-// 60% and 58%.
+// labelled sets of package quality, the Anki manual's, the Docker CLI
+// documentation's and the Obsidian help vault's; rclone's command
+// reference, a set nobody tuned on, checked it. Hybrid top 5 with meaning
+// relative to the nearest note's cosine (the fusion before this one) and
+// with it in standard deviations: with the sentence encoder (text at
+// 0.6), Anki 93% and 93%, Docker 83% and 85%, Obsidian 78% and 85%,
+// rclone 60% and 78%; with GloVe (text at 0.85), Anki 84% and 82%, Docker
+// 77% and 77%, Obsidian 65% and 63%.
 const (
-	// textShare is the text ranking's part of a fused score, the rest
-	// being meaning's.
-	textShare = 0.5
+	// defaultTextShare weighs the text ranking's part of a fused score,
+	// and the rest meaning's, for a model that names no weight of its own
+	// (SemanticState.TextShare): word vectors, whose meaning is a weaker
+	// guide than a sentence encoder's.
+	defaultTextShare = 0.85
 	// rrfK damps the text ranking's ranks: the note ranked r by text
 	// scores (rrfK+1)/(rrfK+r) of textShare. A question's words match
 	// most notes a little, and their scores say less than their order.
@@ -29,17 +32,19 @@ const (
 	// nothing in particular (hubProbes) is taken off its cosine with the
 	// question: a note near every question says little by being near
 	// this one.
-	hubWeight = 0.3
+	hubWeight = 0.5
 )
 
 // fuse merges a text and a semantic ranking: a note scores textShare
-// times (rrfK+1)/(rrfK+r) for its rank r by text, plus the rest times
-// its meaning's share: its cosine with the question, less hubWeight
-// times its cosine with questions about nothing in particular (hub, nil
-// for none), above the farthest note's such cosine and relative to the
-// nearest's. First in both scores 1. A note that only meaning ranks,
-// well ahead of the others, thus scores as high as text's first note.
-func fuse(text []SearchHit, near []Neighbour, hub map[string]float64) []rankedNote {
+// times (rrfK+1)/(rrfK+r) for its rank r by text, plus 1-textShare times
+// its meaning: its cosine with the question, less hubWeight times its
+// cosine with questions about nothing in particular (hub, nil for none),
+// above the farthest note's such cosine, in standard deviations of those
+// cosines. A ranking by meaning that sets a few notes well apart from
+// the rest thus weighs more than one that finds all notes alike, and a
+// note that only meaning ranks, well ahead of the others, scores above
+// text's first note.
+func fuse(text []SearchHit, near []Neighbour, hub map[string]float64, textShare float64) []rankedNote {
 	byPath := map[string]*rankedNote{}
 	var out []*rankedNote
 	get := func(p string) *rankedNote {
@@ -57,17 +62,23 @@ func fuse(text []SearchHit, near []Neighbour, hub map[string]float64) []rankedNo
 		r.score += textShare * float64(rrfK+1) / float64(rrfK+i+1)
 	}
 	cos := make([]float64, len(near))
-	best, floor := math.Inf(-1), math.Inf(1)
+	floor, mean := math.Inf(1), 0.0
 	for i, n := range near {
 		cos[i] = n.Score - hubWeight*hub[n.Path]
-		best, floor = max(best, cos[i]), min(floor, cos[i])
+		floor = min(floor, cos[i])
+		mean += cos[i] / float64(len(near))
 	}
+	sd := 0.0
+	for _, c := range cos {
+		sd += (c - mean) * (c - mean) / float64(len(near))
+	}
+	sd = math.Sqrt(sd)
 	for i, n := range near {
 		r := get(n.Path)
 		r.start, r.end = n.Start, n.End
 		switch {
-		case best > floor:
-			r.score += (1 - textShare) * (cos[i] - floor) / (best - floor)
+		case sd > 0:
+			r.score += (1 - textShare) * (cos[i] - floor) / sd
 		case i == 0:
 			r.score += 1 - textShare // one note, or all alike
 		}

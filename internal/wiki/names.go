@@ -51,13 +51,14 @@ type ResolveRequest struct {
 	// bigrams of the lowercased name and of the note's base name (its
 	// whole path when the name holds a '/'), title and aliases is at least
 	// Threshold; or semantic: the notes whose text is nearest in meaning,
-	// with a cosine similarity of at least Threshold (default
-	// DefaultSemanticThreshold), when semantic search is configured; or
+	// with a cosine similarity of at least Threshold (default the model's,
+	// SemanticState.Threshold, else DefaultSemanticThreshold), when
+	// semantic search is configured; or
 	// link (ResolveLink): as a wiki link at the root resolves. Exact and
 	// link answer from the link graph's tables, without reading notes.
 	Strategy string
-	// Threshold is the least fuzzy score, in (0, 1]; 0 means
-	// DefaultResolveThreshold.
+	// Threshold is the least fuzzy score or cosine similarity, in (0, 1];
+	// 0 means the strategy's default.
 	Threshold float64
 	// Folder and Tag restrict the candidates.
 	Folder string
@@ -101,7 +102,7 @@ func (w *Wiki) Resolve(ctx context.Context, req ResolveRequest) (*ResolveResult,
 	case ResolveSemantic:
 		switch {
 		case req.Threshold == 0:
-			req.Threshold = DefaultSemanticThreshold
+			req.Threshold = w.semanticThreshold()
 		case req.Threshold < 0 || req.Threshold > 1:
 			return nil, Errorf(CodeInvalidParams, "threshold %g is not in (0, 1]", req.Threshold)
 		}

@@ -30,10 +30,11 @@ const (
 	// its results, over every page, are at most these.
 	SemanticDepth = 100
 	// DefaultSemanticThreshold is the least cosine similarity a semantic
-	// name resolution needs unless the request says otherwise. Measured
-	// with the built-in model on the labelled sets of package quality: at
-	// 0.55, 57 and 58 of their 60 questions find a note, and 17 and 19 of
-	// 20 unrelated questions ("banana bread recipe") find none.
+	// name resolution needs unless the request or the model
+	// (SemanticState.Threshold) says otherwise. Measured with the GloVe
+	// word vectors on the labelled sets of package quality: at 0.55, 57
+	// and 58 of their 60 questions find a note, and 17 and 19 of 20
+	// unrelated questions ("banana bread recipe") find none.
 	DefaultSemanticThreshold = 0.55
 )
 
@@ -103,6 +104,17 @@ type SemanticState struct {
 	// not known yet.
 	Rate       float64
 	ETASeconds int
+	// Threshold is the least cosine similarity a semantic name resolution
+	// needs with this model's vectors, unless the request says otherwise;
+	// 0 for DefaultSemanticThreshold. Each model spreads its cosines
+	// differently: a sentence encoder's unrelated texts are nearer than
+	// word vectors' are.
+	Threshold float64
+	// TextShare weighs the text ranking in a hybrid search's fusion with
+	// this model's ranking by meaning, in (0, 1), meaning taking the rest;
+	// 0 for the default, set for word vectors. It is not used while a
+	// static model ranks notes the model has not embedded yet.
+	TextShare float64
 }
 
 // Semantic returns the wiki's semantic index state, and false when
@@ -229,7 +241,7 @@ func (w *Wiki) searchByMeaning(ctx context.Context, p SearchParams) (*SearchResu
 		if nerr != nil {
 			res.Mode, res.Fallback = SearchText, "the semantic ranking failed, so these are text results: "+nerr.Error()
 		}
-		ranked = fuse(textRes.Results, near, w.hubness(ctx, near, keep))
+		ranked = fuse(textRes.Results, near, w.hubness(ctx, near, keep), fusionTextShare(st))
 		res.Scan = textRes.Scan
 	}
 	res.Total = len(ranked)
@@ -491,6 +503,28 @@ func (w *Wiki) Related(ctx context.Context, req RelatedRequest) (*SearchResult, 
 	res.Total = len(res.Results)
 	w.hitDates(ctx, res.Results)
 	return res, nil
+}
+
+// fusionTextShare is the text ranking's weight in a hybrid search's
+// fusion with the ranking by meaning of an index in state st: the
+// model's, unless a static model ranks some of the notes.
+func fusionTextShare(st SemanticState) float64 {
+	if st.TextShare <= 0 || st.TextShare >= 1 || st.Unembedded > 0 && st.Static != "" {
+		return defaultTextShare
+	}
+	return st.TextShare
+}
+
+// semanticThreshold is the least cosine similarity a semantic name
+// resolution needs by default: the model's, else
+// DefaultSemanticThreshold.
+func (w *Wiki) semanticThreshold() float64 {
+	if w.semantic != nil {
+		if t := w.semantic.State().Threshold; t > 0 && t <= 1 {
+			return t
+		}
+	}
+	return DefaultSemanticThreshold
 }
 
 // resolveByMeaning resolves names by the meaning of the notes' text: the

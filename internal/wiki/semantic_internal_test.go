@@ -11,16 +11,18 @@ import (
 func TestFuse(t *testing.T) {
 	text := []SearchHit{{Path: "a", Score: 4, Snippets: []Snippet{{Line: 3, Text: "«a»"}}}, {Path: "b", Score: 2}, {Path: "c", Score: 1}}
 	near := []Neighbour{{Path: "c", Score: 0.9, Start: 5, End: 9}, {Path: "a", Score: 0.8, Start: 1, End: 2}, {Path: "d", Score: 0.7, Start: 7, End: 7}}
-	got := fuse(text, near, nil)
-	// Text counts 21/(20+rank), meaning its cosine above the farthest
-	// note's, relative to the nearest's; each half of the whole.
+	got := fuse(text, near, nil, 0.6)
+	// Text counts 0.6 times 21/(20+rank), meaning 0.4 times its cosine
+	// above the farthest note's in standard deviations of the cosines
+	// (0.9, 0.8 and 0.7: sd = sqrt(0.02/3)).
+	sd := math.Sqrt(0.02 / 3)
 	want := []struct {
 		path  string
 		score float64
 	}{
-		{"c", 0.5*21/23 + 0.5*1},
-		{"a", 0.5*1 + 0.5*0.5},
-		{"b", 0.5 * 21 / 22},
+		{"c", 0.6*21/23 + 0.4*0.2/sd},
+		{"a", 0.6*1 + 0.4*0.1/sd},
+		{"b", 0.6 * 21 / 22},
 		{"d", 0},
 	}
 	if len(got) != len(want) {
@@ -37,10 +39,10 @@ func TestFuse(t *testing.T) {
 	if got[3].start != 7 || got[3].snippets != nil {
 		t.Errorf("d has its chunk only: %+v", got[3])
 	}
-	if one := fuse([]SearchHit{{Path: "x", Score: 3}}, []Neighbour{{Path: "x", Score: 0.5}}, nil); one[0].score != 1 {
+	if one := fuse([]SearchHit{{Path: "x", Score: 3}}, []Neighbour{{Path: "x", Score: 0.5}}, nil, 0.6); one[0].score != 1 {
 		t.Errorf("first in both scores %v, want 1", one[0].score)
 	}
-	hubbed := fuse(nil, near, map[string]float64{"c": 0.9})
+	hubbed := fuse(nil, near, map[string]float64{"c": 0.9}, 0.6)
 	if hubbed[0].path != "a" {
 		t.Errorf("a hub comes first: %+v", hubbed)
 	}
@@ -65,7 +67,7 @@ func TestFuse_MeaningPromotes(t *testing.T) {
 	for i := range 40 {
 		hub[fmt.Sprintf("t%02d", i)] = 0.5
 	}
-	ranked := fuse(text, near, hub)
+	ranked := fuse(text, near, hub, defaultTextShare)
 	rank := func(p string) int {
 		for i, r := range ranked {
 			if r.path == p {
@@ -79,6 +81,43 @@ func TestFuse_MeaningPromotes(t *testing.T) {
 	}
 	if r := rank("hub"); r <= 5 {
 		t.Errorf("the hub ranks %d, want it out of the top 5", r)
+	}
+}
+
+// TestFuse_MeaningApart checks that a note meaning sets well apart from
+// all the others comes before text's first note, which meaning ranks
+// among the rest: meaning's nearest note scored no more than text's first
+// when meaning counted relative to its nearest note's cosine.
+func TestFuse_MeaningApart(t *testing.T) {
+	var text []SearchHit
+	near := []Neighbour{{Path: "meant", Score: 0.80}}
+	for i := range 30 {
+		text = append(text, SearchHit{Path: fmt.Sprintf("t%02d", i), Score: 3 - 0.05*float64(i)})
+		near = append(near, Neighbour{Path: fmt.Sprintf("t%02d", (i+10)%30), Score: 0.60 - 0.002*float64(i)})
+	}
+	if got := fuse(text, near, nil, 0.6); got[0].path != "meant" {
+		t.Errorf("a note meaning sets apart comes after %s", got[0].path)
+	}
+}
+
+// TestFusionTextShare checks that a hybrid search weighs text as the model
+// says, by default when it says nothing or a static model ranks some
+// notes while it embeds them.
+func TestFusionTextShare(t *testing.T) {
+	for _, c := range []struct {
+		st   SemanticState
+		want float64
+	}{
+		{SemanticState{}, defaultTextShare},
+		{SemanticState{TextShare: 0.6}, 0.6},
+		{SemanticState{TextShare: 1.5}, defaultTextShare},
+		{SemanticState{TextShare: 0.6, Unembedded: 3}, 0.6},
+		{SemanticState{TextShare: 0.6, Unembedded: 3, Static: "glove"}, defaultTextShare},
+		{SemanticState{TextShare: 0.6, Static: "glove"}, 0.6},
+	} {
+		if got := fusionTextShare(c.st); got != c.want {
+			t.Errorf("%+v: %g, want %g", c.st, got, c.want)
+		}
 	}
 }
 
