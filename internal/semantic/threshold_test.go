@@ -35,8 +35,8 @@ func TestIndex_Threshold(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, _ := openWith(t, dir, client, semantic.Options{Threshold: threshold, TextShare: 0.6})
-		if st := settled(t, w); st.Threshold != threshold || st.TextShare != 0.6 {
+		w, sem := openWith(t, dir, client, semantic.Options{Threshold: threshold, TextShare: 0.6})
+		if st := settled(t, w, sem); st.Threshold != threshold || st.TextShare != 0.6 {
 			t.Fatalf("state's threshold %g and text share %g, want the options' %g and 0.6", st.Threshold, st.TextShare, threshold)
 		}
 		return w
