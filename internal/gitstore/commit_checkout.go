@@ -1,8 +1,6 @@
 package gitstore
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/wikid/wikid/internal/gitstore/internal/gitformat"
 	"github.com/wikid/wikid/internal/gitstore/internal/gitindex"
+	"github.com/wikid/wikid/internal/gitstore/internal/tempfile"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -385,45 +384,10 @@ func gitPerm(mode uint32) fs.FileMode {
 	return 0o666
 }
 
-// writeTemp writes content to a new hidden file in dir with permissions
-// perm (before the umask), synced if sync is set, and returns its name:
-// .wikid-<tag>-<random>.tmp during a journaled commit (see journal), so that
-// recovery finds it, else .wikid-<random>.tmp.
+// writeTemp writes content to a new hidden file in dir for the current
+// transaction (see tempfile.Write) and returns its name.
 func (s *Store) writeTemp(dir string, content []byte, perm fs.FileMode, sync bool) (string, error) {
-	return writeTemp(dir, s.tag, content, perm, sync)
-}
-
-// writeTemp is Store.writeTemp for the transaction tagged tag ("" for
-// none).
-func writeTemp(dir, tag string, content []byte, perm fs.FileMode, sync bool) (string, error) {
-	f, err := createTemp(dir, tag, perm)
-	if err != nil {
-		return "", err
-	}
-	_, err = f.Write(content)
-	if err == nil && sync {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return "", err
-	}
-	return f.Name(), nil
-}
-
-// createTemp creates a new hidden file in dir, named as writeTemp names
-// them, with permissions perm (before the umask).
-func createTemp(dir, tag string, perm fs.FileMode) (*os.File, error) {
-	var rnd [8]byte
-	rand.Read(rnd[:])
-	prefix := ".wikid-"
-	if tag != "" {
-		prefix += tag + "-"
-	}
-	return os.OpenFile(filepath.Join(dir, prefix+hex.EncodeToString(rnd[:])+".tmp"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	return tempfile.Write(dir, s.tag, content, perm, sync)
 }
 
 // replaceFile writes content to a temporary file next to name, created
@@ -454,7 +418,7 @@ func (s *Store) replaceIndex(ix *gitindex.File, body []byte, before func() error
 	sum := make(chan []byte, 1)
 	go func() { sum <- ix.Checksum(body) }()
 	name := s.indexPath()
-	f, err := createTemp(filepath.Dir(name), s.tag, 0o666)
+	f, err := tempfile.Create(filepath.Dir(name), s.tag, 0o666)
 	if err != nil {
 		<-sum
 		return err

@@ -10,6 +10,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/wikid/wikid/internal/gitstore/internal/gitformat"
+	"github.com/wikid/wikid/internal/gitstore/internal/tempfile"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -80,7 +81,7 @@ func (s *Store) prepareRefLock(ref string, new plumbing.Hash, tag string) string
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return ""
 	}
-	tmp, err := writeTemp(dir, tag, []byte(new.String()+"\n"), 0o666, true)
+	tmp, err := tempfile.Write(dir, tag, []byte(new.String()+"\n"), 0o666, true)
 	if err != nil {
 		return ""
 	}

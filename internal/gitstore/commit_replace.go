@@ -244,7 +244,7 @@ func (s *Store) hold(name string, h heldFile) {
 	}
 	h.f, h.since = f, time.Now()
 	if b, changed, settled := h.written(); changed && settled {
-		s.putLate(&h, b)
+		s.putLate(&h, b, false)
 	}
 	if h.fix != nil {
 		s.checkStale(h, 0)
@@ -305,14 +305,15 @@ func (s *Store) sweep(before time.Time) {
 			continue
 		}
 		b, changed, settled := h.written()
-		if changed && !settled && !before.IsZero() && len(held) < maxHeld {
-			h.since = time.Now() // written to as we look: again later
+		again := changed && !before.IsZero() && len(held) < maxHeld
+		if again && (!settled || !s.putLate(&h, b, false)) {
+			h.since = time.Now() // written to as we look, or the note saved as we merge: again later
 			s.held = append(s.held, h)
 			continue
 		}
 		h.f.Close()
-		if changed {
-			s.putLate(&h, b)
+		if changed && !again {
+			s.putLate(&h, b, true)
 		}
 		if h.fix != nil {
 			s.repairStale(h)
@@ -329,18 +330,31 @@ func (s *Store) sweep(before time.Time) {
 // one that changed lines takes the note's place when the note is still as
 // the commit left it (the commit keeps its version), else the lines it
 // added to that go at the end, or it is kept beside the note as a conflict
-// copy. h.base becomes late.
-func (s *Store) putLate(h *heldFile, late []byte) {
-	defer func() { h.base = late }()
+// copy. h.base becomes late, and h.fix gets the lines late added: a save
+// from late is as stale as one from the old base (see repairStale).
+//
+// A note saved again at each of a few tries is left as it is unless last
+// is set (it returns false): an editor saving in quick succession is let
+// be, and the held file merged at the next sweep.
+func (s *Store) putLate(h *heldFile, late []byte, last bool) (done bool) {
+	defer func() {
+		if !done {
+			return
+		}
+		if h.fix != nil {
+			h.fix, _ = textdiff.AppendAdded(h.base, late, h.fix)
+		}
+		h.base = late
+	}()
 	for range 3 {
 		cur, err := os.ReadFile(h.full)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			s.putNew(h.full, late) // back in place of a removed note
-			return
+			return true
 		case err != nil || h.gone:
 			s.keepBytes(h.full, late)
-			return
+			return true
 		}
 		merged, _, err := textdiff.Merge3Additions(h.base, cur, late)
 		if ok := false; err != nil {
@@ -351,22 +365,25 @@ func (s *Store) putLate(h *heldFile, late []byte) {
 			default: // saved from what the note was given, into the old file?
 				if merged, ok = textdiff.AppendAdded(h.given, cur, late); !ok {
 					s.keepBytes(h.full, late)
-					return
+					return true
 				}
 			}
 		}
 		if bytes.Equal(merged, cur) {
-			return
+			return true
 		}
 		if err := s.writeOver(h.full, merged, stateOf(cur)); !errors.Is(err, errChanged) {
 			if err != nil {
 				s.keepBytes(h.full, late)
 			}
-			return
+			return true
 		}
 		// Saved again meanwhile: merge into that.
 	}
-	s.keepBytes(h.full, late)
+	if last {
+		s.keepBytes(h.full, late)
+	}
+	return last
 }
 
 // staleWindow is how soon after a commit a save of its note that lacks the

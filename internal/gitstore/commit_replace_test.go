@@ -2,6 +2,7 @@ package gitstore
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -301,7 +302,7 @@ func TestStore_putLate(t *testing.T) {
 			s := openStore(t, dir)
 			full := filepath.Join(dir, "a.md")
 			s.write.Lock()
-			s.putLate(&heldFile{full: full, base: []byte("alpha\nassistant\n"), given: []byte("alpha\nperson 1\n")}, []byte(tt.late))
+			s.putLate(&heldFile{full: full, base: []byte("alpha\nassistant\n"), given: []byte("alpha\nperson 1\n")}, []byte(tt.late), true)
 			s.write.Unlock()
 			if err := s.Close(context.Background()); err != nil {
 				t.Fatal(err)
@@ -437,5 +438,122 @@ func TestStore_Commit_KeepsSaveGivenBack(t *testing.T) {
 				t.Errorf("left behind: %v", l)
 			}
 		})
+	}
+}
+
+// TestStore_Commit_KeepsSaveUnderStaleSave saves a note in place after the
+// worktree check, so that the commit fails and gives the person's save
+// back; in the moment the commit's file is in place, the editor reads it
+// and saves into it, and saves again, from what it saved there, right
+// after the note was given back: the second save lacks the first, which it
+// never read. Every save must end up in the note, none only in a conflict
+// copy.
+func TestStore_Commit_KeepsSaveUnderStaleSave(t *testing.T) {
+	defer func(w time.Duration) { staleWindow = w }(staleWindow)
+	staleWindow = time.Minute // a busy machine: the save is soon after
+	dir := seeded(t, map[string]string{"a.md": "alpha\n"})
+	s := openStore(t, dir)
+	full := filepath.Join(dir, "a.md")
+	var buffer []byte // what the editor holds
+	save := func(line string) error {
+		buffer = append(buffer, line+"\n"...)
+		return os.WriteFile(full, buffer, 0o644)
+	}
+	var mu sync.Mutex // the objects are written beside the checkout
+	var perr error
+	seen := map[string]bool{}
+	testHookCrash = func(point string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if seen[point] || perr != nil {
+			return
+		}
+		seen[point] = true
+		switch point {
+		case "files staged":
+			buffer = []byte("alpha\n")
+			perr = save("person 1")
+		case "swapped in":
+			if buffer, perr = os.ReadFile(full); perr == nil {
+				perr = save("person 2")
+			}
+		case "given back":
+			perr = save("person 3")
+		}
+	}
+	defer func() { testHookCrash = nil }()
+	_, err := s.Commit(context.Background(), request(rev(t, dir, "HEAD"), "edit", map[string]string{"a.md": "alpha\nassistant\n"}))
+	testHookCrash = nil
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	wantCode(t, err, "LOCAL_CHANGES")
+	if !seen["given back"] {
+		t.Fatal("the commit did not give the save back")
+	}
+	if err := s.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	checkDisk(t, dir, map[string]string{"a.md": "alpha\nassistant\nperson 2\nperson 3\nperson 1\n"})
+	if copies, _ := filepath.Glob(filepath.Join(dir, "a (conflict *).md")); len(copies) > 0 {
+		t.Errorf("conflict copies: %v", copies)
+	}
+	if l := leftovers(t, dir); len(l) > 0 {
+		t.Errorf("left behind: %v", l)
+	}
+}
+
+// TestStore_Commit_KeepsLateWriteWhileSaving writes to a note's old file,
+// through a descriptor opened before a commit replaced it, before the
+// commit lets go of it; the person's editor saves the note in place each
+// time the store is about to put the merge of that write in. The late
+// write must still reach the note once the editor pauses, with every save,
+// none only in a conflict copy.
+func TestStore_Commit_KeepsLateWriteWhileSaving(t *testing.T) {
+	dir := seeded(t, map[string]string{"a.md": "alpha\n"})
+	s := openStore(t, dir)
+	full := filepath.Join(dir, "a.md")
+	f, err := os.OpenFile(full, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var perr error
+	saves := 0
+	defer func(inner func(src, dst, aside string) error) { swap = inner }(swap)
+	inner := swap
+	swap = func(src, dst, aside string) error {
+		if strings.HasPrefix(callers(), "replaceChecked<writeOver<putLate") && saves < 3 && perr == nil {
+			saves++
+			var b []byte
+			if b, perr = os.ReadFile(full); perr == nil {
+				perr = os.WriteFile(full, append(b, fmt.Sprintf("person %d\n", saves)...), 0o644)
+			}
+		}
+		return inner(src, dst, aside)
+	}
+	testHookBeforeMoveRef = func() {
+		if _, err := f.WriteString("late\n"); err != nil {
+			perr = err
+		}
+	}
+	defer func() { testHookBeforeMoveRef = nil }()
+	mustCommit(t, s, request(rev(t, dir, "HEAD"), "edit", map[string]string{"a.md": "alpha\nassistant\n"}))
+	testHookBeforeMoveRef = nil
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	if saves < 3 {
+		t.Fatalf("the editor saved %d times as the store merged", saves)
+	}
+	if err := s.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	checkDisk(t, dir, map[string]string{"a.md": "alpha\nassistant\nperson 1\nperson 2\nperson 3\nlate\n"})
+	if copies, _ := filepath.Glob(filepath.Join(dir, "a (conflict *).md")); len(copies) > 0 {
+		t.Errorf("conflict copies: %v", copies)
+	}
+	if l := leftovers(t, dir); len(l) > 0 {
+		t.Errorf("left behind: %v", l)
 	}
 }

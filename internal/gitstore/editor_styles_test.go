@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -29,6 +30,7 @@ type styledEditor struct {
 	saved   []string // the lines it saved, in order
 	missing int      // saves that found no note
 	err     error
+	trace   *noteTrace
 }
 
 func (e *styledEditor) run() {
@@ -54,6 +56,7 @@ func (e *styledEditor) run() {
 			if e.err = e.commit("by the person " + line); e.err != nil {
 				return
 			}
+			e.trace.add("editor", "committed", 0, nil)
 			time.Sleep(time.Duration(2+i%8) * time.Millisecond)
 		}
 	}
@@ -71,12 +74,30 @@ func (e *styledEditor) save(full, line string) error {
 			err = cerr
 		}
 		return err
-	case "in place":
-		b, err := os.ReadFile(full)
+	case "in place": // as os.ReadFile and os.WriteFile do, traced
+		r, err := os.Open(full)
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(full, append(b, line+"\n"...), 0o644)
+		b, err := io.ReadAll(r)
+		e.trace.add("editor", "read", e.trace.numberOf(r), b)
+		r.Close()
+		if err != nil {
+			return err
+		}
+		w, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			return err
+		}
+		n := e.trace.numberOf(w)
+		e.trace.add("editor", "truncated", n, nil)
+		b = append(b, line+"\n"...)
+		_, err = w.Write(b)
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+		e.trace.add("editor", "wrote", n, b)
+		return err
 	default: // rename over
 		b, err := os.ReadFile(full)
 		if err != nil {
@@ -121,6 +142,7 @@ func (e *styledEditor) stop() {
 // assistant appends lines to the note through the store, as edit_note does,
 // each from the note at HEAD, until stopped or edits were tried.
 type assistant struct {
+	trace                 *noteTrace
 	name                  string
 	acked                 []string
 	ok, refused, conflict int
@@ -144,6 +166,7 @@ func (a *assistant) run(t testing.TB, s *Store, dir, note string, edits int, qui
 		}
 		line := fmt.Sprintf("%s %d", a.name, i)
 		_, err = s.Commit(context.Background(), request(head, "edit", map[string]string{note: content + line + "\n"}))
+		a.trace.add(a.name, fmt.Sprintf("commit %s: %v", line, err), 0, nil)
 		switch {
 		case err == nil:
 			a.ok++
@@ -168,7 +191,8 @@ func (a *assistant) run(t testing.TB, s *Store, dir, note string, edits int, qui
 // the end, once the person commits what their editor holds, every line the
 // person saved and every line an assistant was told it added must be in the
 // note's file and at HEAD: none cut off, none only in history or in a
-// conflict copy, and the note never missing when the editor looks.
+// conflict copy, and the note never missing when the editor looks. A lost
+// line prints the trace of how it was lost (see noteTrace).
 //
 // Where the system cannot swap two names in one step, the store links the
 // old file aside and renames the new one over it: that fallback runs the
@@ -201,12 +225,15 @@ func TestStore_Commit_NoteNeverCut(t *testing.T) {
 			}
 			const note = "note.md"
 			dir := seeded(t, map[string]string{note: "# Note\n"})
-			s, err := Open(context.Background(), dir, Options{LockTimeout: 5 * time.Second, ForeignLockWait: 5 * time.Second})
+			tr := newNoteTrace()
+			log, unhook := tr.install(filepath.Join(dir, note))
+			defer unhook()
+			s, err := Open(context.Background(), dir, Options{LockTimeout: 5 * time.Second, ForeignLockWait: 5 * time.Second, Logger: log})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer s.Close(context.Background())
-			ed := &styledEditor{dir: dir, note: note, style: tc.style, quit: make(chan struct{}), done: make(chan struct{})}
+			ed := &styledEditor{dir: dir, note: note, style: tc.style, quit: make(chan struct{}), done: make(chan struct{}), trace: tr}
 			go ed.run()
 			defer ed.stop()
 
@@ -214,7 +241,7 @@ func TestStore_Commit_NoteNeverCut(t *testing.T) {
 			errs := make([]error, tc.assistants)
 			var wg sync.WaitGroup
 			for i := range as {
-				as[i] = &assistant{name: fmt.Sprintf("assistant%c", 'A'+i)}
+				as[i] = &assistant{name: fmt.Sprintf("assistant%c", 'A'+i), trace: tr}
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
@@ -244,6 +271,7 @@ func TestStore_Commit_NoteNeverCut(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			tr.add("end", "read", 0, file)
 			if head := gittest.Git(t, dir, "show", "HEAD:"+note); head != string(file) {
 				t.Errorf("HEAD's note differs from the file after the person's commit:\n%s", gittest.Git(t, dir, "diff", "HEAD"))
 			}
@@ -283,6 +311,10 @@ func TestStore_Commit_NoteNeverCut(t *testing.T) {
 				}
 			}
 			copies, _ := filepath.Glob(filepath.Join(dir, "note (conflict *).md"))
+			for _, c := range copies {
+				b, _ := os.ReadFile(c)
+				tr.add("end", "conflict copy "+filepath.Base(c), 0, b)
+			}
 			t.Logf("%d edits acknowledged, %d refused, %d lost the branch; the person saved %d lines; %d conflict copies (%d lines only there); the note was missing %d times",
 				ok, refused, moved, len(ed.saved), len(copies), inCopies, ed.missing)
 			if ok == 0 {
@@ -293,6 +325,7 @@ func TestStore_Commit_NoteNeverCut(t *testing.T) {
 			}
 			if len(lost) > 0 {
 				t.Errorf("%d lines are not in the note (acknowledged %d, saved %d): %s", len(lost), ok, len(ed.saved), strings.Join(lost, ", "))
+				tr.dump(t, lost[0])
 			}
 			if left, _ := filepath.Glob(filepath.Join(dir, ".wikid-*")); len(left) > 0 {
 				t.Errorf("files left aside: %v", left)

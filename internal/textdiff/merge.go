@@ -41,7 +41,8 @@ func Merge3(base, ours, theirs []byte) ([]byte, []Conflict, error) {
 // Merge3Additions is Merge3, except where both sides only added lines at
 // the same place, which Merge3 calls a conflict: it keeps both, ours' lines
 // first, then theirs' (with a newline between them when ours' last line
-// has none). Two people appending to one note merge this way; a region
+// has none), or once where one side's lines begin with all of the
+// other's. Two people appending to one note merge this way; a region
 // that either side changed or removed still conflicts.
 func Merge3Additions(base, ours, theirs []byte) ([]byte, []Conflict, error) {
 	return merge3(base, ours, theirs, true)
@@ -94,6 +95,10 @@ func merge3(base, ours, theirs []byte, keepAdditions bool) ([]byte, []Conflict, 
 		case len(gTheirs) == 0 || slices.Equal(o[oStart:oEnd], t[tStart:tEnd]):
 			writeLines(&out, o[oStart:oEnd])
 		case len(gOurs) == 0:
+			writeLines(&out, t[tStart:tEnd])
+		case keepAdditions && start == end && slices.Equal(o[oStart:min(oEnd, oStart+tEnd-tStart)], t[tStart:tEnd]):
+			writeLines(&out, o[oStart:oEnd]) // theirs added the first of ours' lines
+		case keepAdditions && start == end && slices.Equal(t[tStart:min(tEnd, tStart+oEnd-oStart)], o[oStart:oEnd]):
 			writeLines(&out, t[tStart:tEnd])
 		case keepAdditions && start == end:
 			writeLines(&out, o[oStart:oEnd])

@@ -267,6 +267,8 @@ func TestMerge3Additions(t *testing.T) {
 		{"ours without a last newline", "a\n", "a\nours", "a\ntheirs\n", "a\nours\ntheirs\n", false},
 		{"one side only", "a\n", "a\n", "a\ntheirs\n", "a\ntheirs\n", false},
 		{"the same addition once", "a\n", "a\nx\n", "a\nx\n", "a\nx\n", false},
+		{"an addition that begins with the other's once", "a\n", "a\nx\ny\n", "a\nx\n", "a\nx\ny\n", false},
+		{"the other's addition that begins with ours once", "a\n", "a\nx\n", "a\nx\ny\n", "a\nx\ny\n", false},
 		{"apart", "a\nb\nc\n", "x\na\nb\nc\n", "a\nb\nc\ny\n", "x\na\nb\nc\ny\n", false},
 		{"a changed line still conflicts", "a\nb\n", "a\nB\n", "a\nb2\n", "", true},
 		{"an addition touching a change conflicts", "a\nb\n", "a\nB\n", "a\nx\nb\n", "", true},
@@ -284,7 +286,8 @@ func TestMerge3Additions(t *testing.T) {
 				t.Errorf("got %q, %v; want %q", got, err, tc.want)
 			}
 			// Merge3 calls only the additions at one place a conflict.
-			if _, _, err := Merge3([]byte(tc.base), []byte(tc.ours), []byte(tc.theirs)); (err != nil) != (tc.name == "both append" || tc.name == "both insert in the middle" || tc.name == "ours without a last newline") {
+			if _, _, err := Merge3([]byte(tc.base), []byte(tc.ours), []byte(tc.theirs)); (err != nil) != (tc.name == "both append" || tc.name == "both insert in the middle" || tc.name == "ours without a last newline" ||
+				tc.name == "an addition that begins with the other's once" || tc.name == "the other's addition that begins with ours once") {
 				t.Errorf("Merge3: %v", err)
 			}
 		})
