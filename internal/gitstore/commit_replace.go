@@ -333,7 +333,8 @@ func (s *Store) sweep(before time.Time) {
 // copy. h.base becomes late, and h.fix gets the lines late added: a save
 // from late is as stale as one from the old base (see repairStale).
 //
-// A note saved again at each of a few tries is left as it is unless last
+// A note saved again, or found empty (an editor that rewrites it in place
+// empties it first), at each of a few tries is left as it is unless last
 // is set (it returns false): an editor saving in quick succession is let
 // be, and the held file merged at the next sweep.
 func (s *Store) putLate(h *heldFile, late []byte, last bool) (done bool) {
@@ -355,6 +356,9 @@ func (s *Store) putLate(h *heldFile, late []byte, last bool) (done bool) {
 		case err != nil || h.gone:
 			s.keepBytes(h.full, late)
 			return true
+		case len(cur) == 0 && len(h.base) > 0: // emptied by an editor that rewrites it in place: its save is under way
+			time.Sleep(settle)
+			continue
 		}
 		merged, _, err := textdiff.Merge3Additions(h.base, cur, late)
 		if ok := false; err != nil {
@@ -433,7 +437,7 @@ func (s *Store) repairStale(h heldFile) {
 			return
 		}
 		cur, err := os.ReadFile(h.full)
-		if err != nil || bytes.Equal(cur, h.fix) || !textdiff.SavedFrom(h.base, h.fix, cur) {
+		if err != nil || len(cur) == 0 && len(h.base) > 0 || bytes.Equal(cur, h.fix) || !textdiff.SavedFrom(h.base, h.fix, cur) { // empty: a save under way
 			return
 		}
 		merged, _, err := textdiff.Merge3Additions(h.base, cur, h.fix)

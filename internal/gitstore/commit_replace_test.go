@@ -557,3 +557,79 @@ func TestStore_Commit_KeepsLateWriteWhileSaving(t *testing.T) {
 		t.Errorf("left behind: %v", l)
 	}
 }
+
+// TestStore_Commit_WaitsForSaveUnderWay writes to a note's old file,
+// through a descriptor opened before a commit replaced it, once the commit
+// is made; when the store comes to merge that write into the note, the
+// person's editor is rewriting the note in place: it has emptied it, and
+// its bytes land only once the store puts something in place. The store must not merge onto
+// the emptied note: no note without the commit's lines is ever in place,
+// and the note ends with every line, in order.
+func TestStore_Commit_WaitsForSaveUnderWay(t *testing.T) {
+	dir := seeded(t, map[string]string{"a.md": "alpha\n"})
+	s := openStore(t, dir)
+	full := filepath.Join(dir, "a.md")
+	f, err := os.OpenFile(full, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	mustCommit(t, s, request(rev(t, dir, "HEAD"), "edit", map[string]string{"a.md": "alpha\nassistant\n"}))
+	if _, err := f.WriteString("late\n"); err != nil { // after the store let go of the name
+		t.Fatal(err)
+	}
+	read, err := os.ReadFile(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	editor, err := os.OpenFile(full, os.O_WRONLY|os.O_TRUNC, 0) // the save begins
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer editor.Close()
+	var mu sync.Mutex // the stale-save checks run on timers
+	var perr error
+	var cut []string
+	saved := false
+	save := func() {
+		if !saved && perr == nil {
+			saved = true
+			_, perr = editor.Write(append(read, "person\n"...))
+		}
+	}
+	testHookCrash = func(point string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if point != "swapped in" {
+			return
+		}
+		if b, _ := os.ReadFile(full); !strings.Contains(string(b), "assistant\n") {
+			cut = append(cut, string(b))
+		}
+		save()
+	}
+	defer func() { testHookCrash = nil }()
+	s.write.Lock()
+	s.sweep(time.Now().Add(time.Hour)) // as the sweeper does, the save under way
+	s.write.Unlock()
+	mu.Lock()
+	testHookCrash = nil
+	save()
+	mu.Unlock()
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	if err := s.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(cut) > 0 {
+		t.Errorf("a cut-down note was in place: %q", cut)
+	}
+	checkDisk(t, dir, map[string]string{"a.md": "alpha\nassistant\nperson\nlate\n"})
+	if copies, _ := filepath.Glob(filepath.Join(dir, "a (conflict *).md")); len(copies) > 0 {
+		t.Errorf("conflict copies: %v", copies)
+	}
+	if l := leftovers(t, dir); len(l) > 0 {
+		t.Errorf("left behind: %v", l)
+	}
+}
