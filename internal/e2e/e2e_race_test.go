@@ -53,6 +53,7 @@ echo "$i"
 // it back. At the end every acknowledged note is at HEAD with its last
 // acknowledged content.
 func TestDaemon_RaceWithGit(t *testing.T) {
+	t.Parallel()
 	calls := 24 // per client: a write, then two edits, of 8 notes
 	if testing.Short() {
 		calls = 12
