@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -23,7 +26,19 @@ import (
 // with the race detector when the tests run with it.
 var wikidBin string
 
+// minParallel is how many parallel tests run at once unless -parallel
+// says otherwise. The tests wait on the processes they drive, not on
+// their own CPU: one at a time, they used about half of a 2-core
+// machine, so two per core keep both busy.
+const minParallel = 4
+
 func TestMain(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set && runtime.GOMAXPROCS(0) < minParallel {
+		flag.Set("test.parallel", strconv.Itoa(minParallel))
+	}
 	os.Exit(runTests(m))
 }
 

@@ -19,6 +19,7 @@ import (
 // is answered, by the daemon that is left to start, and the session goes
 // on.
 func TestDaemon_BridgeSurvivesKillsDuringStart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	gittest.Generate(t, dir, 20, 5)
 	env := sharedEnv(t, dir)

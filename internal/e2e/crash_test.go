@@ -227,6 +227,7 @@ func crashLeftovers(tb testing.TB, dir string) []string {
 // Last, a .git/index.lock made by another process must give LOCKED at once
 // and be left in place.
 func TestServe_CrashRecovery(t *testing.T) {
+	t.Parallel()
 	// A few kills with -short, the full campaign without.
 	budget, minMutations := 90*time.Second, 100
 	if testing.Short() {

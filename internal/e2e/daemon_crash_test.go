@@ -42,6 +42,7 @@ func daemonPID(tb testing.TB, env []string, dir string) int {
 // otherwise. Last, a .git/index.lock made by another process gives LOCKED
 // at once and is left in place.
 func TestDaemon_CrashRecovery(t *testing.T) {
+	t.Parallel()
 	// A few kills with -short, the full campaign without.
 	budget, minMutations := 60*time.Second, 100
 	if testing.Short() {

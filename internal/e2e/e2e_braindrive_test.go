@@ -48,6 +48,7 @@ func bdFails(t *testing.T, c *tsClient, dir, name string, args map[string]any, c
 // the official TypeScript client, which checks every result against the
 // seed's output schema, through each tool and guarantee of the seed.
 func TestE2E_ProfileBrainDrive(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	dir := cairnRepo(t)
 	gittest.Commit(t, dir, "more", map[string]string{"guides/setup.markdown": "# Setup\n\n## Install\n\nRun the installer.\n\n## Use\n\nOpen it.\n"})

@@ -161,6 +161,7 @@ func headOf(t *testing.T, dir string) string {
 // official TypeScript client, checking every tool and behaviour Cairn's
 // document states, and every change with git.
 func TestE2E_ProfileCairn(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	dir := cairnRepo(t)
 	bridge := startBridge(t)
@@ -390,6 +391,7 @@ func TestE2E_ProfileCairn(t *testing.T) {
 // at /mcp/cairn and wikid's own over stdio, to two clients at once: what
 // one writes, the other reads at once.
 func TestDaemon_TwoProfiles(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	dir := cairnRepo(t)
 	env := sharedEnv(t, dir)

@@ -89,6 +89,7 @@ func daemonStatus(tb testing.TB, env []string, dir string) map[string]any {
 // it, and each client sees the others' writes as soon as they are
 // acknowledged.
 func TestDaemon_SharedClients(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	dir := t.TempDir()
 	gittest.Generate(t, dir, 300, 60)
@@ -249,6 +250,7 @@ func resText(r *tsResult) string {
 // to a new daemon and replays the handshake, so the client keeps its
 // session and its name, and the wiki recovers.
 func TestDaemon_BridgeSurvivesDaemonKill(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	dir := t.TempDir()
 	gittest.Generate(t, dir, 50, 10)

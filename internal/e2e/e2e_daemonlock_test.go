@@ -64,6 +64,7 @@ func endpointOf(tb testing.TB, env []string, dir string) daemon.Endpoint {
 // crashed commit's journal left for recovery stays where it is, until the
 // daemon itself rolls it back at its next commit).
 func TestDaemon_SecondDaemonRefusedAtOnce(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	gittest.Generate(t, dir, 20, 5)
 	env := sharedEnv(t, dir)
@@ -123,6 +124,7 @@ func TestDaemon_SecondDaemonRefusedAtOnce(t *testing.T) {
 // lock without ever answering, the bridge starts another daemon, which
 // rolls the journal back and answers the client's first tools/list.
 func TestDaemon_LosingCandidateOpensNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	gittest.Generate(t, dir, 20, 5)
 	env := sharedEnv(t, dir)

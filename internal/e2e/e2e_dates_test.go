@@ -13,6 +13,7 @@ import (
 // read_note gives the note's last change and git's dates (not HEAD), and
 // that read_note and wiki_status tell of edits not committed.
 func TestE2E_NoteDates(t *testing.T) {
+	t.Parallel()
 	dir := datedFixture(t)
 	c := connectTS(t, startBridge(t), stdioRequest(wikidBin, "--repo", dir))
 	waitIndexedTS(t, c)

@@ -17,6 +17,7 @@ import (
 // a second one (which would fail with LOCKED, the search index being the
 // first one's).
 func TestDaemon_FoundFromAnyEnvironment(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	gittest.Generate(t, dir, 30, 5)
 	env := sharedEnv(t, dir)

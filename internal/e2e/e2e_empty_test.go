@@ -83,6 +83,7 @@ func emptyRepo(tb testing.TB) string {
 // official TypeScript client, which validates the structured content
 // against the tool's output schema: every list is [], never null.
 func TestE2E_EmptyResults(t *testing.T) {
+	t.Parallel()
 	dir := emptyRepo(t)
 	c := connectTS(t, startBridge(t), stdioRequest(wikidBin, "--repo", dir))
 	c.listTools(t)

@@ -59,6 +59,7 @@ func paths(items any, key string) []string {
 // official TypeScript client through the Obsidian patterns' tools and
 // their standard response structures, checking every change with git.
 func TestE2E_ProfileObsidian(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	dir := gittest.Init(t)
 	gittest.Commit(t, dir, "vault", map[string]string{

@@ -16,6 +16,7 @@ import (
 // unanswered request would end in a timeout error instead), the next
 // call on the same session works, and the daemon never went away.
 func TestDaemon_OversizedRequest(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	dir := t.TempDir()
 	gittest.Generate(t, dir, 20, 5)

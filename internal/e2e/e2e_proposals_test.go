@@ -20,6 +20,7 @@ import (
 // one note and the rest with wikid proposals accept, and the branch holds
 // exactly what was accepted at each step.
 func TestTypeScriptSDK_Proposals(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	dir := gittest.Init(t)
 	var long strings.Builder

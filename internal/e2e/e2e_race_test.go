@@ -52,6 +52,9 @@ echo "$i"
 // drop from HEAD what wikid just acknowledged; the daemon's guard must put
 // it back. At the end every acknowledged note is at HEAD with its last
 // acknowledged content.
+//
+// It runs alone, not in parallel: other tests' processes widen the windows
+// the person's git commands race wikid in, as the race detector would.
 func TestDaemon_RaceWithGit(t *testing.T) {
 	calls := 24 // per client: a write, then two edits, of 8 notes
 	if testing.Short() {

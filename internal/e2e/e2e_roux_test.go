@@ -55,6 +55,7 @@ type rxNodeOut struct {
 // TypeScript client through Roux's tools, response types, truncation
 // limits, "not an error" answers and error codes.
 func TestE2E_ProfileRoux(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	dir := gittest.Init(t)
 	files := map[string]string{

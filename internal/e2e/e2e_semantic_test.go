@@ -45,6 +45,7 @@ type semanticPage struct {
 // TestE2E_Semantic drives search by meaning through the official client:
 // the daemon embeds through an OpenAI-compatible endpoint the test runs.
 func TestE2E_Semantic(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	srv := embedtest.Start()
 	defer srv.Close()
@@ -227,6 +228,7 @@ func TestE2E_Semantic(t *testing.T) {
 // TestE2E_SemanticBuiltin drives search by meaning with the built-in
 // model: no endpoint, nothing downloaded.
 func TestE2E_SemanticBuiltin(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	if !staticembed.Available() {
 		if os.Getenv("CI") != "" {

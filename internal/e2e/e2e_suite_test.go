@@ -22,6 +22,7 @@ import (
 // spawned by the SDK's stdio transport, as Claude Desktop and most other
 // clients start it.
 func TestE2E_Stdio(t *testing.T) {
+	t.Parallel()
 	dir := fixtureRepo(t)
 	c := connectTS(t, startBridge(t), stdioRequest(wikidBin, "--repo", dir))
 	runTSSuite(t, c, dir)
@@ -30,6 +31,7 @@ func TestE2E_Stdio(t *testing.T) {
 // TestE2E_HTTP runs the TypeScript SDK suite against `wikid serve --http`
 // with a token, over the SDK's streamable HTTP transport.
 func TestE2E_HTTP(t *testing.T) {
+	t.Parallel()
 	dir := fixtureRepo(t)
 	const token = "e2e-t0ken"
 	p := startServe(t, serveEnv(), "--repo", dir, "--http", "127.0.0.1:0", "--token", token)

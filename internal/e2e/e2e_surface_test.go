@@ -127,6 +127,7 @@ func TestSurface_PromptsAndCompletions(t *testing.T) {
 // reports a latency over 1 s without failing on it (the machine may be
 // busy).
 func TestSurface_SubscriptionsThroughTheDaemon(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	dir := fixtureRepo(t)
 	env := sharedEnv(t, dir)

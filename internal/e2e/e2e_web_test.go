@@ -16,6 +16,7 @@ import (
 // serves the changes timeline; a daemon that an assistant's wikid serve
 // started without HTTP adds it, and the assistant's session goes on.
 func TestDaemon_WebCommand(t *testing.T) {
+	t.Parallel()
 	dir := gittest.Init(t)
 	gittest.Commit(t, dir, "start", map[string]string{"plan.md": "# Plan\n"})
 	env := sharedEnv(t, dir)

@@ -36,6 +36,7 @@ func wantLines(t *testing.T, what, text string, lines ...string) {
 // official TypeScript client through each of Wiki-AI's thirteen tools and
 // the responses its document words, checking every change with git.
 func TestE2E_ProfileWikiAI(t *testing.T) {
+	t.Parallel()
 	requireNode(t)
 	dir := gittest.Init(t)
 	gittest.Commit(t, dir, "notes", map[string]string{

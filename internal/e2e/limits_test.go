@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -177,6 +178,7 @@ func TestHTTP_StalledConnection(t *testing.T) {
 // answered with an error that carries its id, before it is decoded, and
 // the session goes on.
 func TestStdio_RequestLimit(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	gittest.Generate(t, dir, 5, 2)
 	p := startRPCWith(t, measuredBin(t), dir, serveEnv())
@@ -185,9 +187,11 @@ func TestStdio_RequestLimit(t *testing.T) {
 		p.cmd.Wait()
 	}()
 	before := peakRSS(t, p.cmd.Process.Pid)
-	big, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 77, "method": "tools/call",
-		"params": map[string]any{"name": "write_note", "arguments": map[string]any{"path": "big", "content": strings.Repeat("x", 200<<20)}}})
-	go func() { p.in.Write(append(big, '\n')) }()
+	// Written out, not marshalled: encoding 200 MB of JSON costs the test
+	// tens of seconds of CPU under the race detector.
+	big := slices.Concat([]byte(`{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"write_note",`+
+		`"arguments":{"path":"big","content":"`), bytes.Repeat([]byte("x"), 200<<20), []byte("\"}}}\n"))
+	go func() { p.in.Write(big) }()
 	line, err := p.out.ReadBytes('\n')
 	if err != nil {
 		t.Fatal(err)
@@ -305,6 +309,7 @@ func TestHTTP_SessionCap(t *testing.T) {
 // a running wikid: a search gets an error, not a crash; the next one
 // answers right from a rebuilt index, and the process lives on.
 func TestServe_DamagedIndex(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	gittest.Generate(t, dir, 300, 30)
 	p := startRPC(t, dir)

@@ -273,6 +273,7 @@ func TestServer_Resources(t *testing.T) {
 // TestServer_ConcurrentWrites sends writes from several clients at once:
 // each becomes its own commit, attributed to its client, and none is lost.
 func TestServer_ConcurrentWrites(t *testing.T) {
+	t.Parallel()
 	dir := fixtureRepo(t)
 	url := serveHTTP(t, openWiki(t, dir, nil), mcpserver.Options{}, mcpserver.HTTPOptions{})
 	before := git(t, dir, "rev-parse", "HEAD")

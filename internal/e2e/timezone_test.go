@@ -18,6 +18,7 @@ import (
 // either side of midnight in Tokyo, where UTC would cut the days
 // elsewhere.
 func TestDates_OneRuleForEveryFrontEnd(t *testing.T) {
+	t.Parallel()
 	dir := gittest.Init(t)
 	commitAt := func(file, content, date string) {
 		t.Helper()

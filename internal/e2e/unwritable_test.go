@@ -20,6 +20,7 @@ import (
 // read-only, says why in wiki_status, keeps its indexes in the user's cache
 // folder, searches, and leaves the repository untouched.
 func TestServe_UnwritableRepository(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	dir := filepath.Join(base, "repo")
 	gittest.Generate(t, dir, 30, 5)

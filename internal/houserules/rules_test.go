@@ -67,8 +67,8 @@ var rooms = map[string]room{
 	"internal/profiles/roux":       {5, profile},
 	"internal/profiles/wikiai":     {5, profile},
 	"internal/profiles/wikid":      {5, profile},
-	"internal/profiles/profiletest": {7, []string{"internal/wiki", "internal/gitstore", "internal/index", "internal/history",
-		"internal/graph", "internal/gittest", "internal/mcpserver", "internal/tool"}},
+	"internal/profiles/profiletest": {7, []string{"internal/wiki", "internal/tools/toolstest", "internal/gittest",
+		"internal/mcpserver", "internal/tool"}},
 
 	// Floor 6: front ends.
 	"internal/mcpserver": {6, []string{"internal/wiki", "internal/note", "internal/tool", "internal/render", "internal/gitsync"}},

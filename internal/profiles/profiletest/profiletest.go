@@ -2,34 +2,27 @@
 // profiles' tests: a wiki over a real git repository in a temporary
 // directory, the server mcpserver builds for the profile, served over
 // HTTP on a test server, and mcp-go's client connected to it, so that a
-// test calls the profile's tools as its seed's clients do.
+// test calls the profile's tools as its seed's clients do. The wiki, the
+// server and the client are toolstest's; this kit adds what the profiles'
+// tests check with them.
 package profiletest
 
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"maps"
-	"net/http/httptest"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/wikid/wikid/internal/gitstore"
 	"github.com/wikid/wikid/internal/gittest"
-	"github.com/wikid/wikid/internal/graph"
-	"github.com/wikid/wikid/internal/history"
-	"github.com/wikid/wikid/internal/index"
 	"github.com/wikid/wikid/internal/mcpserver"
 	"github.com/wikid/wikid/internal/tool"
+	"github.com/wikid/wikid/internal/tools/toolstest"
 	"github.com/wikid/wikid/internal/wiki"
 )
 
@@ -54,33 +47,12 @@ func Serve(tb testing.TB, profile tool.Profile, files map[string]string) *Client
 	dir := gittest.Init(tb)
 	gittest.Commit(tb, dir, "seed", files)
 	w := Open(tb, dir)
-	opts := mcpserver.Options{Profiles: mcpserver.Profiles{"test": profile}, Profile: "test", Logger: discard()}
+	opts := mcpserver.Options{Profiles: mcpserver.Profiles{"test": profile}, Profile: "test"}
 	if err := opts.Validate(); err != nil {
 		tb.Fatal(err)
 	}
-	h := mcpserver.New(w, opts).HTTPHandler(mcpserver.HTTPOptions{})
-	ts := httptest.NewServer(h)
-	tb.Cleanup(func() {
-		h.Close(context.Background())
-		ts.Close()
-	})
-	c, err := client.NewStreamableHttpClient(ts.URL+mcpserver.HTTPPath, transport.WithHTTPHeaders(nil))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := c.Start(ctx); err != nil {
-		tb.Fatal(err)
-	}
-	var req mcp.InitializeRequest
-	req.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
-	req.Params.ClientInfo = mcp.Implementation{Name: "profile-test", Version: "1.0"}
-	if _, err := c.Initialize(ctx, req); err != nil {
-		tb.Fatalf("initialize: %v", err)
-	}
-	tb.Cleanup(func() { c.Close() })
-	list, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+	c := toolstest.ConnectHTTP(tb, toolstest.ServeHTTP(tb, w, opts, mcpserver.HTTPOptions{}), nil, toolstest.HandshakeProtocol)
+	list, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -91,54 +63,17 @@ func Serve(tb testing.TB, profile tool.Profile, files map[string]string) *Client
 	return &Client{tb: tb, c: c, Dir: dir, Wiki: w, Tools: tools}
 }
 
-// Open opens a wiki over the checkout dir, as wikid serve would, and
-// catches its index up.
+// Open opens a wiki over the checkout dir, as wikid serve would with its
+// defaults (daily notes in daily/), and catches its index up.
 func Open(tb testing.TB, dir string) *wiki.Wiki {
 	tb.Helper()
-	ctx := context.Background()
-	logger := discard()
-	store, err := gitstore.Open(ctx, dir, gitstore.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	idx, err := index.Open(ctx, filepath.Join(store.Dir(), "index"), index.Options{Logger: logger})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	hist, err := history.Open(ctx, store, history.Options{Logger: logger})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	w, err := wiki.Open(ctx, wiki.Deps{Store: store, Index: idx, History: hist, Graph: graph.New()}, wiki.Options{
-		Committer: wiki.Identity{Name: "wikid", Email: "wikid@example.com"},
-		Daily:     wiki.DailyOptions{Folder: "daily"},
-		Logger:    logger,
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { w.Close(ctx) })
-	if err := w.Reindex(ctx, false, nil); err != nil {
-		tb.Fatal(err)
-	}
-	return w
+	return toolstest.OpenWiki(tb, dir, func(o *wiki.Options) { o.Daily = wiki.DailyOptions{Folder: "daily"} })
 }
-
-func discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 // Call calls a tool and returns its result, failed or not.
 func (c *Client) Call(name string, args map[string]any) *mcp.CallToolResult {
 	c.tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	var req mcp.CallToolRequest
-	req.Params.Name = name
-	req.Params.Arguments = args
-	res, err := c.c.CallTool(ctx, req)
-	if err != nil {
-		c.tb.Fatalf("%s %v: %v", name, args, err)
-	}
-	return res
+	return toolstest.CallTool(c.tb, c.c, name, args)
 }
 
 // OK calls a tool that must succeed and returns its text.

@@ -253,19 +253,27 @@ func CompileSchema(tb testing.TB, name string, v any) *jsonschema.Schema {
 	return sch
 }
 
-// Call calls a tool and checks the result's shape: one text content, and
-// structured content that satisfies the tool's output schema.
-func (s *Session) Call(name string, args map[string]any) *mcp.CallToolResult {
-	s.TB.Helper()
+// CallTool calls a tool through c, within a minute, and returns its
+// result, failed or not; a call that gets no result fails the test.
+func CallTool(tb testing.TB, c *client.Client, name string, args map[string]any) *mcp.CallToolResult {
+	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var req mcp.CallToolRequest
 	req.Params.Name = name
 	req.Params.Arguments = args
-	res, err := s.C.CallTool(ctx, req)
+	res, err := c.CallTool(ctx, req)
 	if err != nil {
-		s.TB.Fatalf("%s %v: %v", name, args, err)
+		tb.Fatalf("%s %v: %v", name, args, err)
 	}
+	return res
+}
+
+// Call calls a tool and checks the result's shape: one text content, and
+// structured content that satisfies the tool's output schema.
+func (s *Session) Call(name string, args map[string]any) *mcp.CallToolResult {
+	s.TB.Helper()
+	res := CallTool(s.TB, s.C, name, args)
 	if Text(res) == "" {
 		s.TB.Errorf("%s: empty text", name)
 	}
