@@ -43,7 +43,8 @@ const (
 // cosines. A ranking by meaning that sets a few notes well apart from
 // the rest thus weighs more than one that finds all notes alike, and a
 // note that only meaning ranks, well ahead of the others, scores above
-// text's first note.
+// text's first note. Scores are divided by a note's first in both, so
+// that they run from 0 to 1.
 func fuse(text []SearchHit, near []Neighbour, hub map[string]float64, textShare float64) []rankedNote {
 	byPath := map[string]*rankedNote{}
 	var out []*rankedNote
@@ -73,19 +74,26 @@ func fuse(text []SearchHit, near []Neighbour, hub map[string]float64, textShare 
 		sd += (c - mean) * (c - mean) / float64(len(near))
 	}
 	sd = math.Sqrt(sd)
+	// best is the score of a note first in both rankings: every score is
+	// divided by it, which keeps the order and puts scores in 0–1.
+	best := textShare
 	for i, n := range near {
 		r := get(n.Path)
 		r.start, r.end = n.Start, n.End
 		switch {
 		case sd > 0:
-			r.score += (1 - textShare) * (cos[i] - floor) / sd
+			m := (1 - textShare) * (cos[i] - floor) / sd
+			r.score += m
+			best = max(best, textShare+m)
 		case i == 0:
 			r.score += 1 - textShare // one note, or all alike
+			best = 1
 		}
 	}
 	ranked := make([]rankedNote, len(out))
 	for i, r := range out {
 		ranked[i] = *r
+		ranked[i].score /= best
 	}
 	slices.SortStableFunc(ranked, func(a, b rankedNote) int {
 		switch {

@@ -14,15 +14,17 @@ func TestFuse(t *testing.T) {
 	got := fuse(text, near, nil, 0.6)
 	// Text counts 0.6 times 21/(20+rank), meaning 0.4 times its cosine
 	// above the farthest note's in standard deviations of the cosines
-	// (0.9, 0.8 and 0.7: sd = sqrt(0.02/3)).
+	// (0.9, 0.8 and 0.7: sd = sqrt(0.02/3)), all divided by what a note
+	// first in both would score, so that scores run from 0 to 1.
 	sd := math.Sqrt(0.02 / 3)
+	best := 0.6 + 0.4*0.2/sd
 	want := []struct {
 		path  string
 		score float64
 	}{
-		{"c", 0.6*21/23 + 0.4*0.2/sd},
-		{"a", 0.6*1 + 0.4*0.1/sd},
-		{"b", 0.6 * 21 / 22},
+		{"c", (0.6*21/23 + 0.4*0.2/sd) / best},
+		{"a", (0.6*1 + 0.4*0.1/sd) / best},
+		{"b", 0.6 * 21 / 22 / best},
 		{"d", 0},
 	}
 	if len(got) != len(want) {
@@ -32,6 +34,9 @@ func TestFuse(t *testing.T) {
 		if got[i].path != w.path || math.Abs(got[i].score-w.score) > 1e-9 {
 			t.Errorf("%d: %s %.4f, want %s %.4f", i, got[i].path, got[i].score, w.path, w.score)
 		}
+	}
+	if got[0].score > 1 {
+		t.Errorf("the first note scores %.4f, over 1", got[0].score)
 	}
 	if len(got[1].snippets) != 1 || got[1].start != 1 {
 		t.Errorf("a keeps its text snippet and its chunk: %+v", got[1])
