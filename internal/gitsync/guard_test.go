@@ -9,6 +9,7 @@ import (
 
 	"github.com/wikid/wikid/internal/gitsync"
 	"github.com/wikid/wikid/internal/gittest"
+	"github.com/wikid/wikid/internal/wiki"
 )
 
 func TestGuard_Check(t *testing.T) {
@@ -127,7 +128,19 @@ func TestGuard_Check(t *testing.T) {
 		gittest.Git(t, m.dir, "read-tree", "HEAD~1")
 		gittest.Git(t, m.dir, "commit", "-q", "-m", "more notes")
 		gittest.Git(t, m.dir, "checkout", "-q", "--", ".")
-		m.write(t, "other", "# Other\n\nA different line.\n")
+		// The person's commit left other.md untracked, as the assistant
+		// wrote it: a write may be refused as LOCAL_CHANGES (nothing
+		// changed) until the wiki has seen that commit. Try again then.
+		for try := 0; ; try++ {
+			_, err := m.w.Write(ctx, wiki.WriteRequest{Path: "other", Content: "# Other\n\nA different line.\n", Overwrite: true})
+			if err == nil {
+				break
+			}
+			if try == 100 || !strings.Contains(err.Error(), "LOCAL_CHANGES") {
+				t.Fatalf("write other, try %d: %v", try, err)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 		if _, err := g.Check(ctx, w, head(t, m.dir)); err != nil {
 			t.Fatal(err)
 		}
