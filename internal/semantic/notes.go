@@ -16,16 +16,9 @@ import (
 // vectors' file lacks is ignored, and the index is rebuilt.
 const notesFile = "notes"
 
-// chunking names how notes are cut into chunks and what text a chunk
-// embeds: a notes file saved under another is read again from the notes,
-// so an upgrade that changes it embeds the chunks whose text changed.
-// 2: the text a reader sees (plainLine).
-const chunking = 2
-
 type savedNotes struct {
-	Chunking int
-	Model    string
-	Commit   string
+	Model  string
+	Commit string
 	// Reads is set when the chunks were chosen by what the model reads:
 	// a file made otherwise is not taken.
 	Reads bool
@@ -57,7 +50,7 @@ func (x *Index) saveNotes() error {
 		}
 		return nil
 	}
-	s := savedNotes{Chunking: chunking, Model: x.emb.Model(), Commit: x.commit, Reads: x.opts.Reads != nil, Notes: make([]savedNote, len(x.notes))}
+	s := savedNotes{Model: x.emb.Model(), Commit: x.commit, Reads: x.opts.Reads != nil, Notes: make([]savedNote, len(x.notes))}
 	for i, e := range x.notes {
 		n := savedNote{Path: e.path, Chunks: make([]savedChunk, len(e.chunks)), Unread: e.unread}
 		for j, c := range e.chunks {
@@ -98,7 +91,7 @@ func (x *Index) loadNotes() bool {
 	}
 	defer f.Close()
 	var s savedNotes
-	if err := gob.NewDecoder(bufio.NewReaderSize(f, 1<<20)).Decode(&s); err != nil || s.Chunking != chunking || s.Model != x.emb.Model() || s.Commit == "" || s.Reads != (x.opts.Reads != nil) {
+	if err := gob.NewDecoder(bufio.NewReaderSize(f, 1<<20)).Decode(&s); err != nil || s.Model != x.emb.Model() || s.Commit == "" || s.Reads != (x.opts.Reads != nil) {
 		return false
 	}
 	notes := make([]*entry, len(s.Notes))

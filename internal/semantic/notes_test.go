@@ -2,7 +2,6 @@ package semantic
 
 import (
 	"context"
-	"encoding/gob"
 	"os"
 	"path/filepath"
 	"strings"
@@ -125,29 +124,5 @@ func TestReads(t *testing.T) {
 	defer z.Close(ctx)
 	if z.Commit() != "" {
 		t.Errorf("an index that reads everything took the chunks of one that does not")
-	}
-}
-
-// TestLoadNotes_otherChunking reads again from the notes a file saved
-// before the chunks' text changed, so that an upgrade embeds what changed.
-func TestLoadNotes_otherChunking(t *testing.T) {
-	for _, c := range []struct {
-		chunking int
-		loaded   bool
-	}{{chunking, true}, {0, false}, {chunking - 1, false}} {
-		dir := t.TempDir()
-		f, err := os.Create(filepath.Join(dir, notesFile))
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := savedNotes{Chunking: c.chunking, Model: "fixed", Commit: "c1", Notes: []savedNote{{Path: "a"}}}
-		if err := gob.NewEncoder(f).Encode(&s); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
-		x := &Index{dir: dir, emb: fixedEmbedder{[]float32{1}}, vs: &vectors{slots: map[hash]int32{}}, byPath: map[string]int{}}
-		if got := x.loadNotes(); got != c.loaded {
-			t.Errorf("a file of chunking %d loaded: %v, want %v", c.chunking, got, c.loaded)
-		}
 	}
 }
