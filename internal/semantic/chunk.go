@@ -14,8 +14,8 @@ const maxChunk = 1500
 // Chunk is a piece of a note that is embedded as one vector: sections
 // that follow each other, or part of a long one.
 type Chunk struct {
-	// Text is what is embedded: each section's heading chain and lines
-	// as a reader sees them (plainLine), and, in the first chunk, the title the frontmatter gives (a title
+	// Text is what is embedded: each section's heading chain and lines,
+	// and, in the first chunk, the title the frontmatter gives (a title
 	// that comes from the file name is left out, so a move changes no
 	// chunk).
 	Text string
@@ -54,14 +54,10 @@ func Chunks(n *note.Note) []Chunk {
 	}
 	for _, s := range gather.Split(n) {
 		head := ""
-		if h := plainLine(s.Heading); h != "" {
-			head = h + "\n"
+		if s.Heading != "" {
+			head = s.Heading + "\n"
 		}
-		lines := plainLines(s.Lines)
-		if len(lines) == 0 {
-			continue // a section of markup only, or a heading alone: its heading comes with what follows
-		}
-		text := head + strings.Join(lines, "\n")
+		text := head + strings.Join(s.Lines, "\n")
 		if len(text) <= maxChunk {
 			add(text, s.Start, s.End)
 			continue
@@ -69,11 +65,7 @@ func Chunks(n *note.Note) []Chunk {
 		// A long section: pieces of whole lines, each under its heading.
 		var piece strings.Builder
 		from := s.Start
-		for i, raw := range s.Lines {
-			l := plainLine(raw)
-			if l == "" {
-				continue
-			}
+		for i, l := range s.Lines {
 			if piece.Len() > 0 && len(head)+piece.Len()+1+len(l) > maxChunk {
 				add(head+piece.String(), from, s.Start+i-1)
 				flush()
